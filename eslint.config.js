@@ -1,0 +1,30 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'data/**', 'db/**', '.cache/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Use named exports (STYLE.md).' },
+      ],
+    },
+  },
+  {
+    // platform/ is machinery: it must never reach into a feature (STYLE.md "Dependencies point one way").
+    files: ['src/platform/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['**/features/**'] }],
+    },
+  },
+  {
+    files: ['eslint.config.js', 'vitest.config.ts', 'drizzle.config.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+);

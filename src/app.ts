@@ -1,0 +1,94 @@
+import type { TSchema } from '@fastify/type-provider-typebox';
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import type { DestinationStream } from 'pino';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { adminSchemas } from './features/admin/admin.schema.ts';
+import { adminRoutes } from './features/admin/admin.routes.ts';
+import { eventsSchemas } from './features/events/events.schema.ts';
+import { eventsRoutes } from './features/events/events.routes.ts';
+import { meSchemas } from './features/me/me.schema.ts';
+import { meRoutes } from './features/me/me.routes.ts';
+import { opsRoutes } from './features/ops/ops.routes.ts';
+import { registerAuth } from './platform/auth/auth.plugin.ts';
+import { KeyVerifier } from './platform/auth/key-verifier.ts';
+import { registerErrorHandling } from './platform/errors/error-handler.ts';
+import { ActorSchema } from './platform/events/catalog.ts';
+import { registerRouteConventions } from './platform/http/conventions.ts';
+import { registerInputGuard } from './platform/http/input-guard.ts';
+import { registerOpenApi } from './platform/http/openapi.ts';
+import { sharedSchemas } from './platform/http/schemas.ts';
+import { registerIdempotency } from './platform/idempotency/idempotency.plugin.ts';
+import { newId } from './platform/ids/ids.ts';
+import { loggerOptions } from './platform/logging/logger.ts';
+import { registerMetrics } from './platform/metrics/metrics.ts';
+import { RateLimits } from './platform/rate-limit/rate-limits.ts';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppDependencies {
+  db: Database;
+  /** Where logs go (tests capture them); stdout by default. */
+  logStream?: DestinationStream;
+  /** Extra plugins registered after the features (tests use this to exercise platform mechanisms). */
+  plugins?: FastifyPluginAsync[];
+  /** Extra named schemas those plugins reference. */
+  schemas?: TSchema[];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    keyVerifier: KeyVerifier;
+    rateLimits: RateLimits;
+  }
+}
+
+/** Builds the whole service on an open, migrated database. Never listens: server.ts and tests do. */
+export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
+  const options = loggerOptions(config.logLevel);
+  const app = Fastify({
+    logger: deps.logStream ? { ...options, stream: deps.logStream } : options,
+    genReqId: () => newId('req'),
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    ajv: { customOptions: { removeAdditional: false, allErrors: true } },
+  });
+
+  const verifier = new KeyVerifier(deps.db, app.log);
+  const limits = RateLimits.create(config.redisUrl, {
+    limit: config.authFailureLimit,
+    windowS: config.authFailureWindowS,
+    blockS: config.authFailureBlockS,
+  });
+  app.decorate('keyVerifier', verifier);
+  app.decorate('rateLimits', limits);
+  app.addHook('onClose', async () => {
+    await verifier.close();
+    await limits.close();
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  for (const schema of [...sharedSchemas, ActorSchema, ...meSchemas, ...eventsSchemas, ...adminSchemas, ...(deps.schemas ?? [])]) {
+    app.addSchema(schema);
+  }
+  registerErrorHandling(app);
+  registerRouteConventions(app);
+  await registerOpenApi(app, `http://${config.host}:${config.port}`);
+  registerAuth(app, { verifier, limits, adminToken: config.adminToken });
+  registerInputGuard(app);
+  registerIdempotency(app, deps.db);
+  registerMetrics(app);
+
+  await app.register(opsRoutes, { db: deps.db });
+  await app.register(meRoutes);
+  await app.register(eventsRoutes);
+  await app.register(adminRoutes, { db: deps.db, verifier });
+  for (const plugin of deps.plugins ?? []) await app.register(plugin);
+
+  return app;
+}

@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Every environment variable of the operator interface (DESIGN.md), parsed once into a typed,
+ * frozen object. Nothing else in the code base reads `process.env`: `server.ts`, `worker.ts` and
+ * the CLI call `loadConfig(process.env)` and pass the result down.
+ */
+export interface Config {
+  readonly nodeEnv: 'development' | 'production' | 'test';
+  readonly port: number;
+  readonly host: string;
+  /** PostgreSQL URL; `undefined` means the embedded PGlite database in `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  /** Folder of the embedded database, or `memory://` for an in-memory one. */
+  readonly dataDir: string;
+  readonly redisUrl: string | undefined;
+  readonly adminToken: string;
+  /** True when ADMIN_TOKEN was unset and a token was generated for this run (server prints it). */
+  readonly adminTokenGenerated: boolean;
+  readonly demoSeed: boolean;
+  readonly webhookRetryDelaysMs: readonly number[];
+  readonly webhookTimeoutMs: number;
+  readonly webhookAllowPrivateUrls: boolean;
+  readonly authFailureLimit: number;
+  readonly authFailureWindowS: number;
+  readonly authFailureBlockS: number;
+  readonly trustProxy: boolean;
+  readonly messagingProvider: 'sandbox' | 'http';
+  readonly messagingApiUrl: string | undefined;
+  readonly messagingApiToken: string | undefined;
+  readonly runWorker: boolean;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!(values as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${values.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function url(env: Env, name: string, protocols: readonly string[]): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'must be a URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got ${parsed.protocol}`);
+  }
+  return raw;
+}
+
+/** Parses the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env): Config {
+  const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'], 'development');
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  if (nodeEnv === 'production' && databaseUrl === undefined) {
+    throw new ConfigError(
+      'DATABASE_URL',
+      'is required when NODE_ENV=production (the embedded database is for development and demos only)',
+    );
+  }
+
+  const givenToken = read(env, 'ADMIN_TOKEN');
+  if (givenToken === undefined && nodeEnv === 'production') {
+    throw new ConfigError('ADMIN_TOKEN', 'is required when NODE_ENV=production');
+  }
+  if (givenToken !== undefined && givenToken.length < 16) {
+    throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
+  }
+
+  const delaysRaw = read(env, 'WEBHOOK_RETRY_DELAYS_MS') ?? '0,5000,30000,120000,600000';
+  const webhookRetryDelaysMs = delaysRaw.split(',').map((part) => {
+    const item = part.trim();
+    if (!/^\d+$/.test(item)) {
+      throw new ConfigError('WEBHOOK_RETRY_DELAYS_MS', `must be a comma-separated list of milliseconds, got "${delaysRaw}"`);
+    }
+    return Number(item);
+  });
+  if (webhookRetryDelaysMs.length < 1 || webhookRetryDelaysMs.length > 20) {
+    throw new ConfigError('WEBHOOK_RETRY_DELAYS_MS', 'must list between 1 and 20 delays');
+  }
+
+  const messagingProvider = oneOf(env, 'MESSAGING_PROVIDER', ['sandbox', 'http'], 'sandbox');
+  const messagingApiUrl = url(env, 'MESSAGING_API_URL', ['http:', 'https:']);
+  const messagingApiToken = read(env, 'MESSAGING_API_TOKEN');
+  if (messagingProvider === 'http' && messagingApiUrl === undefined) {
+    throw new ConfigError('MESSAGING_API_URL', 'is required when MESSAGING_PROVIDER=http');
+  }
+
+  const dataDir = read(env, 'DATA_DIR') ?? './data';
+
+  const config: Config = {
+    nodeEnv,
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: read(env, 'HOST') ?? '127.0.0.1',
+    databaseUrl,
+    dataDir,
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    adminToken: givenToken ?? `adm_${randomBytes(24).toString('base64url')}`,
+    adminTokenGenerated: givenToken === undefined,
+    demoSeed: boolean(env, 'DEMO_SEED', databaseUrl === undefined),
+    webhookRetryDelaysMs: Object.freeze(webhookRetryDelaysMs),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
+    authFailureWindowS: integer(env, 'AUTH_FAILURE_WINDOW_S', 60, 1, 86_400),
+    authFailureBlockS: integer(env, 'AUTH_FAILURE_BLOCK_S', 300, 1, 86_400),
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    messagingProvider,
+    messagingApiUrl,
+    messagingApiToken,
+    runWorker: boolean(env, 'RUN_WORKER', true),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+  };
+  return Object.freeze(config);
+}

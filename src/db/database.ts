@@ -1,0 +1,230 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql, type SQL } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+export type Schema = typeof schema;
+/** A Drizzle handle inside one transaction; stores take it as their first argument. */
+export type Tx = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DbRole = 'agency_app' | 'agency_system';
+
+export interface TransactionOptions {
+  role: DbRole;
+  /** Sets `app.organization_id` for the transaction (RLS). Omit only to prove RLS hides everything. */
+  organizationId?: string;
+}
+
+export interface Database {
+  readonly kind: 'pglite' | 'postgres';
+  /** One transaction as `agency_app` with the tenant set: every tenant read and write goes here. */
+  tenantTx<T>(organizationId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** One transaction as `agency_system`, across tenants: key lookup, operator admin, worker jobs. */
+  systemTx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** The primitive behind both helpers, exposed for the RLS tests. */
+  transaction<T>(options: TransactionOptions, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Applies pending migrations (serialised across processes by an advisory lock on PostgreSQL). */
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../db/migrations', import.meta.url));
+
+/** Validated before it is inlined into SQL: set_config shares the BEGIN round trip, so no bind parameters. */
+const ORGANIZATION_ID = /^org_[0-9A-Za-z]{22}$/;
+/** Same number in every process: pg_advisory_lock serialises concurrent migrations. */
+const MIGRATION_LOCK_KEY = 7_340_112_001;
+/** A single statement may not run longer than this; a hung query must not hold a connection forever. */
+const STATEMENT_TIMEOUT_MS = 15_000;
+
+function preludeStatements(options: TransactionOptions): string[] {
+  const statements: string[] = [];
+  if (options.organizationId !== undefined) {
+    if (!ORGANIZATION_ID.test(options.organizationId)) {
+      throw new Error(`refusing to set a malformed organization id: ${JSON.stringify(options.organizationId)}`);
+    }
+    statements.push(`SELECT set_config('app.organization_id', '${options.organizationId}', true)`);
+  }
+  statements.push(`SET LOCAL ROLE ${options.role}`);
+  return statements;
+}
+
+export interface OpenDatabaseOptions {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  return options.databaseUrl === undefined
+    ? openPglite(options.dataDir)
+    : openPostgres(options.databaseUrl, options.poolSize ?? 10);
+}
+
+function withHelpers(
+  base: Omit<Database, 'tenantTx' | 'systemTx'>,
+): Database {
+  return {
+    ...base,
+    tenantTx: (organizationId, fn) => base.transaction({ role: 'agency_app', organizationId }, fn),
+    systemTx: (fn) => base.transaction({ role: 'agency_system' }, fn),
+  };
+}
+
+// --- PostgreSQL -------------------------------------------------------------------------------
+
+function openPostgres(databaseUrl: string, poolSize: number): Database {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: poolSize,
+    application_name: 'agency-crm',
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: 60_000,
+    connectionTimeoutMillis: 10_000,
+  });
+  // An idle client that loses its server must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  // One Drizzle handle per pooled connection object, built once (building one parses the schema).
+  const handles = new WeakMap<pg.PoolClient, Tx>();
+  const handleFor = (client: pg.PoolClient): Tx => {
+    let handle = handles.get(client);
+    if (!handle) {
+      handle = drizzleNodePg(client, { schema }) as unknown as Tx;
+      handles.set(client, handle);
+    }
+    return handle;
+  };
+
+  return withHelpers({
+    kind: 'postgres',
+    async transaction(options, fn) {
+      const prelude = ['BEGIN', ...preludeStatements(options)].join('; ');
+      const client = await pool.connect();
+      try {
+        // BEGIN, tenant and role in one round trip (simple protocol: no parameters, validated literal).
+        await client.query(prelude);
+        const result = await fn(handleFor(client));
+        await client.query('COMMIT');
+        client.release();
+        return result;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+          client.release();
+        } catch (rollbackError) {
+          // Never hand an aborted connection back to the pool.
+          client.release(rollbackError as Error);
+        }
+        throw error;
+      }
+    },
+    async migrate() {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        try {
+          await migrateNodePg(drizzleNodePg(client), { migrationsFolder: MIGRATIONS_FOLDER });
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+        }
+        client.release();
+      } catch (error) {
+        client.release(error as Error);
+        throw error;
+      }
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      await pool.end();
+    },
+  });
+}
+
+// --- PGlite (embedded) ------------------------------------------------------------------------
+
+function takeLock(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const lockPath = join(dataDir, 'agency-crm.lock');
+  const claim = () => writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+  try {
+    claim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const holder = Number(readFileSync(lockPath, 'utf8').trim());
+    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+      throw new Error(
+        `DATA_DIR ${dataDir} is in use by process ${holder}: the embedded database serves one process only. ` +
+          'Stop that process, or set DATABASE_URL to use PostgreSQL for several processes.',
+      );
+    }
+    // A stale lock left by a process that died: take it over.
+    rmSync(lockPath, { force: true });
+    claim();
+  }
+  return () => rmSync(lockPath, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  const inMemory = dataDir === 'memory://';
+  const releaseLock = inMemory ? () => undefined : takeLock(dataDir);
+  let client: PGlite;
+  try {
+    client = inMemory ? new PGlite() : new PGlite(dataDir);
+    await client.waitReady;
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  const db = drizzlePglite(client, { schema });
+
+  return withHelpers({
+    kind: 'pglite',
+    transaction(options, fn) {
+      const prelude = preludeStatements(options);
+      // PGlite is one connection: its transaction() holds a mutex, so other queries wait their turn.
+      return db.transaction(async (tx) => {
+        for (const statement of prelude) await tx.execute(sql.raw(statement));
+        return fn(tx as unknown as Tx);
+      });
+    },
+    async migrate() {
+      await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    },
+    async ping() {
+      await client.query('SELECT 1');
+    },
+    async close() {
+      try {
+        await client.close();
+      } finally {
+        releaseLock();
+      }
+    },
+  });
+}
+
+/** Runs raw SQL in a transaction and returns its rows (both drivers answer `{rows}`). */
+export async function queryRows<T>(tx: Tx, query: SQL): Promise<T[]> {
+  const result = (await tx.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}

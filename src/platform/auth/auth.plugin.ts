@@ -1,0 +1,193 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { AppError, Errors } from '../errors/errors.ts';
+import type { RouteAuth } from '../http/route-config.ts';
+import type { RateLimits } from '../rate-limit/rate-limits.ts';
+import type { KeyVerifier } from './key-verifier.ts';
+import { planRefusal } from './plans.ts';
+import type { Principal } from './principal.ts';
+import { PUBLISHABLE_SCOPES } from './scopes.ts';
+
+export interface AuthDependencies {
+  verifier: KeyVerifier;
+  limits: RateLimits;
+  adminToken: string;
+}
+
+const CORS_EXPOSED = [
+  'X-Request-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'Idempotent-Replayed',
+].join(', ');
+const CORS_ALLOWED_HEADERS = 'X-API-Key, Content-Type, Idempotency-Key';
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Headers only browsers send. Not Sec-Fetch-Mode: Node's own fetch sends it too (DESIGN.md). */
+function fromBrowser(request: FastifyRequest): boolean {
+  return request.headers.origin !== undefined || request.headers['sec-fetch-site'] !== undefined;
+}
+
+function keyTypeRefusal(principal: Principal, auth: RouteAuth): AppError {
+  if (principal.keyType === 'publishable') {
+    return Errors.forbidden(
+      `Publishable keys can only call public portal endpoints; this key may use the scopes ${PUBLISHABLE_SCOPES.join(', ')}. Use a secret key from your server for this endpoint.`,
+    );
+  }
+  if (auth.keyTypes.length === 1 && auth.keyTypes[0] === 'publishable') {
+    return Errors.forbidden('This endpoint takes a publishable key (service_pk_…)');
+  }
+  return Errors.forbidden('Read-only keys cannot call this endpoint');
+}
+
+/**
+ * Resolves the key to a principal and applies every rule a route may declare, in a fixed order:
+ * IP block, key (401), key state and organization (403), browser use of a secret key, key type,
+ * scope, access level, read-only organization (402). Throws the matching AppError.
+ */
+async function authenticate(request: FastifyRequest, auth: RouteAuth, deps: AuthDependencies): Promise<Principal> {
+  const blockedFor = await deps.limits.blockedFor(request.ip);
+  if (blockedFor > 0) {
+    throw Errors.rateLimited(
+      `Too many requests with invalid API keys from this address; try again in ${blockedFor} s`,
+      blockedFor,
+    );
+  }
+
+  const key = firstHeader(request.headers['x-api-key']);
+  if (key === undefined || key === '') {
+    const authorization = firstHeader(request.headers.authorization) ?? '';
+    throw Errors.missingKey(/^bearer\s/i.test(authorization));
+  }
+
+  const lookup = await deps.verifier.lookup(key);
+  if (lookup.outcome === 'unknown') {
+    await deps.limits.recordAuthFailure(request.ip);
+    throw Errors.invalidKey();
+  }
+  if (lookup.status === 'deactivated') {
+    await deps.limits.recordAuthFailure(request.ip);
+    throw Errors.deactivatedKey();
+  }
+  if (lookup.expiresAt !== null && lookup.expiresAt.getTime() <= Date.now()) {
+    await deps.limits.recordAuthFailure(request.ip);
+    throw Errors.expiredKey();
+  }
+  const { principal } = lookup;
+  if (lookup.status === 'suspended') throw Errors.suspendedKey();
+  if (!principal.organization.isActive) throw Errors.forbidden('This organization is not active');
+  const planProblem = planRefusal(principal.organization.plan, principal.keyType);
+  if (planProblem) throw Errors.forbidden(planProblem);
+
+  if (principal.keyType !== 'publishable' && fromBrowser(request)) throw Errors.secretKeyInBrowser();
+  if (!auth.keyTypes.includes(principal.keyType)) throw keyTypeRefusal(principal, auth);
+  if (auth.write && principal.keyType === 'read_only_secret') {
+    throw Errors.forbidden('Read-only keys cannot make changes');
+  }
+  if (auth.scope !== null && !principal.scopes.includes(auth.scope)) {
+    throw Errors.forbidden(`This API key lacks the scope ${auth.scope}`);
+  }
+  const level = auth.accessLevel ?? 1;
+  if (principal.accessLevel < level) {
+    throw Errors.forbidden(
+      `This operation needs access level ${level} (granted after support review); this key has level ${principal.accessLevel}`,
+    );
+  }
+  if (auth.write && principal.organization.readOnly) throw Errors.readOnlyAccount();
+  return principal;
+}
+
+function setCors(reply: FastifyReply) {
+  reply.header('access-control-allow-origin', '*');
+  reply.header('access-control-expose-headers', CORS_EXPOSED);
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/**
+ * The one authentication path. Routes only declare `config.auth` (v1, API key), `config.admin`
+ * (operator bearer token) or `config.public`; this plugin enforces it, sets the rate-limit headers,
+ * answers CORS preflights for routes open to publishable keys, and binds the request logger.
+ * Register it on the root instance before any route.
+ */
+export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
+  app.decorateRequest('principal', null);
+  app.decorateRequest('idempotencyScope', null);
+
+  // Routes a browser may call with a publishable key: the only ones that answer preflights.
+  const corsRoutes = FindMyWay({ ignoreTrailingSlash: false });
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.auth?.keyTypes.includes('publishable')) return;
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]) as HTTPMethod[];
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      corsRoutes.on(method, route.url, () => undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const { config } = request.routeOptions;
+    if (config.admin) {
+      const header = firstHeader(request.headers.authorization) ?? '';
+      const match = /^Bearer\s+(.+)$/i.exec(header);
+      if (!match?.[1] || !sameSecret(match[1], deps.adminToken)) {
+        reply.header('www-authenticate', 'Bearer realm="agency-crm admin"');
+        throw new AppError('UNAUTHORIZED', 'Admin API: send Authorization: Bearer <ADMIN_TOKEN>');
+      }
+      return;
+    }
+    const auth = config.auth;
+    if (!auth) return;
+    if (auth.keyTypes.includes('publishable')) setCors(reply);
+
+    const principal = await authenticate(request, auth, deps);
+    request.principal = principal;
+    request.idempotencyScope = principal.organization.id;
+    request.log = request.log.child({ organizationId: principal.organization.id, keyId: principal.keyId });
+
+    const state = await deps.limits.consume({
+      keyId: principal.keyId,
+      organizationId: principal.organization.id,
+      requestsPerMinute: principal.limits.requestsPerMinute,
+      writesPerMinute: principal.limits.writesPerMinute,
+      organizationWritesPerMinute: principal.organization.writesPerMinute,
+      write: auth.write,
+    });
+    reply.header('x-ratelimit-limit', state.limit);
+    reply.header('x-ratelimit-remaining', state.remaining);
+    reply.header('x-ratelimit-reset', state.resetS);
+    deps.verifier.touch(principal.keyId);
+  });
+
+  // Preflight: answered for routes open to publishable keys, refused for the rest.
+  app.options('/*', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const requested = (firstHeader(request.headers['access-control-request-method']) ?? 'GET').toUpperCase();
+    if (!corsRoutes.find(requested as HTTPMethod, path)) {
+      throw Errors.forbidden(
+        `Cross-origin ${requested} ${path} is not allowed: CORS is open only on endpoints that accept publishable keys`,
+      );
+    }
+    setCors(reply);
+    reply.header('access-control-allow-methods', requested);
+    reply.header('access-control-allow-headers', CORS_ALLOWED_HEADERS);
+    reply.header('access-control-max-age', '600');
+    return reply.code(204).send();
+  });
+}
+
+/** The principal of a keyed route (set by the auth hook; absent only on a misdeclared route). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw Errors.internal(new Error(`route ${request.routeOptions.url} has no principal`));
+  return request.principal;
+}

@@ -1,0 +1,29 @@
+import type { KeyMode, KeyType } from './keys.ts';
+import type { Plan } from './plans.ts';
+import type { Scope } from './scopes.ts';
+
+/** The organization as a request sees it: the acting one (twin for test keys) with the live one's state. */
+export interface PrincipalOrganization {
+  /** The organization the key acts on (the test twin for test-mode keys). */
+  id: string;
+  /** The live organization: plan, activity and read-only state are its. */
+  liveOrganizationId: string;
+  name: string;
+  plan: Plan;
+  isActive: boolean;
+  readOnly: boolean;
+  livemode: boolean;
+  writesPerMinute: number;
+}
+
+/** Who is calling: resolved from the credential only, never from the body or query. */
+export interface Principal {
+  keyId: string;
+  keyType: KeyType;
+  mode: KeyMode;
+  scopes: Scope[];
+  accessLevel: 1 | 2 | 3;
+  agentId: string | null;
+  organization: PrincipalOrganization;
+  limits: { requestsPerMinute: number; writesPerMinute: number };
+}

@@ -1,0 +1,120 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, Errors, type ErrorDetail } from './errors.ts';
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+const CONTEXT_NAMES: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
+
+function fieldPath(context: string, instancePath: string, child?: unknown): string {
+  const segments = instancePath.split('/').filter(Boolean);
+  if (typeof child === 'string') segments.push(child);
+  let path = CONTEXT_NAMES[context] ?? context;
+  for (const segment of segments) path += /^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`;
+  return path;
+}
+
+/** Ajv issues -> `[{field, message}]`, naming the exact field (and the unknown property's name). */
+export function validationDetails(context: string, issues: AjvIssue[]): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const issue of issues) {
+    if (issue.keyword === 'additionalProperties') {
+      details.push({ field: fieldPath(context, issue.instancePath, issue.params.additionalProperty), message: 'is not allowed' });
+    } else if (issue.keyword === 'required') {
+      details.push({ field: fieldPath(context, issue.instancePath, issue.params.missingProperty), message: 'is required' });
+    } else if (issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues)) {
+      details.push({
+        field: fieldPath(context, issue.instancePath),
+        message: `must be one of ${(issue.params.allowedValues as unknown[]).join(', ')}`,
+      });
+    } else {
+      details.push({ field: fieldPath(context, issue.instancePath), message: issue.message ?? `fails ${issue.keyword}` });
+    }
+  }
+  // anyOf/oneOf repeat the same field; keep each (field, message) once.
+  const seen = new Set<string>();
+  return details.filter((d) => {
+    const id = `${d.field}\u0001${d.message}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+/** Maps anything thrown to an AppError; unknown failures become INTERNAL_ERROR (cause kept for the log). */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
+  if (Array.isArray(fastifyError.validation)) {
+    const details = validationDetails(fastifyError.validationContext ?? 'body', fastifyError.validation);
+    return Errors.validation(details.map((d) => `${d.field} ${d.message}`).join('; '), details);
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', 'Request body is larger than the 1 MiB limit');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return Errors.validation('body must not be empty when Content-Type is application/json', [
+        { field: 'body', message: 'must not be empty' },
+      ]);
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return Errors.validation('body is not valid JSON', [{ field: 'body', message: 'is not valid JSON' }]);
+    default:
+      break;
+  }
+  const status = fastifyError.statusCode;
+  if (fastifyError instanceof SyntaxError && status === 400) {
+    return Errors.validation(`body is not valid JSON: ${fastifyError.message}`, [
+      { field: 'body', message: 'is not valid JSON' },
+    ]);
+  }
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    if (status === 404) return new AppError('NOT_FOUND', fastifyError.message || 'Not found');
+    if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Request body is larger than the 1 MiB limit');
+    if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', fastifyError.message);
+    return Errors.validation(fastifyError.message || 'Bad request', [{ field: 'request', message: fastifyError.message }]);
+  }
+  return Errors.internal(error);
+}
+
+export function errorBody(error: AppError, requestId: string) {
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      requestId,
+      ...(error.details ? { details: error.details } : {}),
+      ...(error.extra ?? {}),
+    },
+  };
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, thrown: unknown) {
+  const error = toAppError(thrown);
+  if (error.statusCode >= 500) {
+    // The cause is logged, never rendered: stack traces and SQL stay out of responses.
+    request.log.error({ err: error.cause ?? thrown, code: error.code }, 'request failed');
+  } else {
+    request.log.info({ code: error.code, statusCode: error.statusCode, msg: error.message }, 'request refused');
+  }
+  if (error.headers) reply.headers(error.headers);
+  return reply.code(error.statusCode).type('application/json; charset=utf-8').send(errorBody(error, request.id));
+}
+
+/** The one error mapping: every failure on every route renders `{error:{code,message,requestId,details?}}`. */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, Errors.routeNotFound(request.method, request.url.split('?')[0] ?? request.url)),
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * The one list of error codes, the one code -> status map and the factories every layer throws.
+ * The error handler (error-handler.ts) is the only place that renders them.
+ */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  UNAUTHORIZED: 401,
+  PAYMENT_REQUIRED: 402,
+  FORBIDDEN: 403,
+  SECRET_KEY_IN_BROWSER: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  DUPLICATE: 409,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  TENANT_RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  MESSAGING_ERROR: 502,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+export interface AppErrorOptions {
+  details?: ErrorDetail[];
+  /** Extra members rendered inside `error` (e.g. `reason`, `windowExpiresAt` of a messaging conflict). */
+  extra?: Record<string, unknown>;
+  /** Response headers that belong to this failure (e.g. `Retry-After`). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly statusCode: number;
+  readonly details: ErrorDetail[] | undefined;
+  readonly extra: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options: AppErrorOptions = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+    this.statusCode = ERROR_STATUS[code];
+    this.details = options.details;
+    this.extra = options.extra;
+    this.headers = options.headers;
+  }
+}
+
+function limitHeaders(retryAfterS: number, limit: number | undefined): Record<string, string> {
+  const headers: Record<string, string> = { 'retry-after': String(retryAfterS) };
+  if (limit !== undefined) {
+    headers['x-ratelimit-limit'] = String(limit);
+    headers['x-ratelimit-remaining'] = '0';
+    headers['x-ratelimit-reset'] = String(retryAfterS);
+  }
+  return headers;
+}
+
+/** Factories: one per situation, so messages stay consistent across features. */
+export const Errors = {
+  validation: (message: string, details?: ErrorDetail[]) => new AppError('VALIDATION_ERROR', message, { details }),
+  invalidField: (field: string, message: string) =>
+    new AppError('VALIDATION_ERROR', `${field} ${message}`, { details: [{ field, message }] }),
+  missingKey: (bearerSent: boolean) =>
+    new AppError(
+      'UNAUTHORIZED',
+      bearerSent
+        ? 'Authorization: Bearer is not accepted on the REST API; send your key in the X-API-Key header'
+        : 'Missing API key: send it in the X-API-Key header',
+    ),
+  invalidKey: () => new AppError('UNAUTHORIZED', 'Invalid API key'),
+  deactivatedKey: () => new AppError('UNAUTHORIZED', 'This API key has been deactivated'),
+  expiredKey: () => new AppError('UNAUTHORIZED', 'This API key has expired'),
+  suspendedKey: () => new AppError('FORBIDDEN', 'This API key is suspended'),
+  forbidden: (message: string) => new AppError('FORBIDDEN', message),
+  secretKeyInBrowser: () =>
+    new AppError(
+      'SECRET_KEY_IN_BROWSER',
+      'Secret keys must never be used from a browser. Use a publishable key (service_pk_…) in web pages and keep secret keys on your server.',
+    ),
+  readOnlyAccount: () =>
+    new AppError('PAYMENT_REQUIRED', 'This account is in read-only mode: changes are disabled until billing is resolved'),
+  notFound: (what: string, id?: string) =>
+    new AppError('NOT_FOUND', id === undefined ? `${what} not found` : `${what} ${id} not found`),
+  routeNotFound: (method: string, url: string) => new AppError('NOT_FOUND', `Route ${method} ${url} not found`),
+  duplicate: (message: string, extra?: Record<string, unknown>) => new AppError('DUPLICATE', message, { extra }),
+  conflict: (message: string, extra?: Record<string, unknown>) => new AppError('CONFLICT', message, { extra }),
+  /** `limit` is the limit that refused; the X-RateLimit-* headers then describe it. */
+  rateLimited: (message: string, retryAfterS: number, limit?: number) =>
+    new AppError('RATE_LIMITED', message, { headers: limitHeaders(retryAfterS, limit) }),
+  tenantRateLimited: (limit: number, retryAfterS: number) =>
+    new AppError('TENANT_RATE_LIMITED', `Organization write limit of ${limit} per minute exceeded`, {
+      headers: limitHeaders(retryAfterS, limit),
+    }),
+  payloadTooLarge: (limitBytes: number) =>
+    new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limitBytes} bytes`),
+  unavailable: (message: string) => new AppError('SERVICE_UNAVAILABLE', message),
+  internal: (cause?: unknown) => new AppError('INTERNAL_ERROR', 'Internal server error', { cause }),
+};

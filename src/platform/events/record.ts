@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Tx } from '../../db/database.ts';
+import { newId } from '../ids/ids.ts';
+import { eventCatalog, type Actor } from './catalog.ts';
+
+/** The stored event as integrators receive it (SPEC.md "Event delivery envelope", without `event`). */
+export interface EventEnvelope {
+  id: string;
+  type: string;
+  timestamp: string;
+  organizationId: string;
+  livemode: boolean;
+  actor: Actor;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Records an event inside the caller's tenant transaction, so it commits or rolls back with the
+ * change that caused it. The organization and `livemode` come from the transaction's tenant (a
+ * test twin's events are `livemode: false`), never from the caller. Throws outside a tenant
+ * transaction, for a type outside the catalog, or for a payload that breaks the type's schema.
+ */
+export async function recordEvent(
+  tx: Tx,
+  input: { type: string; data: Record<string, unknown>; actor: Actor },
+): Promise<EventEnvelope> {
+  eventCatalog.check(input.type, input.data);
+  const id = newId('evt');
+  const rows = await queryRows<{ organization_id: string; livemode: boolean; created_at: string | Date }>(
+    tx,
+    sql`
+    INSERT INTO events (id, organization_id, type, livemode, actor, data, created_at)
+    SELECT ${id}, o.id, ${input.type}, o.live_organization_id IS NULL,
+           ${JSON.stringify(input.actor)}::jsonb, ${JSON.stringify(input.data)}::jsonb, now()
+    FROM organizations o
+    WHERE o.id = nullif(current_setting('app.organization_id', true), '')
+    RETURNING organization_id, livemode, created_at`,
+  );
+  const row = rows[0];
+  if (!row) throw new Error('recordEvent must run inside a tenant transaction');
+  return {
+    id,
+    type: input.type,
+    timestamp: new Date(row.created_at).toISOString(),
+    organizationId: row.organization_id,
+    livemode: row.livemode,
+    actor: input.actor,
+    data: input.data,
+  };
+}

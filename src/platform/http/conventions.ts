@@ -1,0 +1,93 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { RouteAuth } from './route-config.ts';
+import { ErrorResponseSchema, ref } from './schemas.ts';
+
+export type RouteKind = 'keyed' | 'admin' | 'public';
+
+/** One registered route as the shared security suite and the docs see it. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  operationId: string | undefined;
+  kind: RouteKind | undefined;
+  auth: RouteAuth | undefined;
+  hasResponseSchema: boolean;
+  hidden: boolean;
+  pathParams: string[];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: RouteEntry[];
+  }
+}
+
+const errorRef = () => ref(ErrorResponseSchema);
+
+/** Error statuses a route can answer, from what it declares: all of them land in OpenAPI. */
+function errorStatuses(kind: RouteKind | undefined, auth: RouteAuth | undefined, hasParams: boolean, hasBody: boolean) {
+  const statuses = new Set<number>([500]);
+  if (kind === 'keyed') {
+    [400, 401, 403, 429].forEach((s) => statuses.add(s));
+    if (auth?.write) [402, 409].forEach((s) => statuses.add(s));
+  }
+  if (kind === 'admin') [400, 401].forEach((s) => statuses.add(s));
+  if (hasParams) statuses.add(404);
+  if (hasBody) [400, 413, 415].forEach((s) => statuses.add(s));
+  return [...statuses].sort();
+}
+
+function kindOf(route: RouteOptions): RouteKind | undefined {
+  const config = route.config as { auth?: RouteAuth; admin?: boolean; public?: boolean } | undefined;
+  if (config?.auth) return 'keyed';
+  if (config?.admin) return 'admin';
+  if (config?.public) return 'public';
+  return undefined;
+}
+
+/**
+ * Registered first, before @fastify/swagger: records every route in `app.routeTable`, and adds to
+ * each route's schema the error responses and security requirement its declaration implies, so
+ * the OpenAPI document lists every failure without each route repeating them.
+ */
+export function registerRouteConventions(app: FastifyInstance) {
+  const table: RouteEntry[] = [];
+  app.decorate('routeTable', table);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    // Third-party documentation routes (the /docs reference page) are public and undocumented.
+    if (route.url.startsWith('/docs')) {
+      route.config = { ...(route.config ?? {}), public: true } as typeof route.config;
+    }
+    const schema = (route.schema ??= {}) as Record<string, unknown> & { response?: Record<string, unknown> };
+    const kind = kindOf(route);
+    const config = route.config as { auth?: RouteAuth } | undefined;
+    const pathParams = [...route.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '');
+    const hidden = schema.hide === true;
+
+    if (!hidden) {
+      const response = (schema.response ??= {});
+      const hasBody = schema.body !== undefined;
+      for (const status of errorStatuses(kind, config?.auth, pathParams.length > 0, hasBody)) {
+        response[String(status)] ??= errorRef();
+      }
+      if (kind === 'keyed') schema.security = [{ ApiKey: [] }];
+      else if (kind === 'admin') schema.security = [{ AdminToken: [] }];
+      else schema.security = [];
+    }
+
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      table.push({
+        method,
+        url: route.url,
+        operationId: schema.operationId as string | undefined,
+        kind,
+        auth: config?.auth,
+        hasResponseSchema: Object.keys(schema.response ?? {}).some((s) => s.startsWith('2')),
+        hidden,
+        pathParams,
+      });
+    }
+  });
+}

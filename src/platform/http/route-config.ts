@@ -1,0 +1,39 @@
+import type { KeyType } from '../auth/keys.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Scope } from '../auth/scopes.ts';
+
+/**
+ * What a v1 route declares about who may call it. The auth hook (platform/auth/auth.plugin.ts) is
+ * the only code that enforces it; routes never check keys themselves.
+ */
+export interface RouteAuth {
+  /** Scope the key must hold; null for routes any valid key may call (GET /v1/me). */
+  scope: Scope | null;
+  /** Key types admitted. Routes open to publishable keys also answer CORS preflights. */
+  keyTypes: readonly KeyType[];
+  /** Minimum access level (3 = support approved). Default 1. */
+  accessLevel?: 1 | 2 | 3;
+  /** A mutation: write limits apply, read-only organizations get 402, read-only keys 403. */
+  write: boolean;
+}
+
+export const ANY_KEY: readonly KeyType[] = ['publishable', 'secret', 'read_only_secret'];
+export const SECRET_KEYS: readonly KeyType[] = ['secret', 'read_only_secret'];
+export const PUBLISHABLE_KEY: readonly KeyType[] = ['publishable'];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A v1 route called with an API key. */
+    auth?: RouteAuth;
+    /** An operator route called with the admin bearer token. */
+    admin?: boolean;
+    /** Reachable without any credential (health, OpenAPI, docs). */
+    public?: boolean;
+  }
+  interface FastifyRequest {
+    /** Set by the auth hook on keyed routes. */
+    principal: Principal | null;
+    /** Organization an Idempotency-Key is scoped to, set by the auth hook or admin routes. */
+    idempotencyScope: string | null;
+  }
+}

@@ -1,0 +1,64 @@
+import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { ERROR_CODES } from '../errors/errors.ts';
+
+/**
+ * A `$ref` to a shared (named) schema that keeps the referenced schema's static type, so a route
+ * can say `200: ref(MeSchema)` and still get typed replies. Shared schemas carry `$id` and are
+ * registered once with `app.addSchema` (see `sharedSchemas`); OpenAPI shows them by name.
+ */
+export function ref<T extends TSchema & { $id?: string }>(schema: T) {
+  if (!schema.$id) throw new Error('ref() needs a schema with $id');
+  return Type.Unsafe<Static<T>>({ $ref: `${schema.$id}#` });
+}
+
+export const ErrorDetailSchema = Type.Object(
+  { field: Type.String(), message: Type.String() },
+  { $id: 'ErrorDetail', additionalProperties: false },
+);
+
+export const ErrorResponseSchema = Type.Object(
+  {
+    error: Type.Object(
+      {
+        code: Type.String({ enum: ERROR_CODES, description: 'Stable machine-readable code' }),
+        message: Type.String({ description: 'What went wrong, naming the failing field or header' }),
+        requestId: Type.String({ description: 'Also in the X-Request-Id header; quote it to support' }),
+        details: Type.Optional(Type.Array(ref(ErrorDetailSchema))),
+        reason: Type.Optional(Type.String({ description: 'Messaging mode of a 409 CONFLICT' })),
+        windowExpiresAt: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+      },
+      { additionalProperties: true },
+    ),
+  },
+  { $id: 'ErrorResponse', additionalProperties: false, description: 'Every failure, on every route' },
+);
+
+export const PageMetaSchema = Type.Object(
+  {
+    total: Type.Integer({ minimum: 0 }),
+    page: Type.Integer({ minimum: 1 }),
+    pageSize: Type.Integer({ minimum: 1 }),
+    totalPages: Type.Integer({ minimum: 0 }),
+  },
+  { $id: 'PageMeta', additionalProperties: false },
+);
+
+export const SuccessSchema = Type.Object(
+  { data: Type.Object({ success: Type.Literal(true) }, { additionalProperties: false }) },
+  { $id: 'Success', additionalProperties: false },
+);
+
+export const DateTime = (options: { description?: string } = {}) => Type.String({ format: 'date-time', ...options });
+
+/** Registered with app.addSchema before any route; features add their own named schemas too. */
+export const sharedSchemas: TSchema[] = [ErrorDetailSchema, ErrorResponseSchema, PageMetaSchema, SuccessSchema];
+
+/** `{data}` wrapper of a single resource. */
+export function DataOf<T extends TSchema>(item: T, options: { $id?: string; description?: string } = {}) {
+  return Type.Object({ data: item }, { additionalProperties: false, ...options });
+}
+
+/** A string enum whose static type is the union of its values (plain `enum` keeps `string`). */
+export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string } = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}

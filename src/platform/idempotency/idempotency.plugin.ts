@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../db/database.ts';
+import { AppError, Errors } from '../errors/errors.ts';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+} from './idempotency.store.ts';
+
+export const IDEMPOTENCY_KEY_PATTERN = /^[a-zA-Z0-9._:-]{8,128}$/;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set while this request holds an Idempotency-Key claim. */
+    idempotencyClaim: { organizationId: string; key: string } | null;
+  }
+}
+
+/**
+ * Failures that store nothing, so the client may retry with the same key: the request was refused
+ * before it ran (validation, auth, limits) or the server failed (5xx, e.g. 502 MESSAGING_ERROR).
+ */
+function shouldStore(status: number): boolean {
+  return status < 400 || (status >= 400 && status < 500 && ![400, 401, 403, 429].includes(status));
+}
+
+function fingerprintOf(method: string, url: string, body: unknown): string {
+  const path = url.split('?')[0] ?? url;
+  return createHash('sha256')
+    .update(`${method} ${path}\n${JSON.stringify(body ?? null)}`)
+    .digest('hex');
+}
+
+/**
+ * Idempotency-Key on every POST (Stripe semantics, DESIGN.md): after auth, limits and validation,
+ * the key is claimed in PostgreSQL, scoped to the organization; a completed record is replayed with
+ * `Idempotent-Replayed: true`; another body or a request still running gets 409 DUPLICATE (only the
+ * latter with `Retry-After: 1`, so retrying clients stop on a mismatch).
+ */
+export function registerIdempotency(app: FastifyInstance, db: Database) {
+  app.decorateRequest('idempotencyClaim', null);
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST') return;
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) return;
+    const key = Array.isArray(header) ? undefined : header;
+    if (key === undefined || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
+      throw Errors.invalidField(
+        'header.Idempotency-Key',
+        'must be one value of 8-128 characters from a-z, A-Z, 0-9, ".", "_", ":" and "-"',
+      );
+    }
+    const organizationId = request.idempotencyScope;
+    if (organizationId === null) return;
+
+    const fingerprint = fingerprintOf(request.method, request.url, request.body);
+    let claim;
+    try {
+      claim = await db.tenantTx(organizationId, (tx) => claimIdempotencyKey(tx, organizationId, key, fingerprint));
+    } catch (error) {
+      // An admin route naming an organization that does not exist (foreign key).
+      if ((error as { cause?: { code?: string } }).cause?.code === '23503') throw Errors.notFound('Organization', organizationId);
+      throw error;
+    }
+    switch (claim.kind) {
+      case 'claimed':
+        request.idempotencyClaim = { organizationId, key };
+        return;
+      case 'mismatch':
+        throw Errors.duplicate(
+          `Idempotency-Key ${key} was already used with a different request; use a new key for a new request`,
+        );
+      case 'in_progress':
+        throw new AppError('DUPLICATE', `A request with Idempotency-Key ${key} is still in progress; retry shortly`, {
+          headers: { 'retry-after': '1' },
+        });
+      case 'completed':
+        reply.header('idempotent-replayed', 'true');
+        return reply.code(claim.status).type('application/json; charset=utf-8').send(claim.body);
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotencyClaim;
+    if (!claim) return payload;
+    request.idempotencyClaim = null;
+    const status = reply.statusCode;
+    try {
+      await db.tenantTx(claim.organizationId, (tx) =>
+        shouldStore(status) && typeof payload === 'string'
+          ? completeIdempotencyKey(tx, claim.organizationId, claim.key, status, payload)
+          : releaseIdempotencyKey(tx, claim.organizationId, claim.key),
+      );
+    } catch (error) {
+      // The response still goes out; the claim lapses after its lease.
+      request.log.error({ err: error }, 'could not record the idempotent response');
+    }
+    return payload;
+  });
+}

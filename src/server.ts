@@ -1,0 +1,67 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { seedDemoIfEmpty, type DemoSeedResult } from './features/admin/admin.service.ts';
+import { workerJobs } from './jobs.ts';
+import { startJobs } from './platform/jobs/scheduler.ts';
+
+function banner(config: Config, baseUrl: string, seed: DemoSeedResult | null): string {
+  const lines = ['', `agency-crm listening on ${baseUrl}`, `  API reference: ${baseUrl}/docs`];
+  lines.push(`  database: ${config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`}`);
+  if (config.adminTokenGenerated) lines.push(`  admin token (generated for this run): ${config.adminToken}`);
+  if (seed) {
+    lines.push(
+      '',
+      `Demo agency "${seed.organization.name}" (${seed.organization.plan}) created: ${seed.organization.id}`,
+      `  publishable key: ${seed.publishableKey}`,
+      `  secret key:      ${seed.secretKey}   (every scope, access level 3)`,
+      '',
+      'Try it:',
+      `  curl -s ${baseUrl}/v1/me -H 'X-API-Key: ${seed.secretKey}'`,
+      `  curl -s ${baseUrl}/v1/events -H 'X-API-Key: ${seed.secretKey}'`,
+      `  curl -s ${baseUrl}/admin/v1/organizations -H 'Authorization: Bearer ${config.adminToken}'`,
+    );
+  } else if (config.demoSeed) {
+    lines.push('', 'The database already has organizations; create fresh demo keys with: npx agency-crm seed demo');
+  }
+  return lines.join('\n') + '\n';
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const db = await openDatabase(config);
+  await db.migrate();
+  const app = await buildApp(config, { db });
+  const seed = config.demoSeed ? await seedDemoIfEmpty({ db, verifier: app.keyVerifier }) : null;
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const jobs = config.runWorker ? startJobs(workerJobs(db), app.log) : null;
+  process.stdout.write(banner(config, `http://${host}:${port}`, seed));
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await jobs?.stop();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+await main();
