@@ -72,8 +72,17 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // JSON only: any other body type is a 415 rather than a string the schemas then refuse.
+  app.removeContentTypeParser('text/plain');
 
-  for (const schema of [...sharedSchemas, ActorSchema, ...meSchemas, ...eventsSchemas, ...adminSchemas, ...(deps.schemas ?? [])]) {
+  for (const schema of [
+    ...sharedSchemas,
+    ActorSchema,
+    ...meSchemas,
+    ...eventsSchemas,
+    ...adminSchemas,
+    ...(deps.schemas ?? []),
+  ]) {
     app.addSchema(schema);
   }
   registerErrorHandling(app);

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * Every environment variable of the operator interface (DESIGN.md), parsed once into a typed,
- * frozen object. Nothing else in the code base reads `process.env`: `server.ts`, `worker.ts` and
- * the CLI call `loadConfig(process.env)` and pass the result down.
+ * frozen object. Nothing else in the service reads `process.env`: `server.ts` and `worker.ts` call
+ * `loadConfig(process.env)` and pass the result down. (The CLI is a client and has its own two
+ * variables, AGENCY_CRM_URL and ADMIN_TOKEN.)
  */
 export interface Config {
   readonly nodeEnv: 'development' | 'production' | 'test';
@@ -54,7 +55,8 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
   const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  if (value < min || value > max)
+    throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
 }
 
@@ -113,7 +115,10 @@ export function loadConfig(env: Env): Config {
   const webhookRetryDelaysMs = delaysRaw.split(',').map((part) => {
     const item = part.trim();
     if (!/^\d+$/.test(item)) {
-      throw new ConfigError('WEBHOOK_RETRY_DELAYS_MS', `must be a comma-separated list of milliseconds, got "${delaysRaw}"`);
+      throw new ConfigError(
+        'WEBHOOK_RETRY_DELAYS_MS',
+        `must be a comma-separated list of milliseconds, got "${delaysRaw}"`,
+      );
     }
     return Number(item);
   });
@@ -154,4 +159,17 @@ export function loadConfig(env: Env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   };
   return Object.freeze(config);
+}
+
+/** For entry points: the config, or the ConfigError's message on stderr and exit code 1. */
+export function loadConfigOrExit(env: Env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
 }

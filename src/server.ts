@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { loadConfigOrExit, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { seedDemoIfEmpty, type DemoSeedResult } from './features/admin/admin.service.ts';
 import { workerJobs } from './jobs.ts';
@@ -22,22 +22,16 @@ function banner(config: Config, baseUrl: string, seed: DemoSeedResult | null): s
       `  curl -s ${baseUrl}/admin/v1/organizations -H 'Authorization: Bearer ${config.adminToken}'`,
     );
   } else if (config.demoSeed) {
-    lines.push('', 'The database already has organizations; create fresh demo keys with: npx agency-crm seed demo');
+    lines.push(
+      '',
+      'The database already has organizations; create fresh demo keys with: npx agency-crm seed demo',
+    );
   }
   return lines.join('\n') + '\n';
 }
 
 async function main() {
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit(process.env);
 
   const db = await openDatabase(config);
   await db.migrate();

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { workerJobs } from './jobs.ts';
 import { startJobs } from './platform/jobs/scheduler.ts';
@@ -7,16 +7,7 @@ import { loggerOptions } from './platform/logging/logger.ts';
 
 /** A worker-only process: `npm run worker` (run API processes with RUN_WORKER=false beside it). */
 async function main() {
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit(process.env);
   const log = pino(loggerOptions(config.logLevel));
   const db = await openDatabase(config);
   await db.migrate();

@@ -162,7 +162,7 @@ function takeLock(dataDir: string): () => void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const holder = Number(readFileSync(lockPath, 'utf8').trim());
-    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+    if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) {
       throw new Error(
         `DATA_DIR ${dataDir} is in use by process ${holder}: the embedded database serves one process only. ` +
           'Stop that process, or set DATABASE_URL to use PostgreSQL for several processes.',
@@ -199,7 +199,7 @@ async function openPglite(dataDir: string): Promise<Database> {
 
   return withHelpers({
     kind: 'pglite',
-    transaction(options, fn) {
+    async transaction(options, fn) {
       const prelude = preludeStatements(options);
       // PGlite is one connection: its transaction() holds a mutex, so other queries wait their turn.
       return db.transaction(async (tx) => {

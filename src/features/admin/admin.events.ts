@@ -44,7 +44,10 @@ export const ApiKeyUpdated = defineEvent({
   type: 'api_key.updated',
   description: 'An API key changed: suspended, reactivated, deactivated, renamed, new expiry or limits.',
   schema: Type.Object(
-    { apiKey: ApiKeyEventSchema, changes: Type.Array(Type.String(), { description: 'Names of the changed fields' }) },
+    {
+      apiKey: ApiKeyEventSchema,
+      changes: Type.Array(Type.String(), { description: 'Names of the changed fields' }),
+    },
     { additionalProperties: false },
   ),
   example: { apiKey: { ...example.apiKey, status: 'suspended' }, changes: ['status'] },

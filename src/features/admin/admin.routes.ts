@@ -44,7 +44,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<admin.AdminDeps> = async (ap
         response: { 201: OrganizationResponseSchema },
       },
     },
-    async (request, reply) => reply.code(201).send({ data: await admin.createOrganization(deps, request.body) }),
+    async (request, reply) =>
+      reply.code(201).send({ data: await admin.createOrganization(deps, request.body) }),
   );
 
   app.get(

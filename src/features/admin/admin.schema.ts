@@ -12,7 +12,10 @@ const CountryCode = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-
 const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' });
 const PerMinute = (max: number, min = 1) => Type.Integer({ minimum: min, maximum: max });
 
-export const OrganizationIdParamsSchema = Type.Object({ orgId: Type.String() }, { additionalProperties: false });
+export const OrganizationIdParamsSchema = Type.Object(
+  { orgId: Type.String() },
+  { additionalProperties: false },
+);
 export const KeyIdParamsSchema = Type.Object({ keyId: Type.String() }, { additionalProperties: false });
 
 export const AdminOrganizationSchema = Type.Object(
@@ -29,8 +32,12 @@ export const AdminOrganizationSchema = Type.Object(
     defaultCountry: CountryCode,
     defaultCurrency: CurrencyCode,
     livemode: Type.Boolean({ description: 'False for a test twin' }),
-    testOrganizationId: Type.Union([Type.String(), Type.Null()], { description: 'The test twin (live organizations)' }),
-    liveOrganizationId: Type.Union([Type.String(), Type.Null()], { description: 'The live organization (test twins)' }),
+    testOrganizationId: Type.Union([Type.String(), Type.Null()], {
+      description: 'The test twin (live organizations)',
+    }),
+    liveOrganizationId: Type.Union([Type.String(), Type.Null()], {
+      description: 'The live organization (test twins)',
+    }),
     createdAt: DateTime(),
     updatedAt: DateTime(),
   },

@@ -106,7 +106,10 @@ async function loadOrganization(deps: AdminDeps, organizationId: string): Promis
 }
 
 /** Creates an organization and its test twin in one transaction. */
-export async function createOrganization(deps: AdminDeps, body: CreateOrganizationBody): Promise<AdminOrganization> {
+export async function createOrganization(
+  deps: AdminDeps,
+  body: CreateOrganizationBody,
+): Promise<AdminOrganization> {
   const id = newId('org');
   const twinId = newId('org');
   const common = {
@@ -192,7 +195,8 @@ export async function createApiKey(
   const record = await loadOrganization(deps, organizationId);
   const isTwin = record.row.liveOrganizationId !== null;
   const mode: KeyMode = body.mode ?? (isTwin ? 'test' : 'live');
-  if (isTwin && mode === 'live') throw Errors.invalidField('body.mode', 'must be test for a test organization');
+  if (isTwin && mode === 'live')
+    throw Errors.invalidField('body.mode', 'must be test for a test organization');
   const live = isTwin ? await loadOrganization(deps, record.row.liveOrganizationId as string) : record;
   const actingId = mode === 'test' ? (isTwin ? record.row.id : record.testOrganizationId) : record.row.id;
   if (actingId === null) throw Errors.internal(new Error(`organization ${organizationId} has no test twin`));
@@ -230,7 +234,11 @@ export async function createApiKey(
       writeLimitPerMinute: body.writeLimitPerMinute ?? null,
       agentId: body.agentId ?? null,
     });
-    await recordEvent(tx, { type: ApiKeyCreated.type, data: { apiKey: eventKey(inserted) }, actor: OPERATOR });
+    await recordEvent(tx, {
+      type: ApiKeyCreated.type,
+      data: { apiKey: eventKey(inserted) },
+      actor: OPERATOR,
+    });
     return inserted;
   });
   return { ...toAdminApiKey(row), key };
@@ -262,7 +270,11 @@ export async function listApiKeys(deps: AdminDeps, organizationId: string, query
  * Suspends, reactivates or deactivates a key, or changes its expiry, name or limits.
  * Deactivation is final. Takes effect in this process at once, in others within the cache time.
  */
-export async function updateApiKey(deps: AdminDeps, keyId: string, body: UpdateApiKeyBody): Promise<AdminApiKey> {
+export async function updateApiKey(
+  deps: AdminDeps,
+  keyId: string,
+  body: UpdateApiKeyBody,
+): Promise<AdminApiKey> {
   const current = await loadApiKey(deps, keyId);
   if (current.status === 'deactivated' && body.status !== undefined && body.status !== 'deactivated') {
     throw Errors.invalidField('body.status', 'cannot change: a deactivated key stays deactivated');
@@ -278,7 +290,10 @@ export async function updateApiKey(deps: AdminDeps, keyId: string, body: UpdateA
   if (body.expiresAt !== undefined) {
     const expiresAt = body.expiresAt === null ? null : new Date(body.expiresAt);
     if (expiresAt !== null && expiresAt.getTime() <= Date.now()) {
-      throw Errors.invalidField('body.expiresAt', 'must be in the future (deactivate the key to stop it now)');
+      throw Errors.invalidField(
+        'body.expiresAt',
+        'must be in the future (deactivate the key to stop it now)',
+      );
     }
     changes.expiresAt = expiresAt;
   }
@@ -305,19 +320,28 @@ export const DEMO_ORGANIZATION_NAME = 'Demo Realty';
  */
 export async function seedDemo(deps: AdminDeps): Promise<DemoSeed> {
   const organization = await createOrganization(deps, { name: DEMO_ORGANIZATION_NAME, plan: 'BUSINESS' });
-  const publishable = await createApiKey(deps, organization.id, { type: 'publishable', name: 'Demo portal' });
-  const secret = await createApiKey(deps, organization.id, {
-    type: 'secret',
-    name: 'Demo server',
-    scopes: [...SCOPES],
-    accessLevel: 3,
-  });
-  return { organization, publishableKey: publishable.key, secretKey: secret.key };
+  try {
+    const publishable = await createApiKey(deps, organization.id, {
+      type: 'publishable',
+      name: 'Demo portal',
+    });
+    const secret = await createApiKey(deps, organization.id, {
+      type: 'secret',
+      name: 'Demo server',
+      scopes: [...SCOPES],
+      accessLevel: 3,
+    });
+    return { organization, publishableKey: publishable.key, secretKey: secret.key };
+  } catch (error) {
+    // The seed spans the organization's and the twin's transactions: leave no half-made agency.
+    await deps.db.systemTx((tx) => store.deleteOrganization(tx, organization.id));
+    throw error;
+  }
 }
 
-/** Seeds the demo agency only on an empty database (first start of the embedded default). */
 export type DemoSeedResult = DemoSeed;
 
+/** Seeds the demo agency only on an empty database (first start of the embedded default). */
 export async function seedDemoIfEmpty(deps: AdminDeps): Promise<DemoSeed | null> {
   const existing = await deps.db.systemTx((tx) => store.countOrganizations(tx));
   return existing === 0 ? seedDemo(deps) : null;

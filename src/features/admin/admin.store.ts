@@ -17,7 +17,10 @@ export async function insertOrganizations(tx: Tx, rows: NewOrganization[]): Prom
   await tx.insert(organizations).values(rows);
 }
 
-export async function findOrganizationById(tx: Tx, organizationId: string): Promise<OrganizationRecord | null> {
+export async function findOrganizationById(
+  tx: Tx,
+  organizationId: string,
+): Promise<OrganizationRecord | null> {
   const rows = await tx
     .select({ row: organizations, testOrganizationId: sql<string | null>`${twin}` })
     .from(organizations)
@@ -32,7 +35,8 @@ export async function listLiveOrganizations(
   page: { limit: number; offset: number },
 ): Promise<{ items: OrganizationRecord[]; total: number }> {
   const conditions: SQL[] = [isNull(organizations.liveOrganizationId)];
-  if (filter.plan !== undefined) conditions.push(eq(organizations.plan, filter.plan as OrganizationRow['plan']));
+  if (filter.plan !== undefined)
+    conditions.push(eq(organizations.plan, filter.plan as OrganizationRow['plan']));
   if (filter.isActive !== undefined) conditions.push(eq(organizations.isActive, filter.isActive));
   const where = and(...conditions);
   const [items, totals] = await Promise.all([
@@ -57,6 +61,11 @@ export async function updateOrganization(
     .update(organizations)
     .set({ ...changes, updatedAt: new Date() })
     .where(eq(organizations.id, organizationId));
+}
+
+/** Deletes an organization; its twin, keys, events and records go with it (ON DELETE CASCADE). */
+export async function deleteOrganization(tx: Tx, organizationId: string): Promise<void> {
+  await tx.delete(organizations).where(eq(organizations.id, organizationId));
 }
 
 export async function countOrganizations(tx: Tx): Promise<number> {

@@ -1,7 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pageRequest } from '../../platform/http/pagination.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
-import { CATALOG_MAX_PAGE_SIZE, EventCatalogQuerySchema, EventCatalogResponseSchema } from './events.schema.ts';
+import {
+  CATALOG_MAX_PAGE_SIZE,
+  EventCatalogQuerySchema,
+  EventCatalogResponseSchema,
+} from './events.schema.ts';
 import { listEventTypes } from './events.service.ts';
 
 export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -12,7 +16,8 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'events.catalog',
         summary: 'List the event catalog',
-        description: 'Every event type the service emits, with a description, an example payload and its JSON Schema.',
+        description:
+          'Every event type the service emits, with a description, an example payload and its JSON Schema.',
         tags: ['Events'],
         querystring: EventCatalogQuerySchema,
         response: { 200: EventCatalogResponseSchema },

@@ -12,7 +12,8 @@ export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'me.get',
         summary: 'Describe the calling key',
-        description: 'Key id, organization, plan, scopes, key type, mode, access level and limits. Needs no scope.',
+        description:
+          'Key id, organization, plan, scopes, key type, mode, access level and limits. Needs no scope.',
         tags: ['Introspection'],
         response: { 200: MeResponseSchema },
       },

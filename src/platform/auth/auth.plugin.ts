@@ -47,11 +47,10 @@ function keyTypeRefusal(principal: Principal, auth: RouteAuth): AppError {
 }
 
 /**
- * Resolves the key to a principal and applies every rule a route may declare, in a fixed order:
- * IP block, key (401), key state and organization (403), browser use of a secret key, key type,
- * scope, access level, read-only organization (402). Throws the matching AppError.
+ * Resolves the key to a principal: IP block (429), key missing, unknown, deactivated or expired
+ * (401), suspended key, inactive organization or plan without API access (403).
  */
-async function authenticate(request: FastifyRequest, auth: RouteAuth, deps: AuthDependencies): Promise<Principal> {
+async function identify(request: FastifyRequest, deps: AuthDependencies): Promise<Principal> {
   const blockedFor = await deps.limits.blockedFor(request.ip);
   if (blockedFor > 0) {
     throw Errors.rateLimited(
@@ -84,7 +83,14 @@ async function authenticate(request: FastifyRequest, auth: RouteAuth, deps: Auth
   if (!principal.organization.isActive) throw Errors.forbidden('This organization is not active');
   const planProblem = planRefusal(principal.organization.plan, principal.keyType);
   if (planProblem) throw Errors.forbidden(planProblem);
+  return principal;
+}
 
+/**
+ * Applies what the route declares, in a fixed order: browser use of a secret key, key type,
+ * read-only key on a write, scope, access level (403), read-only organization (402).
+ */
+function authorize(request: FastifyRequest, principal: Principal, auth: RouteAuth): void {
   if (principal.keyType !== 'publishable' && fromBrowser(request)) throw Errors.secretKeyInBrowser();
   if (!auth.keyTypes.includes(principal.keyType)) throw keyTypeRefusal(principal, auth);
   if (auth.write && principal.keyType === 'read_only_secret') {
@@ -100,7 +106,6 @@ async function authenticate(request: FastifyRequest, auth: RouteAuth, deps: Auth
     );
   }
   if (auth.write && principal.organization.readOnly) throw Errors.readOnlyAccount();
-  return principal;
 }
 
 function setCors(reply: FastifyReply) {
@@ -150,23 +155,27 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
     if (!auth) return;
     if (auth.keyTypes.includes('publishable')) setCors(reply);
 
-    const principal = await authenticate(request, auth, deps);
-    request.principal = principal;
-    request.idempotencyScope = principal.organization.id;
+    const principal = await identify(request, deps);
     request.log = request.log.child({ organizationId: principal.organization.id, keyId: principal.keyId });
+    deps.verifier.touch(principal.keyId);
 
+    // Counted before the route's own rules, so every answer to a known key carries the headers.
+    // A read-only key's write is refused below (403), not counted as a write.
     const state = await deps.limits.consume({
       keyId: principal.keyId,
       organizationId: principal.organization.id,
       requestsPerMinute: principal.limits.requestsPerMinute,
       writesPerMinute: principal.limits.writesPerMinute,
       organizationWritesPerMinute: principal.organization.writesPerMinute,
-      write: auth.write,
+      write: auth.write && principal.keyType !== 'read_only_secret',
     });
     reply.header('x-ratelimit-limit', state.limit);
     reply.header('x-ratelimit-remaining', state.remaining);
     reply.header('x-ratelimit-reset', state.resetS);
-    deps.verifier.touch(principal.keyId);
+
+    authorize(request, principal, auth);
+    request.principal = principal;
+    request.idempotencyScope = principal.organization.id;
   });
 
   // Preflight: answered for routes open to publishable keys, refused for the rest.
@@ -188,6 +197,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
 
 /** The principal of a keyed route (set by the auth hook; absent only on a misdeclared route). */
 export function principalOf(request: FastifyRequest): Principal {
-  if (!request.principal) throw Errors.internal(new Error(`route ${request.routeOptions.url} has no principal`));
+  if (!request.principal)
+    throw Errors.internal(new Error(`route ${request.routeOptions.url} has no principal`));
   return request.principal;
 }

@@ -11,7 +11,12 @@ const KEY_PATTERN = /^service_(pk|sk)_(live|test)_([0-9A-Za-z]{32})([0-9A-Za-z]{
 
 function checksum(body: string): string {
   const value = crc32(body);
-  const bytes = new Uint8Array([(value >>> 24) & 0xff, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff]);
+  const bytes = new Uint8Array([
+    (value >>> 24) & 0xff,
+    (value >>> 16) & 0xff,
+    (value >>> 8) & 0xff,
+    value & 0xff,
+  ]);
   return base62(bytes, CHECKSUM_LENGTH);
 }
 

@@ -28,16 +28,25 @@ export function validationDetails(context: string, issues: AjvIssue[]): ErrorDet
   const details: ErrorDetail[] = [];
   for (const issue of issues) {
     if (issue.keyword === 'additionalProperties') {
-      details.push({ field: fieldPath(context, issue.instancePath, issue.params.additionalProperty), message: 'is not allowed' });
+      details.push({
+        field: fieldPath(context, issue.instancePath, issue.params.additionalProperty),
+        message: 'is not allowed',
+      });
     } else if (issue.keyword === 'required') {
-      details.push({ field: fieldPath(context, issue.instancePath, issue.params.missingProperty), message: 'is required' });
+      details.push({
+        field: fieldPath(context, issue.instancePath, issue.params.missingProperty),
+        message: 'is required',
+      });
     } else if (issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues)) {
       details.push({
         field: fieldPath(context, issue.instancePath),
         message: `must be one of ${(issue.params.allowedValues as unknown[]).join(', ')}`,
       });
     } else {
-      details.push({ field: fieldPath(context, issue.instancePath), message: issue.message ?? `fails ${issue.keyword}` });
+      details.push({
+        field: fieldPath(context, issue.instancePath),
+        message: issue.message ?? `fails ${issue.keyword}`,
+      });
     }
   }
   // anyOf/oneOf repeat the same field; keep each (field, message) once.
@@ -80,9 +89,12 @@ export function toAppError(error: unknown): AppError {
   }
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (status === 404) return new AppError('NOT_FOUND', fastifyError.message || 'Not found');
-    if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Request body is larger than the 1 MiB limit');
+    if (status === 413)
+      return new AppError('PAYLOAD_TOO_LARGE', 'Request body is larger than the 1 MiB limit');
     if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', fastifyError.message);
-    return Errors.validation(fastifyError.message || 'Bad request', [{ field: 'request', message: fastifyError.message }]);
+    return Errors.validation(fastifyError.message || 'Bad request', [
+      { field: 'request', message: fastifyError.message },
+    ]);
   }
   return Errors.internal(error);
 }
@@ -105,10 +117,16 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, thrown: 
     // The cause is logged, never rendered: stack traces and SQL stay out of responses.
     request.log.error({ err: error.cause ?? thrown, code: error.code }, 'request failed');
   } else {
-    request.log.info({ code: error.code, statusCode: error.statusCode, msg: error.message }, 'request refused');
+    request.log.info(
+      { code: error.code, statusCode: error.statusCode, msg: error.message },
+      'request refused',
+    );
   }
   if (error.headers) reply.headers(error.headers);
-  return reply.code(error.statusCode).type('application/json; charset=utf-8').send(errorBody(error, request.id));
+  return reply
+    .code(error.statusCode)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(error, request.id));
 }
 
 /** The one error mapping: every failure on every route renders `{error:{code,message,requestId,details?}}`. */

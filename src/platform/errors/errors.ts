@@ -70,7 +70,8 @@ function limitHeaders(retryAfterS: number, limit: number | undefined): Record<st
 
 /** Factories: one per situation, so messages stay consistent across features. */
 export const Errors = {
-  validation: (message: string, details?: ErrorDetail[]) => new AppError('VALIDATION_ERROR', message, { details }),
+  validation: (message: string, details?: ErrorDetail[]) =>
+    new AppError('VALIDATION_ERROR', message, { details }),
   invalidField: (field: string, message: string) =>
     new AppError('VALIDATION_ERROR', `${field} ${message}`, { details: [{ field, message }] }),
   missingKey: (bearerSent: boolean) =>
@@ -91,12 +92,18 @@ export const Errors = {
       'Secret keys must never be used from a browser. Use a publishable key (service_pk_…) in web pages and keep secret keys on your server.',
     ),
   readOnlyAccount: () =>
-    new AppError('PAYMENT_REQUIRED', 'This account is in read-only mode: changes are disabled until billing is resolved'),
+    new AppError(
+      'PAYMENT_REQUIRED',
+      'This account is in read-only mode: changes are disabled until billing is resolved',
+    ),
   notFound: (what: string, id?: string) =>
     new AppError('NOT_FOUND', id === undefined ? `${what} not found` : `${what} ${id} not found`),
-  routeNotFound: (method: string, url: string) => new AppError('NOT_FOUND', `Route ${method} ${url} not found`),
-  duplicate: (message: string, extra?: Record<string, unknown>) => new AppError('DUPLICATE', message, { extra }),
-  conflict: (message: string, extra?: Record<string, unknown>) => new AppError('CONFLICT', message, { extra }),
+  routeNotFound: (method: string, url: string) =>
+    new AppError('NOT_FOUND', `Route ${method} ${url} not found`),
+  duplicate: (message: string, extra?: Record<string, unknown>) =>
+    new AppError('DUPLICATE', message, { extra }),
+  conflict: (message: string, extra?: Record<string, unknown>) =>
+    new AppError('CONFLICT', message, { extra }),
   /** `limit` is the limit that refused; the X-RateLimit-* headers then describe it. */
   rateLimited: (message: string, retryAfterS: number, limit?: number) =>
     new AppError('RATE_LIMITED', message, { headers: limitHeaders(retryAfterS, limit) }),

@@ -76,7 +76,8 @@ export function fieldTree(schema: TSchema): unknown {
   const s = schema as Record<string, unknown>;
   if (s.type === 'object' && s.properties && typeof s.properties === 'object') {
     const tree: Record<string, unknown> = {};
-    for (const [name, child] of Object.entries(s.properties as Record<string, TSchema>)) tree[name] = fieldTree(child);
+    for (const [name, child] of Object.entries(s.properties as Record<string, TSchema>))
+      tree[name] = fieldTree(child);
     return tree;
   }
   if (s.type === 'array') return [];

@@ -25,7 +25,12 @@ declare module 'fastify' {
 const errorRef = () => ref(ErrorResponseSchema);
 
 /** Error statuses a route can answer, from what it declares: all of them land in OpenAPI. */
-function errorStatuses(kind: RouteKind | undefined, auth: RouteAuth | undefined, hasParams: boolean, hasBody: boolean) {
+function errorStatuses(
+  kind: RouteKind | undefined,
+  auth: RouteAuth | undefined,
+  hasParams: boolean,
+  hasBody: boolean,
+) {
   const statuses = new Set<number>([500]);
   if (kind === 'keyed') {
     [400, 401, 403, 429].forEach((s) => statuses.add(s));

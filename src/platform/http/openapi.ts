@@ -24,7 +24,12 @@ export async function registerOpenApi(app: FastifyInstance, serverUrl: string) {
       servers: [{ url: serverUrl, description: 'This server' }],
       components: {
         securitySchemes: {
-          ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Publishable or secret API key' },
+          ApiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Key',
+            description: 'Publishable or secret API key',
+          },
           AdminToken: { type: 'http', scheme: 'bearer', description: 'Operator token (ADMIN_TOKEN)' },
         },
       },
@@ -37,7 +42,8 @@ export async function registerOpenApi(app: FastifyInstance, serverUrl: string) {
     },
     refResolver: {
       // Named shared schemas appear under their $id in components.schemas (not def-0).
-      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
   });
 
@@ -49,7 +55,9 @@ export async function registerOpenApi(app: FastifyInstance, serverUrl: string) {
         operationId: 'openapi.get',
         summary: 'This API description (OpenAPI 3.1)',
         tags: ['Operations'],
-        response: { 200: Type.Object({}, { additionalProperties: true, description: 'OpenAPI 3.1 document' }) },
+        response: {
+          200: Type.Object({}, { additionalProperties: true, description: 'OpenAPI 3.1 document' }),
+        },
       },
     },
     async (_request, reply) => {

@@ -13,7 +13,9 @@ export const DEFAULT_MAX_PAGE_SIZE = 100;
 export function pageQuery(options: { maxPageSize?: number; defaultPageSize?: number } = {}) {
   const max = options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE;
   return {
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, from 1' })),
+    page: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, from 1' }),
+    ),
     pageSize: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -32,7 +34,10 @@ export interface PageRequest {
   offset: number;
 }
 
-export function pageRequest(query: { page?: number; pageSize?: number }, defaultPageSize = DEFAULT_PAGE_SIZE): PageRequest {
+export function pageRequest(
+  query: { page?: number; pageSize?: number },
+  defaultPageSize = DEFAULT_PAGE_SIZE,
+): PageRequest {
   const page = query.page ?? 1;
   const pageSize = query.pageSize ?? defaultPageSize;
   return { page, pageSize, limit: pageSize, offset: (page - 1) * pageSize };
@@ -41,15 +46,26 @@ export function pageRequest(query: { page?: number; pageSize?: number }, default
 export type PageMeta = Static<typeof PageMetaSchema>;
 
 export function pageMeta(total: number, request: Pick<PageRequest, 'page' | 'pageSize'>): PageMeta {
-  return { total, page: request.page, pageSize: request.pageSize, totalPages: Math.ceil(total / request.pageSize) };
+  return {
+    total,
+    page: request.page,
+    pageSize: request.pageSize,
+    totalPages: Math.ceil(total / request.pageSize),
+  };
 }
 
 /** `{data: [...], meta}` of a paged list. */
 export function ListOf<T extends TSchema>(item: T, options: { $id?: string; description?: string } = {}) {
-  return Type.Object({ data: Type.Array(item), meta: ref(PageMetaSchema) }, { additionalProperties: false, ...options });
+  return Type.Object(
+    { data: Type.Array(item), meta: ref(PageMetaSchema) },
+    { additionalProperties: false, ...options },
+  );
 }
 
 /** Pages an in-memory collection (small fixed sets such as the event catalog). */
 export function pageArray<T>(items: readonly T[], request: PageRequest): { data: T[]; meta: PageMeta } {
-  return { data: items.slice(request.offset, request.offset + request.limit), meta: pageMeta(items.length, request) };
+  return {
+    data: items.slice(request.offset, request.offset + request.limit),
+    meta: pageMeta(items.length, request),
+  };
 }

@@ -48,10 +48,16 @@ export const SuccessSchema = Type.Object(
   { $id: 'Success', additionalProperties: false },
 );
 
-export const DateTime = (options: { description?: string } = {}) => Type.String({ format: 'date-time', ...options });
+export const DateTime = (options: { description?: string } = {}) =>
+  Type.String({ format: 'date-time', ...options });
 
 /** Registered with app.addSchema before any route; features add their own named schemas too. */
-export const sharedSchemas: TSchema[] = [ErrorDetailSchema, ErrorResponseSchema, PageMetaSchema, SuccessSchema];
+export const sharedSchemas: TSchema[] = [
+  ErrorDetailSchema,
+  ErrorResponseSchema,
+  PageMetaSchema,
+  SuccessSchema,
+];
 
 /** `{data}` wrapper of a single resource. */
 export function DataOf<T extends TSchema>(item: T, options: { $id?: string; description?: string } = {}) {
@@ -59,6 +65,9 @@ export function DataOf<T extends TSchema>(item: T, options: { $id?: string; desc
 }
 
 /** A string enum whose static type is the union of its values (plain `enum` keeps `string`). */
-export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string } = {}) {
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { description?: string } = {},
+) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }

@@ -2,11 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import { AppError, Errors } from '../errors/errors.ts';
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  releaseIdempotencyKey,
-} from './idempotency.store.ts';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from './idempotency.store.ts';
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[a-zA-Z0-9._:-]{8,128}$/;
 
@@ -58,10 +54,13 @@ export function registerIdempotency(app: FastifyInstance, db: Database) {
     const fingerprint = fingerprintOf(request.method, request.url, request.body);
     let claim;
     try {
-      claim = await db.tenantTx(organizationId, (tx) => claimIdempotencyKey(tx, organizationId, key, fingerprint));
+      claim = await db.tenantTx(organizationId, (tx) =>
+        claimIdempotencyKey(tx, organizationId, key, fingerprint),
+      );
     } catch (error) {
       // An admin route naming an organization that does not exist (foreign key).
-      if ((error as { cause?: { code?: string } }).cause?.code === '23503') throw Errors.notFound('Organization', organizationId);
+      if ((error as { cause?: { code?: string } }).cause?.code === '23503')
+        throw Errors.notFound('Organization', organizationId);
       throw error;
     }
     switch (claim.kind) {
@@ -73,9 +72,13 @@ export function registerIdempotency(app: FastifyInstance, db: Database) {
           `Idempotency-Key ${key} was already used with a different request; use a new key for a new request`,
         );
       case 'in_progress':
-        throw new AppError('DUPLICATE', `A request with Idempotency-Key ${key} is still in progress; retry shortly`, {
-          headers: { 'retry-after': '1' },
-        });
+        throw new AppError(
+          'DUPLICATE',
+          `A request with Idempotency-Key ${key} is still in progress; retry shortly`,
+          {
+            headers: { 'retry-after': '1' },
+          },
+        );
       case 'completed':
         reply.header('idempotent-replayed', 'true');
         return reply.code(claim.status).type('application/json; charset=utf-8').send(claim.body);

@@ -27,7 +27,12 @@ export function loggerOptions(level: string): LoggerOptions {
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: {
       req(request: { method: string; url: string; headers: Record<string, unknown>; ip?: string }) {
-        return { method: request.method, url: request.url, headers: request.headers, remoteAddress: request.ip };
+        return {
+          method: request.method,
+          url: request.url,
+          headers: request.headers,
+          remoteAddress: request.ip,
+        };
       },
     },
   };

@@ -25,7 +25,8 @@ export function registerMetrics(app: FastifyInstance) {
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    const operationId = (request.routeOptions.schema?.operationId as string | undefined) ??
+    const operationId =
+      (request.routeOptions.schema?.operationId as string | undefined) ??
       (request.routeOptions.url === undefined ? 'not_found' : 'other');
     const labels = { operation_id: operationId, method: request.method, status: String(reply.statusCode) };
     requests.inc(labels);

@@ -47,9 +47,9 @@ export class RateLimits {
 
   private constructor(
     private readonly redis: Redis | undefined,
-    auth: AuthFailureOptions,
+    private readonly auth: AuthFailureOptions,
   ) {
-    this.authFailures = this.create('auth', auth.limit, auth.windowS, auth.blockS);
+    this.authFailures = this.create('auth', auth.limit, auth.windowS);
   }
 
   static create(redisUrl: string | undefined, auth: AuthFailureOptions): RateLimits {
@@ -66,8 +66,8 @@ export class RateLimits {
     return this.redis ? 'redis' : 'memory';
   }
 
-  private create(name: string, points: number, durationS: number, blockS = 0): RateLimiterAbstract {
-    const options = { keyPrefix: `${KEY_PREFIX}:${name}`, points, duration: durationS, blockDuration: blockS };
+  private create(name: string, points: number, durationS: number): RateLimiterAbstract {
+    const options = { keyPrefix: `${KEY_PREFIX}:${name}`, points, duration: durationS };
     if (!this.redis) return new RateLimiterMemory(options);
     return new RateLimiterRedis({
       ...options,
@@ -148,13 +148,22 @@ export class RateLimits {
   /** Seconds left on the failed-auth block of this address, or 0 when it is not blocked. */
   async blockedFor(ip: string): Promise<number> {
     const res = await this.authFailures.get(ip).catch(() => null);
-    if (!res || res.consumedPoints <= this.authFailures.points) return 0;
+    if (!res || res.consumedPoints < this.auth.limit) return 0;
     return resetSeconds(res);
   }
 
-  /** Counts a failed authentication from this address; the limit-th failure starts the block. */
+  /**
+   * Counts a failed authentication from this address. The limit-th failure within the window
+   * blocks the address for AUTH_FAILURE_BLOCK_S: every request from it then gets 429.
+   */
   async recordAuthFailure(ip: string): Promise<void> {
-    await this.authFailures.consume(ip).catch(() => undefined);
+    try {
+      const res = await this.authFailures.consume(ip);
+      if (res.consumedPoints >= this.auth.limit) await this.authFailures.block(ip, this.auth.blockS);
+    } catch (error) {
+      // Already over the limit (a concurrent failure), or the store failed: both leave the block as is.
+      if (!(error instanceof RateLimiterRes)) return;
+    }
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,329 @@
+/**
+ * `agency-crm`: the operator's command line, a thin client of the admin API (DESIGN.md
+ * "Operator interface"). This file parses arguments, prints help and maps outcomes to exit codes;
+ * each command lives in its own file and only builds a request and a summary.
+ *
+ * Exit codes: 0 success, 1 the API refused or could not be reached, 2 usage error.
+ * The server is the authority on values (plans, scopes, ranges): the CLI only converts flag
+ * strings to JSON types, so its rules can never drift from the API's.
+ */
+import { parseArgs } from 'node:util';
+import { AdminApiError, ConnectionError, createAdminClient, type AdminClient } from './admin-client.ts';
+import { keyCreate } from './key-create.ts';
+import { keyRevoke } from './key-revoke.ts';
+import { orgCreate } from './org-create.ts';
+import { seedDemo } from './seed-demo.ts';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface CliOutput {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** How a flag's string becomes a JSON value: as is, a whole number, or a comma-separated list. */
+export type FlagKind = 'string' | 'integer' | 'list';
+
+export interface FlagSpec {
+  kind: FlagKind;
+  /** Shown in help: `--name NAME`. */
+  placeholder: string;
+  description: string;
+  required?: boolean;
+}
+
+export type FlagSpecs = Record<string, FlagSpec>;
+
+type KindValue<K extends FlagKind> = K extends 'integer' ? number : K extends 'list' ? string[] : string;
+type FlagValue<S extends FlagSpec> =
+  KindValue<S['kind']> | (S extends { required: true } ? never : undefined);
+
+/** Parsed, converted flag values; required flags are guaranteed present. */
+export type Flags<F extends FlagSpecs> = { [K in keyof F]: FlagValue<F[K]> };
+
+/** What a command hands back: the API's `data` (printed by --json) and a short human summary. */
+export interface CommandResult {
+  data: unknown;
+  summary: string;
+}
+
+export interface CliCommand<F extends FlagSpecs = FlagSpecs> {
+  /** The command words, e.g. `org create`. */
+  name: string;
+  summary: string;
+  /** Names of required positional arguments, in order (e.g. `KEY_ID`). */
+  positionals?: readonly string[];
+  flags: F;
+  /** Extra help paragraph. */
+  notes?: string;
+  run(input: { flags: Flags<F>; args: readonly string[]; client: AdminClient }): Promise<CommandResult>;
+}
+
+const COMMANDS: readonly CliCommand[] = [orgCreate, keyCreate, keyRevoke, seedDemo];
+
+/** Announced in the design, built in a later issue. */
+const PLANNED = [{ name: 'import properties', summary: 'Import properties from a CSV or JSON file' }];
+
+const DEFAULT_URL = 'http://127.0.0.1:3000';
+
+const GLOBAL_OPTIONS = {
+  url: { type: 'string' },
+  token: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const GLOBAL_HELP = [
+  `  --url URL        admin API base URL (env AGENCY_CRM_URL, default ${DEFAULT_URL})`,
+  '  --token TOKEN    admin token (env ADMIN_TOKEN; prefer the env: flags show in the process list)',
+  "  --json           print exactly the API's data object as JSON",
+  '  -h, --help       show help',
+];
+
+/** A mistake in the command line: printed with a hint, exit code 2. */
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly helpFor?: string,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+function table(rows: [string, string][]): string[] {
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`);
+}
+
+function topHelp(): string {
+  const rows: [string, string][] = [
+    ...COMMANDS.map((c): [string, string] => [c.name, c.summary]),
+    ...PLANNED.map((c): [string, string] => [c.name, `${c.summary} (not available yet)`]),
+  ];
+  return [
+    'agency-crm: operator CLI for the agency-crm admin API',
+    '',
+    'Usage: agency-crm <command> [options]',
+    '',
+    'Commands:',
+    ...table(rows),
+    '',
+    'Global options:',
+    ...GLOBAL_HELP,
+    '',
+    'Run `agency-crm <command> --help` for the options of a command.',
+    '',
+  ].join('\n');
+}
+
+function usageLine(command: CliCommand): string {
+  const parts = [`agency-crm ${command.name}`, ...(command.positionals ?? [])];
+  for (const [flag, spec] of Object.entries(command.flags)) {
+    if (spec.required) parts.push(`--${flag} ${spec.placeholder}`);
+  }
+  if (Object.values(command.flags).some((spec) => !spec.required)) parts.push('[options]');
+  return `Usage: ${parts.join(' ')}`;
+}
+
+function commandHelp(command: CliCommand): string {
+  const rows = Object.entries(command.flags).map(([flag, spec]): [string, string] => [
+    `--${flag} ${spec.placeholder}`,
+    spec.required ? `${spec.description} (required)` : spec.description,
+  ]);
+  return [
+    usageLine(command),
+    '',
+    `${command.summary}.`,
+    ...(command.notes ? ['', command.notes] : []),
+    ...(rows.length > 0 ? ['', 'Options:', ...table(rows)] : []),
+    '',
+    'Global options:',
+    ...GLOBAL_HELP,
+    '',
+  ].join('\n');
+}
+
+function groupHelp(group: string): string {
+  const commands = COMMANDS.filter((c) => c.name.startsWith(`${group} `));
+  return [
+    `Usage: agency-crm ${group} <command> [options]`,
+    '',
+    'Commands:',
+    ...table(commands.map((c): [string, string] => [c.name, c.summary])),
+    '',
+  ].join('\n');
+}
+
+/** Every flag of every command as a string option: enough to find the command words in any order. */
+function allOptions() {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { ...GLOBAL_OPTIONS };
+  for (const command of COMMANDS) {
+    for (const flag of Object.keys(command.flags)) options[flag] = { type: 'string' };
+  }
+  return options;
+}
+
+function strictParse(argv: readonly string[], command: CliCommand) {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { ...GLOBAL_OPTIONS };
+  for (const flag of Object.keys(command.flags)) options[flag] = { type: 'string' };
+  try {
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
+      // Node appends a long hint about `--`; the first sentence is the useful part.
+      const message = (error as Error).message.split(/\.\s/)[0] ?? (error as Error).message;
+      throw new UsageError(message, command.name);
+    }
+    throw error;
+  }
+}
+
+function convertFlags(command: CliCommand, values: Record<string, string | boolean | undefined>) {
+  const flags: Record<string, string | number | string[] | undefined> = {};
+  for (const [flag, spec] of Object.entries(command.flags)) {
+    const raw = values[flag];
+    if (typeof raw !== 'string') {
+      if (spec.required)
+        throw new UsageError(`missing required option --${flag} ${spec.placeholder}`, command.name);
+      continue;
+    }
+    if (spec.kind === 'integer') {
+      if (!/^-?\d+$/.test(raw.trim())) {
+        throw new UsageError(`--${flag} must be a whole number, got "${raw}"`, command.name);
+      }
+      flags[flag] = Number(raw);
+    } else if (spec.kind === 'list') {
+      flags[flag] = raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
+    } else {
+      flags[flag] = raw;
+    }
+  }
+  return flags;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function connect(values: { url?: string; token?: string }, env: Env): AdminClient {
+  const baseUrl = nonEmpty(values.url) ?? nonEmpty(env.AGENCY_CRM_URL) ?? DEFAULT_URL;
+  let parsed: URL;
+  try {
+    parsed = new URL(baseUrl);
+  } catch {
+    throw new UsageError(`"${baseUrl}" is not a URL (expected e.g. ${DEFAULT_URL})`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new UsageError(`"${baseUrl}" must be an http:// or https:// URL`);
+  }
+  const token = nonEmpty(values.token) ?? nonEmpty(env.ADMIN_TOKEN);
+  if (token === undefined) throw new UsageError('no admin token: set ADMIN_TOKEN or pass --token');
+  return createAdminClient({ baseUrl, token });
+}
+
+async function dispatch(argv: readonly string[], env: Env, out: CliOutput): Promise<number> {
+  // First pass, lenient: flags may come before the command words, so find the words knowing which
+  // flags take a value. The second pass, strict, uses only the chosen command's flags.
+  const loose = parseArgs({ args: [...argv], options: allOptions(), strict: false, allowPositionals: true });
+  const wantsHelp = loose.values.help === true;
+  const [group, action] = loose.positionals;
+
+  if (group === undefined) {
+    if (wantsHelp) {
+      out.stdout(topHelp());
+      return 0;
+    }
+    throw new UsageError('missing command');
+  }
+  const name = `${group} ${action ?? ''}`.trim();
+  const planned = PLANNED.find((p) => p.name === name || p.name.startsWith(`${group} `));
+  if (planned) {
+    out.stderr(`agency-crm: ${planned.name} is not available yet\n`);
+    return 2;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    const isGroup = COMMANDS.some((c) => c.name.startsWith(`${group} `));
+    if (isGroup && wantsHelp && action === undefined) {
+      out.stdout(groupHelp(group));
+      return 0;
+    }
+    if (isGroup) {
+      throw new UsageError(
+        action === undefined ? `missing ${group} command` : `unknown command "${name}"`,
+        `group:${group}`,
+      );
+    }
+    throw new UsageError(`unknown command "${name}"`);
+  }
+
+  const { values, positionals } = strictParse(argv, command);
+  if (values.help === true) {
+    out.stdout(commandHelp(command));
+    return 0;
+  }
+  const args = positionals.slice(2);
+  const expected = command.positionals ?? [];
+  if (args.length < expected.length) {
+    throw new UsageError(`missing ${expected.slice(args.length).join(' ')}`, command.name);
+  }
+  if (args.length > expected.length) {
+    throw new UsageError(`unexpected argument "${args[expected.length]}"`, command.name);
+  }
+  const flags = convertFlags(command, values);
+  const client = connect(values as { url?: string; token?: string }, env);
+
+  const result = await command.run({ flags, args, client });
+  out.stdout(values.json === true ? `${JSON.stringify(result.data, null, 2)}\n` : `${result.summary}\n`);
+  return 0;
+}
+
+function usageHint(error: UsageError): string {
+  if (error.helpFor?.startsWith('group:')) return `\n${groupHelp(error.helpFor.slice('group:'.length))}`;
+  if (error.helpFor) {
+    const command = COMMANDS.find((c) => c.name === error.helpFor);
+    if (command) return `${usageLine(command)}\nRun \`agency-crm ${command.name} --help\` for all options.\n`;
+  }
+  return 'Run `agency-crm --help` for the list of commands.\n';
+}
+
+const processOutput: CliOutput = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+};
+
+/**
+ * Runs the CLI and returns its exit code. `env` is passed in (never read at import time) so the
+ * caller decides where AGENCY_CRM_URL and ADMIN_TOKEN come from.
+ */
+export async function main(
+  argv: readonly string[],
+  env: Env,
+  out: CliOutput = processOutput,
+): Promise<number> {
+  try {
+    return await dispatch(argv, env, out);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      out.stderr(`agency-crm: ${error.message}\n${usageHint(error)}`);
+      return 2;
+    }
+    if (error instanceof AdminApiError) {
+      out.stderr(`${error.describe()}\n`);
+      return 1;
+    }
+    if (error instanceof ConnectionError) {
+      out.stderr(`${error.message}\n`);
+      return 1;
+    }
+    out.stderr(
+      `agency-crm: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    return 1;
+  }
+}

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../../src/db/database.ts';
+import { createTenant } from '../../helpers/factories.ts';
+import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
+import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
+
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = await buildTestApp();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe('health', () => {
+  it('answers /healthz and /readyz without a key', async () => {
+    expect(expectStatus(await app.inject({ method: 'GET', url: '/healthz' }), 200)).toEqual({ status: 'ok' });
+    expect(expectStatus(await app.inject({ method: 'GET', url: '/readyz' }), 200)).toEqual({
+      status: 'ready',
+    });
+  });
+
+  it('answers /readyz with 503 when the database does not answer', async () => {
+    const real = await testDatabase();
+    const broken: Database = { ...real, ping: async () => Promise.reject(new Error('connection refused')) };
+    const sick = await buildTestApp({}, { db: broken });
+    try {
+      expectError(await sick.inject({ method: 'GET', url: '/readyz' }), 503, 'SERVICE_UNAVAILABLE');
+    } finally {
+      await sick.close();
+    }
+  });
+});
+
+describe('metrics', () => {
+  it('needs the admin token', async () => {
+    expectError(await app.inject({ method: 'GET', url: '/metrics' }), 401, 'UNAUTHORIZED');
+  });
+
+  it('counts requests and latency by operationId and status', async () => {
+    const tenant = await createTenant(app);
+    await api(app, 'GET', '/v1/me', { key: tenant.secret.key });
+    await api(app, 'GET', '/v1/me');
+    const response = await admin(app, 'GET', '/metrics');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/text\/plain/);
+    expect(response.body).toMatch(/http_requests_total\{operation_id="me.get",method="GET",status="200"\} 1/);
+    expect(response.body).toMatch(/http_requests_total\{operation_id="me.get",method="GET",status="401"\} 1/);
+    expect(response.body).toMatch(/http_request_duration_seconds_bucket\{le="0.05",operation_id="me.get"/);
+    expect(response.body).toMatch(/process_cpu_user_seconds_total/);
+  });
+});

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import type { AdminOrganization, CreatedApiKey } from '../../src/features/admin/admin.schema.ts';
+import { SCOPES } from '../../src/platform/auth/scopes.ts';
+import { admin, expectStatus } from './http.ts';
+
+export async function createOrganization(
+  app: FastifyInstance,
+  body: { name?: string; plan?: string; writeLimitPerMinute?: number } = {},
+): Promise<AdminOrganization> {
+  const response = await admin(app, 'POST', '/admin/v1/organizations', {
+    name: 'Test Realty',
+    plan: 'BUSINESS',
+    ...body,
+  });
+  return expectStatus(response, 201).data;
+}
+
+export async function createApiKey(
+  app: FastifyInstance,
+  organizationId: string,
+  body: Record<string, unknown>,
+): Promise<CreatedApiKey> {
+  const response = await admin(app, 'POST', `/admin/v1/organizations/${organizationId}/api-keys`, body);
+  return expectStatus(response, 201).data;
+}
+
+export interface Tenant {
+  org: AdminOrganization;
+  /** Secret key with every scope and access level 3. */
+  secret: CreatedApiKey;
+  publishable: CreatedApiKey;
+  /** Read-only secret key: only BUSINESS and ENTERPRISE have one (a placeholder that fails auth otherwise). */
+  readOnly: CreatedApiKey;
+}
+
+/** An isolated organization (BUSINESS by default) with a full secret key, a publishable and a read-only key. */
+export async function createTenant(
+  app: FastifyInstance,
+  options: { plan?: string; secret?: Record<string, unknown> } = {},
+): Promise<Tenant> {
+  const org = await createOrganization(app, { plan: options.plan ?? 'BUSINESS' });
+  const secret = await createApiKey(app, org.id, {
+    type: 'secret',
+    scopes: [...SCOPES],
+    accessLevel: 3,
+    ...(options.secret ?? {}),
+  });
+  const publishable = await createApiKey(app, org.id, { type: 'publishable' });
+  const readOnly = ['BUSINESS', 'ENTERPRISE'].includes(org.plan)
+    ? await createApiKey(app, org.id, { type: 'read_only_secret' })
+    : { ...secret, id: 'key_none', key: 'no-read-only-key-on-this-plan', type: 'read_only_secret' as const };
+  return { org, secret, publishable, readOnly };
+}

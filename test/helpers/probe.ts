@@ -1,0 +1,108 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../../src/db/database.ts';
+import { events } from '../../src/db/schema.ts';
+import { principalOf } from '../../src/platform/auth/auth.plugin.ts';
+import { Errors } from '../../src/platform/errors/errors.ts';
+import { defineEvent } from '../../src/platform/events/catalog.ts';
+import { recordEvent } from '../../src/platform/events/record.ts';
+import { ANY_KEY, SECRET_KEYS } from '../../src/platform/http/route-config.ts';
+import { DataOf } from '../../src/platform/http/schemas.ts';
+
+/**
+ * A test-only feature declared exactly like a real one (route config, schemas, tenant transaction,
+ * recordEvent). It lets the platform tests exercise write paths (402, write limits, idempotency,
+ * 500 rendering, cross-tenant 404) before the v1 write endpoints of later issues exist.
+ */
+export const ProbeNoted = defineEvent({
+  type: 'probe.noted',
+  description: 'Test-only: a probe note was written.',
+  schema: Type.Object({ note: Type.Object({ text: Type.String() }) }, { additionalProperties: false }),
+  example: { note: { text: 'hello' } },
+});
+
+const NoteSchema = Type.Object(
+  { id: Type.String(), text: Type.String(), livemode: Type.Boolean() },
+  { additionalProperties: false },
+);
+
+export function probePlugin(db: Database): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/v1/probe/notes',
+      {
+        config: { auth: { scope: 'contacts:write', keyTypes: SECRET_KEYS, write: true } },
+        schema: {
+          operationId: 'probe.notes.create',
+          summary: 'Test probe: write a note',
+          body: Type.Object(
+            {
+              text: Type.String({ minLength: 1, maxLength: 100 }),
+              delayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 5000 })),
+              fail: Type.Optional(Type.String({ enum: ['crash', 'conflict', 'after-write'] })),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 201: DataOf(NoteSchema) },
+        },
+      },
+      async (request, reply) => {
+        const { organization } = principalOf(request);
+        const { text, delayMs, fail } = request.body;
+        if (fail === 'crash') throw new Error('probe crashed with SECRET_DETAIL');
+        if (fail === 'conflict') throw Errors.duplicate('probe conflict');
+        const envelope = await db.tenantTx(organization.id, async (tx) => {
+          const recorded = await recordEvent(tx, {
+            type: ProbeNoted.type,
+            data: { note: { text } },
+            actor: { kind: 'API', userId: null },
+          });
+          if (delayMs) await sleep(delayMs);
+          if (fail === 'after-write') throw new Error('failed after the write');
+          return recorded;
+        });
+        return reply.code(201).send({ data: { id: envelope.id, text, livemode: envelope.livemode } });
+      },
+    );
+
+    app.get(
+      '/v1/probe/approved',
+      {
+        config: { auth: { scope: 'contacts:read', keyTypes: SECRET_KEYS, write: false, accessLevel: 3 } },
+        schema: {
+          operationId: 'probe.approved.get',
+          summary: 'Test probe: a route that needs access level 3',
+          response: { 200: DataOf(Type.Object({ ok: Type.Boolean() })) },
+        },
+      },
+      async () => ({ data: { ok: true } }),
+    );
+
+    app.get(
+      '/v1/probe/notes/:noteId',
+      {
+        config: { auth: { scope: 'portal:read', keyTypes: ANY_KEY, write: false } },
+        schema: {
+          operationId: 'probe.notes.get',
+          summary: 'Test probe: read a note',
+          params: Type.Object({ noteId: Type.String() }),
+          response: { 200: DataOf(NoteSchema) },
+        },
+      },
+      async (request) => {
+        const { organization } = principalOf(request);
+        const rows = await db.tenantTx(organization.id, (tx) =>
+          tx
+            .select()
+            .from(events)
+            .where(and(eq(events.organizationId, organization.id), eq(events.id, request.params.noteId))),
+        );
+        const row = rows[0];
+        if (!row) throw Errors.notFound('Note', request.params.noteId);
+        const note = row.data.note as { text: string };
+        return { data: { id: row.id, text: note.text, livemode: row.livemode } };
+      },
+    );
+  };
+}

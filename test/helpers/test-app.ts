@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppDependencies } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { openDatabase, type Database } from '../../src/db/database.ts';
+
+/** Admin token of every test app. */
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+/**
+ * `TEST_DATABASE_URL` selects PostgreSQL (the CI's second leg); unset, each test file gets a fresh
+ * in-memory PGlite. `TEST_REDIS_URL` is the Redis the shared-limit tests use.
+ */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+
+let shared: Promise<Database> | undefined;
+
+/** One migrated database per test file (tests isolate by creating their own organizations). */
+export function testDatabase(): Promise<Database> {
+  shared ??= (async () => {
+    const db = await openDatabase({ databaseUrl: TEST_DATABASE_URL, dataDir: 'memory://', poolSize: 5 });
+    await db.migrate();
+    return db;
+  })();
+  return shared;
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ NODE_ENV: 'test', ADMIN_TOKEN, LOG_LEVEL: 'silent', DATA_DIR: 'memory://', ...env });
+}
+
+/** A fresh app on this file's database. Close it when done (it does not close the database). */
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  deps: Partial<AppDependencies> = {},
+): Promise<FastifyInstance> {
+  const db = deps.db ?? (await testDatabase());
+  const app = await buildApp(testConfig(env), { ...deps, db });
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,190 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { Value } from 'typebox/value';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { events } from '../../src/db/schema.ts';
+import { eventCatalog, fieldTree } from '../../src/platform/events/catalog.ts';
+import { recordEvent } from '../../src/platform/events/record.ts';
+import { createApiKey, createTenant, type Tenant } from '../helpers/factories.ts';
+import { api, expectError, expectStatus } from '../helpers/http.ts';
+import { buildProbeApp } from '../helpers/probe-app.ts';
+import { testDatabase } from '../helpers/test-app.ts';
+
+let app: FastifyInstance;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  app = await buildProbeApp();
+  tenant = await createTenant(app);
+});
+afterAll(async () => {
+  await app.close();
+});
+
+async function eventsOf(organizationId: string, type: string) {
+  const db = await testDatabase();
+  return db.tenantTx(organizationId, (tx) =>
+    tx
+      .select()
+      .from(events)
+      .where(and(eq(events.organizationId, organizationId), eq(events.type, type))),
+  );
+}
+
+describe('recordEvent', () => {
+  it('writes the SPEC envelope in the caller transaction', async () => {
+    const db = await testDatabase();
+    const envelope = await db.tenantTx(tenant.org.id, (tx) =>
+      recordEvent(tx, {
+        type: 'probe.noted',
+        data: { note: { text: 'hi' } },
+        actor: { kind: 'USER', userId: 'usr_1' },
+      }),
+    );
+    expect(envelope).toMatchObject({
+      type: 'probe.noted',
+      organizationId: tenant.org.id,
+      livemode: true,
+      actor: { kind: 'USER', userId: 'usr_1' },
+      data: { note: { text: 'hi' } },
+    });
+    expect(envelope.id).toMatch(/^evt_[0-9A-Za-z]{22}$/);
+    expect(new Date(envelope.timestamp).toISOString()).toBe(envelope.timestamp);
+    const stored = (await eventsOf(tenant.org.id, 'probe.noted')).find((row) => row.id === envelope.id);
+    expect(stored?.data).toEqual({ note: { text: 'hi' } });
+  });
+
+  it('disappears with the transaction when the change rolls back', async () => {
+    const db = await testDatabase();
+    let id = '';
+    await expect(
+      db.tenantTx(tenant.org.id, async (tx) => {
+        id = (
+          await recordEvent(tx, {
+            type: 'probe.noted',
+            data: { note: { text: 'gone' } },
+            actor: { kind: 'API', userId: null },
+          })
+        ).id;
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect((await eventsOf(tenant.org.id, 'probe.noted')).some((row) => row.id === id)).toBe(false);
+  });
+
+  it('marks events of the test twin livemode false with the twin as organizationId', async () => {
+    const db = await testDatabase();
+    const twin = tenant.org.testOrganizationId as string;
+    const envelope = await db.tenantTx(twin, (tx) =>
+      recordEvent(tx, {
+        type: 'probe.noted',
+        data: { note: { text: 't' } },
+        actor: { kind: 'API', userId: null },
+      }),
+    );
+    expect(envelope).toMatchObject({ organizationId: twin, livemode: false });
+  });
+
+  it('refuses a type outside the catalog, a payload breaking its schema, and a call outside a tenant', async () => {
+    const db = await testDatabase();
+    await expect(
+      db.tenantTx(tenant.org.id, (tx) =>
+        recordEvent(tx, { type: 'nope.nope', data: {}, actor: { kind: 'API', userId: null } }),
+      ),
+    ).rejects.toThrow(/not in the catalog/);
+    await expect(
+      db.tenantTx(tenant.org.id, (tx) =>
+        recordEvent(tx, {
+          type: 'probe.noted',
+          data: { note: { text: 1 } },
+          actor: { kind: 'API', userId: null },
+        }),
+      ),
+    ).rejects.toThrow(/does not match its schema/);
+    await expect(
+      db.systemTx((tx) =>
+        recordEvent(tx, {
+          type: 'probe.noted',
+          data: { note: { text: 'x' } },
+          actor: { kind: 'API', userId: null },
+        }),
+      ),
+    ).rejects.toThrow(/tenant transaction/);
+  });
+
+  it('records api_key.created when the operator creates a key, without the key', async () => {
+    const key = await createApiKey(app, tenant.org.id, { type: 'secret', name: 'evented' });
+    const rows = await eventsOf(tenant.org.id, 'api_key.created');
+    const row = rows.find((r) => (r.data.apiKey as { id: string }).id === key.id);
+    expect(row?.actor).toEqual({ kind: 'SYSTEM', userId: null });
+    expect(JSON.stringify(row?.data)).not.toContain(key.key);
+  });
+});
+
+describe('catalog', () => {
+  it('has an example matching its schema for every type, and a field tree with null leaves', () => {
+    const definitions = eventCatalog.list();
+    expect(definitions.map((d) => d.type)).toEqual(
+      expect.arrayContaining(['api_key.created', 'api_key.updated']),
+    );
+    for (const definition of definitions) {
+      expect(Value.Check(definition.schema, definition.example), definition.type).toBe(true);
+    }
+    expect(fieldTree(eventCatalog.get('api_key.updated')?.schema as never)).toEqual({
+      apiKey: {
+        id: null,
+        type: null,
+        mode: null,
+        name: null,
+        keyPrefix: null,
+        scopes: [],
+        accessLevel: null,
+        status: null,
+        expiresAt: null,
+        createdAt: null,
+      },
+      changes: [],
+    });
+  });
+
+  it('GET /v1/events serves it with description, example and schema', async () => {
+    const body = expectStatus(await api(app, 'GET', '/v1/events', { key: tenant.secret.key }), 200);
+    const created = body.data.find((entry: { type: string }) => entry.type === 'api_key.created');
+    expect(created).toMatchObject({ type: 'api_key.created', description: expect.any(String) });
+    expect(created.example.apiKey.id).toMatch(/^key_/);
+    expect(created.schema.properties.apiKey.type).toBe('object');
+    expect(body.meta).toEqual({ total: eventCatalog.list().length, page: 1, pageSize: 100, totalPages: 1 });
+  });
+
+  it('pages the catalog and refuses a page size over 100', async () => {
+    const page = expectStatus(
+      await api(app, 'GET', '/v1/events', { key: tenant.secret.key, query: { pageSize: '1', page: '2' } }),
+      200,
+    );
+    expect(page.data).toHaveLength(1);
+    expect(page.meta).toMatchObject({ page: 2, pageSize: 1 });
+    const past = expectStatus(
+      await api(app, 'GET', '/v1/events', { key: tenant.secret.key, query: { page: '99' } }),
+      200,
+    );
+    expect(past.data).toEqual([]);
+    expect(past.meta.total).toBe(eventCatalog.list().length);
+    const error = expectError(
+      await api(app, 'GET', '/v1/events', { key: tenant.secret.key, query: { pageSize: '101' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(error.message).toBe('query.pageSize must be <= 100');
+    expectError(
+      await api(app, 'GET', '/v1/events', { key: tenant.secret.key, query: { page: '0' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+  });
+
+  it('needs events:read', async () => {
+    const key = await createApiKey(app, tenant.org.id, { type: 'secret', scopes: ['deals:read'] });
+    expectError(await api(app, 'GET', '/v1/events', { key: key.key }), 403, 'FORBIDDEN');
+    expectStatus(await api(app, 'GET', '/v1/events', { key: tenant.readOnly.key }), 200);
+  });
+});

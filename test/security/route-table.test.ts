@@ -1,0 +1,164 @@
+/**
+ * The shared security suite (STYLE.md): walks the registered route table and, for every route,
+ * checks the declaration and the auth rules that follow from it. A new route is covered the day it
+ * is registered; a route with path parameters must add a fixture below or this suite fails.
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KeyType } from '../../src/platform/auth/keys.ts';
+import { SCOPES } from '../../src/platform/auth/scopes.ts';
+import type { RouteEntry } from '../../src/platform/http/conventions.ts';
+import { createApiKey, createTenant, type Tenant } from '../helpers/factories.ts';
+import { admin, api, expectError, expectStatus } from '../helpers/http.ts';
+import { buildProbeApp } from '../helpers/probe-app.ts';
+import { buildTestApp } from '../helpers/test-app.ts';
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+
+/** For each keyed route with path parameters: a resource of `tenant`, as parameter values. */
+type Fixture = (app: FastifyInstance, tenant: Tenant) => Promise<Record<string, string>>;
+const fixtures: Record<string, Fixture> = {
+  'probe.notes.get': async (app, tenant) => {
+    const created = await api(app, 'POST', '/v1/probe/notes', {
+      key: tenant.secret.key,
+      body: { text: 'mine' },
+    });
+    return { noteId: expectStatus(created, 201).data.id };
+  },
+};
+
+function fill(url: string, params: Record<string, string> = {}): string {
+  return url.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => params[name] ?? 'id_0000000000000000000000');
+}
+
+function suite(name: string, build: () => Promise<FastifyInstance>) {
+  describe(name, () => {
+    let app: FastifyInstance;
+    let mine: Tenant;
+    let theirs: Tenant;
+    const keyOfType = new Map<KeyType, string>();
+    const noScopeKey = new Map<KeyType, string>();
+
+    beforeAll(async () => {
+      app = await build();
+      mine = await createTenant(app, {
+        secret: { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 },
+      });
+      theirs = await createTenant(app, {
+        secret: { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 },
+      });
+      keyOfType
+        .set('secret', mine.secret.key)
+        .set('publishable', mine.publishable.key)
+        .set('read_only_secret', mine.readOnly.key);
+      for (const type of ['secret', 'publishable', 'read_only_secret'] as const) {
+        noScopeKey.set(
+          type,
+          (await createApiKey(app, mine.org.id, { type, scopes: [], rateLimitPerMinute: 100_000 })).key,
+        );
+      }
+    });
+    afterAll(async () => {
+      await app.close();
+    });
+
+    const routes = async (): Promise<RouteEntry[]> => app.routeTable.filter((route) => !route.hidden);
+
+    it('declares an operationId, who may call it, and a 2xx response schema on every route', async () => {
+      for (const route of await routes()) {
+        const where = `${route.method} ${route.url}`;
+        expect(route.operationId, where).toBeTruthy();
+        expect(route.kind, `${where} declares config.auth, config.admin or config.public`).toBeDefined();
+        expect(route.hasResponseSchema, where).toBe(true);
+        if (route.url.startsWith('/v1/') && route.url !== '/v1/openapi.json')
+          expect(route.kind, where).toBe('keyed');
+        if (route.url.startsWith('/admin/')) expect(route.kind, where).toBe('admin');
+        if (route.kind === 'keyed') {
+          expect(route.auth?.keyTypes.length, where).toBeGreaterThan(0);
+          expect(route.auth?.scope === null || SCOPES.includes(route.auth?.scope as never), where).toBe(true);
+          if (route.pathParams.length > 0) {
+            expect(
+              fixtures[route.operationId as string],
+              `${where} takes an id: add a fixture to the security suite`,
+            ).toBeDefined();
+          }
+        }
+      }
+    });
+
+    it('answers 401 to every keyed route without a key, and to every admin route without the token', async () => {
+      for (const route of await routes()) {
+        if (route.kind === 'public') continue;
+        const response = await app.inject({
+          method: route.method as Method,
+          url: fill(route.url),
+          payload: route.method === 'GET' ? undefined : {},
+        });
+        expectError(response, 401, 'UNAUTHORIZED');
+      }
+    });
+
+    it('answers 403 to a key type the route does not take', async () => {
+      for (const route of (await routes()).filter((r) => r.kind === 'keyed')) {
+        for (const [type, key] of keyOfType) {
+          if (route.auth?.keyTypes.includes(type) && !(route.auth.write && type === 'read_only_secret'))
+            continue;
+          const response = await api(app, route.method as Method, fill(route.url), {
+            key,
+            body: route.method === 'GET' ? undefined : {},
+          });
+          expect(response.statusCode, `${type} key on ${route.method} ${route.url}: ${response.body}`).toBe(
+            403,
+          );
+        }
+      }
+    });
+
+    it('answers 403 FORBIDDEN to a key of an accepted type without the scope', async () => {
+      for (const route of (await routes()).filter((r) => r.kind === 'keyed' && r.auth?.scope)) {
+        for (const type of route.auth?.keyTypes ?? []) {
+          const response = await api(app, route.method as Method, fill(route.url), {
+            key: noScopeKey.get(type),
+            body: route.method === 'GET' ? undefined : {},
+          });
+          const error = expectError(response, 403, 'FORBIDDEN');
+          if (!(route.auth?.write && type === 'read_only_secret'))
+            expect(error.message).toContain(route.auth?.scope as string);
+        }
+      }
+    });
+
+    it('answers 402 to every write of a read-only organization', async () => {
+      const frozen = await createTenant(app);
+      expectStatus(
+        await admin(app, 'PATCH', `/admin/v1/organizations/${frozen.org.id}`, { readOnly: true }),
+        200,
+      );
+      for (const route of (await routes()).filter((r) => r.kind === 'keyed' && r.auth?.write)) {
+        const type = route.auth?.keyTypes.includes('secret') ? frozen.secret.key : frozen.publishable.key;
+        const response = await api(app, route.method as Method, fill(route.url), { key: type, body: {} });
+        expectError(response, 402, 'PAYMENT_REQUIRED');
+      }
+    });
+
+    it("answers 404 when a key asks for another tenant's resource, exactly as for a missing one", async () => {
+      for (const route of (await routes()).filter((r) => r.kind === 'keyed' && r.pathParams.length > 0)) {
+        const params = await (fixtures[route.operationId as string] as Fixture)(app, mine);
+        const key = route.auth?.keyTypes.includes('secret') ? 'secret' : 'publishable';
+        const own = await api(app, route.method as Method, fill(route.url, params), { key: mine[key].key });
+        expect(own.statusCode, `${route.url} with its owner's key: ${own.body}`).toBeLessThan(300);
+        const foreign = await api(app, route.method as Method, fill(route.url, params), {
+          key: theirs[key].key,
+        });
+        const foreignError = expectError(foreign, 404, 'NOT_FOUND');
+        const missing = await api(app, route.method as Method, fill(route.url), { key: theirs[key].key });
+        expect(expectError(missing, 404, 'NOT_FOUND').message.replace(/\S+_\w+/g, 'ID')).toBe(
+          foreignError.message.replace(/\S+_\w+/g, 'ID'),
+        );
+      }
+    });
+  });
+}
+
+suite('the service routes', () => buildTestApp());
+suite('the probe routes (proves the suite on a write route and a route with an id)', () => buildProbeApp());

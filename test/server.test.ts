@@ -1,0 +1,79 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+
+afterAll(() => {
+  for (const child of children) child.kill('SIGTERM');
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts `src/server.ts` as `npm start` does, and resolves with its stdout once it printed the banner. */
+function start(
+  env: Record<string, string>,
+  until: RegExp,
+): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: process.cwd(),
+    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (until.test(output)) {
+        clearTimeout(timer);
+        resolve({ child, output: () => output });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+describe('npm start on the embedded database', () => {
+  it('seeds the demo agency on an empty database, prints its keys, and the printed /v1/me curl answers 200', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agency-start-'));
+    dirs.push(dir);
+    const { child, output } = await start({ DATA_DIR: join(dir, 'data') }, /Try it:[\s\S]*Bearer/);
+    const text = output();
+    expect(text).toMatch(/publishable key: service_pk_live_/);
+    expect(text).toMatch(/secret key: +service_sk_live_/);
+    expect(text).toMatch(/admin token \(generated for this run\): adm_/);
+    const curl = text
+      .split('\n')
+      .find((line) => line.includes('/v1/me'))
+      ?.trim() as string;
+    expect(curl).toMatch(/^curl -s http:\/\/127\.0\.0\.1:\d+\/v1\/me -H 'X-API-Key: service_sk_live_\w+'$/);
+    const { stdout } = await run('bash', ['-c', `${curl} -w '\\n%{http_code}'`]);
+    const [body, status] = stdout.trim().split('\n');
+    expect(status, stdout).toBe('200');
+    expect(JSON.parse(body as string).data.organization.name).toBe('Demo Realty');
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+
+    // A restart on the same directory keeps the data and does not seed again.
+    const again = await start({ DATA_DIR: join(dir, 'data') }, /listening on[\s\S]*(seed demo|Try it)/);
+    expect(again.output()).toMatch(/already has organizations/);
+    again.child.kill('SIGTERM');
+  });
+
+  it('refuses a bad variable with a message naming it', async () => {
+    await expect(start({ PORT: 'eighty' }, /never/)).rejects.toThrow(
+      /Invalid configuration: PORT must be a whole number/,
+    );
+  });
+});
