@@ -13,7 +13,6 @@ import { opsRoutes } from './features/ops/ops.routes.ts';
 import { registerAuth } from './platform/auth/auth.plugin.ts';
 import { KeyVerifier } from './platform/auth/key-verifier.ts';
 import { registerErrorHandling } from './platform/errors/error-handler.ts';
-import { ActorSchema } from './platform/events/catalog.ts';
 import { registerRouteConventions } from './platform/http/conventions.ts';
 import { registerInputGuard } from './platform/http/input-guard.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
@@ -77,7 +76,6 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
 
   for (const schema of [
     ...sharedSchemas,
-    ActorSchema,
     ...meSchemas,
     ...eventsSchemas,
     ...adminSchemas,

@@ -31,13 +31,39 @@ export interface Database {
   systemTx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** The primitive behind both helpers, exposed for the RLS tests. */
   transaction<T>(options: TransactionOptions, fn: (tx: Tx) => Promise<T>): Promise<T>;
-  /** Applies pending migrations (serialised across processes by an advisory lock on PostgreSQL). */
-  migrate(): Promise<void>;
+  /**
+   * Applies pending migrations (serialised across processes by an advisory lock on PostgreSQL) and
+   * returns the tags of those it applied.
+   */
+  migrate(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../db/migrations', import.meta.url));
+
+interface JournalEntry {
+  tag: string;
+  when: number;
+}
+
+/** Drizzle applies, in order, the journal entries newer than the last applied one's `when`. */
+function pendingAfter(lastApplied: number): string[] {
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+    entries: JournalEntry[];
+  };
+  return journal.entries.filter((entry) => entry.when > lastApplied).map((entry) => entry.tag);
+}
+
+const LAST_APPLIED_SQL = `SELECT coalesce(max(created_at), 0)::text AS last FROM drizzle.__drizzle_migrations`;
+const HAS_JOURNAL_SQL = `SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS present`;
+
+async function lastApplied(query: (text: string) => Promise<{ rows: unknown[] }>): Promise<number> {
+  const present = (await query(HAS_JOURNAL_SQL)).rows[0] as { present: boolean } | undefined;
+  if (!present?.present) return 0;
+  const row = (await query(LAST_APPLIED_SQL)).rows[0] as { last: string } | undefined;
+  return Number(row?.last ?? 0);
+}
 
 /** Validated before it is inlined into SQL: set_config shares the BEGIN round trip, so no bind parameters. */
 const ORGANIZATION_ID = /^org_[0-9A-Za-z]{22}$/;
@@ -131,12 +157,15 @@ function openPostgres(databaseUrl: string, poolSize: number): Database {
       const client = await pool.connect();
       try {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        let applied: string[];
         try {
+          applied = pendingAfter(await lastApplied((text) => client.query(text)));
           await migrateNodePg(drizzleNodePg(client), { migrationsFolder: MIGRATIONS_FOLDER });
         } finally {
           await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
         }
         client.release();
+        return applied;
       } catch (error) {
         client.release(error as Error);
         throw error;
@@ -208,7 +237,9 @@ async function openPglite(dataDir: string): Promise<Database> {
       });
     },
     async migrate() {
+      const applied = pendingAfter(await lastApplied((text) => client.query(text)));
       await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+      return applied;
     },
     async ping() {
       await client.query('SELECT 1');

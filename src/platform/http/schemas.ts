@@ -52,12 +52,7 @@ export const DateTime = (options: { description?: string } = {}) =>
   Type.String({ format: 'date-time', ...options });
 
 /** Registered with app.addSchema before any route; features add their own named schemas too. */
-export const sharedSchemas: TSchema[] = [
-  ErrorDetailSchema,
-  ErrorResponseSchema,
-  PageMetaSchema,
-  SuccessSchema,
-];
+export const sharedSchemas: TSchema[] = [ErrorDetailSchema, ErrorResponseSchema, PageMetaSchema];
 
 /** `{data}` wrapper of a single resource. */
 export function DataOf<T extends TSchema>(item: T, options: { $id?: string; description?: string } = {}) {
