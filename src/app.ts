@@ -68,9 +68,6 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     await limits.close();
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
   // JSON only: any other body type is a 415 rather than a string the schemas then refuse.
   app.removeContentTypeParser('text/plain');
 

@@ -7,7 +7,7 @@ import { generateKey } from '../../src/platform/auth/keys.ts';
 import { createApiKey, createOrganization, createTenant, type Tenant } from '../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../helpers/http.ts';
 import { buildProbeApp } from '../helpers/probe-app.ts';
-import { testDatabase } from '../helpers/test-app.ts';
+import { buildTestApp, testDatabase } from '../helpers/test-app.ts';
 
 let app: FastifyInstance;
 let tenant: Tenant;
@@ -247,6 +247,30 @@ describe('key cache', () => {
       expect(Date.now() - started).toBeLessThan(5000);
     } finally {
       await other.close();
+    }
+  });
+
+  it('looks an uncached key up once however many requests wait for it', async () => {
+    const db = await testDatabase();
+    let systemTransactions = 0;
+    const counting = {
+      ...db,
+      systemTx: <T>(fn: Parameters<typeof db.systemTx<T>>[0]) => {
+        systemTransactions += 1;
+        return db.systemTx(fn);
+      },
+    };
+    const fresh = await buildTestApp({}, { db: counting });
+    try {
+      const key = await createApiKey(app, tenant.org.id, { type: 'secret', rateLimitPerMinute: 1000 });
+      systemTransactions = 0;
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, () => api(fresh, 'GET', '/v1/me', { key: key.key })),
+      );
+      expect(responses.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+      expect(systemTransactions).toBe(1);
+    } finally {
+      await fresh.close();
     }
   });
 

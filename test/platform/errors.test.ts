@@ -204,7 +204,14 @@ describe('logs', () => {
     expect(all).not.toContain('should-not-appear-0123');
     expect(all).not.toContain(ADMIN_TOKEN);
     expect(all).toContain('[redacted]');
-    expectStatus(await api(app, 'GET', '/v1/me', { key: tenant.secret.key }), 200);
+    logLines.length = 0;
+    const ok = await api(app, 'GET', '/v1/me', { key: tenant.secret.key });
+    expectStatus(ok, 200);
     expect(logLines.join('\n')).not.toContain(tenant.secret.key);
+    // Once the key is known, the request's lines carry its organization and key.
+    const completed = logLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.requestId === ok.headers['x-request-id'] && line.msg === 'request completed');
+    expect(completed).toMatchObject({ organizationId: tenant.org.id, keyId: tenant.secret.id });
   });
 });

@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { Errors } from '../../platform/errors/errors.ts';
+import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
 
 const StatusSchema = Type.Object({ status: Type.String() }, { additionalProperties: false });
 
@@ -28,14 +29,14 @@ export const opsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app
         operationId: 'ops.ready',
         summary: 'Readiness: the database answers',
         tags: ['Operations'],
-        response: { 200: StatusSchema, 503: Type.Unsafe({ $ref: 'ErrorResponse#' }) },
+        response: { 200: StatusSchema, 503: ref(ErrorResponseSchema) },
       },
     },
     async () => {
       try {
         await db.ping();
       } catch (error) {
-        throw Object.assign(Errors.unavailable('Database is not reachable'), { cause: error });
+        throw Errors.unavailable('Database is not reachable', error);
       }
       return { status: 'ready' };
     },

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { AppError, Errors } from '../errors/errors.ts';
 import type { RouteAuth } from '../http/route-config.ts';
+import { bindLogContext } from '../logging/logger.ts';
 import type { RateLimits } from '../rate-limit/rate-limits.ts';
 import type { KeyVerifier } from './key-verifier.ts';
 import { planRefusal } from './plans.ts';
@@ -65,7 +66,8 @@ async function identify(request: FastifyRequest, deps: AuthDependencies): Promis
     throw Errors.missingKey(/^bearer\s/i.test(authorization));
   }
 
-  const lookup = await deps.verifier.lookup(key);
+  const found = deps.verifier.lookup(key);
+  const lookup = found instanceof Promise ? await found : found;
   if (lookup.outcome === 'unknown') {
     await deps.limits.recordAuthFailure(request.ip);
     throw Errors.invalidKey();
@@ -140,7 +142,9 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
     }
   });
 
+  // The one hook every request passes: request id header, then the route's credential rules.
   app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
     const { config } = request.routeOptions;
     if (config.admin) {
       const header = firstHeader(request.headers.authorization) ?? '';
@@ -156,7 +160,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
     if (auth.keyTypes.includes('publishable')) setCors(reply);
 
     const principal = await identify(request, deps);
-    request.log = request.log.child({ organizationId: principal.organization.id, keyId: principal.keyId });
+    bindLogContext(request.log, { organizationId: principal.organization.id, keyId: principal.keyId });
     deps.verifier.touch(principal.keyId);
 
     // Counted before the route's own rules, so every answer to a known key carries the headers.

@@ -1,4 +1,4 @@
-import { inArray, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database.ts';
 import { apiKeys, organizations, type KeyStatus } from '../../db/schema.ts';
@@ -25,10 +25,16 @@ interface CacheEntry {
   until: number;
 }
 
-/** Verifies API keys against the database with a short in-memory cache; records lastUsedAt in batches. */
+/**
+ * Verifies API keys against the database with a short in-memory cache; records lastUsedAt in batches.
+ * The cache is keyed by the presented key itself, so a cached key costs one map lookup (no parsing,
+ * no hashing): the key is in this process's memory while it serves the request anyway.
+ */
 export class KeyVerifier {
   private readonly cache = new Map<string, CacheEntry>();
-  private readonly lastUsed = new Map<string, Date>();
+  /** Lookups in flight: when an entry expires under load, one query serves every waiting request. */
+  private readonly pending = new Map<string, Promise<KeyLookup>>();
+  private readonly lastUsed = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -40,25 +46,38 @@ export class KeyVerifier {
     this.timer.unref();
   }
 
-  /** Looks a key up (format and checksum first, so garbage never reaches the database). */
-  async lookup(key: string): Promise<KeyLookup> {
+  /**
+   * Looks a key up: from the cache, else (format and checksum first, so garbage never reaches the
+   * database) from the database, one query per key however many requests wait for it.
+   */
+  lookup(key: string): KeyLookup | Promise<KeyLookup> {
+    const cached = this.cache.get(key);
+    if (cached && cached.until > Date.now()) return cached.lookup;
     if (parseKey(key) === null) return { outcome: 'unknown' };
-    const hash = hashKey(key);
-    const now = Date.now();
-    const cached = this.cache.get(hash);
-    if (cached && cached.until > now) return cached.lookup;
-
-    const lookup = await this.load(hash);
-    if (lookup.outcome === 'found') {
-      if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-      this.cache.set(hash, { lookup, until: now + this.ttlMs });
+    let pending = this.pending.get(key);
+    if (!pending) {
+      pending = this.load(hashKey(key)).then(
+        (lookup) => {
+          this.pending.delete(key);
+          if (lookup.outcome === 'found') {
+            if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
+            this.cache.set(key, { lookup, until: Date.now() + this.ttlMs });
+          }
+          return lookup;
+        },
+        (error: unknown) => {
+          this.pending.delete(key);
+          throw error;
+        },
+      );
+      this.pending.set(key, pending);
     }
-    return lookup;
+    return pending;
   }
 
   /** Remembers that a key was used; written to the database in the background. */
   touch(keyId: string): void {
-    this.lastUsed.set(keyId, new Date());
+    this.lastUsed.set(keyId, Date.now());
   }
 
   /** Drops every cached verification (this process learns of a change at once). */
@@ -75,7 +94,7 @@ export class KeyVerifier {
         tx.execute(sql`
           UPDATE api_keys AS k SET last_used_at = v.used_at
           FROM (SELECT unnest(${sql.param(batch.map(([id]) => id))}::text[]) AS id,
-                       unnest(${sql.param(batch.map(([, at]) => at.toISOString()))}::timestamptz[]) AS used_at) AS v
+                       unnest(${sql.param(batch.map(([, at]) => new Date(at).toISOString()))}::timestamptz[]) AS used_at) AS v
           WHERE k.id = v.id AND (k.last_used_at IS NULL OR k.last_used_at < v.used_at)`),
       );
     } catch (error) {
@@ -107,7 +126,7 @@ export class KeyVerifier {
         .from(apiKeys)
         .innerJoin(organizations, sql`${organizations.id} = ${apiKeys.organizationId}`)
         .innerJoin(live, sql`${live.id} = coalesce(${organizations.liveOrganizationId}, ${organizations.id})`)
-        .where(inArray(apiKeys.keyHash, [hash]))
+        .where(eq(apiKeys.keyHash, hash))
         .limit(1),
     );
     const row = rows[0];

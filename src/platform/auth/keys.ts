@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { base62, randomBase62 } from '../ids/ids.ts';
+import { base62Number, randomBase62 } from '../ids/ids.ts';
 
 export type KeyType = 'publishable' | 'secret' | 'read_only_secret';
 export type KeyMode = 'live' | 'test';
@@ -10,14 +10,7 @@ const CHECKSUM_LENGTH = 6;
 const KEY_PATTERN = /^service_(pk|sk)_(live|test)_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
 
 function checksum(body: string): string {
-  const value = crc32(body);
-  const bytes = new Uint8Array([
-    (value >>> 24) & 0xff,
-    (value >>> 16) & 0xff,
-    (value >>> 8) & 0xff,
-    value & 0xff,
-  ]);
-  return base62(bytes, CHECKSUM_LENGTH);
+  return base62Number(crc32(body), CHECKSUM_LENGTH);
 }
 
 export function keyPrefixFor(type: KeyType, mode: KeyMode): string {

@@ -113,6 +113,6 @@ export const Errors = {
     }),
   payloadTooLarge: (limitBytes: number) =>
     new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limitBytes} bytes`),
-  unavailable: (message: string) => new AppError('SERVICE_UNAVAILABLE', message),
+  unavailable: (message: string, cause?: unknown) => new AppError('SERVICE_UNAVAILABLE', message, { cause }),
   internal: (cause?: unknown) => new AppError('INTERNAL_ERROR', 'Internal server error', { cause }),
 };

@@ -96,3 +96,16 @@ export function registerRouteConventions(app: FastifyInstance) {
     }
   });
 }
+
+type HookName = 'preValidation' | 'preHandler' | 'onSend';
+
+/**
+ * Adds a hook to one route (from an onRoute hook), after the route's own. Mechanisms that only some
+ * routes need (idempotency on POSTs, the input guard on routes with inputs) attach themselves this
+ * way, so a request pays only for the hooks its route uses.
+ */
+export function appendRouteHook(route: RouteOptions, name: HookName, hook: unknown): void {
+  const existing = route[name] as unknown;
+  const hooks = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
+  (route as unknown as Record<HookName, unknown[]>)[name] = [...hooks, hook];
+}

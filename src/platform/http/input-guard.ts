@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import { Errors } from '../errors/errors.ts';
+import { appendRouteHook } from './conventions.ts';
 
 /** Finds the first string (key or value) holding U+0000; iterative, so deep JSON cannot overflow the stack. */
 export function findNul(root: unknown, rootName: string): string | null {
@@ -25,9 +26,17 @@ export function findNul(root: unknown, rootName: string): string | null {
  * before validation or any handler can turn it into a 500.
  */
 export function registerInputGuard(app: FastifyInstance) {
-  app.addHook('preValidation', async (request) => {
+  const guard: preValidationAsyncHookHandler = async function (request) {
     const field =
       findNul(request.params, 'path') ?? findNul(request.query, 'query') ?? findNul(request.body, 'body');
     if (field !== null) throw Errors.invalidField(field, 'must not contain NUL (U+0000) characters');
+  };
+  // Only routes that take input carry the guard: GET /v1/me and the like do not pay for it.
+  app.addHook('onRoute', (route) => {
+    const schema = (route.schema ?? {}) as Record<string, unknown>;
+    const takesInput =
+      route.url.includes(':') || ['body', 'querystring', 'params'].some((part) => schema[part]);
+    if (!takesInput) return;
+    appendRouteHook(route, 'preValidation', guard);
   });
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import { AppError, Errors } from '../errors/errors.ts';
+import { appendRouteHook } from '../http/conventions.ts';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from './idempotency.store.ts';
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[a-zA-Z0-9._:-]{8,128}$/;
@@ -37,8 +38,7 @@ function fingerprintOf(method: string, url: string, body: unknown): string {
 export function registerIdempotency(app: FastifyInstance, db: Database) {
   app.decorateRequest('idempotencyClaim', null);
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST') return;
+  const claim: preHandlerAsyncHookHandler = async function (request, reply) {
     const header = request.headers['idempotency-key'];
     if (header === undefined) return;
     const key = Array.isArray(header) ? undefined : header;
@@ -52,9 +52,9 @@ export function registerIdempotency(app: FastifyInstance, db: Database) {
     if (organizationId === null) return;
 
     const fingerprint = fingerprintOf(request.method, request.url, request.body);
-    let claim;
+    let outcome;
     try {
-      claim = await db.tenantTx(organizationId, (tx) =>
+      outcome = await db.tenantTx(organizationId, (tx) =>
         claimIdempotencyKey(tx, organizationId, key, fingerprint),
       );
     } catch (error) {
@@ -63,7 +63,7 @@ export function registerIdempotency(app: FastifyInstance, db: Database) {
         throw Errors.notFound('Organization', organizationId);
       throw error;
     }
-    switch (claim.kind) {
+    switch (outcome.kind) {
       case 'claimed':
         request.idempotencyClaim = { organizationId, key };
         return;
@@ -81,11 +81,11 @@ export function registerIdempotency(app: FastifyInstance, db: Database) {
         );
       case 'completed':
         reply.header('idempotent-replayed', 'true');
-        return reply.code(claim.status).type('application/json; charset=utf-8').send(claim.body);
+        return reply.code(outcome.status).type('application/json; charset=utf-8').send(outcome.body);
     }
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const record: onSendAsyncHookHandler = async function (request, reply, payload) {
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     request.idempotencyClaim = null;
@@ -101,5 +101,13 @@ export function registerIdempotency(app: FastifyInstance, db: Database) {
       request.log.error({ err: error }, 'could not record the idempotent response');
     }
     return payload;
+  };
+
+  // Only POST routes carry these hooks: other requests do not pay for them.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('POST')) return;
+    appendRouteHook(route, 'preHandler', claim);
+    appendRouteHook(route, 'onSend', record);
   });
 }

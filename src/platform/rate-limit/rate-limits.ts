@@ -1,14 +1,8 @@
 import { Redis } from 'ioredis';
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
 import { Errors } from '../errors/errors.ts';
+import { MemoryLimitStore, RedisLimitStore, type LimitStore, type Window } from './stores.ts';
 
 const WINDOW_S = 60;
-const KEY_PREFIX = 'agency-crm:rl';
 
 export interface RateLimitState {
   limit: number;
@@ -31,59 +25,28 @@ export interface AuthFailureOptions {
   blockS: number;
 }
 
-function resetSeconds(res: RateLimiterRes): number {
-  return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+function resetSeconds(window: Window): number {
+  return Math.max(1, Math.ceil(window.msBeforeReset / 1000));
 }
 
 /**
- * Per-key and per-organization limits over one-minute windows, plus the failed-auth IP block.
- * The store is memory by default and Redis when REDIS_URL is set, so several API processes share
- * one count. If Redis fails, each process falls back to its own memory count (fail open, as
- * Stripe's limiters do) rather than refusing traffic.
+ * Per-key and per-organization limits over one-minute windows, plus the failed-auth IP block, in
+ * process memory by default and in Redis when REDIS_URL is set (several API processes then share
+ * one count).
  */
 export class RateLimits {
-  private readonly limiters = new Map<string, RateLimiterAbstract>();
-  private readonly authFailures: RateLimiterAbstract;
-
   private constructor(
-    private readonly redis: Redis | undefined,
+    private readonly limits: LimitStore,
     private readonly auth: AuthFailureOptions,
-  ) {
-    this.authFailures = this.create('auth', auth.limit, auth.windowS);
-  }
+    readonly store: 'memory' | 'redis',
+  ) {}
 
   static create(redisUrl: string | undefined, auth: AuthFailureOptions): RateLimits {
-    const redis =
-      redisUrl === undefined
-        ? undefined
-        : new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    if (redisUrl === undefined) return new RateLimits(new MemoryLimitStore(), auth, 'memory');
+    const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     // ioredis reconnects by itself; an unhandled 'error' event would crash the process.
-    redis?.on('error', () => undefined);
-    return new RateLimits(redis, auth);
-  }
-
-  get store(): 'memory' | 'redis' {
-    return this.redis ? 'redis' : 'memory';
-  }
-
-  private create(name: string, points: number, durationS: number): RateLimiterAbstract {
-    const options = { keyPrefix: `${KEY_PREFIX}:${name}`, points, duration: durationS };
-    if (!this.redis) return new RateLimiterMemory(options);
-    return new RateLimiterRedis({
-      ...options,
-      storeClient: this.redis,
-      insuranceLimiter: new RateLimiterMemory(options),
-    });
-  }
-
-  private limiter(name: string, points: number): RateLimiterAbstract {
-    const id = `${name}:${points}`;
-    let limiter = this.limiters.get(id);
-    if (!limiter) {
-      limiter = this.create(name, points, WINDOW_S);
-      this.limiters.set(id, limiter);
-    }
-    return limiter;
+    redis.on('error', () => undefined);
+    return new RateLimits(new RedisLimitStore(redis), auth, 'redis');
   }
 
   /**
@@ -92,64 +55,55 @@ export class RateLimits {
    * Throws 429 RATE_LIMITED or TENANT_RATE_LIMITED; returns the state for the X-RateLimit headers.
    */
   async consume(request: ConsumeRequest): Promise<RateLimitState> {
-    const taken: Array<{ limiter: RateLimiterAbstract; key: string }> = [];
-    const refund = async () => {
-      await Promise.all(taken.map(({ limiter, key }) => limiter.reward(key, 1).catch(() => undefined)));
-    };
-
-    if (request.write) {
-      if (request.writesPerMinute <= 0) {
-        throw Errors.rateLimited('This API key may not write', WINDOW_S, 0);
-      }
-      const writes = this.limiter('key-writes', request.writesPerMinute);
-      try {
-        await writes.consume(request.keyId);
-        taken.push({ limiter: writes, key: request.keyId });
-      } catch (error) {
-        if (!(error instanceof RateLimiterRes)) throw error;
+    const { keyId, write } = request;
+    if (write) {
+      if (request.writesPerMinute <= 0) throw Errors.rateLimited('This API key may not write', WINDOW_S, 0);
+      const writes = await this.limits.consume('key-writes', keyId, request.writesPerMinute, WINDOW_S);
+      if (!writes.allowed) {
         throw Errors.rateLimited(
           `Write limit of ${request.writesPerMinute} per minute exceeded for this API key`,
-          resetSeconds(error),
+          resetSeconds(writes),
           request.writesPerMinute,
         );
       }
     }
 
-    const total = this.limiter('key', request.requestsPerMinute);
-    let state: RateLimitState;
-    try {
-      const res = await total.consume(request.keyId);
-      taken.push({ limiter: total, key: request.keyId });
-      state = { limit: request.requestsPerMinute, remaining: res.remainingPoints, resetS: resetSeconds(res) };
-    } catch (error) {
-      await refund();
-      if (!(error instanceof RateLimiterRes)) throw error;
+    const total = await this.limits.consume('key', keyId, request.requestsPerMinute, WINDOW_S);
+    if (!total.allowed) {
+      if (write) await this.limits.refund('key-writes', keyId, request.writesPerMinute, WINDOW_S);
       throw Errors.rateLimited(
         `Rate limit of ${request.requestsPerMinute} requests per minute exceeded for this API key`,
-        resetSeconds(error),
+        resetSeconds(total),
         request.requestsPerMinute,
       );
     }
+    const state = {
+      limit: request.requestsPerMinute,
+      remaining: request.requestsPerMinute - total.consumed,
+      resetS: resetSeconds(total),
+    };
+    if (!write) return state;
 
-    if (request.write) {
-      const orgWrites = this.limiter('org-writes', Math.max(1, request.organizationWritesPerMinute));
-      try {
-        if (request.organizationWritesPerMinute <= 0) throw new RateLimiterRes(0, WINDOW_S * 1000);
-        await orgWrites.consume(request.organizationId);
-      } catch (error) {
-        await refund();
-        if (!(error instanceof RateLimiterRes)) throw error;
-        throw Errors.tenantRateLimited(request.organizationWritesPerMinute, resetSeconds(error));
-      }
+    const orgLimit = request.organizationWritesPerMinute;
+    const orgWrites =
+      orgLimit > 0
+        ? await this.limits.consume('org-writes', request.organizationId, orgLimit, WINDOW_S)
+        : null;
+    if (!orgWrites?.allowed) {
+      await Promise.all([
+        this.limits.refund('key-writes', keyId, request.writesPerMinute, WINDOW_S),
+        this.limits.refund('key', keyId, request.requestsPerMinute, WINDOW_S),
+      ]);
+      throw Errors.tenantRateLimited(orgLimit, orgWrites ? resetSeconds(orgWrites) : WINDOW_S);
     }
     return state;
   }
 
   /** Seconds left on the failed-auth block of this address, or 0 when it is not blocked. */
   async blockedFor(ip: string): Promise<number> {
-    const res = await this.authFailures.get(ip).catch(() => null);
-    if (!res || res.consumedPoints < this.auth.limit) return 0;
-    return resetSeconds(res);
+    const window = await this.limits.peek('auth', ip, this.auth.limit, this.auth.windowS);
+    if (!window || window.consumed < this.auth.limit) return 0;
+    return resetSeconds(window);
   }
 
   /**
@@ -157,16 +111,12 @@ export class RateLimits {
    * blocks the address for AUTH_FAILURE_BLOCK_S: every request from it then gets 429.
    */
   async recordAuthFailure(ip: string): Promise<void> {
-    try {
-      const res = await this.authFailures.consume(ip);
-      if (res.consumedPoints >= this.auth.limit) await this.authFailures.block(ip, this.auth.blockS);
-    } catch (error) {
-      // Already over the limit (a concurrent failure), or the store failed: both leave the block as is.
-      if (!(error instanceof RateLimiterRes)) return;
-    }
+    const { limit, windowS, blockS } = this.auth;
+    const window = await this.limits.consume('auth', ip, limit, windowS);
+    if (window.consumed >= limit) await this.limits.block('auth', ip, limit, windowS, blockS);
   }
 
   async close(): Promise<void> {
-    if (this.redis) await this.redis.quit().catch(() => undefined);
+    await this.limits.close();
   }
 }

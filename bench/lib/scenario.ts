@@ -1,0 +1,78 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** A mistake on the command line: the runner prints the message alone, without a stack. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** What every bench/scenarios/<name>.ts exports as `scenario`. */
+export interface Scenario {
+  description: string;
+  /** `args` are the command-line arguments after the scenario name. */
+  run(args: string[]): Promise<void>;
+}
+
+export interface LoadArguments {
+  connections: number;
+  durationS: number;
+  warmupS: number;
+  rounds: number;
+  /** Run the servers under `node --cpu-prof` (profiles in bench/results/profiles). */
+  profile: boolean;
+}
+
+const DEFAULTS: LoadArguments = { connections: 50, durationS: 10, warmupS: 3, rounds: 3, profile: false };
+
+export const LOAD_USAGE = `  --connections N  concurrent connections (default ${DEFAULTS.connections})
+  --duration S     seconds measured per run (default ${DEFAULTS.durationS})
+  --warmup S       seconds of discarded load before each run (default ${DEFAULTS.warmupS})
+  --rounds N       rounds of (baseline, service) (default ${DEFAULTS.rounds})
+  --profile        run both servers under node --cpu-prof (bench/results/profiles/)`;
+
+export function positive(name: string, raw: string | undefined, fallback: number, min: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min)
+    throw new UsageError(`--${name} must be a whole number >= ${min}, got ${raw}`);
+  return value;
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * Parses the options every load scenario shares (same names as autocannon's where they exist)
+ * plus the scenario's own `extra` ones, returned raw in `values`. `--help` is always accepted.
+ */
+export function parseLoadArguments(args: string[], extra: Options = {}) {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        ...extra,
+        connections: { type: 'string', short: 'c' },
+        duration: { type: 'string', short: 'd' },
+        warmup: { type: 'string' },
+        rounds: { type: 'string' },
+        profile: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }) as { values: Record<string, string | boolean | undefined> });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message} (--help lists the options)`);
+  }
+  const text = (name: string) => {
+    const value = values[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const load: LoadArguments = {
+    connections: positive('connections', text('connections'), DEFAULTS.connections, 1),
+    durationS: positive('duration', text('duration'), DEFAULTS.durationS, 1),
+    warmupS: positive('warmup', text('warmup'), DEFAULTS.warmupS, 0),
+    rounds: positive('rounds', text('rounds'), DEFAULTS.rounds, 1),
+    profile: values.profile === true,
+  };
+  return { load, help: values.help === true, text, positive };
+}

@@ -1,0 +1,42 @@
+/**
+ * Child-process entry: the real service (buildApp on an open, migrated database), as server.ts
+ * builds it but without the background worker. PostgreSQL when DATABASE_URL is set, else an
+ * in-memory PGlite. Started by bench/lib/child.ts; see bench/README.md.
+ */
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openDatabase, queryRows } from '../../src/db/database.ts';
+import { BENCH_ADMIN_TOKEN, serveChild } from './protocol.ts';
+
+export interface ServiceServerOptions {
+  /** Extra environment for loadConfig (e.g. LOG_LEVEL). */
+  env?: Record<string, string>;
+}
+
+serveChild<ServiceServerOptions>(async (options) => {
+  const config = loadConfig({
+    ...process.env,
+    ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+    LOG_LEVEL: 'silent',
+    DATA_DIR: 'memory://',
+    ...options.env,
+  });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 'memory://' });
+  await db.migrate();
+  const [version] = await db.systemTx((tx) =>
+    queryRows<{ version: string }>(tx, sql`SELECT version() AS version`),
+  );
+  const app = await buildApp(config, { db });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return {
+    port: address.port,
+    info: { database: db.kind, databaseVersion: version?.version ?? 'unknown', logLevel: config.logLevel },
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+});
