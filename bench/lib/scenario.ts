@@ -21,7 +21,9 @@ export interface LoadArguments {
   profile: boolean;
 }
 
-const DEFAULTS: LoadArguments = { connections: 50, durationS: 10, warmupS: 3, rounds: 3, profile: false };
+// 10 s of warm-up: with 3 s the service (far more code than the bare route) was still getting faster
+// from one round to the next; with 10 s its rounds are flat.
+const DEFAULTS: LoadArguments = { connections: 50, durationS: 10, warmupS: 10, rounds: 5, profile: false };
 
 export const LOAD_USAGE = `  --connections N  concurrent connections (default ${DEFAULTS.connections})
   --duration S     seconds measured per run (default ${DEFAULTS.durationS})
