@@ -5,19 +5,13 @@
  */
 import { loadConfigOrExit } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
+import { describeError } from './lib/describe-error.ts';
 
 /** The URL without its password, for printing. */
 function redact(databaseUrl: string): string {
   const url = new URL(databaseUrl);
   if (url.password) url.password = '***';
   return url.toString();
-}
-
-/** A connection refused on a dual-stack host is an AggregateError with an empty message. */
-function describe(error: unknown): string {
-  if (error instanceof AggregateError && !error.message) return error.errors.map(describe).join('; ');
-  if (error instanceof Error) return error.message || (error as NodeJS.ErrnoException).code || error.name;
-  return String(error);
 }
 
 const config = loadConfigOrExit(process.env);
@@ -41,6 +35,6 @@ try {
       : `Applied ${applied.length} migration(s) in ${elapsed} ms:\n${applied.map((tag) => `  ${tag}\n`).join('')}`,
   );
 } catch (error) {
-  process.stderr.write(`db:migrate failed: ${describe(error)}\n`);
+  process.stderr.write(`db:migrate failed: ${describeError(error)}\n`);
   process.exit(1);
 }

@@ -18,16 +18,10 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database.ts';
+import { describeError } from './lib/describe-error.ts';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../db/schema.sql', import.meta.url));
 const DEFAULT_SERVER_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-
-/** A connection refused on a dual-stack host is an AggregateError with an empty message. */
-function describe(error: unknown): string {
-  if (error instanceof AggregateError && !error.message) return error.errors.map(describe).join('; ');
-  if (error instanceof Error) return error.message || (error as NodeJS.ErrnoException).code || error.name;
-  return String(error);
-}
 
 /**
  * Removes what changes between runs without changing the schema: the server and pg_dump versions,
@@ -178,6 +172,6 @@ async function main(): Promise<number> {
 try {
   process.exitCode = await main();
 } catch (error) {
-  process.stderr.write(`db:dump-schema failed: ${describe(error)}\n`);
+  process.stderr.write(`db:dump-schema failed: ${describeError(error)}\n`);
   process.exitCode = 1;
 }

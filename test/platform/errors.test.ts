@@ -8,6 +8,15 @@ import { probePlugin } from '../helpers/probe.ts';
 import { ADMIN_TOKEN, buildTestApp, testDatabase } from '../helpers/test-app.ts';
 
 let app: FastifyInstance;
+
+/** POST a raw body (not JSON-encoded by the helper) to an admin route. */
+const postRaw = (payload: string, contentType = 'application/json') =>
+  app.inject({
+    method: 'POST',
+    url: '/admin/v1/organizations',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': contentType },
+    payload,
+  });
 let tenant: Tenant;
 const logLines: string[] = [];
 
@@ -69,33 +78,21 @@ describe('validation (400 VALIDATION_ERROR)', () => {
   });
 
   it('answers malformed JSON with a 400', async () => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/admin/v1/organizations',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      payload: '{"name": "X",',
-    });
+    const response = await postRaw('{"name": "X",', 'application/json');
     const error = expectError(response, 400, 'VALIDATION_ERROR');
     expect(error.message).toMatch(/not valid JSON/);
   });
 
   it('answers an empty JSON body with a 400', async () => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/admin/v1/organizations',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      payload: '',
-    });
+    const response = await postRaw('', 'application/json');
     expectError(response, 400, 'VALIDATION_ERROR');
   });
 
   it('refuses prototype pollution keys', async () => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/admin/v1/organizations',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      payload: '{"name":"X","plan":"FREE","__proto__":{"admin":true}}',
-    });
+    const response = await postRaw(
+      '{"name":"X","plan":"FREE","__proto__":{"admin":true}}',
+      'application/json',
+    );
     expectError(response, 400, 'VALIDATION_ERROR');
   });
 
@@ -119,12 +116,7 @@ describe('validation (400 VALIDATION_ERROR)', () => {
   });
 
   it('refuses a wrong content type with 415', async () => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/admin/v1/organizations',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/plain' },
-      payload: 'name=X',
-    });
+    const response = await postRaw('name=X', 'text/plain');
     expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 });

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import type { Static, TSchema } from '@fastify/type-provider-typebox';
 import { Value } from 'typebox/value';
 
 /** Who caused an event (SPEC.md "Event delivery envelope"). */
@@ -8,14 +8,6 @@ export interface Actor {
   kind: ActorKind;
   userId: string | null;
 }
-
-export const ActorSchema = Type.Object(
-  {
-    kind: Type.String({ enum: [...ACTOR_KINDS] }),
-    userId: Type.Union([Type.String(), Type.Null()], { description: 'Who acted, when a person or key did' }),
-  },
-  { $id: 'EventActor', additionalProperties: false },
-);
 
 export interface EventDefinition<T extends TSchema = TSchema> {
   /** `object.action`, e.g. `contact.created`; the object part is what `contact.*` subscribes to. */

@@ -39,7 +39,7 @@ function errorStatuses(
   if (kind === 'admin') [400, 401].forEach((s) => statuses.add(s));
   if (hasParams) statuses.add(404);
   if (hasBody) [400, 413, 415].forEach((s) => statuses.add(s));
-  return [...statuses].sort();
+  return [...statuses].sort((a, b) => a - b);
 }
 
 function kindOf(route: RouteOptions): RouteKind | undefined {

@@ -43,11 +43,6 @@ export const PageMetaSchema = Type.Object(
   { $id: 'PageMeta', additionalProperties: false },
 );
 
-export const SuccessSchema = Type.Object(
-  { data: Type.Object({ success: Type.Literal(true) }, { additionalProperties: false }) },
-  { $id: 'Success', additionalProperties: false },
-);
-
 export const DateTime = (options: { description?: string } = {}) =>
   Type.String({ format: 'date-time', ...options });
 
