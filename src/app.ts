@@ -4,6 +4,21 @@ import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { adminSchemas } from './features/admin/admin.schema.ts';
+import { contactsSchemas } from './features/contacts/contacts.schema.ts';
+import { agentsRoutes } from './features/agents/agents.routes.ts';
+import { agentsSchemas } from './features/agents/agents.schema.ts';
+import { propertiesRoutes } from './features/properties/properties.routes.ts';
+import { propertiesSchemas } from './features/properties/properties.schema.ts';
+import { portalRoutes } from './features/portal/portal.routes.ts';
+import { portalSchemas } from './features/portal/portal.schema.ts';
+import { leadsRoutes } from './features/leads/leads.routes.ts';
+import { leadsSchemas } from './features/leads/leads.schema.ts';
+import { bookingRoutes } from './features/booking/booking.routes.ts';
+import { bookingSchemas } from './features/booking/booking.schema.ts';
+import { finderRoutes } from './features/finder/finder.routes.ts';
+import { finderSchemas } from './features/finder/finder.schema.ts';
+import { analyticsRoutes } from './features/analytics/analytics.routes.ts';
+import { analyticsSchemas } from './features/analytics/analytics.schema.ts';
 import { adminRoutes } from './features/admin/admin.routes.ts';
 import { eventsSchemas } from './features/events/events.schema.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
@@ -76,6 +91,14 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     ...meSchemas,
     ...eventsSchemas,
     ...adminSchemas,
+    ...contactsSchemas,
+    ...agentsSchemas,
+    ...propertiesSchemas,
+    ...portalSchemas,
+    ...leadsSchemas,
+    ...bookingSchemas,
+    ...finderSchemas,
+    ...analyticsSchemas,
     ...(deps.schemas ?? []),
   ]) {
     app.addSchema(schema);
@@ -92,6 +115,13 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(meRoutes);
   await app.register(eventsRoutes);
   await app.register(adminRoutes, { db: deps.db, verifier });
+  await app.register(agentsRoutes, { db: deps.db });
+  await app.register(propertiesRoutes, { db: deps.db });
+  await app.register(portalRoutes, { db: deps.db });
+  await app.register(leadsRoutes, { db: deps.db });
+  await app.register(bookingRoutes, { db: deps.db });
+  await app.register(finderRoutes, { db: deps.db });
+  await app.register(analyticsRoutes, { db: deps.db });
   for (const plugin of deps.plugins ?? []) await app.register(plugin);
 
   return app;

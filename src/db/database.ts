@@ -2,6 +2,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -218,7 +220,9 @@ async function openPglite(dataDir: string): Promise<Database> {
   const releaseLock = inMemory ? () => undefined : takeLock(dataDir);
   let client: PGlite;
   try {
-    client = inMemory ? new PGlite() : new PGlite(dataDir);
+    // The extensions migrations create (0002): PGlite only offers the ones it was given here.
+    const options = { extensions: { pg_trgm, btree_gist } };
+    client = inMemory ? new PGlite(options) : new PGlite(dataDir, options);
     await client.waitReady;
   } catch (error) {
     releaseLock();

@@ -14,10 +14,14 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
+  date,
+  doublePrecision,
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   smallint,
@@ -140,3 +144,357 @@ export const idempotencyKeys = pgTable(
 export type OrganizationRow = typeof organizations.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type EventRow = typeof events.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Portal, leads, booking, finder and analytics (issue 3). Glossary
+// - agent: a person of the agency shown on the portal; bookable when it has a booking slug and
+//   booking hours. Agents are not users of this service (there are no logins): an API key may be
+//   bound to one.
+// - property: a listing. The portal shows only ACTIVE ones with `published_on_portal`.
+// - contact: a person the agency talks to; portal forms upsert one by phone, then by email.
+// - lead / visit request / finder search: what a portal form leaves behind, tied to a contact.
+// - appointment: a booked slot in an agent's calendar; active ones never overlap (constraint).
+// - analytics event: a portal page event; raw rows plus daily aggregates per property and type.
+// `search_*` columns hold lowercase, accent-free text (fold() in properties.store.ts) so portal
+// filters match "malaga" to "Málaga" through trigram indexes without the unaccent extension.
+// ---------------------------------------------------------------------------------------------
+
+const money = (name: string) => numeric(name, { precision: 14, scale: 2, mode: 'number' });
+const tenantId = () =>
+  text('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' });
+const PORTAL_VISIBLE = sql`status = 'ACTIVE' AND published_on_portal`;
+
+/** Per-organization counters behind human-readable codes (`CT-000042`). */
+export const organizationCounters = pgTable(
+  'organization_counters',
+  {
+    organizationId: tenantId(),
+    name: text('name').notNull(),
+    value: bigint('value', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.name] })],
+);
+
+/** Booking settings of an agent, as the admin API takes and shows them. */
+export interface AgentBookingSettings {
+  autoConfirm: boolean;
+  timezone: string;
+  /** ISO weekdays (1 = Monday) with the default hours. */
+  weekdays: number[];
+  startTime: string;
+  endTime: string;
+  /** Per-weekday hours that replace the default hours on that day. */
+  weeklyHours: { weekday: number; startTime: string; endTime: string }[];
+  slotMinutes: number;
+  bufferMinutes: number;
+  horizonDays: number;
+  minNoticeMinutes: number;
+}
+
+export const agents = pgTable(
+  'agents',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull().default(''),
+    email: text('email'),
+    phone: text('phone'),
+    photoUrl: text('photo_url'),
+    bio: text('bio'),
+    active: boolean('active').notNull().default(true),
+    showOnPortal: boolean('show_on_portal').notNull().default(true),
+    bookingSlug: text('booking_slug'),
+    booking: jsonb('booking').$type<AgentBookingSettings>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('agents_organization_id_booking_slug_key').on(t.organizationId, t.bookingSlug),
+    index('agents_organization_id_created_at_idx').on(t.organizationId, t.createdAt),
+  ],
+);
+
+export interface PropertyPhoto {
+  url: string;
+  caption: string | null;
+}
+
+export const properties = pgTable(
+  'properties',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    code: text('code').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    transactionType: text('transaction_type').notNull(),
+    type: text('type').notNull(),
+    status: text('status').notNull().default('ACTIVE'),
+    publishedOnPortal: boolean('published_on_portal').notNull().default(true),
+    featured: boolean('featured').notNull().default(false),
+    price: money('price').notNull(),
+    currency: text('currency').notNull(),
+    city: text('city').notNull(),
+    neighborhood: text('neighborhood'),
+    address: text('address'),
+    zipCode: text('zip_code'),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    approximateLocation: boolean('approximate_location').notNull().default(false),
+    bedrooms: integer('bedrooms').notNull().default(0),
+    bathrooms: integer('bathrooms').notNull().default(0),
+    area: numeric('area', { precision: 10, scale: 2, mode: 'number' }),
+    amenities: text('amenities').array().notNull().default(sql`'{}'::text[]`),
+    photos: jsonb('photos').$type<PropertyPhoto[]>().notNull().default(sql`'[]'::jsonb`),
+    agentId: text('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    internalNotes: text('internal_notes'),
+    customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    searchCity: text('search_city').notNull(),
+    searchNeighborhood: text('search_neighborhood').notNull().default(''),
+    searchText: text('search_text').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('properties_organization_id_code_key').on(t.organizationId, t.code),
+    index('properties_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc(), t.id),
+    index('properties_agent_id_idx').on(t.agentId),
+    // Portal: partial indexes over the visible stock only, one per sort and per selective filter.
+    index('properties_portal_created_at_idx')
+      .on(t.organizationId, t.createdAt.desc(), t.id)
+      .where(PORTAL_VISIBLE),
+    index('properties_portal_price_idx').on(t.organizationId, t.price, t.id).where(PORTAL_VISIBLE),
+    index('properties_portal_area_idx').on(t.organizationId, t.area, t.id).where(PORTAL_VISIBLE),
+    index('properties_portal_type_idx')
+      .on(t.organizationId, t.transactionType, t.type, t.price)
+      .where(PORTAL_VISIBLE),
+    index('properties_portal_bedrooms_idx').on(t.organizationId, t.bedrooms, t.price).where(PORTAL_VISIBLE),
+    index('properties_portal_featured_idx')
+      .on(t.organizationId, t.createdAt.desc())
+      .where(sql`status = 'ACTIVE' AND published_on_portal AND featured`),
+    index('properties_portal_geo_idx')
+      .on(t.organizationId, t.latitude, t.longitude)
+      .where(PORTAL_VISIBLE),
+    index('properties_portal_city_trgm_idx')
+      .using('gin', sql`${t.searchCity} gin_trgm_ops`)
+      .where(PORTAL_VISIBLE),
+    index('properties_portal_neighborhood_trgm_idx')
+      .using('gin', sql`${t.searchNeighborhood} gin_trgm_ops`)
+      .where(PORTAL_VISIBLE),
+    index('properties_portal_text_trgm_idx')
+      .using('gin', sql`${t.searchText} gin_trgm_ops`)
+      .where(PORTAL_VISIBLE),
+    index('properties_portal_amenities_idx').using('gin', t.amenities).where(PORTAL_VISIBLE),
+  ],
+);
+
+/** Portal settings: one row per organization, created on first change. */
+export const portalSettings = pgTable('portal_settings', {
+  organizationId: text('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  agencyName: text('agency_name'),
+  logoUrl: text('logo_url'),
+  colors: jsonb('colors').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+  contact: jsonb('contact').$type<Record<string, string | null>>().notNull().default(sql`'{}'::jsonb`),
+  socialLinks: jsonb('social_links').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    code: text('code').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull().default(''),
+    email: text('email'),
+    /** Lowercased email: the dedupe key. */
+    emailKey: text('email_key'),
+    /** E.164. */
+    phone: text('phone'),
+    source: text('source').notNull(),
+    status: text('status').notNull(),
+    type: text('type').notNull(),
+    score: integer('score').notNull().default(0),
+    ownerId: text('owner_id').references(() => agents.id, { onDelete: 'set null' }),
+    preferredCity: text('preferred_city'),
+    preferredType: text('preferred_type'),
+    budget: money('budget'),
+    currency: text('currency'),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    optedOut: boolean('opted_out').notNull().default(false),
+    externalId: text('external_id'),
+    /** Lowercase, accent-free name, email and phone digits for `q`. */
+    searchText: text('search_text').notNull().default(''),
+    lastActivityAt: timestamp('last_activity_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('contacts_organization_id_code_key').on(t.organizationId, t.code),
+    uniqueIndex('contacts_organization_id_phone_key').on(t.organizationId, t.phone),
+    uniqueIndex('contacts_organization_id_email_key_key').on(t.organizationId, t.emailKey),
+    index('contacts_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc(), t.id),
+  ],
+);
+
+export const leads = pgTable(
+  'leads',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    contactId: text('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    propertyId: text('property_id').references(() => properties.id, { onDelete: 'set null' }),
+    message: text('message'),
+    interestedIn: text('interested_in'),
+    utm: jsonb('utm').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('leads_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc()),
+    index('leads_contact_id_idx').on(t.contactId),
+  ],
+);
+
+export const visitRequests = pgTable(
+  'visit_requests',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    contactId: text('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    propertyId: text('property_id')
+      .notNull()
+      .references(() => properties.id, { onDelete: 'cascade' }),
+    preferredDate: date('preferred_date', { mode: 'string' }),
+    preferredTime: text('preferred_time'),
+    message: text('message'),
+    status: text('status').notNull().default('PENDING'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('visit_requests_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc()),
+    index('visit_requests_contact_id_idx').on(t.contactId),
+  ],
+);
+
+/** Appointment statuses that hold a slot: the no-overlap constraint covers only these. */
+export const ACTIVE_APPOINTMENT_STATUSES = ['SCHEDULED', 'CONFIRMED'] as const;
+
+export const appointments = pgTable(
+  'appointments',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    agentId: text('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    contactId: text('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    propertyId: text('property_id').references(() => properties.id, { onDelete: 'set null' }),
+    type: text('type').notNull(),
+    status: text('status').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true, mode: 'date' }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true, mode: 'date' }).notNull(),
+    source: text('source').notNull().default('BOOKING'),
+    notes: text('notes'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('appointments_organization_id_starts_at_idx').on(t.organizationId, t.startsAt),
+    index('appointments_agent_id_starts_at_idx').on(t.agentId, t.startsAt),
+    index('appointments_contact_id_idx').on(t.contactId),
+    // The no-overlap exclusion constraint is in the migration (drizzle-kit cannot express it).
+  ],
+);
+
+export const tasks = pgTable(
+  'tasks',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    title: text('title').notNull(),
+    description: text('description'),
+    type: text('type').notNull().default('TODO'),
+    status: text('status').notNull().default('PENDING'),
+    dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }),
+    assigneeId: text('assignee_id').references(() => agents.id, { onDelete: 'set null' }),
+    contactId: text('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    appointmentId: text('appointment_id').references(() => appointments.id, { onDelete: 'set null' }),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('tasks_organization_id_status_due_at_idx').on(t.organizationId, t.status, t.dueAt),
+    index('tasks_assignee_id_status_due_at_idx').on(t.assigneeId, t.status, t.dueAt),
+  ],
+);
+
+export const finderSearches = pgTable(
+  'finder_searches',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    contactId: text('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    criteria: jsonb('criteria').$type<Record<string, unknown>>().notNull(),
+    subscribedToAlerts: boolean('subscribed_to_alerts').notNull().default(false),
+    total: integer('total').notNull(),
+    propertyIds: text('property_ids').array().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('finder_searches_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc()),
+    index('finder_searches_contact_id_idx').on(t.contactId),
+    index('finder_searches_alerts_idx')
+      .on(t.organizationId, t.createdAt)
+      .where(sql`subscribed_to_alerts`),
+  ],
+);
+
+/** Raw portal analytics events, written in batches off the request path. */
+export const analyticsEvents = pgTable(
+  'analytics_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    organizationId: tenantId(),
+    type: text('type').notNull(),
+    /** No foreign key: events outlive deleted properties and arrive in bulk. */
+    propertyId: text('property_id'),
+    referrer: text('referrer'),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('analytics_events_organization_id_occurred_at_idx').on(t.organizationId, t.occurredAt)],
+);
+
+/** Daily counts per organization, property ('' = none) and type, kept up to date by each batch. */
+export const analyticsDaily = pgTable(
+  'analytics_daily',
+  {
+    organizationId: tenantId(),
+    day: date('day', { mode: 'string' }).notNull(),
+    propertyId: text('property_id').notNull().default(''),
+    type: text('type').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.day, t.propertyId, t.type] })],
+);
+
+export type AgentRow = typeof agents.$inferSelect;
+export type PropertyRow = typeof properties.$inferSelect;
+export type PortalSettingsRow = typeof portalSettings.$inferSelect;
+export type ContactRow = typeof contacts.$inferSelect;
+export type AppointmentRow = typeof appointments.$inferSelect;
+export type TaskRow = typeof tasks.$inferSelect;

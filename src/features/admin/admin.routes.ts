@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isId } from '../../platform/ids/ids.ts';
 import {
   ApiKeyListResponseSchema,
   ApiKeyResponseSchema,
@@ -27,11 +26,6 @@ const TAGS = ['Admin'];
  * scoped to that organization.
  */
 export const adminRoutes: FastifyPluginAsyncTypebox<admin.AdminDeps> = async (app, deps) => {
-  app.addHook('onRequest', async (request) => {
-    const orgId = (request.params as { orgId?: string }).orgId;
-    if (orgId !== undefined && isId(orgId, 'org')) request.idempotencyScope = orgId;
-  });
-
   app.post(
     '/admin/v1/organizations',
     {

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { AppError, Errors } from '../errors/errors.ts';
+import { isId } from '../ids/ids.ts';
 import type { RouteAuth } from '../http/route-config.ts';
 import { bindLogContext } from '../logging/logger.ts';
 import type { RateLimits } from '../rate-limit/rate-limits.ts';
@@ -153,6 +154,9 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
         reply.header('www-authenticate', 'Bearer realm="agency-crm admin"');
         throw new AppError('UNAUTHORIZED', 'Admin API: send Authorization: Bearer <ADMIN_TOKEN>');
       }
+      // Admin routes under /organizations/{orgId}/ scope Idempotency-Key to that organization.
+      const orgId = (request.params as { orgId?: string }).orgId;
+      if (orgId !== undefined && isId(orgId, 'org')) request.idempotencyScope = orgId;
       return;
     }
     const auth = config.auth;

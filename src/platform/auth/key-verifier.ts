@@ -121,6 +121,8 @@ export class KeyVerifier {
             isActive: live.isActive,
             readOnly: live.readOnly,
             writeLimitPerMinute: live.writeLimitPerMinute,
+            defaultCountry: live.defaultCountry,
+            defaultCurrency: live.defaultCurrency,
           },
         })
         .from(apiKeys)
@@ -152,6 +154,8 @@ export class KeyVerifier {
         readOnly: liveOrg.readOnly,
         livemode: acting.liveOrganizationId === null,
         writesPerMinute: orgWriteLimit,
+        defaultCountry: liveOrg.defaultCountry,
+        defaultCurrency: liveOrg.defaultCurrency,
       },
       limits: {
         requestsPerMinute: key.rateLimitPerMinute ?? defaults.requestsPerMinute,

@@ -1,3 +1,4 @@
+import type { Actor } from '../events/catalog.ts';
 import type { KeyMode, KeyType } from './keys.ts';
 import type { Plan } from './plans.ts';
 import type { Scope } from './scopes.ts';
@@ -14,6 +15,10 @@ export interface PrincipalOrganization {
   readOnly: boolean;
   livemode: boolean;
   writesPerMinute: number;
+  /** ISO 3166 country phone numbers without `+` are read in (libphonenumber). */
+  defaultCountry: string;
+  /** ISO 4217 currency of prices and budgets given without one. */
+  defaultCurrency: string;
 }
 
 /** Who is calling: resolved from the credential only, never from the body or query. */
@@ -26,4 +31,9 @@ export interface Principal {
   agentId: string | null;
   organization: PrincipalOrganization;
   limits: { requestsPerMinute: number; writesPerMinute: number };
+}
+
+/** The actor of events caused through an API key: kind API, and the key's agent when bound to one. */
+export function actorOf(principal: Principal): Actor {
+  return { kind: 'API', userId: principal.agentId };
 }

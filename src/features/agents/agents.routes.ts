@@ -1,0 +1,4 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Database } from '../../db/database.ts';
+
+export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async () => {};

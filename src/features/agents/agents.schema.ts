@@ -1,0 +1,3 @@
+import type { TSchema } from '@fastify/type-provider-typebox';
+
+export const agentsSchemas: TSchema[] = [];
