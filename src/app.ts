@@ -1,3 +1,4 @@
+import { AjvCompiler, type BuildCompilerFromPool, type RouteDefinition } from '@fastify/ajv-compiler';
 import type { TSchema } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -7,6 +8,7 @@ import { adminSchemas } from './features/admin/admin.schema.ts';
 import { contactsSchemas } from './features/contacts/contacts.schema.ts';
 import { agentsRoutes } from './features/agents/agents.routes.ts';
 import { agentsSchemas } from './features/agents/agents.schema.ts';
+import { propertiesImportRoutes } from './features/properties/properties-import.routes.ts';
 import { propertiesRoutes } from './features/properties/properties.routes.ts';
 import { propertiesSchemas } from './features/properties/properties.schema.ts';
 import { portalRoutes } from './features/portal/portal.routes.ts';
@@ -57,6 +59,31 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Query strings and path parameters arrive as text, so their validators coerce ("2" -> 2); JSON
+ * bodies arrive typed, so theirs do not. With Fastify's default (coercion everywhere) a JSON
+ * `null` sent to a nullable number became 0, a nullable string "", and `0` sent to a nullable
+ * field became null: silent data changes instead of what the client sent.
+ */
+function bodyStrictValidators(): BuildCompilerFromPool {
+  // The compiler's published types do not describe the route-definition form Fastify calls.
+  type Factory = (
+    externalSchemas: unknown,
+    options: { customOptions?: Record<string, unknown> },
+  ) => (route: RouteDefinition) => unknown;
+  const coercing = AjvCompiler() as unknown as Factory;
+  const strict = AjvCompiler() as unknown as Factory;
+  const factory: Factory = (externalSchemas, options) => {
+    const forText = coercing(externalSchemas, options);
+    const forBody = strict(externalSchemas, {
+      ...options,
+      customOptions: { ...options.customOptions, coerceTypes: false },
+    });
+    return (route) => (route.httpPart === 'body' ? forBody(route) : forText(route));
+  };
+  return factory as unknown as BuildCompilerFromPool;
+}
+
 /** Builds the whole service on an open, migrated database. Never listens: server.ts and tests do. */
 export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
   const options = loggerOptions(config.logLevel);
@@ -68,6 +95,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     ajv: { customOptions: { removeAdditional: false, allErrors: true } },
+    schemaController: { compilersFactory: { buildValidator: bodyStrictValidators() } },
   });
 
   const verifier = new KeyVerifier(deps.db, app.log);
@@ -117,6 +145,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(adminRoutes, { db: deps.db, verifier });
   await app.register(agentsRoutes, { db: deps.db });
   await app.register(propertiesRoutes, { db: deps.db });
+  await app.register(propertiesImportRoutes, { db: deps.db });
   await app.register(portalRoutes, { db: deps.db });
   await app.register(leadsRoutes, { db: deps.db });
   await app.register(bookingRoutes, { db: deps.db });

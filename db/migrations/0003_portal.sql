@@ -136,6 +136,8 @@ CREATE TABLE "properties" (
 	"latitude" double precision,
 	"longitude" double precision,
 	"approximate_location" boolean DEFAULT false NOT NULL,
+	"portal_latitude" double precision,
+	"portal_longitude" double precision,
 	"bedrooms" integer DEFAULT 0 NOT NULL,
 	"bathrooms" integer DEFAULT 0 NOT NULL,
 	"area" numeric(10, 2),
@@ -229,7 +231,7 @@ CREATE INDEX "properties_portal_area_idx" ON "properties" USING btree ("organiza
 CREATE INDEX "properties_portal_type_idx" ON "properties" USING btree ("organization_id","transaction_type","type","price") WHERE status = 'ACTIVE' AND published_on_portal;--> statement-breakpoint
 CREATE INDEX "properties_portal_bedrooms_idx" ON "properties" USING btree ("organization_id","bedrooms","price") WHERE status = 'ACTIVE' AND published_on_portal;--> statement-breakpoint
 CREATE INDEX "properties_portal_featured_idx" ON "properties" USING btree ("organization_id","created_at" DESC NULLS LAST) WHERE status = 'ACTIVE' AND published_on_portal AND featured;--> statement-breakpoint
-CREATE INDEX "properties_portal_geo_idx" ON "properties" USING btree ("organization_id","latitude","longitude") WHERE status = 'ACTIVE' AND published_on_portal;--> statement-breakpoint
+CREATE INDEX "properties_portal_geo_idx" ON "properties" USING btree ("organization_id","portal_latitude","portal_longitude") WHERE status = 'ACTIVE' AND published_on_portal;--> statement-breakpoint
 CREATE INDEX "properties_portal_city_trgm_idx" ON "properties" USING gin ("search_city" gin_trgm_ops) WHERE status = 'ACTIVE' AND published_on_portal;--> statement-breakpoint
 CREATE INDEX "properties_portal_neighborhood_trgm_idx" ON "properties" USING gin ("search_neighborhood" gin_trgm_ops) WHERE status = 'ACTIVE' AND published_on_portal;--> statement-breakpoint
 CREATE INDEX "properties_portal_text_trgm_idx" ON "properties" USING gin ("search_text" gin_trgm_ops) WHERE status = 'ACTIVE' AND published_on_portal;--> statement-breakpoint

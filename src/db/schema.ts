@@ -244,6 +244,9 @@ export const properties = pgTable(
     latitude: doublePrecision('latitude'),
     longitude: doublePrecision('longitude'),
     approximateLocation: boolean('approximate_location').notNull().default(false),
+    /** The coordinates the portal shows and filters on: rounded to 2 decimals when approximate. */
+    portalLatitude: doublePrecision('portal_latitude'),
+    portalLongitude: doublePrecision('portal_longitude'),
     bedrooms: integer('bedrooms').notNull().default(0),
     bathrooms: integer('bathrooms').notNull().default(0),
     area: numeric('area', { precision: 10, scale: 2, mode: 'number' }),
@@ -276,7 +279,7 @@ export const properties = pgTable(
       .on(t.organizationId, t.createdAt.desc())
       .where(sql`status = 'ACTIVE' AND published_on_portal AND featured`),
     index('properties_portal_geo_idx')
-      .on(t.organizationId, t.latitude, t.longitude)
+      .on(t.organizationId, t.portalLatitude, t.portalLongitude)
       .where(PORTAL_VISIBLE),
     index('properties_portal_city_trgm_idx')
       .using('gin', sql`${t.searchCity} gin_trgm_ops`)

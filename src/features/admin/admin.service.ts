@@ -1,4 +1,4 @@
-import type { Database } from '../../db/database.ts';
+import type { Database, Tx } from '../../db/database.ts';
 import type { ApiKeyRow } from '../../db/schema.ts';
 import type { KeyVerifier } from '../../platform/auth/key-verifier.ts';
 import { displayPrefix, generateKey, hashKey, type KeyMode, type KeyType } from '../../platform/auth/keys.ts';
@@ -159,7 +159,16 @@ export async function updateOrganization(
       `is a test twin; change its live organization ${record.row.liveOrganizationId} instead`,
     );
   }
-  await deps.db.tenantTx(organizationId, (tx) => store.updateOrganization(tx, organizationId, body));
+  await deps.db.systemTx(async (tx) => {
+    await store.updateOrganization(tx, organizationId, body);
+    // The twin mirrors the defaults, so test-mode forms read phone numbers and prices alike.
+    if (record.testOrganizationId && (body.defaultCountry !== undefined || body.defaultCurrency !== undefined)) {
+      await store.updateOrganization(tx, record.testOrganizationId, {
+        defaultCountry: body.defaultCountry,
+        defaultCurrency: body.defaultCurrency,
+      });
+    }
+  });
   deps.verifier.invalidate();
   return getOrganization(deps, organizationId);
 }
@@ -345,4 +354,19 @@ export type DemoSeedResult = DemoSeed;
 export async function seedDemoIfEmpty(deps: AdminDeps): Promise<DemoSeed | null> {
   const existing = await deps.db.systemTx((tx) => store.countOrganizations(tx));
   return existing === 0 ? seedDemo(deps) : null;
+}
+
+/**
+ * The organization an admin route under /organizations/{orgId}/ acts on, read inside that
+ * tenant's transaction: 404 when the id is malformed or unknown. Gives the defaults (phone
+ * country, currency) back-office writes fall back on. A twin carries its live organization's
+ * defaults (they are copied at creation and changed together).
+ */
+export async function requireTenantOrganization(
+  tx: Tx,
+  organizationId: string,
+): Promise<{ id: string; defaultCountry: string; defaultCurrency: string; livemode: boolean }> {
+  const found = isId(organizationId, 'org') ? await store.findTenantDefaults(tx, organizationId) : null;
+  if (!found) throw Errors.notFound('Organization', organizationId);
+  return found;
 }

@@ -123,3 +123,22 @@ export async function updateApiKey(
     .returning();
   return rows[0] ?? null;
 }
+
+/** The tenant's own organization row (RLS shows no other), with the live organization's defaults. */
+export async function findTenantDefaults(
+  tx: Tx,
+  organizationId: string,
+): Promise<{ id: string; defaultCountry: string; defaultCurrency: string; livemode: boolean } | null> {
+  const rows = await tx
+    .select({
+      id: organizations.id,
+      defaultCountry: organizations.defaultCountry,
+      defaultCurrency: organizations.defaultCurrency,
+      liveOrganizationId: organizations.liveOrganizationId,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId))
+    .limit(1);
+  const row = rows[0];
+  return row ? { ...row, livemode: row.liveOrganizationId === null } : null;
+}

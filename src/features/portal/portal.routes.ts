@@ -1,4 +1,58 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
+import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { ANY_KEY } from '../../platform/http/route-config.ts';
+import { OrganizationIdParamsSchema } from '../admin/admin.schema.ts';
+import { PortalResponseSchema, UpdatePortalSettingsBodySchema } from './portal.schema.ts';
+import * as portal from './portal.service.ts';
 
-export const portalRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async () => {};
+/** The agency's branding for its website (GET /v1/portal) and the back office's settings. */
+export const portalRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+  app.get(
+    '/v1/portal',
+    {
+      config: { auth: { scope: 'portal:read', keyTypes: ANY_KEY, write: false } },
+      schema: {
+        operationId: 'portal.get',
+        summary: "The agency's portal settings: name, logo, colors, contact, social links, defaults",
+        tags: ['Portal'],
+        response: { 200: PortalResponseSchema },
+      },
+    },
+    async (request) => ({ data: await portal.getPortal(db, principalOf(request).organization.id) }),
+  );
+
+  app.get(
+    '/admin/v1/organizations/:orgId/portal-settings',
+    {
+      config: { admin: true },
+      schema: {
+        operationId: 'admin.portalSettings.get',
+        summary: 'Get the portal settings',
+        tags: ['Admin: portal'],
+        params: OrganizationIdParamsSchema,
+        response: { 200: PortalResponseSchema },
+      },
+    },
+    async (request) => ({ data: await portal.getPortal(db, request.params.orgId) }),
+  );
+
+  app.patch(
+    '/admin/v1/organizations/:orgId/portal-settings',
+    {
+      config: { admin: true },
+      schema: {
+        operationId: 'admin.portalSettings.update',
+        summary: 'Change the portal settings',
+        description:
+          'Top-level fields replace; `colors`, `contact` and `socialLinks` merge member by member (null removes one). ' +
+          'Default currency and phone country apply to the live organization and its test twin.',
+        tags: ['Admin: portal'],
+        params: OrganizationIdParamsSchema,
+        body: UpdatePortalSettingsBodySchema,
+        response: { 200: PortalResponseSchema },
+      },
+    },
+    async (request) => ({ data: await portal.updatePortalSettings(db, request.params.orgId, request.body) }),
+  );
+};
