@@ -1,4 +1,138 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
+import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { ANY_KEY } from '../../platform/http/route-config.ts';
+import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
+import { OrganizationIdParamsSchema } from '../admin/admin.schema.ts';
+import {
+  AdminAgentListResponseSchema,
+  AdminAgentResponseSchema,
+  CreateAgentBodySchema,
+  DeletedAgentResponseSchema,
+  ListAgentsQuerySchema,
+  OrgAgentParamsSchema,
+  PortalAgentListResponseSchema,
+  PortalAgentsQuerySchema,
+  UpdateAgentBodySchema,
+} from './agents.schema.ts';
+import * as agents from './agents.service.ts';
 
-export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async () => {};
+const ADMIN = { admin: true } as const;
+const ADMIN_TAGS = ['Admin: agents'];
+/** A taken booking slug, or a deletion refused while appointments are upcoming. */
+const CLASH = { 409: ref(ErrorResponseSchema) };
+
+/** The agency's team: the portal's agent list (portal:read) and the back office's agent CRUD. */
+export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+  app.get(
+    '/v1/agents',
+    {
+      // Any key type: a server-side integration with a secret key holding portal:read renders the team too.
+      config: { auth: { scope: 'portal:read', keyTypes: ANY_KEY, write: false } },
+      schema: {
+        operationId: 'portal.agents.list',
+        summary: "The agency's team, for the portal",
+        description:
+          'Active agents shown on the portal, by name. `bookingSlug` names the booking page ' +
+          '(`/v1/booking/{slug}`) of agents who take online bookings, null for the others.',
+        tags: ['Portal'],
+        querystring: PortalAgentsQuerySchema,
+        response: { 200: PortalAgentListResponseSchema },
+      },
+    },
+    async (request) => agents.listPortalAgents(db, principalOf(request).organization.id, request.query),
+  );
+
+  app.post(
+    '/admin/v1/organizations/:orgId/agents',
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'admin.agents.create',
+        summary: 'Create an agent',
+        description:
+          'With `bookingSlug` and `booking` the agent takes online bookings. The phone is stored in E.164 ' +
+          "(read in the organization's default country without `+`).",
+        tags: ADMIN_TAGS,
+        params: OrganizationIdParamsSchema,
+        body: CreateAgentBodySchema,
+        response: { 201: AdminAgentResponseSchema, ...CLASH },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send({ data: await agents.createAgent(db, request.params.orgId, request.body) }),
+  );
+
+  app.get(
+    '/admin/v1/organizations/:orgId/agents',
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'admin.agents.list',
+        summary: "List an organization's agents, by name",
+        tags: ADMIN_TAGS,
+        params: OrganizationIdParamsSchema,
+        querystring: ListAgentsQuerySchema,
+        response: { 200: AdminAgentListResponseSchema },
+      },
+    },
+    async (request) => agents.listAgents(db, request.params.orgId, request.query),
+  );
+
+  app.get(
+    '/admin/v1/organizations/:orgId/agents/:agentId',
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'admin.agents.get',
+        summary: 'Get an agent',
+        tags: ADMIN_TAGS,
+        params: OrgAgentParamsSchema,
+        response: { 200: AdminAgentResponseSchema },
+      },
+    },
+    async (request) => ({
+      data: await agents.getAgent(db, request.params.orgId, request.params.agentId),
+    }),
+  );
+
+  app.patch(
+    '/admin/v1/organizations/:orgId/agents/:agentId',
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'admin.agents.update',
+        summary: 'Change an agent',
+        description:
+          '`booking` merges member by member onto the current settings; `booking: null` turns online booking off.',
+        tags: ADMIN_TAGS,
+        params: OrgAgentParamsSchema,
+        body: UpdateAgentBodySchema,
+        response: { 200: AdminAgentResponseSchema, ...CLASH },
+      },
+    },
+    async (request) => ({
+      data: await agents.updateAgent(db, request.params.orgId, request.params.agentId, request.body),
+    }),
+  );
+
+  app.delete(
+    '/admin/v1/organizations/:orgId/agents/:agentId',
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'admin.agents.delete',
+        summary: 'Delete an agent',
+        description:
+          'Removes the agent and their past appointments; their properties and contacts stay, without an agent. ' +
+          '409 DUPLICATE while the agent has upcoming appointments (deactivate with `active: false` instead).',
+        tags: ADMIN_TAGS,
+        params: OrgAgentParamsSchema,
+        response: { 200: DeletedAgentResponseSchema, ...CLASH },
+      },
+    },
+    async (request) => ({
+      data: await agents.deleteAgent(db, request.params.orgId, request.params.agentId),
+    }),
+  );
+};

@@ -1,3 +1,241 @@
-import type { TSchema } from '@fastify/type-provider-typebox';
+import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
+import { DataOf, DateTime, ref } from '../../platform/http/schemas.ts';
 
-export const agentsSchemas: TSchema[] = [];
+/** Booking defaults (DESIGN.md: horizon 60 days, minimum notice 60 minutes). */
+export const BOOKING_DEFAULTS = {
+  autoConfirm: false,
+  weekdays: [1, 2, 3, 4, 5],
+  startTime: '09:00',
+  endTime: '18:00',
+  weeklyHours: [] as { weekday: number; startTime: string; endTime: string }[],
+  slotMinutes: 30,
+  bufferMinutes: 0,
+  horizonDays: 60,
+  minNoticeMinutes: 60,
+};
+
+export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
+
+const NullableString = (options: { maxLength?: number; format?: string; pattern?: string } = {}) =>
+  Type.Union([Type.String(options), Type.Null()]);
+const Time = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, 24-hour clock' });
+const Weekday = Type.Integer({
+  minimum: 1,
+  maximum: 7,
+  description: 'ISO weekday: 1 = Monday .. 7 = Sunday',
+});
+const Url = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
+
+const WeeklyHoursEntrySchema = Type.Object(
+  { weekday: Weekday, startTime: Time, endTime: Time },
+  { additionalProperties: false },
+);
+
+// One field list: the stored/shown settings require every member, the inputs make them optional.
+const bookingFields = {
+  autoConfirm: Type.Boolean({
+    description: 'Bookings are CONFIRMED at once when true, SCHEDULED (to be confirmed) otherwise',
+  }),
+  timezone: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'IANA time zone (Europe/Madrid): the hours, dates and slots are wall-clock times there',
+  }),
+  weekdays: Type.Array(Weekday, {
+    uniqueItems: true,
+    maxItems: 7,
+    description: 'ISO weekdays the default hours apply to',
+  }),
+  startTime: Time,
+  endTime: Time,
+  weeklyHours: Type.Array(WeeklyHoursEntrySchema, {
+    maxItems: 28,
+    description:
+      'Hours per weekday that replace the default hours on that weekday; several windows a day ' +
+      '(a split day) are allowed, they must not overlap',
+  }),
+  slotMinutes: Type.Integer({
+    minimum: 5,
+    maximum: 480,
+    description: 'Length of a slot and step of the grid',
+  }),
+  bufferMinutes: Type.Integer({
+    minimum: 0,
+    maximum: 480,
+    description: 'Free time kept before and after every appointment',
+  }),
+  horizonDays: Type.Integer({ minimum: 1, maximum: 730, description: 'How far ahead slots are offered' }),
+  minNoticeMinutes: Type.Integer({
+    minimum: 0,
+    maximum: 43_200,
+    description: 'How soon the earliest slot may start',
+  }),
+};
+type BookingFields = typeof bookingFields;
+
+export const AgentBookingSettingsSchema = Type.Object(bookingFields, {
+  $id: 'AgentBookingSettings',
+  additionalProperties: false,
+});
+export type BookingSettings = Static<typeof AgentBookingSettingsSchema>;
+
+const optional = <K extends keyof BookingFields>(name: K) => Type.Optional(bookingFields[name]);
+const bookingInput = {
+  autoConfirm: optional('autoConfirm'),
+  weekdays: optional('weekdays'),
+  startTime: optional('startTime'),
+  endTime: optional('endTime'),
+  weeklyHours: optional('weeklyHours'),
+  slotMinutes: optional('slotMinutes'),
+  bufferMinutes: optional('bufferMinutes'),
+  horizonDays: optional('horizonDays'),
+  minNoticeMinutes: optional('minNoticeMinutes'),
+};
+
+const BookingInputSchema = Type.Object(
+  { ...bookingInput, timezone: bookingFields.timezone },
+  {
+    additionalProperties: false,
+    description:
+      'Online booking settings; null or absent = no online booking. Defaults: weekdays 1-5, 09:00-18:00, ' +
+      'slots of 30 minutes, no buffer, horizon 60 days, notice 60 minutes, autoConfirm false',
+  },
+);
+const BookingChangeSchema = Type.Object(
+  { ...bookingInput, timezone: Type.Optional(bookingFields.timezone) },
+  {
+    additionalProperties: false,
+    description:
+      'Merged member by member onto the current settings (timezone is needed the first time); null turns booking off',
+  },
+);
+
+export const AdminAgentSchema = Type.Object(
+  {
+    id: Type.String(),
+    firstName: Type.String(),
+    lastName: Type.String(),
+    fullName: Type.String(),
+    email: Type.Union([Type.String(), Type.Null()]),
+    phone: Type.Union([Type.String({ description: 'E.164' }), Type.Null()]),
+    photoUrl: Type.Union([Type.String(), Type.Null()]),
+    bio: Type.Union([Type.String(), Type.Null()]),
+    active: Type.Boolean(),
+    showOnPortal: Type.Boolean({ description: 'Listed by GET /v1/agents (when active)' }),
+    bookingSlug: Type.Union([Type.String(), Type.Null()]),
+    booking: Type.Union([ref(AgentBookingSettingsSchema), Type.Null()]),
+    bookable: Type.Boolean({
+      description: 'Active, with a booking slug and booking settings: listed by GET /v1/booking/agents',
+    }),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+  },
+  { $id: 'AdminAgent', additionalProperties: false },
+);
+export type AdminAgent = Static<typeof AdminAgentSchema>;
+
+const writableFields = {
+  firstName: Type.String({ minLength: 1, maxLength: 100 }),
+  lastName: Type.String({ maxLength: 100 }),
+  email: NullableString({ format: 'email', maxLength: 254 }),
+  phone: Type.Union([
+    Type.String({
+      minLength: 7,
+      maxLength: 30,
+      description: "International (+34612345678) or national in the organization's default country",
+    }),
+    Type.Null(),
+  ]),
+  photoUrl: Type.Union([Url, Type.Null()]),
+  bio: NullableString({ maxLength: 5000 }),
+  active: Type.Boolean(),
+  showOnPortal: Type.Boolean(),
+  bookingSlug: Type.Union([
+    Type.String({
+      pattern: SLUG_PATTERN,
+      maxLength: 64,
+      description: 'Lowercase letters, digits and single hyphens; unique in the organization',
+    }),
+    Type.Null(),
+  ]),
+};
+
+export const CreateAgentBodySchema = Type.Object(
+  {
+    firstName: writableFields.firstName,
+    lastName: Type.Optional(writableFields.lastName),
+    email: Type.Optional(writableFields.email),
+    phone: Type.Optional(writableFields.phone),
+    photoUrl: Type.Optional(writableFields.photoUrl),
+    bio: Type.Optional(writableFields.bio),
+    active: Type.Optional(writableFields.active),
+    showOnPortal: Type.Optional(writableFields.showOnPortal),
+    bookingSlug: Type.Optional(writableFields.bookingSlug),
+    booking: Type.Optional(Type.Union([BookingInputSchema, Type.Null()])),
+  },
+  { $id: 'CreateAgentBody', additionalProperties: false },
+);
+export type CreateAgentBody = Static<typeof CreateAgentBodySchema>;
+
+export const UpdateAgentBodySchema = Type.Object(
+  {
+    ...Type.Partial(Type.Object(writableFields)).properties,
+    booking: Type.Optional(Type.Union([BookingChangeSchema, Type.Null()])),
+  },
+  { $id: 'UpdateAgentBody', additionalProperties: false, minProperties: 1 },
+);
+export type UpdateAgentBody = Static<typeof UpdateAgentBodySchema>;
+export type BookingChange = Static<typeof BookingChangeSchema>;
+
+export const ListAgentsQuerySchema = Type.Object(
+  {
+    ...pageQuery(),
+    active: Type.Optional(Type.Boolean()),
+    bookable: Type.Optional(Type.Boolean({ description: 'Active, with a slug and booking settings' })),
+  },
+  { additionalProperties: false },
+);
+export type ListAgentsQuery = Static<typeof ListAgentsQuerySchema>;
+
+export const OrgAgentParamsSchema = Type.Object(
+  { orgId: Type.String(), agentId: Type.String() },
+  { additionalProperties: false },
+);
+
+/** An agent as the portal shows it (GET /v1/agents). */
+export const PortalAgentSchema = Type.Object(
+  {
+    id: Type.String(),
+    firstName: Type.String(),
+    lastName: Type.String(),
+    fullName: Type.String(),
+    email: Type.Union([Type.String(), Type.Null()]),
+    phone: Type.Union([Type.String(), Type.Null()]),
+    photoUrl: Type.Union([Type.String(), Type.Null()]),
+    bio: Type.Union([Type.String(), Type.Null()]),
+    bookingSlug: Type.Union([Type.String(), Type.Null()], {
+      description: 'The booking page (/v1/booking/{slug}); null when the agent takes no online bookings',
+    }),
+  },
+  { $id: 'PortalAgent', additionalProperties: false },
+);
+export type PortalAgent = Static<typeof PortalAgentSchema>;
+
+export const PortalAgentsQuerySchema = Type.Object({ ...pageQuery() }, { additionalProperties: false });
+export type PortalAgentsQuery = Static<typeof PortalAgentsQuerySchema>;
+
+export const AdminAgentResponseSchema = DataOf(ref(AdminAgentSchema));
+export const AdminAgentListResponseSchema = ListOf(ref(AdminAgentSchema));
+export const DeletedAgentResponseSchema = DataOf(
+  Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false }),
+);
+export const PortalAgentListResponseSchema = ListOf(ref(PortalAgentSchema));
+
+export const agentsSchemas: TSchema[] = [
+  AgentBookingSettingsSchema,
+  AdminAgentSchema,
+  CreateAgentBodySchema,
+  UpdateAgentBodySchema,
+  PortalAgentSchema,
+];

@@ -1,4 +1,91 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
+import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { ANY_KEY } from '../../platform/http/route-config.ts';
+import {
+  AvailabilityQuerySchema,
+  BookingAgentsResponseSchema,
+  BookingAvailabilityResponseSchema,
+  BookingReceiptResponseSchema,
+  CreateBookingBodySchema,
+  SlugParamsSchema,
+} from './booking.schema.ts';
+import * as booking from './booking.service.ts';
 
-export const bookingRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async () => {};
+const TAGS = ['Booking'];
+// booking:write guards the whole booking surface (SPEC.md); only the POST is a write.
+const READ = { auth: { scope: 'booking:write', keyTypes: ANY_KEY, write: false } } as const;
+const WRITE = { auth: { scope: 'booking:write', keyTypes: ANY_KEY, write: true } } as const;
+
+/** Online booking of appointments with agents. SPEC.md double-wraps all three answers: `{data: {data}}`. */
+export const bookingRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+  app.get(
+    '/v1/booking/agents',
+    {
+      config: READ,
+      schema: {
+        operationId: 'booking.agents.list',
+        summary: 'Agents who take online bookings, each with the slug of their booking page',
+        tags: TAGS,
+        response: { 200: BookingAgentsResponseSchema },
+      },
+    },
+    async (request) => ({
+      data: { data: await booking.listBookableAgents(db, principalOf(request).organization.id) },
+    }),
+  );
+
+  app.get(
+    '/v1/booking/:slug/availability',
+    {
+      config: READ,
+      schema: {
+        operationId: 'booking.availability.get',
+        summary: "Free slots of a month on an agent's booking page",
+        description:
+          "Dates and slots are wall-clock times in the agent's time zone (`timezone`), correct across DST " +
+          'changes. Slots in the past, within the minimum notice, beyond the horizon or too close to a booked ' +
+          'appointment are left out; `availableDates` lists only dates with a free slot. `month` is 0-11 ' +
+          "(0 = January); month and year default to the agent's current ones.",
+        tags: TAGS,
+        params: SlugParamsSchema,
+        querystring: AvailabilityQuerySchema,
+        response: { 200: BookingAvailabilityResponseSchema },
+      },
+    },
+    async (request) => ({
+      data: {
+        data: await booking.getAvailability(
+          db,
+          principalOf(request).organization.id,
+          request.params.slug,
+          request.query,
+        ),
+      },
+    }),
+  );
+
+  app.post(
+    '/v1/booking/:slug',
+    {
+      config: WRITE,
+      schema: {
+        operationId: 'booking.create',
+        summary: 'Book a slot with an agent',
+        description:
+          '`date` and `startTime` name a free slot of GET /v1/booking/{slug}/availability. The appointment is ' +
+          'CONFIRMED when the agent auto-confirms, SCHEDULED otherwise; the person is saved as a contact of the ' +
+          'agent, who is notified. 409 DUPLICATE when the slot is no longer free (also when two people book ' +
+          'it at the same moment: exactly one of them gets it).',
+        tags: TAGS,
+        params: SlugParamsSchema,
+        body: CreateBookingBodySchema,
+        response: { 201: BookingReceiptResponseSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send({
+        data: { data: await booking.bookSlot(db, principalOf(request), request.params.slug, request.body) },
+      }),
+  );
+};

@@ -1,3 +1,131 @@
-import type { TSchema } from '@fastify/type-provider-typebox';
+import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.ts';
 
-export const bookingSchemas: TSchema[] = [];
+/** What a booked appointment is for (docs/decisions.md "Booking appointment types"). */
+export const APPOINTMENT_TYPES = ['SHOWING', 'VALUATION', 'MEETING', 'VIDEO_CALL', 'PHONE_CALL'] as const;
+export type AppointmentType = (typeof APPOINTMENT_TYPES)[number];
+/** A booking starts CONFIRMED (the agent auto-confirms) or SCHEDULED (the agent confirms later). */
+export const BOOKING_STATUSES = ['CONFIRMED', 'SCHEDULED'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+const Time = Type.String({
+  pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+  description: "HH:MM in the agent's time zone",
+});
+const CalendarDate = Type.String({
+  format: 'date',
+  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+  description: "YYYY-MM-DD on the agent's calendar",
+});
+
+/** SPEC.md says "double-wrapped": `{data: {data: ...}}`. */
+const DoubleData = <T extends TSchema>(item: T) => DataOf(DataOf(item));
+
+export const SlugParamsSchema = Type.Object(
+  { slug: Type.String({ description: "The agent's booking slug (GET /v1/booking/agents)" }) },
+  { additionalProperties: false },
+);
+
+export const BookingAgentSchema = Type.Object(
+  {
+    id: Type.String(),
+    slug: Type.String({ description: 'Names the booking page: /v1/booking/{slug}' }),
+    firstName: Type.String(),
+    lastName: Type.String(),
+    fullName: Type.String(),
+    photoUrl: Type.Union([Type.String(), Type.Null()]),
+    autoConfirm: Type.Boolean({ description: 'Bookings are CONFIRMED at once (else SCHEDULED)' }),
+    slotMinutes: Type.Integer(),
+    timezone: Type.String({ description: 'IANA zone the dates and slots of this agent are in' }),
+  },
+  { $id: 'BookingAgent', additionalProperties: false },
+);
+export type BookingAgentCard = Static<typeof BookingAgentSchema>;
+
+export const AvailabilityQuerySchema = Type.Object(
+  {
+    month: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 11,
+        description: "0 = January; default: the agent's current month",
+      }),
+    ),
+    year: Type.Optional(
+      Type.Integer({ minimum: 2000, maximum: 2100, description: "Default: the agent's current year" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AvailabilityQuery = Static<typeof AvailabilityQuerySchema>;
+
+export const BookingAvailabilitySchema = Type.Object(
+  {
+    configured: Type.Boolean({ description: 'False when the agent has no booking hours: no dates then' }),
+    timezone: Type.Union([Type.String(), Type.Null()], {
+      description: 'IANA zone of the dates and slots (null when booking is not set up)',
+    }),
+    slotMinutes: Type.Union([Type.Integer(), Type.Null()]),
+    month: Type.Integer({ minimum: 0, maximum: 11 }),
+    year: Type.Integer(),
+    availableDates: Type.Array(
+      Type.Object(
+        {
+          date: Type.String({ description: 'YYYY-MM-DD' }),
+          slots: Type.Array(Type.String({ description: 'HH:MM start of a free slot' })),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Only dates with at least one free slot, in order' },
+    ),
+  },
+  { $id: 'BookingAvailability', additionalProperties: false },
+);
+export type BookingAvailability = Static<typeof BookingAvailabilitySchema>;
+
+export const CreateBookingBodySchema = Type.Object(
+  {
+    firstName: Type.String({ minLength: 2, maxLength: 100 }),
+    lastName: Type.Optional(Type.String({ maxLength: 100 })),
+    phone: Type.String({
+      minLength: 7,
+      maxLength: 20,
+      description: "International (+34612345678) or national in the agency's default country",
+    }),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+    date: CalendarDate,
+    startTime: Time,
+    type: Type.Optional(StringEnum(APPOINTMENT_TYPES, { description: 'Default SHOWING' })),
+    propertyId: Type.Optional(
+      Type.String({ maxLength: 64, description: 'A property published on the portal (prop_…)' }),
+    ),
+    notes: Type.Optional(Type.String({ maxLength: 2000 })),
+  },
+  { $id: 'CreateBookingBody', additionalProperties: false },
+);
+export type CreateBookingBody = Static<typeof CreateBookingBodySchema>;
+
+export const BookingReceiptSchema = Type.Object(
+  {
+    appointmentId: Type.String(),
+    status: StringEnum(BOOKING_STATUSES),
+    ownerNotified: Type.Boolean({ description: 'The agent got a notification task' }),
+    startsAt: DateTime(),
+    endsAt: DateTime(),
+    agentId: Type.String(),
+    contactId: Type.String(),
+  },
+  { $id: 'BookingReceipt', additionalProperties: false },
+);
+export type BookingReceipt = Static<typeof BookingReceiptSchema>;
+
+export const BookingAgentsResponseSchema = DoubleData(Type.Array(ref(BookingAgentSchema)));
+export const BookingAvailabilityResponseSchema = DoubleData(ref(BookingAvailabilitySchema));
+export const BookingReceiptResponseSchema = DoubleData(ref(BookingReceiptSchema));
+
+export const bookingSchemas: TSchema[] = [
+  BookingAgentSchema,
+  BookingAvailabilitySchema,
+  CreateBookingBodySchema,
+  BookingReceiptSchema,
+];

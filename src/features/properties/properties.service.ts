@@ -228,6 +228,23 @@ async function withCodeCheck<T>(code: string | undefined, work: () => Promise<T>
   }
 }
 
+type TenantOrganization = Awaited<ReturnType<typeof requireTenantOrganization>>;
+
+/**
+ * A back-office transaction on `organizationId`: 404 when it is not an organization (checked
+ * before the id reaches the tenant setting), with the organization's defaults at hand.
+ */
+async function adminTx<T>(
+  db: Database,
+  organizationId: string,
+  work: (tx: Tx, organization: TenantOrganization) => Promise<T>,
+): Promise<T> {
+  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
+  return db.tenantTx(organizationId, async (tx) =>
+    work(tx, await requireTenantOrganization(tx, organizationId)),
+  );
+}
+
 async function loadAdminProperty(tx: Tx, organizationId: string, propertyId: string) {
   const found = isId(propertyId, 'prop')
     ? await store.findPropertyById(tx, organizationId, propertyId, { portal: false })
@@ -242,8 +259,7 @@ export async function createProperty(
   organizationId: string,
   body: CreatePropertyBody,
 ): Promise<AdminProperty> {
-  return db.tenantTx(organizationId, async (tx) => {
-    const organization = await requireTenantOrganization(tx, organizationId);
+  return adminTx(db, organizationId, async (tx, organization) => {
     await checkAgent(tx, organizationId, body.agentId);
     const row = await store.insertProperty(tx, {
       id: newId('prop'),
@@ -273,8 +289,7 @@ export async function updateProperty(
   body: UpdatePropertyBody,
 ): Promise<AdminProperty> {
   return withCodeCheck(body.code, () =>
-    db.tenantTx(organizationId, async (tx) => {
-      const organization = await requireTenantOrganization(tx, organizationId);
+    adminTx(db, organizationId, async (tx, organization) => {
       const current = await loadAdminProperty(tx, organizationId, propertyId);
       if (body.agentId !== undefined) await checkAgent(tx, organizationId, body.agentId);
       const merged = { ...writableOf(current.property), ...body } as CreatePropertyBody;
@@ -301,8 +316,7 @@ export async function deleteProperty(
   organizationId: string,
   propertyId: string,
 ): Promise<{ id: string; deleted: true }> {
-  return db.tenantTx(organizationId, async (tx) => {
-    await requireTenantOrganization(tx, organizationId);
+  return adminTx(db, organizationId, async (tx) => {
     const row = isId(propertyId, 'prop') ? await store.deleteProperty(tx, organizationId, propertyId) : null;
     if (!row) throw Errors.notFound('Property', propertyId);
     await recordEvent(tx, {
@@ -316,8 +330,7 @@ export async function deleteProperty(
 
 /** One property, back-office view. */
 export async function getAdminProperty(db: Database, organizationId: string, propertyId: string) {
-  return db.tenantTx(organizationId, async (tx) => {
-    await requireTenantOrganization(tx, organizationId);
+  return adminTx(db, organizationId, async (tx) => {
     return toAdminProperty(await loadAdminProperty(tx, organizationId, propertyId));
   });
 }
@@ -329,8 +342,7 @@ export async function listAdminProperties(
   query: AdminListPropertiesQuery,
 ) {
   const page = pageRequest(query);
-  const { items, total } = await db.tenantTx(organizationId, async (tx) => {
-    await requireTenantOrganization(tx, organizationId);
+  const { items, total } = await adminTx(db, organizationId, async (tx) => {
     return store.listProperties(tx, organizationId, query, page);
   });
   return { data: items.map(toAdminProperty), meta: pageMeta(total, page) };

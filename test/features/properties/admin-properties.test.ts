@@ -214,6 +214,12 @@ describe('admin property errors', () => {
       404,
       'NOT_FOUND',
     );
+    expectError(await admin(app, 'GET', '/admin/v1/organizations/nope/properties'), 404, 'NOT_FOUND');
+    expectError(
+      await admin(app, 'POST', '/admin/v1/organizations/nope/properties', {}),
+      400,
+      'VALIDATION_ERROR',
+    );
     const other = await createTenant(app);
     const theirs = await createProperty(app, other.org.id);
     expectError(await admin(app, 'GET', `${base()}/${theirs.id}`), 404, 'NOT_FOUND');

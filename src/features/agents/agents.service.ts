@@ -1,0 +1,351 @@
+import type { Database, Tx } from '../../db/database.ts';
+import { databaseError, UNIQUE_VIOLATION } from '../../db/errors.ts';
+import type { AgentBookingSettings, AgentRow } from '../../db/schema.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import type { Actor } from '../../platform/events/catalog.ts';
+import { recordEvent } from '../../platform/events/record.ts';
+import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
+import { isId, newId } from '../../platform/ids/ids.ts';
+import { requireTenantOrganization } from '../admin/admin.service.ts';
+import { normalizePhone } from '../contacts/contacts.service.ts';
+import { canonicalTimeZone, minutesOf } from '../booking/booking.slots.ts';
+import { AgentCreated, AgentDeleted, AgentUpdated } from './agents.events.ts';
+import {
+  BOOKING_DEFAULTS,
+  type AdminAgent,
+  type BookingChange,
+  type CreateAgentBody,
+  type ListAgentsQuery,
+  type PortalAgent,
+  type PortalAgentsQuery,
+  type UpdateAgentBody,
+} from './agents.schema.ts';
+import * as store from './agents.store.ts';
+
+/** Back-office changes are recorded with a SYSTEM actor (the operator). */
+const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
+
+const fullName = (agent: Pick<AgentRow, 'firstName' | 'lastName'>) =>
+  [agent.firstName, agent.lastName].filter(Boolean).join(' ');
+
+/** Takes online bookings: active, with a slug and booking settings. */
+export function isBookable(agent: AgentRow): boolean {
+  return agent.active && agent.bookingSlug !== null && agent.booking !== null;
+}
+
+function toAdminAgent(row: AgentRow): AdminAgent {
+  return {
+    id: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    fullName: fullName(row),
+    email: row.email,
+    phone: row.phone,
+    photoUrl: row.photoUrl,
+    bio: row.bio,
+    active: row.active,
+    showOnPortal: row.showOnPortal,
+    bookingSlug: row.bookingSlug,
+    booking: row.booking,
+    bookable: isBookable(row),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function toPortalAgent(row: AgentRow): PortalAgent {
+  return {
+    id: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    fullName: fullName(row),
+    email: row.email,
+    phone: row.phone,
+    photoUrl: row.photoUrl,
+    bio: row.bio,
+    bookingSlug: isBookable(row) ? row.bookingSlug : null,
+  };
+}
+
+function eventAgent(row: AgentRow) {
+  return {
+    id: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email,
+    phone: row.phone,
+    photoUrl: row.photoUrl,
+    active: row.active,
+    showOnPortal: row.showOnPortal,
+    bookingSlug: row.bookingSlug,
+    bookable: isBookable(row),
+    booking: row.booking,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Complete booking settings from the current ones and a change (defaults fill the rest), checked
+ * beyond the schema: a known IANA zone (stored by its canonical name), windows that end after they
+ * start, and no two windows of one weekday overlapping. null turns online booking off.
+ */
+export function bookingSettings(
+  current: AgentBookingSettings | null,
+  change: BookingChange | null | undefined,
+): AgentBookingSettings | null {
+  if (change === null) return null;
+  if (change === undefined) return current;
+  const given = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
+  const merged = { ...BOOKING_DEFAULTS, ...(current ?? {}), ...given } as AgentBookingSettings;
+  if (!merged.timezone) {
+    throw Errors.invalidField('body.booking.timezone', 'is required to turn online booking on');
+  }
+  const timezone = canonicalTimeZone(merged.timezone);
+  if (!timezone) {
+    throw Errors.invalidField('body.booking.timezone', 'is not an IANA time zone (e.g. Europe/Madrid)');
+  }
+  if (minutesOf(merged.startTime) >= minutesOf(merged.endTime)) {
+    throw Errors.invalidField('body.booking.endTime', 'must be later than startTime');
+  }
+  merged.weeklyHours.forEach((entry, index) => {
+    if (minutesOf(entry.startTime) >= minutesOf(entry.endTime)) {
+      throw Errors.invalidField(`body.booking.weeklyHours[${index}].endTime`, 'must be later than startTime');
+    }
+    const clash = merged.weeklyHours.findIndex(
+      (other, otherIndex) =>
+        otherIndex < index &&
+        other.weekday === entry.weekday &&
+        minutesOf(other.startTime) < minutesOf(entry.endTime) &&
+        minutesOf(entry.startTime) < minutesOf(other.endTime),
+    );
+    if (clash >= 0) {
+      throw Errors.invalidField(
+        `body.booking.weeklyHours[${index}]`,
+        `overlaps weeklyHours[${clash}] on weekday ${entry.weekday}`,
+      );
+    }
+  });
+  return {
+    autoConfirm: merged.autoConfirm,
+    timezone,
+    weekdays: [...merged.weekdays].sort((a, b) => a - b),
+    startTime: merged.startTime,
+    endTime: merged.endTime,
+    weeklyHours: [...merged.weeklyHours]
+      .map(({ weekday, startTime, endTime }) => ({ weekday, startTime, endTime }))
+      .sort((a, b) => a.weekday - b.weekday || minutesOf(a.startTime) - minutesOf(b.startTime)),
+    slotMinutes: merged.slotMinutes,
+    bufferMinutes: merged.bufferMinutes,
+    horizonDays: merged.horizonDays,
+    minNoticeMinutes: merged.minNoticeMinutes,
+  };
+}
+
+/**
+ * Runs `work` in the tenant transaction of an admin route's organization (live or test twin):
+ * 404 for a malformed or unknown id, before anything else is read.
+ */
+async function inOrganization<T>(
+  db: Database,
+  organizationId: string,
+  work: (tx: Tx, organization: { defaultCountry: string }) => Promise<T>,
+  slug?: string | null,
+): Promise<T> {
+  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
+  const run = () =>
+    db.tenantTx(organizationId, async (tx) => work(tx, await requireTenantOrganization(tx, organizationId)));
+  try {
+    return await run();
+  } catch (error) {
+    const failure = databaseError(error);
+    // A parallel write took the slug between our insert's check and its commit.
+    if (
+      failure?.code === UNIQUE_VIOLATION &&
+      failure.constraint === 'agents_organization_id_booking_slug_key'
+    ) {
+      throw slugTaken(slug ?? '');
+    }
+    throw error;
+  }
+}
+
+function slugTaken(slug: string) {
+  return Errors.duplicate(`Booking slug ${slug} is already used by another agent of this organization`);
+}
+
+async function loadAgent(tx: Tx, organizationId: string, agentId: string): Promise<AgentRow> {
+  const row = isId(agentId, 'agt') ? await store.findAgentById(tx, organizationId, agentId) : null;
+  if (!row) throw Errors.notFound('Agent', agentId);
+  return row;
+}
+
+/** Creates an agent (back office); 409 DUPLICATE when the booking slug is taken in the organization. */
+export async function createAgent(
+  db: Database,
+  organizationId: string,
+  body: CreateAgentBody,
+): Promise<AdminAgent> {
+  return inOrganization(
+    db,
+    organizationId,
+    async (tx, organization) => {
+      const row = await store.insertAgent(tx, {
+        id: newId('agt'),
+        organizationId,
+        firstName: body.firstName.trim(),
+        lastName: body.lastName?.trim() ?? '',
+        email: body.email?.trim() ?? null,
+        phone: body.phone ? normalizePhone(body.phone, organization.defaultCountry) : null,
+        photoUrl: body.photoUrl ?? null,
+        bio: body.bio ?? null,
+        active: body.active ?? true,
+        showOnPortal: body.showOnPortal ?? true,
+        bookingSlug: body.bookingSlug ?? null,
+        booking: bookingSettings(null, body.booking),
+      });
+      if (!row) throw slugTaken(body.bookingSlug ?? '');
+      await recordEvent(tx, { type: AgentCreated.type, data: { agent: eventAgent(row) }, actor: OPERATOR });
+      return toAdminAgent(row);
+    },
+    body.bookingSlug,
+  );
+}
+
+/** One agent, back-office view; 404 outside the organization. */
+export async function getAgent(db: Database, organizationId: string, agentId: string): Promise<AdminAgent> {
+  return inOrganization(db, organizationId, async (tx) =>
+    toAdminAgent(await loadAgent(tx, organizationId, agentId)),
+  );
+}
+
+/** The organization's agents by name, optionally only (in)active or (not) bookable ones. */
+export async function listAgents(db: Database, organizationId: string, query: ListAgentsQuery) {
+  const page = pageRequest(query);
+  const { items, total } = await inOrganization(db, organizationId, (tx) =>
+    store.listAgents(tx, organizationId, { active: query.active, bookable: query.bookable }, page),
+  );
+  return { data: items.map(toAdminAgent), meta: pageMeta(total, page) };
+}
+
+/**
+ * Changes some fields of an agent. `booking` merges member by member onto the current settings
+ * (null turns online booking off); the result is checked as a whole.
+ */
+export async function updateAgent(
+  db: Database,
+  organizationId: string,
+  agentId: string,
+  body: UpdateAgentBody,
+): Promise<AdminAgent> {
+  return inOrganization(
+    db,
+    organizationId,
+    async (tx, organization) => {
+      const current = await loadAgent(tx, organizationId, agentId);
+      const changes: Partial<store.NewAgent> = {};
+      if (body.firstName !== undefined) changes.firstName = body.firstName.trim();
+      if (body.lastName !== undefined) changes.lastName = body.lastName.trim();
+      if (body.email !== undefined) changes.email = body.email?.trim() ?? null;
+      if (body.phone !== undefined)
+        changes.phone = body.phone === null ? null : normalizePhone(body.phone, organization.defaultCountry);
+      if (body.photoUrl !== undefined) changes.photoUrl = body.photoUrl;
+      if (body.bio !== undefined) changes.bio = body.bio;
+      if (body.active !== undefined) changes.active = body.active;
+      if (body.showOnPortal !== undefined) changes.showOnPortal = body.showOnPortal;
+      if (body.bookingSlug !== undefined) {
+        if (body.bookingSlug !== null && body.bookingSlug !== current.bookingSlug) {
+          const holder = await store.findAgentBySlug(tx, organizationId, body.bookingSlug);
+          if (holder) throw slugTaken(body.bookingSlug);
+        }
+        changes.bookingSlug = body.bookingSlug;
+      }
+      if (body.booking !== undefined) changes.booking = bookingSettings(current.booking, body.booking);
+      const row = await store.updateAgent(tx, organizationId, agentId, changes);
+      if (!row) throw Errors.notFound('Agent', agentId);
+      await recordEvent(tx, {
+        type: AgentUpdated.type,
+        data: { agent: eventAgent(row), changes: Object.keys(body).sort() },
+        actor: OPERATOR,
+      });
+      return toAdminAgent(row);
+    },
+    body.bookingSlug,
+  );
+}
+
+/**
+ * Deletes an agent, and with them their past appointments (the schema cascades). Refused (409)
+ * while they hold upcoming appointments: those people are expecting someone. Deactivating the
+ * agent (`active: false`) keeps the history instead.
+ */
+export async function deleteAgent(
+  db: Database,
+  organizationId: string,
+  agentId: string,
+): Promise<{ id: string; deleted: true }> {
+  return inOrganization(db, organizationId, async (tx) => {
+    await loadAgent(tx, organizationId, agentId);
+    const upcoming = await store.countUpcomingAppointments(tx, organizationId, agentId, new Date());
+    if (upcoming > 0) {
+      throw Errors.duplicate(
+        `Agent ${agentId} has ${upcoming} upcoming appointment(s): cancel them or deactivate the agent (active: false) instead`,
+      );
+    }
+    const row = await store.deleteAgent(tx, organizationId, agentId);
+    if (!row) throw Errors.notFound('Agent', agentId);
+    await recordEvent(tx, { type: AgentDeleted.type, data: { agent: eventAgent(row) }, actor: OPERATOR });
+    return { id: agentId, deleted: true as const };
+  });
+}
+
+/** The portal's team page: active agents shown on the portal, by name. */
+export async function listPortalAgents(db: Database, organizationId: string, query: PortalAgentsQuery) {
+  const page = pageRequest(query);
+  const { items, total } = await db.tenantTx(organizationId, (tx) =>
+    store.listPortalAgents(tx, organizationId, page),
+  );
+  return { data: items.map(toPortalAgent), meta: pageMeta(total, page) };
+}
+
+/** An agent who takes online bookings, as the booking pages need them. */
+export interface BookingAgent {
+  id: string;
+  slug: string;
+  firstName: string;
+  lastName: string;
+  fullName: string;
+  photoUrl: string | null;
+  /** null: the page exists but booking is not set up. */
+  booking: AgentBookingSettings | null;
+}
+
+function toBookingAgent(row: AgentRow): BookingAgent {
+  return {
+    id: row.id,
+    slug: row.bookingSlug as string,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    fullName: fullName(row),
+    photoUrl: row.photoUrl,
+    booking: row.booking,
+  };
+}
+
+/**
+ * The active agent whose booking page is `slug`, inside the caller's transaction; null when no
+ * active agent of the organization has it (other tenants' agents are invisible here).
+ */
+export async function findBookingAgent(
+  tx: Tx,
+  organizationId: string,
+  slug: string,
+): Promise<BookingAgent | null> {
+  const row = await store.findAgentBySlug(tx, organizationId, slug);
+  return row && row.active ? toBookingAgent(row) : null;
+}
+
+/** The organization's agents that take online bookings, by name. */
+export async function listBookingAgents(tx: Tx, organizationId: string): Promise<BookingAgent[]> {
+  return (await store.listBookableAgents(tx, organizationId)).map(toBookingAgent);
+}

@@ -1,0 +1,244 @@
+import type { Database, Tx } from '../../db/database.ts';
+import { databaseError, EXCLUSION_VIOLATION } from '../../db/errors.ts';
+import type { AgentBookingSettings } from '../../db/schema.ts';
+import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import { recordEvent } from '../../platform/events/record.ts';
+import { newId } from '../../platform/ids/ids.ts';
+import { findBookingAgent, listBookingAgents, type BookingAgent } from '../agents/agents.service.ts';
+import { normalizePhone, upsertPortalContact } from '../contacts/contacts.service.ts';
+import { requirePortalProperty } from '../properties/properties.service.ts';
+import { AppointmentCreated } from './booking.events.ts';
+import type {
+  AppointmentType,
+  AvailabilityQuery,
+  BookingAgentCard,
+  BookingAvailability,
+  BookingReceipt,
+  BookingStatus,
+  CreateBookingBody,
+} from './booking.schema.ts';
+import {
+  bookableDates,
+  busySpan,
+  freeSlots,
+  gridSlots,
+  groupByDate,
+  hasHours,
+  wallClock,
+  type Slot,
+} from './booking.slots.ts';
+import * as store from './booking.store.ts';
+
+/** One message for "no such page" whether the slug is unknown or another agency's. */
+function pageNotFound(slug: string) {
+  return Errors.notFound('Booking page', slug);
+}
+
+function slotUnavailable(date: string, startTime: string) {
+  return Errors.duplicate(
+    `The slot ${date} ${startTime} is no longer available: pick another from GET /v1/booking/{slug}/availability`,
+  );
+}
+
+async function requireBookingAgent(tx: Tx, organizationId: string, slug: string): Promise<BookingAgent> {
+  const agent = await findBookingAgent(tx, organizationId, slug);
+  if (!agent) throw pageNotFound(slug);
+  return agent;
+}
+
+/** Settings that can produce slots: booking set up and at least one window in the week. */
+function configured(booking: AgentBookingSettings | null): booking is AgentBookingSettings {
+  return booking !== null && hasHours(booking);
+}
+
+/**
+ * The free slots of an agent on some dates, at `now`: the grid of the agent's hours minus the past,
+ * the minimum notice, the horizon and the appointments (with their buffer). The one computation
+ * behind both the availability page and the check of a booking.
+ */
+async function freeSlotsOn(
+  tx: Tx,
+  organizationId: string,
+  agent: BookingAgent & { booking: AgentBookingSettings },
+  dates: string[],
+  now: number,
+): Promise<Slot[]> {
+  const rules = agent.booking;
+  const grid = freeSlots(rules, gridSlots(rules, dates), [], now);
+  const span = busySpan(rules, grid);
+  if (!span) return [];
+  const busy = await store.listBusyIntervals(tx, organizationId, agent.id, span.from, span.to);
+  return freeSlots(rules, grid, busy, now);
+}
+
+/** The agents that take online bookings, by name. */
+export async function listBookableAgents(db: Database, organizationId: string): Promise<BookingAgentCard[]> {
+  const agents = await db.tenantTx(organizationId, (tx) => listBookingAgents(tx, organizationId));
+  return agents
+    .filter((agent): agent is BookingAgent & { booking: AgentBookingSettings } => agent.booking !== null)
+    .map((agent) => ({
+      id: agent.id,
+      slug: agent.slug,
+      firstName: agent.firstName,
+      lastName: agent.lastName,
+      fullName: agent.fullName,
+      photoUrl: agent.photoUrl,
+      autoConfirm: agent.booking.autoConfirm,
+      slotMinutes: agent.booking.slotMinutes,
+      timezone: agent.booking.timezone,
+    }));
+}
+
+/**
+ * The free slots of a month on an agent's booking page, in the agent's time zone (month and year
+ * default to the agent's current ones). `configured: false` and no dates when the agent has no
+ * booking hours; 404 when no active agent of the organization has the slug.
+ */
+export async function getAvailability(
+  db: Database,
+  organizationId: string,
+  slug: string,
+  query: AvailabilityQuery,
+  now = Date.now(),
+): Promise<BookingAvailability> {
+  return db.tenantTx(organizationId, async (tx) => {
+    const agent = await requireBookingAgent(tx, organizationId, slug);
+    const booking = agent.booking;
+    const today = wallClock(now, booking?.timezone ?? 'UTC').date;
+    const year = query.year ?? Number(today.slice(0, 4));
+    const month = query.month ?? Number(today.slice(5, 7)) - 1;
+    const base = {
+      timezone: booking?.timezone ?? null,
+      slotMinutes: booking?.slotMinutes ?? null,
+      month,
+      year,
+    };
+    if (!configured(booking)) return { configured: false, ...base, availableDates: [] };
+    const dates = bookableDates(booking, year, month, now);
+    const slots = await freeSlotsOn(tx, organizationId, { ...agent, booking }, dates, now);
+    return { configured: true, ...base, availableDates: groupByDate(slots) };
+  });
+}
+
+/**
+ * Books a slot on an agent's page, all in one transaction: the slot must be free now (409
+ * DUPLICATE otherwise), the person becomes or updates a contact owned by the agent, the
+ * appointment is CONFIRMED or SCHEDULED by the agent's autoConfirm, the agent gets a notification
+ * task, and `appointment.created` is recorded. Two bookings racing for one slot: the database's
+ * no-overlap constraint lets exactly one commit; the other gets the same 409.
+ */
+export async function bookSlot(
+  db: Database,
+  principal: Principal,
+  slug: string,
+  body: CreateBookingBody,
+): Promise<BookingReceipt> {
+  const organizationId = principal.organization.id;
+  const phone = normalizePhone(body.phone, principal.organization.defaultCountry);
+  const type: AppointmentType = body.type ?? 'SHOWING';
+  const actor = actorOf(principal);
+  try {
+    return await db.tenantTx(organizationId, async (tx) => {
+      const agent = await requireBookingAgent(tx, organizationId, slug);
+      const property =
+        body.propertyId === undefined
+          ? null
+          : await requirePortalProperty(tx, organizationId, body.propertyId);
+      const booking = agent.booking;
+      if (!configured(booking)) throw slotUnavailable(body.date, body.startTime);
+      const slot = (
+        await freeSlotsOn(tx, organizationId, { ...agent, booking }, [body.date], Date.now())
+      ).find((free) => free.time === body.startTime);
+      if (!slot) throw slotUnavailable(body.date, body.startTime);
+
+      const { contact } = await upsertPortalContact(
+        tx,
+        organizationId,
+        {
+          firstName: body.firstName,
+          lastName: body.lastName,
+          phone,
+          email: body.email,
+          source: 'BOOKING',
+          ownerId: agent.id,
+        },
+        actor,
+      );
+      const status: BookingStatus = booking.autoConfirm ? 'CONFIRMED' : 'SCHEDULED';
+      const appointment = await store.insertAppointment(tx, {
+        id: newId('apt'),
+        organizationId,
+        agentId: agent.id,
+        contactId: contact.id,
+        propertyId: property?.id ?? null,
+        type,
+        status,
+        startsAt: new Date(slot.startsAt),
+        endsAt: new Date(slot.endsAt),
+        source: 'BOOKING',
+        notes: body.notes ?? null,
+      });
+      const name = [body.firstName.trim(), body.lastName?.trim()].filter(Boolean).join(' ');
+      await store.insertTask(tx, {
+        id: newId('task'),
+        organizationId,
+        title: `New booking: ${name} on ${body.date} ${body.startTime}`,
+        description: [
+          `${type} ${status.toLowerCase()} for ${body.date} ${body.startTime} (${booking.timezone}).`,
+          `Contact: ${name}, ${phone}${body.email ? `, ${body.email}` : ''}.`,
+          property ? `Property: ${property.title} (${property.id}).` : null,
+          body.notes ? `Notes: ${body.notes}` : null,
+        ]
+          .filter(Boolean)
+          .join('\n'),
+        type: 'NOTIFICATION',
+        status: 'PENDING',
+        dueAt: new Date(),
+        assigneeId: agent.id,
+        contactId: contact.id,
+        appointmentId: appointment.id,
+      });
+      await recordEvent(tx, {
+        type: AppointmentCreated.type,
+        data: {
+          appointment: {
+            id: appointment.id,
+            agentId: agent.id,
+            contactId: contact.id,
+            propertyId: appointment.propertyId,
+            type,
+            status,
+            startsAt: appointment.startsAt.toISOString(),
+            endsAt: appointment.endsAt.toISOString(),
+            timezone: booking.timezone,
+            source: appointment.source,
+            notes: appointment.notes,
+          },
+          contact: {
+            id: contact.id,
+            firstName: contact.firstName,
+            lastName: contact.lastName,
+            fullName: contact.fullName,
+            phone: contact.phone,
+            email: contact.email,
+          },
+        },
+        actor,
+      });
+      return {
+        appointmentId: appointment.id,
+        status,
+        ownerNotified: true,
+        startsAt: appointment.startsAt.toISOString(),
+        endsAt: appointment.endsAt.toISOString(),
+        agentId: agent.id,
+        contactId: contact.id,
+      };
+    });
+  } catch (error) {
+    // A parallel booking of an overlapping slot committed first (appointments_no_overlap).
+    if (databaseError(error)?.code === EXCLUSION_VIOLATION) throw slotUnavailable(body.date, body.startTime);
+    throw error;
+  }
+}

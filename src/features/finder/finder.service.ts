@@ -1,0 +1,278 @@
+import type { Database, Tx } from '../../db/database.ts';
+import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import { recordEvent } from '../../platform/events/record.ts';
+import { newId } from '../../platform/ids/ids.ts';
+import { fold } from '../../platform/text/fold.ts';
+import { recordAnalyticsEventInTx } from '../analytics/analytics.service.ts';
+import { normalizePhone, upsertPortalContact } from '../contacts/contacts.service.ts';
+import type { Amenity, PropertyType, TransactionType } from '../properties/properties.schema.ts';
+import { FinderSubmitted } from './finder.events.ts';
+import {
+  FINDER_CRITERIA,
+  FINDER_MAX_RESULTS,
+  type FinderBody,
+  type FinderBreakdownItem,
+  type FinderCriterion,
+  type FinderMatch,
+  type FinderResult,
+  type MatchState,
+} from './finder.schema.ts';
+import * as store from './finder.store.ts';
+
+// The scoring rules. docs/finder.md explains them with a worked example; change both together.
+
+/** Base weights (they add up to 100); the weights of the criteria a person gives are rescaled to 100. */
+export const CRITERION_WEIGHTS: Readonly<Record<FinderCriterion, number>> = {
+  transactionType: 10,
+  propertyType: 20,
+  budget: 25,
+  location: 25,
+  bedrooms: 10,
+  amenities: 10,
+};
+
+/** A listing is a match (counted in `total`, listed) from this score on: more than half of what was asked. */
+export const MIN_MATCH_SCORE = 60;
+
+/** Within 10% outside the budget is a partial match; more than 10% over `budgetMax` is never shown. */
+export const BUDGET_TOLERANCE = 0.1;
+
+/** Types close enough to stand in for each other (a partial match); the rest stand alone. */
+export const PROPERTY_TYPE_FAMILIES: readonly (readonly PropertyType[])[] = [
+  ['APARTMENT', 'STUDIO', 'PENTHOUSE', 'DUPLEX'],
+  ['HOUSE', 'VILLA', 'TOWNHOUSE'],
+  ['COMMERCIAL', 'OFFICE', 'WAREHOUSE'],
+];
+
+/** Listing transaction types that suit a person: SALE_OR_RENT listings suit buyers and renters. */
+const SUITABLE_TRANSACTIONS: Record<TransactionType, readonly TransactionType[]> = {
+  SALE: ['SALE', 'SALE_OR_RENT'],
+  RENT: ['RENT', 'SALE_OR_RENT'],
+  SALE_OR_RENT: ['SALE', 'RENT', 'SALE_OR_RENT'],
+};
+
+/** What a person looks for; every member optional, at least one given (HTTP-free, also for MCP tools). */
+export type FinderCriteria = {
+  transactionType?: TransactionType;
+  propertyType?: PropertyType;
+  city?: string;
+  neighborhood?: string;
+  budgetMin?: number;
+  budgetMax?: number;
+  minBedrooms?: number;
+  amenities?: Amenity[];
+};
+
+/** The criteria a search gives, in breakdown order. An empty amenity list gives none. */
+export function givenCriteria(criteria: FinderCriteria): FinderCriterion[] {
+  const given: Record<FinderCriterion, boolean> = {
+    transactionType: criteria.transactionType !== undefined,
+    propertyType: criteria.propertyType !== undefined,
+    budget: criteria.budgetMin !== undefined || criteria.budgetMax !== undefined,
+    location: criteria.city !== undefined || criteria.neighborhood !== undefined,
+    bedrooms: criteria.minBedrooms !== undefined,
+    amenities: (criteria.amenities?.length ?? 0) > 0,
+  };
+  return FINDER_CRITERIA.filter((criterion) => given[criterion]);
+}
+
+/**
+ * Integer weights of the given criteria, rescaled from the base weights so they add up to exactly
+ * 100 (largest remainder: the floors first, the points left over to the largest fractions, ties
+ * in breakdown order).
+ */
+export function criterionWeights(
+  given: readonly FinderCriterion[],
+): Partial<Record<FinderCriterion, number>> {
+  const sum = given.reduce((total, criterion) => total + CRITERION_WEIGHTS[criterion], 0);
+  const shares = given.map((criterion) => {
+    const exact = (CRITERION_WEIGHTS[criterion] * 100) / sum;
+    return { criterion, weight: Math.floor(exact), fraction: exact - Math.floor(exact) };
+  });
+  let left = 100 - shares.reduce((total, share) => total + share.weight, 0);
+  for (const share of [...shares].sort((a, b) => b.fraction - a.fraction)) {
+    if (left <= 0) break;
+    share.weight += 1;
+    left -= 1;
+  }
+  return Object.fromEntries(shares.map((share) => [share.criterion, share.weight]));
+}
+
+/**
+ * Checks what the schema cannot: at least one criterion, no blank place names, and
+ * `budgetMin <= budgetMax`; a 400 naming the field (`prefix` is the criteria's place in the request).
+ */
+export function checkCriteria(criteria: FinderCriteria, prefix = 'body'): void {
+  for (const field of ['city', 'neighborhood'] as const) {
+    const value = criteria[field];
+    if (value !== undefined && fold(value) === '')
+      throw Errors.invalidField(`${prefix}.${field}`, 'must not be blank');
+  }
+  if (
+    criteria.budgetMin !== undefined &&
+    criteria.budgetMax !== undefined &&
+    criteria.budgetMin > criteria.budgetMax
+  ) {
+    throw Errors.invalidField(`${prefix}.budgetMax`, `must be greater than or equal to ${prefix}.budgetMin`);
+  }
+  if (givenCriteria(criteria).length === 0) {
+    const message =
+      'must give at least one search criterion: transactionType, propertyType, city, neighborhood, ' +
+      'budgetMin, budgetMax, minBedrooms or amenities';
+    throw Errors.validation(`${prefix} ${message}`, [{ field: prefix, message }]);
+  }
+}
+
+function stateOf(criterion: FinderCriterion, level: number, wanted: number): MatchState {
+  if (criterion === 'amenities') return level >= wanted ? 'match' : level > 0 ? 'partial' : 'miss';
+  return level >= 2 ? 'match' : level === 1 ? 'partial' : 'miss';
+}
+
+/** The finder's query for the store: weights, families, tolerance and folded places from `criteria`. */
+export function scoringQuery(
+  criteria: FinderCriteria,
+  options: { limit?: number; minScore?: number } = {},
+): store.ScoringQuery {
+  const given = givenCriteria(criteria);
+  const type = criteria.propertyType;
+  const family = type ? PROPERTY_TYPE_FAMILIES.find((members) => members.includes(type)) : undefined;
+  const amenities = [...new Set(criteria.amenities ?? [])];
+  return {
+    weights: criterionWeights(given),
+    transactionTypes: criteria.transactionType ? SUITABLE_TRANSACTIONS[criteria.transactionType] : undefined,
+    propertyType: type
+      ? { exact: type, related: (family ?? []).filter((member) => member !== type) }
+      : undefined,
+    budget: given.includes('budget')
+      ? { min: criteria.budgetMin ?? null, max: criteria.budgetMax ?? null, tolerance: BUDGET_TOLERANCE }
+      : undefined,
+    location: given.includes('location')
+      ? {
+          city: criteria.city === undefined ? null : fold(criteria.city),
+          neighborhood: criteria.neighborhood === undefined ? null : fold(criteria.neighborhood),
+        }
+      : undefined,
+    minBedrooms: criteria.minBedrooms,
+    amenities: amenities.length > 0 ? amenities : undefined,
+    minScore: options.minScore ?? MIN_MATCH_SCORE,
+    // At least one row must come back to carry `total`.
+    limit: Math.max(1, options.limit ?? FINDER_MAX_RESULTS),
+  };
+}
+
+/**
+ * Scores the organization's published listings against `criteria` inside the caller's transaction:
+ * the best `limit` (default 12) of those scoring at least `minScore` (default 60), best first and
+ * newest first among equals, each with its breakdown, and how many reach `minScore` in all. Throws
+ * a 400 for criteria `checkCriteria` refuses.
+ */
+export async function scoreProperties(
+  tx: Tx,
+  organizationId: string,
+  criteria: FinderCriteria,
+  options: { limit?: number; minScore?: number; fieldPrefix?: string } = {},
+): Promise<{ total: number; properties: FinderMatch[] }> {
+  checkCriteria(criteria, options.fieldPrefix);
+  const given = givenCriteria(criteria);
+  const query = scoringQuery(criteria, options);
+  const { weights } = query;
+  const wanted = query.amenities?.length ?? 0;
+  const { total, properties } = await store.scorePublishedProperties(tx, organizationId, query);
+  return {
+    total,
+    properties: properties.map((p) => ({
+      id: p.id,
+      title: p.title,
+      price: p.price,
+      currency: p.currency,
+      transactionType: p.transactionType as FinderMatch['transactionType'],
+      type: p.type as FinderMatch['type'],
+      city: p.city,
+      neighborhood: p.neighborhood,
+      bedrooms: p.bedrooms,
+      area: p.area,
+      photoUrl: p.photoUrl,
+      matchScore: p.score,
+      breakdown: given.map((criterion): FinderBreakdownItem => ({
+        criterio: criterion,
+        puntos: p.points[criterion] ?? 0,
+        peso: weights[criterion] ?? 0,
+        estado: stateOf(criterion, p.levels[criterion] ?? 0, wanted),
+      })),
+    })),
+  };
+}
+
+/** The criteria of a finder form as saved and published: text trimmed, members left out stay out. */
+function criteriaOf(body: FinderBody): FinderCriteria {
+  const criteria: FinderCriteria = {
+    transactionType: body.transactionType,
+    propertyType: body.propertyType,
+    city: body.city?.trim(),
+    neighborhood: body.neighborhood?.trim(),
+    budgetMin: body.budgetMin,
+    budgetMax: body.budgetMax,
+    minBedrooms: body.minBedrooms,
+    amenities: body.amenities,
+  };
+  return Object.fromEntries(
+    Object.entries(criteria).filter(([, value]) => value !== undefined),
+  ) as FinderCriteria;
+}
+
+/**
+ * Runs the property finder for a portal visitor, in one tenant transaction: scores the published
+ * stock, upserts the person as a contact (source FINDER, tag `finder`, preferences from the
+ * criteria), saves the search with what was shown, counts a FINDER_SUBMIT analytics event and
+ * records `finder.submitted`.
+ */
+export async function submitFinder(
+  db: Database,
+  principal: Principal,
+  body: FinderBody,
+): Promise<FinderResult> {
+  const organization = principal.organization;
+  const criteria = criteriaOf(body);
+  if (body.firstName.trim().length < 2) {
+    throw Errors.invalidField('body.firstName', 'must have at least 2 characters other than spaces');
+  }
+  checkCriteria(criteria);
+  const phone = normalizePhone(body.phone, organization.defaultCountry);
+  return db.tenantTx(organization.id, async (tx) => {
+    const { total, properties } = await scoreProperties(tx, organization.id, criteria);
+    const { contact } = await upsertPortalContact(
+      tx,
+      organization.id,
+      {
+        firstName: body.firstName,
+        phone,
+        email: body.email,
+        source: 'FINDER',
+        preferredCity: criteria.city,
+        preferredType: criteria.propertyType,
+        budget: criteria.budgetMax,
+        currency: organization.defaultCurrency,
+        tags: ['finder'],
+      },
+      actorOf(principal),
+    );
+    const search = {
+      id: newId('fnd'),
+      contactId: contact.id,
+      criteria,
+      subscribedToAlerts: body.subscribedToAlerts ?? false,
+      total,
+      propertyIds: properties.map((property) => property.id),
+    };
+    const createdAt = await store.insertFinderSearch(tx, { organizationId: organization.id, ...search });
+    // Counted with the search it belongs to, like a lead form's LEAD_FORM: both commit or neither.
+    await recordAnalyticsEventInTx(tx, organization.id, { type: 'FINDER_SUBMIT' });
+    await recordEvent(tx, {
+      type: FinderSubmitted.type,
+      data: { search: { ...search, createdAt: createdAt.toISOString() } },
+      actor: actorOf(principal),
+    });
+    return { contact: { id: contact.id }, searchId: search.id, total, properties };
+  });
+}
