@@ -18,7 +18,7 @@ function banner(config: Config, baseUrl: string, seed: DemoSeedResult | null): s
       '',
       'Try it:',
       `  curl -s ${baseUrl}/v1/me -H 'X-API-Key: ${seed.secretKey}'`,
-      `  curl -s ${baseUrl}/v1/events -H 'X-API-Key: ${seed.secretKey}'`,
+      `  curl -s '${baseUrl}/v1/properties?city=malaga&sortBy=price' -H 'X-API-Key: ${seed.publishableKey}'`,
       `  curl -s ${baseUrl}/admin/v1/organizations -H 'Authorization: Bearer ${config.adminToken}'`,
     );
   } else if (config.demoSeed) {
