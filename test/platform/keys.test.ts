@@ -57,4 +57,10 @@ describe('ids', () => {
     expect(isId(first, 'org')).toBe(false);
     expect(isId('evt_short', 'evt')).toBe(false);
   });
+
+  it('made in a row sort in the order they were made, even within one millisecond', () => {
+    const ids = Array.from({ length: 5000 }, (_, i) => newId(i % 2 ? 'evt' : 'ct').replace(/^[a-z]+_/, ''));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
 });

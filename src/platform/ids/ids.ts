@@ -43,8 +43,35 @@ export function base62Number(value: number, length: number): string {
  */
 export type IdPrefix = 'org' | 'key' | 'evt' | 'req' | (string & {});
 
+let lastMs = 0;
+let lastRandom = '';
+
+/** The base62 string one above `value` (same length; wraps to zeros only after 62^13 ids in a millisecond). */
+function incrementBase62(value: string): string {
+  const digits = [...value];
+  for (let i = digits.length - 1; i >= 0; i--) {
+    const next = ALPHABET.indexOf(digits[i] as string) + 1;
+    if (next < ALPHABET.length) {
+      digits[i] = ALPHABET[next] as string;
+      return digits.join('');
+    }
+    digits[i] = ALPHABET[0] as string;
+  }
+  return digits.join('');
+}
+
+// Within one millisecond (or if the clock steps back) the random part counts up from the previous
+// id, as ULID's monotonic mode does: ids made in order sort in order, so events recorded in one
+// transaction (same created_at) keep the order they happened in.
 export function newId(prefix: IdPrefix): string {
-  return `${prefix}_${base62Number(Date.now(), 9)}${randomBase62(13)}`;
+  const now = Date.now();
+  if (now > lastMs) {
+    lastMs = now;
+    lastRandom = randomBase62(13);
+  } else {
+    lastRandom = incrementBase62(lastRandom);
+  }
+  return `${prefix}_${base62Number(lastMs, 9)}${lastRandom}`;
 }
 
 const ID_PATTERN = /^[a-z]{2,5}_[0-9A-Za-z]{22}$/;
