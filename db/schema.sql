@@ -20,6 +20,30 @@ SET row_security = off;
 CREATE SCHEMA drizzle;
 
 --
+-- Name: btree_gist; Type: EXTENSION; Schema: -; Owner: -
+--
+
+CREATE EXTENSION IF NOT EXISTS btree_gist WITH SCHEMA public;
+
+--
+-- Name: EXTENSION btree_gist; Type: COMMENT; Schema: -; Owner: -
+--
+
+COMMENT ON EXTENSION btree_gist IS 'support for indexing common datatypes in GiST';
+
+--
+-- Name: pg_trgm; Type: EXTENSION; Schema: -; Owner: -
+--
+
+CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
+
+--
+-- Name: EXTENSION pg_trgm; Type: COMMENT; Schema: -; Owner: -
+--
+
+COMMENT ON EXTENSION pg_trgm IS 'text similarity measurement and index searching based on trigrams';
+
+--
 -- Name: agency_enable_tenant_rls(regclass, text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -73,6 +97,71 @@ CREATE SEQUENCE drizzle.__drizzle_migrations_id_seq
 ALTER SEQUENCE drizzle.__drizzle_migrations_id_seq OWNED BY drizzle.__drizzle_migrations.id;
 
 --
+-- Name: agents; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.agents (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    first_name text NOT NULL,
+    last_name text DEFAULT ''::text NOT NULL,
+    email text,
+    phone text,
+    photo_url text,
+    bio text,
+    active boolean DEFAULT true NOT NULL,
+    show_on_portal boolean DEFAULT true NOT NULL,
+    booking_slug text,
+    booking jsonb,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.agents FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: analytics_daily; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.analytics_daily (
+    organization_id text NOT NULL,
+    day date NOT NULL,
+    property_id text DEFAULT ''::text NOT NULL,
+    type text NOT NULL,
+    count bigint DEFAULT 0 NOT NULL
+);
+
+ALTER TABLE ONLY public.analytics_daily FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: analytics_events; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.analytics_events (
+    id bigint NOT NULL,
+    organization_id text NOT NULL,
+    type text NOT NULL,
+    property_id text,
+    referrer text,
+    occurred_at timestamp with time zone NOT NULL
+);
+
+ALTER TABLE ONLY public.analytics_events FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: analytics_events_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.analytics_events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.analytics_events_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: api_keys; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -99,6 +188,98 @@ CREATE TABLE public.api_keys (
 ALTER TABLE ONLY public.api_keys FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: appointments; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.appointments (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    agent_id text NOT NULL,
+    contact_id text,
+    property_id text,
+    type text NOT NULL,
+    status text NOT NULL,
+    starts_at timestamp with time zone NOT NULL,
+    ends_at timestamp with time zone NOT NULL,
+    source text DEFAULT 'BOOKING'::text NOT NULL,
+    notes text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.appointments FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: contacts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.contacts (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    code text NOT NULL,
+    first_name text NOT NULL,
+    last_name text DEFAULT ''::text NOT NULL,
+    email text,
+    email_key text,
+    phone text,
+    source text NOT NULL,
+    status text NOT NULL,
+    type text NOT NULL,
+    score integer DEFAULT 0 NOT NULL,
+    owner_id text,
+    preferred_city text,
+    preferred_type text,
+    budget numeric(14,2),
+    currency text,
+    tags text[] DEFAULT '{}'::text[] NOT NULL,
+    opted_out boolean DEFAULT false NOT NULL,
+    external_id text,
+    search_text text DEFAULT ''::text NOT NULL,
+    last_activity_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.contacts FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: deals; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.deals (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    code text NOT NULL,
+    title text NOT NULL,
+    value numeric(14,2) DEFAULT 0 NOT NULL,
+    currency text NOT NULL,
+    probability integer NOT NULL,
+    status text NOT NULL,
+    intent text NOT NULL,
+    lead_source text NOT NULL,
+    lost_reason text,
+    ai_created boolean DEFAULT false NOT NULL,
+    agent_id text,
+    contact_id text NOT NULL,
+    property_id text,
+    pipeline_id text NOT NULL,
+    stage_id text NOT NULL,
+    stage_entered_at timestamp with time zone DEFAULT now() NOT NULL,
+    expected_close_date timestamp with time zone,
+    closed_at timestamp with time zone,
+    saas_plan_id text,
+    saas_plan_name text,
+    saas_billing_period text,
+    saas_mrr_amount numeric(14,2),
+    trial_started_at timestamp with time zone,
+    trial_ends_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.deals FORCE ROW LEVEL SECURITY;
+
+--
 -- Name: events; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -113,6 +294,23 @@ CREATE TABLE public.events (
 );
 
 ALTER TABLE ONLY public.events FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: finder_searches; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.finder_searches (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    contact_id text NOT NULL,
+    criteria jsonb NOT NULL,
+    subscribed_to_alerts boolean DEFAULT false NOT NULL,
+    total integer NOT NULL,
+    property_ids text[] NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.finder_searches FORCE ROW LEVEL SECURITY;
 
 --
 -- Name: idempotency_keys; Type: TABLE; Schema: public; Owner: -
@@ -131,6 +329,35 @@ CREATE TABLE public.idempotency_keys (
 );
 
 ALTER TABLE ONLY public.idempotency_keys FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: leads; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.leads (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    contact_id text NOT NULL,
+    property_id text,
+    message text,
+    interested_in text,
+    utm jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.leads FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: organization_counters; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.organization_counters (
+    organization_id text NOT NULL,
+    name text NOT NULL,
+    value bigint DEFAULT 0 NOT NULL
+);
+
+ALTER TABLE ONLY public.organization_counters FORCE ROW LEVEL SECURITY;
 
 --
 -- Name: organizations; Type: TABLE; Schema: public; Owner: -
@@ -153,6 +380,188 @@ CREATE TABLE public.organizations (
 ALTER TABLE ONLY public.organizations FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: pipeline_stages; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.pipeline_stages (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    pipeline_id text NOT NULL,
+    name text NOT NULL,
+    kind text NOT NULL,
+    probability integer NOT NULL,
+    "position" integer NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.pipeline_stages FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: pipelines; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.pipelines (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    name text NOT NULL,
+    is_default boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.pipelines FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: portal_settings; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.portal_settings (
+    organization_id text NOT NULL,
+    agency_name text,
+    logo_url text,
+    colors jsonb DEFAULT '{}'::jsonb NOT NULL,
+    contact jsonb DEFAULT '{}'::jsonb NOT NULL,
+    social_links jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.portal_settings FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: properties; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.properties (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    code text NOT NULL,
+    title text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    transaction_type text NOT NULL,
+    type text NOT NULL,
+    status text DEFAULT 'ACTIVE'::text NOT NULL,
+    published_on_portal boolean DEFAULT true NOT NULL,
+    featured boolean DEFAULT false NOT NULL,
+    price numeric(14,2) NOT NULL,
+    currency text NOT NULL,
+    city text NOT NULL,
+    neighborhood text,
+    address text,
+    zip_code text,
+    latitude double precision,
+    longitude double precision,
+    approximate_location boolean DEFAULT false NOT NULL,
+    portal_latitude double precision,
+    portal_longitude double precision,
+    bedrooms integer DEFAULT 0 NOT NULL,
+    bathrooms integer DEFAULT 0 NOT NULL,
+    area numeric(10,2),
+    amenities text[] DEFAULT '{}'::text[] NOT NULL,
+    photos jsonb DEFAULT '[]'::jsonb NOT NULL,
+    agent_id text,
+    internal_notes text,
+    custom_fields jsonb DEFAULT '{}'::jsonb NOT NULL,
+    search_city text NOT NULL,
+    search_neighborhood text DEFAULT ''::text NOT NULL,
+    search_text text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.properties FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: tasks; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.tasks (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    title text NOT NULL,
+    description text,
+    type text DEFAULT 'TODO'::text NOT NULL,
+    status text DEFAULT 'PENDING'::text NOT NULL,
+    due_at timestamp with time zone,
+    assignee_id text,
+    contact_id text,
+    appointment_id text,
+    completed_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.tasks FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: usage_daily; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.usage_daily (
+    organization_id text NOT NULL,
+    contact_id text NOT NULL,
+    day date NOT NULL,
+    name text NOT NULL,
+    count bigint DEFAULT 0 NOT NULL,
+    first_occurred_at timestamp with time zone NOT NULL,
+    last_occurred_at timestamp with time zone NOT NULL
+);
+
+ALTER TABLE ONLY public.usage_daily FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: usage_events; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.usage_events (
+    id bigint NOT NULL,
+    organization_id text NOT NULL,
+    contact_id text NOT NULL,
+    name text NOT NULL,
+    label text,
+    props jsonb,
+    company_id text,
+    actor_label text,
+    occurred_at timestamp with time zone NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.usage_events FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: usage_events_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.usage_events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.usage_events_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: visit_requests; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.visit_requests (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    contact_id text NOT NULL,
+    property_id text NOT NULL,
+    preferred_date date,
+    preferred_time text,
+    message text,
+    status text DEFAULT 'PENDING'::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.visit_requests FORCE ROW LEVEL SECURITY;
+
+--
 -- Name: __drizzle_migrations id; Type: DEFAULT; Schema: drizzle; Owner: -
 --
 
@@ -166,11 +575,60 @@ ALTER TABLE ONLY drizzle.__drizzle_migrations
     ADD CONSTRAINT __drizzle_migrations_pkey PRIMARY KEY (id);
 
 --
+-- Name: agents agents_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.agents
+    ADD CONSTRAINT agents_pkey PRIMARY KEY (id);
+
+--
+-- Name: analytics_daily analytics_daily_organization_id_day_property_id_type_pk; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.analytics_daily
+    ADD CONSTRAINT analytics_daily_organization_id_day_property_id_type_pk PRIMARY KEY (organization_id, day, property_id, type);
+
+--
+-- Name: analytics_events analytics_events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.analytics_events
+    ADD CONSTRAINT analytics_events_pkey PRIMARY KEY (id);
+
+--
 -- Name: api_keys api_keys_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
+
+--
+-- Name: appointments appointments_no_overlap; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.appointments
+    ADD CONSTRAINT appointments_no_overlap EXCLUDE USING gist (agent_id WITH =, tstzrange(starts_at, ends_at) WITH &&) WHERE ((status = ANY (ARRAY['SCHEDULED'::text, 'CONFIRMED'::text])));
+
+--
+-- Name: appointments appointments_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.appointments
+    ADD CONSTRAINT appointments_pkey PRIMARY KEY (id);
+
+--
+-- Name: contacts contacts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contacts
+    ADD CONSTRAINT contacts_pkey PRIMARY KEY (id);
+
+--
+-- Name: deals deals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.deals
+    ADD CONSTRAINT deals_pkey PRIMARY KEY (id);
 
 --
 -- Name: events events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -180,6 +638,13 @@ ALTER TABLE ONLY public.events
     ADD CONSTRAINT events_pkey PRIMARY KEY (id);
 
 --
+-- Name: finder_searches finder_searches_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.finder_searches
+    ADD CONSTRAINT finder_searches_pkey PRIMARY KEY (id);
+
+--
 -- Name: idempotency_keys idempotency_keys_organization_id_key_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -187,11 +652,99 @@ ALTER TABLE ONLY public.idempotency_keys
     ADD CONSTRAINT idempotency_keys_organization_id_key_pk PRIMARY KEY (organization_id, key);
 
 --
+-- Name: leads leads_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.leads
+    ADD CONSTRAINT leads_pkey PRIMARY KEY (id);
+
+--
+-- Name: organization_counters organization_counters_organization_id_name_pk; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.organization_counters
+    ADD CONSTRAINT organization_counters_organization_id_name_pk PRIMARY KEY (organization_id, name);
+
+--
 -- Name: organizations organizations_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.organizations
     ADD CONSTRAINT organizations_pkey PRIMARY KEY (id);
+
+--
+-- Name: pipeline_stages pipeline_stages_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.pipeline_stages
+    ADD CONSTRAINT pipeline_stages_pkey PRIMARY KEY (id);
+
+--
+-- Name: pipelines pipelines_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.pipelines
+    ADD CONSTRAINT pipelines_pkey PRIMARY KEY (id);
+
+--
+-- Name: portal_settings portal_settings_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.portal_settings
+    ADD CONSTRAINT portal_settings_pkey PRIMARY KEY (organization_id);
+
+--
+-- Name: properties properties_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.properties
+    ADD CONSTRAINT properties_pkey PRIMARY KEY (id);
+
+--
+-- Name: tasks tasks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tasks
+    ADD CONSTRAINT tasks_pkey PRIMARY KEY (id);
+
+--
+-- Name: usage_daily usage_daily_organization_id_contact_id_day_name_pk; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.usage_daily
+    ADD CONSTRAINT usage_daily_organization_id_contact_id_day_name_pk PRIMARY KEY (organization_id, contact_id, day, name);
+
+--
+-- Name: usage_events usage_events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.usage_events
+    ADD CONSTRAINT usage_events_pkey PRIMARY KEY (id);
+
+--
+-- Name: visit_requests visit_requests_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.visit_requests
+    ADD CONSTRAINT visit_requests_pkey PRIMARY KEY (id);
+
+--
+-- Name: agents_organization_id_booking_slug_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX agents_organization_id_booking_slug_key ON public.agents USING btree (organization_id, booking_slug);
+
+--
+-- Name: agents_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX agents_organization_id_created_at_idx ON public.agents USING btree (organization_id, created_at);
+
+--
+-- Name: analytics_events_organization_id_occurred_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX analytics_events_organization_id_occurred_at_idx ON public.analytics_events USING btree (organization_id, occurred_at);
 
 --
 -- Name: api_keys_key_hash_key; Type: INDEX; Schema: public; Owner: -
@@ -206,6 +759,138 @@ CREATE UNIQUE INDEX api_keys_key_hash_key ON public.api_keys USING btree (key_ha
 CREATE INDEX api_keys_organization_id_created_at_idx ON public.api_keys USING btree (organization_id, created_at);
 
 --
+-- Name: appointments_agent_id_starts_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX appointments_agent_id_starts_at_idx ON public.appointments USING btree (agent_id, starts_at);
+
+--
+-- Name: appointments_contact_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX appointments_contact_id_idx ON public.appointments USING btree (contact_id);
+
+--
+-- Name: appointments_organization_id_starts_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX appointments_organization_id_starts_at_idx ON public.appointments USING btree (organization_id, starts_at);
+
+--
+-- Name: contacts_organization_id_code_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX contacts_organization_id_code_key ON public.contacts USING btree (organization_id, code);
+
+--
+-- Name: contacts_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_organization_id_created_at_idx ON public.contacts USING btree (organization_id, created_at DESC NULLS LAST, id);
+
+--
+-- Name: contacts_organization_id_email_key_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX contacts_organization_id_email_key_key ON public.contacts USING btree (organization_id, email_key);
+
+--
+-- Name: contacts_organization_id_external_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_organization_id_external_id_idx ON public.contacts USING btree (organization_id, external_id);
+
+--
+-- Name: contacts_organization_id_phone_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX contacts_organization_id_phone_key ON public.contacts USING btree (organization_id, phone);
+
+--
+-- Name: contacts_organization_id_source_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_organization_id_source_idx ON public.contacts USING btree (organization_id, source, created_at DESC NULLS LAST);
+
+--
+-- Name: contacts_organization_id_status_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_organization_id_status_idx ON public.contacts USING btree (organization_id, status, created_at DESC NULLS LAST);
+
+--
+-- Name: contacts_organization_id_type_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_organization_id_type_idx ON public.contacts USING btree (organization_id, type, created_at DESC NULLS LAST);
+
+--
+-- Name: contacts_owner_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_owner_id_idx ON public.contacts USING btree (owner_id);
+
+--
+-- Name: contacts_search_text_trgm_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_search_text_trgm_idx ON public.contacts USING gin (search_text public.gin_trgm_ops);
+
+--
+-- Name: contacts_tags_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_tags_idx ON public.contacts USING gin (tags);
+
+--
+-- Name: deals_agent_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX deals_agent_id_idx ON public.deals USING btree (agent_id);
+
+--
+-- Name: deals_contact_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX deals_contact_id_idx ON public.deals USING btree (contact_id);
+
+--
+-- Name: deals_organization_id_code_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX deals_organization_id_code_key ON public.deals USING btree (organization_id, code);
+
+--
+-- Name: deals_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX deals_organization_id_created_at_idx ON public.deals USING btree (organization_id, created_at DESC NULLS LAST, id);
+
+--
+-- Name: deals_organization_id_expected_close_date_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX deals_organization_id_expected_close_date_idx ON public.deals USING btree (organization_id, expected_close_date);
+
+--
+-- Name: deals_organization_id_pipeline_id_stage_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX deals_organization_id_pipeline_id_stage_id_idx ON public.deals USING btree (organization_id, pipeline_id, stage_id);
+
+--
+-- Name: deals_organization_id_status_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX deals_organization_id_status_idx ON public.deals USING btree (organization_id, status, created_at DESC NULLS LAST);
+
+--
+-- Name: deals_stage_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX deals_stage_id_idx ON public.deals USING btree (stage_id);
+
+--
 -- Name: events_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -218,16 +903,199 @@ CREATE INDEX events_organization_id_created_at_idx ON public.events USING btree 
 CREATE INDEX events_organization_id_type_created_at_idx ON public.events USING btree (organization_id, type, created_at DESC NULLS LAST);
 
 --
+-- Name: finder_searches_alerts_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX finder_searches_alerts_idx ON public.finder_searches USING btree (organization_id, created_at) WHERE subscribed_to_alerts;
+
+--
+-- Name: finder_searches_contact_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX finder_searches_contact_id_idx ON public.finder_searches USING btree (contact_id);
+
+--
+-- Name: finder_searches_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX finder_searches_organization_id_created_at_idx ON public.finder_searches USING btree (organization_id, created_at DESC NULLS LAST);
+
+--
 -- Name: idempotency_keys_expires_at_idx; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX idempotency_keys_expires_at_idx ON public.idempotency_keys USING btree (expires_at);
 
 --
+-- Name: leads_contact_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX leads_contact_id_idx ON public.leads USING btree (contact_id);
+
+--
+-- Name: leads_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX leads_organization_id_created_at_idx ON public.leads USING btree (organization_id, created_at DESC NULLS LAST);
+
+--
 -- Name: organizations_live_organization_id_key; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE UNIQUE INDEX organizations_live_organization_id_key ON public.organizations USING btree (live_organization_id);
+
+--
+-- Name: pipeline_stages_pipeline_id_position_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX pipeline_stages_pipeline_id_position_idx ON public.pipeline_stages USING btree (pipeline_id, "position");
+
+--
+-- Name: pipelines_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX pipelines_organization_id_created_at_idx ON public.pipelines USING btree (organization_id, created_at);
+
+--
+-- Name: properties_agent_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX properties_agent_id_idx ON public.properties USING btree (agent_id);
+
+--
+-- Name: properties_organization_id_code_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX properties_organization_id_code_key ON public.properties USING btree (organization_id, code);
+
+--
+-- Name: properties_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX properties_organization_id_created_at_idx ON public.properties USING btree (organization_id, created_at DESC NULLS LAST, id);
+
+--
+-- Name: properties_portal_amenities_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX properties_portal_amenities_idx ON public.properties USING gin (amenities) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+
+--
+-- Name: properties_portal_area_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX properties_portal_area_idx ON public.properties USING btree (organization_id, area, id) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+
+--
+-- Name: properties_portal_bedrooms_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX properties_portal_bedrooms_idx ON public.properties USING btree (organization_id, bedrooms, price) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+
+--
+-- Name: properties_portal_city_trgm_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX properties_portal_city_trgm_idx ON public.properties USING gin (search_city public.gin_trgm_ops) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+
+--
+-- Name: properties_portal_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX properties_portal_created_at_idx ON public.properties USING btree (organization_id, created_at DESC NULLS LAST, id) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+
+--
+-- Name: properties_portal_featured_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX properties_portal_featured_idx ON public.properties USING btree (organization_id, created_at DESC NULLS LAST) WHERE ((status = 'ACTIVE'::text) AND published_on_portal AND featured);
+
+--
+-- Name: properties_portal_geo_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX properties_portal_geo_idx ON public.properties USING btree (organization_id, portal_latitude, portal_longitude) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+
+--
+-- Name: properties_portal_neighborhood_trgm_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX properties_portal_neighborhood_trgm_idx ON public.properties USING gin (search_neighborhood public.gin_trgm_ops) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+
+--
+-- Name: properties_portal_price_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX properties_portal_price_idx ON public.properties USING btree (organization_id, price, id) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+
+--
+-- Name: properties_portal_text_trgm_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX properties_portal_text_trgm_idx ON public.properties USING gin (search_text public.gin_trgm_ops) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+
+--
+-- Name: properties_portal_type_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX properties_portal_type_idx ON public.properties USING btree (organization_id, transaction_type, type, price) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+
+--
+-- Name: tasks_assignee_id_status_due_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_assignee_id_status_due_at_idx ON public.tasks USING btree (assignee_id, status, due_at);
+
+--
+-- Name: tasks_organization_id_status_due_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_organization_id_status_due_at_idx ON public.tasks USING btree (organization_id, status, due_at);
+
+--
+-- Name: usage_events_contact_id_occurred_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX usage_events_contact_id_occurred_at_idx ON public.usage_events USING btree (contact_id, occurred_at);
+
+--
+-- Name: usage_events_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX usage_events_created_at_idx ON public.usage_events USING btree (created_at);
+
+--
+-- Name: visit_requests_contact_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX visit_requests_contact_id_idx ON public.visit_requests USING btree (contact_id);
+
+--
+-- Name: visit_requests_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX visit_requests_organization_id_created_at_idx ON public.visit_requests USING btree (organization_id, created_at DESC NULLS LAST);
+
+--
+-- Name: agents agents_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.agents
+    ADD CONSTRAINT agents_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: analytics_daily analytics_daily_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.analytics_daily
+    ADD CONSTRAINT analytics_daily_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: analytics_events analytics_events_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.analytics_events
+    ADD CONSTRAINT analytics_events_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
 -- Name: api_keys api_keys_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -237,11 +1105,109 @@ ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
+-- Name: appointments appointments_agent_id_agents_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.appointments
+    ADD CONSTRAINT appointments_agent_id_agents_id_fk FOREIGN KEY (agent_id) REFERENCES public.agents(id) ON DELETE CASCADE;
+
+--
+-- Name: appointments appointments_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.appointments
+    ADD CONSTRAINT appointments_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE SET NULL;
+
+--
+-- Name: appointments appointments_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.appointments
+    ADD CONSTRAINT appointments_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: appointments appointments_property_id_properties_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.appointments
+    ADD CONSTRAINT appointments_property_id_properties_id_fk FOREIGN KEY (property_id) REFERENCES public.properties(id) ON DELETE SET NULL;
+
+--
+-- Name: contacts contacts_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contacts
+    ADD CONSTRAINT contacts_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: contacts contacts_owner_id_agents_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contacts
+    ADD CONSTRAINT contacts_owner_id_agents_id_fk FOREIGN KEY (owner_id) REFERENCES public.agents(id) ON DELETE SET NULL;
+
+--
+-- Name: deals deals_agent_id_agents_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.deals
+    ADD CONSTRAINT deals_agent_id_agents_id_fk FOREIGN KEY (agent_id) REFERENCES public.agents(id) ON DELETE SET NULL;
+
+--
+-- Name: deals deals_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.deals
+    ADD CONSTRAINT deals_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+
+--
+-- Name: deals deals_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.deals
+    ADD CONSTRAINT deals_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: deals deals_pipeline_id_pipelines_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.deals
+    ADD CONSTRAINT deals_pipeline_id_pipelines_id_fk FOREIGN KEY (pipeline_id) REFERENCES public.pipelines(id) ON DELETE RESTRICT;
+
+--
+-- Name: deals deals_property_id_properties_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.deals
+    ADD CONSTRAINT deals_property_id_properties_id_fk FOREIGN KEY (property_id) REFERENCES public.properties(id) ON DELETE SET NULL;
+
+--
+-- Name: deals deals_stage_id_pipeline_stages_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.deals
+    ADD CONSTRAINT deals_stage_id_pipeline_stages_id_fk FOREIGN KEY (stage_id) REFERENCES public.pipeline_stages(id) ON DELETE RESTRICT;
+
+--
 -- Name: events events_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.events
     ADD CONSTRAINT events_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: finder_searches finder_searches_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.finder_searches
+    ADD CONSTRAINT finder_searches_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+
+--
+-- Name: finder_searches finder_searches_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.finder_searches
+    ADD CONSTRAINT finder_searches_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
 -- Name: idempotency_keys idempotency_keys_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -251,11 +1217,176 @@ ALTER TABLE ONLY public.idempotency_keys
     ADD CONSTRAINT idempotency_keys_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
+-- Name: leads leads_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.leads
+    ADD CONSTRAINT leads_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+
+--
+-- Name: leads leads_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.leads
+    ADD CONSTRAINT leads_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: leads leads_property_id_properties_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.leads
+    ADD CONSTRAINT leads_property_id_properties_id_fk FOREIGN KEY (property_id) REFERENCES public.properties(id) ON DELETE SET NULL;
+
+--
+-- Name: organization_counters organization_counters_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.organization_counters
+    ADD CONSTRAINT organization_counters_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
 -- Name: organizations organizations_live_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.organizations
     ADD CONSTRAINT organizations_live_organization_id_organizations_id_fk FOREIGN KEY (live_organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: pipeline_stages pipeline_stages_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.pipeline_stages
+    ADD CONSTRAINT pipeline_stages_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: pipeline_stages pipeline_stages_pipeline_id_pipelines_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.pipeline_stages
+    ADD CONSTRAINT pipeline_stages_pipeline_id_pipelines_id_fk FOREIGN KEY (pipeline_id) REFERENCES public.pipelines(id) ON DELETE CASCADE;
+
+--
+-- Name: pipelines pipelines_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.pipelines
+    ADD CONSTRAINT pipelines_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: portal_settings portal_settings_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.portal_settings
+    ADD CONSTRAINT portal_settings_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: properties properties_agent_id_agents_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.properties
+    ADD CONSTRAINT properties_agent_id_agents_id_fk FOREIGN KEY (agent_id) REFERENCES public.agents(id) ON DELETE SET NULL;
+
+--
+-- Name: properties properties_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.properties
+    ADD CONSTRAINT properties_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: tasks tasks_appointment_id_appointments_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tasks
+    ADD CONSTRAINT tasks_appointment_id_appointments_id_fk FOREIGN KEY (appointment_id) REFERENCES public.appointments(id) ON DELETE SET NULL;
+
+--
+-- Name: tasks tasks_assignee_id_agents_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tasks
+    ADD CONSTRAINT tasks_assignee_id_agents_id_fk FOREIGN KEY (assignee_id) REFERENCES public.agents(id) ON DELETE SET NULL;
+
+--
+-- Name: tasks tasks_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tasks
+    ADD CONSTRAINT tasks_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE SET NULL;
+
+--
+-- Name: tasks tasks_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tasks
+    ADD CONSTRAINT tasks_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: usage_daily usage_daily_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.usage_daily
+    ADD CONSTRAINT usage_daily_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+
+--
+-- Name: usage_daily usage_daily_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.usage_daily
+    ADD CONSTRAINT usage_daily_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: usage_events usage_events_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.usage_events
+    ADD CONSTRAINT usage_events_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+
+--
+-- Name: usage_events usage_events_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.usage_events
+    ADD CONSTRAINT usage_events_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: visit_requests visit_requests_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.visit_requests
+    ADD CONSTRAINT visit_requests_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+
+--
+-- Name: visit_requests visit_requests_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.visit_requests
+    ADD CONSTRAINT visit_requests_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: visit_requests visit_requests_property_id_properties_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.visit_requests
+    ADD CONSTRAINT visit_requests_property_id_properties_id_fk FOREIGN KEY (property_id) REFERENCES public.properties(id) ON DELETE CASCADE;
+
+--
+-- Name: agents; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.agents ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: analytics_daily; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.analytics_daily ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: analytics_events; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.analytics_events ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: api_keys; Type: ROW SECURITY; Schema: public; Owner: -
@@ -264,10 +1395,34 @@ ALTER TABLE ONLY public.organizations
 ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: appointments; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.appointments ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: contacts; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.contacts ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: deals; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.deals ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: events; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
 ALTER TABLE public.events ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: finder_searches; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.finder_searches ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: idempotency_keys; Type: ROW SECURITY; Schema: public; Owner: -
@@ -276,10 +1431,64 @@ ALTER TABLE public.events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.idempotency_keys ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: leads; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.leads ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: organization_counters; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.organization_counters ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: organizations; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
 ALTER TABLE public.organizations ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: pipeline_stages; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.pipeline_stages ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: pipelines; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.pipelines ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: portal_settings; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.portal_settings ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: properties; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.properties ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: agents system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.agents TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: analytics_daily system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.analytics_daily TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: analytics_events system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.analytics_events TO agency_system USING (true) WITH CHECK (true);
 
 --
 -- Name: api_keys system_access; Type: POLICY; Schema: public; Owner: -
@@ -288,10 +1497,34 @@ ALTER TABLE public.organizations ENABLE ROW LEVEL SECURITY;
 CREATE POLICY system_access ON public.api_keys TO agency_system USING (true) WITH CHECK (true);
 
 --
+-- Name: appointments system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.appointments TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: contacts system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.contacts TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: deals system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.deals TO agency_system USING (true) WITH CHECK (true);
+
+--
 -- Name: events system_access; Type: POLICY; Schema: public; Owner: -
 --
 
 CREATE POLICY system_access ON public.events TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: finder_searches system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.finder_searches TO agency_system USING (true) WITH CHECK (true);
 
 --
 -- Name: idempotency_keys system_access; Type: POLICY; Schema: public; Owner: -
@@ -300,10 +1533,94 @@ CREATE POLICY system_access ON public.events TO agency_system USING (true) WITH 
 CREATE POLICY system_access ON public.idempotency_keys TO agency_system USING (true) WITH CHECK (true);
 
 --
+-- Name: leads system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.leads TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: organization_counters system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.organization_counters TO agency_system USING (true) WITH CHECK (true);
+
+--
 -- Name: organizations system_access; Type: POLICY; Schema: public; Owner: -
 --
 
 CREATE POLICY system_access ON public.organizations TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: pipeline_stages system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.pipeline_stages TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: pipelines system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.pipelines TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: portal_settings system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.portal_settings TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: properties system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.properties TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: tasks system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.tasks TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: usage_daily system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.usage_daily TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: usage_events system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.usage_events TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: visit_requests system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.visit_requests TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: tasks; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.tasks ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: agents tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.agents TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: analytics_daily tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.analytics_daily TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: analytics_events tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.analytics_events TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
 -- Name: api_keys tenant_isolation; Type: POLICY; Schema: public; Owner: -
@@ -312,10 +1629,34 @@ CREATE POLICY system_access ON public.organizations TO agency_system USING (true
 CREATE POLICY tenant_isolation ON public.api_keys TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
+-- Name: appointments tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.appointments TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: contacts tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.contacts TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: deals tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.deals TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
 -- Name: events tenant_isolation; Type: POLICY; Schema: public; Owner: -
 --
 
 CREATE POLICY tenant_isolation ON public.events TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: finder_searches tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.finder_searches TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
 -- Name: idempotency_keys tenant_isolation; Type: POLICY; Schema: public; Owner: -
@@ -324,10 +1665,88 @@ CREATE POLICY tenant_isolation ON public.events TO agency_app USING ((organizati
 CREATE POLICY tenant_isolation ON public.idempotency_keys TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
+-- Name: leads tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.leads TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: organization_counters tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.organization_counters TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
 -- Name: organizations tenant_isolation; Type: POLICY; Schema: public; Owner: -
 --
 
 CREATE POLICY tenant_isolation ON public.organizations TO agency_app USING ((id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: pipeline_stages tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.pipeline_stages TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: pipelines tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.pipelines TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: portal_settings tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.portal_settings TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: properties tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.properties TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: tasks tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.tasks TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: usage_daily tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.usage_daily TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: usage_events tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.usage_events TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: visit_requests tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.visit_requests TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: usage_daily; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.usage_daily ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: usage_events; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.usage_events ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: visit_requests; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.visit_requests ENABLE ROW LEVEL SECURITY;
 
 --
 -- PostgreSQL database dump complete

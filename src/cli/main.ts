@@ -3,12 +3,15 @@
  * "Operator interface"). This file parses arguments, prints help and maps outcomes to exit codes;
  * each command lives in its own file and only builds a request and a summary.
  *
- * Exit codes: 0 success, 1 the API refused or could not be reached, 2 usage error.
+ * Exit codes: 0 success, 1 the API refused or could not be reached (or, for an import, some rows
+ * failed or the file could not be read), 2 usage error.
  * The server is the authority on values (plans, scopes, ranges): the CLI only converts flag
  * strings to JSON types, so its rules can never drift from the API's.
  */
 import { parseArgs } from 'node:util';
 import { AdminApiError, ConnectionError, createAdminClient, type AdminClient } from './admin-client.ts';
+import { CommandFailure, UsageError } from './cli-errors.ts';
+import { importProperties } from './import-properties.ts';
 import { keyCreate } from './key-create.ts';
 import { keyRevoke } from './key-revoke.ts';
 import { orgCreate } from './org-create.ts';
@@ -21,8 +24,11 @@ export interface CliOutput {
   stderr(text: string): void;
 }
 
-/** How a flag's string becomes a JSON value: as is, a whole number, or a comma-separated list. */
-export type FlagKind = 'string' | 'integer' | 'list';
+/**
+ * How a flag's string becomes a JSON value: as is, a whole number, or a comma-separated list;
+ * a `boolean` flag takes no value (present = true).
+ */
+export type FlagKind = 'string' | 'integer' | 'list' | 'boolean';
 
 export interface FlagSpec {
   kind: FlagKind;
@@ -34,7 +40,13 @@ export interface FlagSpec {
 
 export type FlagSpecs = Record<string, FlagSpec>;
 
-type KindValue<K extends FlagKind> = K extends 'integer' ? number : K extends 'list' ? string[] : string;
+type KindValue<K extends FlagKind> = K extends 'integer'
+  ? number
+  : K extends 'list'
+    ? string[]
+    : K extends 'boolean'
+      ? boolean
+      : string;
 type FlagValue<S extends FlagSpec> =
   KindValue<S['kind']> | (S extends { required: true } ? never : undefined);
 
@@ -45,6 +57,10 @@ export type Flags<F extends FlagSpecs> = { [K in keyof F]: FlagValue<F[K]> };
 export interface CommandResult {
   data: unknown;
   summary: string;
+  /** Printed on stderr before the summary (not with --json, where `data` carries it). */
+  report?: string;
+  /** Default 0; an import with failed rows answers 1. */
+  exitCode?: number;
 }
 
 export interface CliCommand<F extends FlagSpecs = FlagSpecs> {
@@ -59,10 +75,7 @@ export interface CliCommand<F extends FlagSpecs = FlagSpecs> {
   run(input: { flags: Flags<F>; args: readonly string[]; client: AdminClient }): Promise<CommandResult>;
 }
 
-const COMMANDS: readonly CliCommand[] = [orgCreate, keyCreate, keyRevoke, seedDemo];
-
-/** Announced in the design, built in a later issue. */
-const PLANNED = [{ name: 'import properties', summary: 'Import properties from a CSV or JSON file' }];
+const COMMANDS: readonly CliCommand[] = [orgCreate, keyCreate, keyRevoke, seedDemo, importProperties];
 
 const DEFAULT_URL = 'http://127.0.0.1:3000';
 
@@ -80,27 +93,13 @@ const GLOBAL_HELP = [
   '  -h, --help       show help',
 ];
 
-/** A mistake in the command line: printed with a hint, exit code 2. */
-class UsageError extends Error {
-  constructor(
-    message: string,
-    readonly helpFor?: string,
-  ) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
-
 function table(rows: [string, string][]): string[] {
   const width = Math.max(...rows.map(([left]) => left.length)) + 2;
   return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`);
 }
 
 function topHelp(): string {
-  const rows: [string, string][] = [
-    ...COMMANDS.map((c): [string, string] => [c.name, c.summary]),
-    ...PLANNED.map((c): [string, string] => [c.name, `${c.summary} (not available yet)`]),
-  ];
+  const rows = COMMANDS.map((c): [string, string] => [c.name, c.summary]);
   return [
     'agency-crm: operator CLI for the agency-crm admin API',
     '',
@@ -120,7 +119,7 @@ function topHelp(): string {
 function usageLine(command: CliCommand): string {
   const parts = [`agency-crm ${command.name}`, ...(command.positionals ?? [])];
   for (const [flag, spec] of Object.entries(command.flags)) {
-    if (spec.required) parts.push(`--${flag} ${spec.placeholder}`);
+    if (spec.required) parts.push(`--${flag}${spec.kind === 'boolean' ? '' : ` ${spec.placeholder}`}`);
   }
   if (Object.values(command.flags).some((spec) => !spec.required)) parts.push('[options]');
   return `Usage: ${parts.join(' ')}`;
@@ -128,7 +127,7 @@ function usageLine(command: CliCommand): string {
 
 function commandHelp(command: CliCommand): string {
   const rows = Object.entries(command.flags).map(([flag, spec]): [string, string] => [
-    `--${flag} ${spec.placeholder}`,
+    spec.kind === 'boolean' ? `--${flag}` : `--${flag} ${spec.placeholder}`,
     spec.required ? `${spec.description} (required)` : spec.description,
   ]);
   return [
@@ -159,14 +158,16 @@ function groupHelp(group: string): string {
 function allOptions() {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { ...GLOBAL_OPTIONS };
   for (const command of COMMANDS) {
-    for (const flag of Object.keys(command.flags)) options[flag] = { type: 'string' };
+    for (const [flag, spec] of Object.entries(command.flags))
+      options[flag] = { type: spec.kind === 'boolean' ? 'boolean' : 'string' };
   }
   return options;
 }
 
 function strictParse(argv: readonly string[], command: CliCommand) {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { ...GLOBAL_OPTIONS };
-  for (const flag of Object.keys(command.flags)) options[flag] = { type: 'string' };
+  for (const [flag, spec] of Object.entries(command.flags))
+    options[flag] = { type: spec.kind === 'boolean' ? 'boolean' : 'string' };
   try {
     return parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
   } catch (error) {
@@ -181,9 +182,13 @@ function strictParse(argv: readonly string[], command: CliCommand) {
 }
 
 function convertFlags(command: CliCommand, values: Record<string, string | boolean | undefined>) {
-  const flags: Record<string, string | number | string[] | undefined> = {};
+  const flags: Record<string, string | number | string[] | boolean | undefined> = {};
   for (const [flag, spec] of Object.entries(command.flags)) {
     const raw = values[flag];
+    if (spec.kind === 'boolean') {
+      flags[flag] = raw === true;
+      continue;
+    }
     if (typeof raw !== 'string') {
       if (spec.required)
         throw new UsageError(`missing required option --${flag} ${spec.placeholder}`, command.name);
@@ -241,11 +246,6 @@ async function dispatch(argv: readonly string[], env: Env, out: CliOutput): Prom
     throw new UsageError('missing command');
   }
   const name = `${group} ${action ?? ''}`.trim();
-  const planned = PLANNED.find((p) => p.name === name || p.name.startsWith(`${group} `));
-  if (planned) {
-    out.stderr(`agency-crm: ${planned.name} is not available yet\n`);
-    return 2;
-  }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
     const isGroup = COMMANDS.some((c) => c.name.startsWith(`${group} `));
@@ -279,8 +279,13 @@ async function dispatch(argv: readonly string[], env: Env, out: CliOutput): Prom
   const client = connect(values as { url?: string; token?: string }, env);
 
   const result = await command.run({ flags, args, client });
-  out.stdout(values.json === true ? `${JSON.stringify(result.data, null, 2)}\n` : `${result.summary}\n`);
-  return 0;
+  if (values.json === true) {
+    out.stdout(`${JSON.stringify(result.data, null, 2)}\n`);
+  } else {
+    if (result.report) out.stderr(result.report);
+    out.stdout(`${result.summary}\n`);
+  }
+  return result.exitCode ?? 0;
 }
 
 function usageHint(error: UsageError): string {
@@ -319,6 +324,10 @@ export async function main(
     }
     if (error instanceof ConnectionError) {
       out.stderr(`${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof CommandFailure) {
+      out.stderr(`agency-crm: ${error.message}\n`);
       return 1;
     }
     out.stderr(

@@ -30,6 +30,11 @@ import type {
   UpdateOrganizationBody,
 } from './admin.schema.ts';
 import * as store from './admin.store.ts';
+import { createAgent } from '../agents/agents.service.ts';
+import type { CreateAgentBody } from '../agents/agents.schema.ts';
+import { updatePortalSettings } from '../portal/portal.service.ts';
+import { importProperties } from '../properties/properties-import.service.ts';
+import { DEMO_AGENTS, DEMO_COUNTRY, DEMO_CURRENCY, DEMO_PORTAL, demoProperties } from './demo-data.ts';
 
 export interface AdminDeps {
   db: Database;
@@ -324,11 +329,17 @@ export async function updateApiKey(
 export const DEMO_ORGANIZATION_NAME = 'Demo Realty';
 
 /**
- * Creates the demo agency: "Demo Realty" on BUSINESS with a publishable key and a secret key that
- * has every scope and access level 3. Later features add their demo data here.
+ * Creates the demo agency: "Demo Realty" (BUSINESS, Spain, EUR) with a publishable key, a secret
+ * key that has every scope and access level 3, and its content (demo-data.ts) written through the
+ * features' own services: 4 agents (2 bookable), portal settings and 150 properties.
  */
 export async function seedDemo(deps: AdminDeps): Promise<DemoSeed> {
-  const organization = await createOrganization(deps, { name: DEMO_ORGANIZATION_NAME, plan: 'BUSINESS' });
+  const organization = await createOrganization(deps, {
+    name: DEMO_ORGANIZATION_NAME,
+    plan: 'BUSINESS',
+    defaultCountry: DEMO_COUNTRY,
+    defaultCurrency: DEMO_CURRENCY,
+  });
   try {
     const publishable = await createApiKey(deps, organization.id, {
       type: 'publishable',
@@ -340,6 +351,13 @@ export async function seedDemo(deps: AdminDeps): Promise<DemoSeed> {
       scopes: [...SCOPES],
       accessLevel: 3,
     });
+    const agentIds = {} as Record<keyof typeof DEMO_AGENTS, string>;
+    for (const [key, body] of Object.entries(DEMO_AGENTS) as [keyof typeof DEMO_AGENTS, CreateAgentBody][]) {
+      agentIds[key] = (await createAgent(deps.db, organization.id, body)).id;
+    }
+    await updatePortalSettings(deps.db, organization.id, DEMO_PORTAL);
+    const imported = await importProperties(deps.db, organization.id, demoProperties(agentIds));
+    if (imported.failed > 0) throw new Error(`demo properties refused: ${JSON.stringify(imported.errors)}`);
     return { organization, publishableKey: publishable.key, secretKey: secret.key };
   } catch (error) {
     // The seed spans the organization's and the twin's transactions: leave no half-made agency.

@@ -107,7 +107,8 @@ export function toAdminProperty(record: store.PropertyWithAgent): AdminProperty 
   };
 }
 
-function eventProperty(p: PropertyRow) {
+/** The event payload of a property (property.* events); shared with the bulk import. */
+export function eventProperty(p: PropertyRow) {
   return {
     id: p.id,
     code: p.code,

@@ -250,9 +250,9 @@ describe('agency-crm CLI: errors', () => {
     });
   });
 
-  it('import properties is not available yet: exit 2', async () => {
+  it('import properties without --org is a usage error: exit 2 (the command is tested in import.test.ts)', async () => {
     const run = expectExit(await cli(['import', 'properties', 'listings.csv']), 2);
-    expect(run.stderr).toContain('not available yet');
+    expect(run.stderr).toContain('--org');
   });
 
   it('no admin token at all is a usage error: exit 2', async () => {

@@ -1,0 +1,190 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CITIES } from '../../../src/features/admin/demo-data.ts';
+import { admin, api, expectStatus } from '../../helpers/http.ts';
+import { buildTestApp } from '../../helpers/test-app.ts';
+
+let app: FastifyInstance;
+let seed: { organization: { id: string }; publishableKey: string; secretKey: string };
+let seedMs: number;
+
+interface AdminProperty {
+  id: string;
+  code: string;
+  status: string;
+  publishedOnPortal: boolean;
+  approximateLocation: boolean;
+  featured: boolean;
+  city: string;
+  price: number;
+  currency: string;
+  transactionType: string;
+  photos: { url: string; caption: string | null }[];
+  coordinates: { latitude: number; longitude: number } | null;
+  agentId: string | null;
+}
+
+async function allAdminProperties(orgId: string): Promise<AdminProperty[]> {
+  const out: AdminProperty[] = [];
+  for (let page = 1; ; page++) {
+    const body = expectStatus(
+      await admin(app, 'GET', `/admin/v1/organizations/${orgId}/properties?pageSize=100&page=${page}`),
+      200,
+    );
+    out.push(...body.data);
+    if (page >= body.meta.totalPages) return out;
+  }
+}
+
+async function allPortalProperties(key: string): Promise<
+  {
+    code: string;
+    address: string | null;
+    zipCode: string | null;
+    approximateLocation: boolean;
+    coordinates: { latitude: number; longitude: number } | null;
+  }[]
+> {
+  const out = [];
+  for (let page = 1; ; page++) {
+    const body = expectStatus(await api(app, 'GET', `/v1/properties?pageSize=48&page=${page}`, { key }), 200);
+    out.push(...body.data);
+    if (page >= body.meta.totalPages) return out;
+  }
+}
+
+beforeAll(async () => {
+  app = await buildTestApp();
+  const started = performance.now();
+  seed = expectStatus(await admin(app, 'POST', '/admin/v1/demo-seed'), 201).data;
+  seedMs = performance.now() - started;
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe('demo seed: content', () => {
+  it('creates 150 properties with realistic variety, in EUR, each with 2-5 captioned photos', async () => {
+    const properties = await allAdminProperties(seed.organization.id);
+    expect(properties).toHaveLength(150);
+    expect(new Set(properties.map((p) => p.city))).toEqual(new Set(DEMO_CITIES));
+    expect(new Set(properties.map((p) => p.transactionType))).toEqual(
+      new Set(['SALE', 'RENT', 'SALE_OR_RENT']),
+    );
+    expect(new Set(properties.map((p) => p.currency))).toEqual(new Set(['EUR']));
+    for (const p of properties) {
+      expect(p.photos.length, p.code).toBeGreaterThanOrEqual(2);
+      expect(p.photos.length, p.code).toBeLessThanOrEqual(5);
+      for (const photo of p.photos) {
+        expect(photo.url).toMatch(/^https:\/\/picsum\.photos\/seed\//);
+        expect(photo.caption).toBeTruthy();
+      }
+    }
+    const count = (test: (p: AdminProperty) => boolean) => properties.filter(test).length;
+    expect(count((p) => p.featured)).toBe(10);
+    expect(count((p) => !p.publishedOnPortal)).toBe(10);
+    expect(count((p) => p.approximateLocation)).toBe(25);
+    expect(count((p) => p.status === 'RESERVED')).toBeGreaterThanOrEqual(5);
+    expect(count((p) => p.status === 'SOLD' || p.status === 'RENTED')).toBeGreaterThanOrEqual(3);
+    expect(count((p) => p.agentId === null)).toBe(10);
+
+    // Realistic scales: rents are monthly (hundreds to a few thousands), sales are not.
+    const rents = properties.filter((p) => p.transactionType === 'RENT').map((p) => p.price);
+    const sales = properties.filter((p) => p.transactionType === 'SALE').map((p) => p.price);
+    expect(Math.max(...rents)).toBeLessThan(15_000);
+    expect(Math.min(...sales)).toBeGreaterThanOrEqual(20_000);
+  });
+
+  it('is the same on every seed (deterministic data)', async () => {
+    const again = expectStatus(await admin(app, 'POST', '/admin/v1/demo-seed'), 201).data;
+    const strip = (list: AdminProperty[]) =>
+      list
+        .map(({ id: _id, agentId: _agent, ...rest }) => {
+          const { createdAt: _c, updatedAt: _u, agent: _a, ...stable } = rest as Record<string, unknown>;
+          return stable;
+        })
+        .sort((a, b) => String(a.code).localeCompare(String(b.code)));
+    expect(strip(await allAdminProperties(again.organization.id))).toEqual(
+      strip(await allAdminProperties(seed.organization.id)),
+    );
+  });
+
+  it('seeds quickly enough for the first `npm start`', () => {
+    // Whole demo seed over HTTP on the in-memory PGlite; aim < 3 s (headroom for a busy CI box).
+    expect(seedMs).toBeLessThan(6_000);
+  });
+});
+
+describe('demo seed: what the portal shows', () => {
+  it('lists published ACTIVE properties only, approximate ones without address or zip code', async () => {
+    const admins = await allAdminProperties(seed.organization.id);
+    const visible = new Set(
+      admins.filter((p) => p.status === 'ACTIVE' && p.publishedOnPortal).map((p) => p.code),
+    );
+    const portal = await allPortalProperties(seed.publishableKey);
+    expect(new Set(portal.map((p) => p.code))).toEqual(visible);
+    expect(portal.length).toBe(128);
+
+    const approximate = portal.filter((p) => p.approximateLocation);
+    expect(approximate.length).toBeGreaterThan(0);
+    for (const p of approximate) {
+      expect(p.address, p.code).toBeNull();
+      expect(p.zipCode, p.code).toBeNull();
+      const { latitude, longitude } = p.coordinates ?? { latitude: NaN, longitude: NaN };
+      expect(Math.round(latitude * 100) / 100, p.code).toBe(latitude);
+      expect(Math.round(longitude * 100) / 100, p.code).toBe(longitude);
+    }
+    expect(portal.filter((p) => !p.approximateLocation).every((p) => p.address !== null)).toBe(true);
+  });
+
+  it('offers 5 cities in /v1/filters, and the accent-insensitive city filter finds Málaga', async () => {
+    const filters = expectStatus(
+      await api(app, 'GET', '/v1/filters', { key: seed.publishableKey }),
+      200,
+    ).data;
+    expect(filters.cities.map((c: { value: string }) => c.value).sort()).toEqual([...DEMO_CITIES].sort());
+    expect(filters.total).toBe(128);
+    const malaga = expectStatus(
+      await api(app, 'GET', '/v1/properties?city=malaga&pageSize=1', { key: seed.publishableKey }),
+      200,
+    );
+    expect(malaga.meta.total).toBe(filters.cities.find((c: { value: string }) => c.value === 'Málaga').count);
+    const featured = expectStatus(
+      await api(app, 'GET', '/v1/properties/featured', { key: seed.publishableKey }),
+      200,
+    );
+    expect(featured.meta.total).toBe(10);
+  });
+
+  it('has 4 agents, 2 of them bookable (one confirms automatically), and branded portal settings', async () => {
+    const agents = expectStatus(await api(app, 'GET', '/v1/agents', { key: seed.publishableKey }), 200);
+    expect(agents.meta.total).toBe(4);
+    const booking = expectStatus(
+      await api(app, 'GET', '/v1/booking/agents', { key: seed.publishableKey }),
+      200,
+    );
+    // SPEC.md double-wraps the booking answers: {data: {data: [...]}}.
+    expect(booking.data.data.map((a: { slug: string }) => a.slug).sort()).toEqual([
+      'javier-morales',
+      'lucia-navarro',
+    ]);
+
+    const adminAgents = expectStatus(
+      await admin(app, 'GET', `/admin/v1/organizations/${seed.organization.id}/agents?bookable=true`),
+      200,
+    ).data;
+    expect(
+      adminAgents.map((a: { booking: { autoConfirm: boolean } }) => a.booking.autoConfirm).sort(),
+    ).toEqual([false, true]);
+
+    const portal = expectStatus(await api(app, 'GET', '/v1/portal', { key: seed.publishableKey }), 200).data;
+    expect(portal).toMatchObject({
+      agencyName: 'Demo Realty',
+      defaultCurrency: 'EUR',
+      defaultCountry: 'ES',
+      colors: { primary: '#0F4C5C' },
+      contact: { phone: '+34952123456' },
+    });
+    expect(Object.keys(portal.socialLinks).length).toBeGreaterThanOrEqual(3);
+  });
+});
