@@ -167,7 +167,10 @@ export async function updateOrganization(
   await deps.db.systemTx(async (tx) => {
     await store.updateOrganization(tx, organizationId, body);
     // The twin mirrors the defaults, so test-mode forms read phone numbers and prices alike.
-    if (record.testOrganizationId && (body.defaultCountry !== undefined || body.defaultCurrency !== undefined)) {
+    if (
+      record.testOrganizationId &&
+      (body.defaultCountry !== undefined || body.defaultCurrency !== undefined)
+    ) {
       await store.updateOrganization(tx, record.testOrganizationId, {
         defaultCountry: body.defaultCountry,
         defaultCurrency: body.defaultCurrency,
