@@ -801,6 +801,12 @@ CREATE UNIQUE INDEX contacts_organization_id_email_key_key ON public.contacts US
 CREATE INDEX contacts_organization_id_external_id_idx ON public.contacts USING btree (organization_id, external_id);
 
 --
+-- Name: contacts_organization_id_opted_out_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_organization_id_opted_out_idx ON public.contacts USING btree (organization_id, created_at DESC NULLS LAST) WHERE opted_out;
+
+--
 -- Name: contacts_organization_id_phone_key; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1041,10 +1047,28 @@ CREATE INDEX properties_portal_text_trgm_idx ON public.properties USING gin (sea
 CREATE INDEX properties_portal_type_idx ON public.properties USING btree (organization_id, transaction_type, type, price) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
 
 --
+-- Name: tasks_appointment_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_appointment_id_idx ON public.tasks USING btree (appointment_id);
+
+--
 -- Name: tasks_assignee_id_status_due_at_idx; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX tasks_assignee_id_status_due_at_idx ON public.tasks USING btree (assignee_id, status, due_at);
+
+--
+-- Name: tasks_contact_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_contact_id_idx ON public.tasks USING btree (contact_id);
+
+--
+-- Name: tasks_organization_id_due_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_organization_id_due_at_idx ON public.tasks USING btree (organization_id, due_at);
 
 --
 -- Name: tasks_organization_id_status_due_at_idx; Type: INDEX; Schema: public; Owner: -

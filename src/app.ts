@@ -5,6 +5,7 @@ import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { adminSchemas } from './features/admin/admin.schema.ts';
+import { contactsRoutes } from './features/contacts/contacts.routes.ts';
 import { contactsSchemas } from './features/contacts/contacts.schema.ts';
 import { agentsRoutes } from './features/agents/agents.routes.ts';
 import { agentsSchemas } from './features/agents/agents.schema.ts';
@@ -21,6 +22,14 @@ import { finderRoutes } from './features/finder/finder.routes.ts';
 import { finderSchemas } from './features/finder/finder.schema.ts';
 import { analyticsRoutes } from './features/analytics/analytics.routes.ts';
 import { analyticsSchemas } from './features/analytics/analytics.schema.ts';
+import { tasksRoutes } from './features/tasks/tasks.routes.ts';
+import { tasksSchemas } from './features/tasks/tasks.schema.ts';
+import { appointmentsRoutes } from './features/appointments/appointments.routes.ts';
+import { appointmentsSchemas } from './features/appointments/appointments.schema.ts';
+import { dealsRoutes } from './features/deals/deals.routes.ts';
+import { dealsSchemas } from './features/deals/deals.schema.ts';
+import { usageRoutes } from './features/usage/usage.routes.ts';
+import { usageSchemas } from './features/usage/usage.schema.ts';
 import { adminRoutes } from './features/admin/admin.routes.ts';
 import { eventsSchemas } from './features/events/events.schema.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
@@ -127,6 +136,10 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     ...bookingSchemas,
     ...finderSchemas,
     ...analyticsSchemas,
+    ...tasksSchemas,
+    ...appointmentsSchemas,
+    ...dealsSchemas,
+    ...usageSchemas,
     ...(deps.schemas ?? []),
   ]) {
     app.addSchema(schema);
@@ -146,11 +159,16 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(agentsRoutes, { db: deps.db });
   await app.register(propertiesRoutes, { db: deps.db });
   await app.register(propertiesImportRoutes, { db: deps.db });
+  await app.register(contactsRoutes, { db: deps.db });
   await app.register(portalRoutes, { db: deps.db });
   await app.register(leadsRoutes, { db: deps.db });
   await app.register(bookingRoutes, { db: deps.db });
   await app.register(finderRoutes, { db: deps.db });
   await app.register(analyticsRoutes, { db: deps.db });
+  await app.register(tasksRoutes, { db: deps.db });
+  await app.register(appointmentsRoutes, { db: deps.db });
+  await app.register(dealsRoutes, { db: deps.db });
+  await app.register(usageRoutes, { db: deps.db });
   for (const plugin of deps.plugins ?? []) await app.register(plugin);
 
   return app;

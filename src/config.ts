@@ -30,6 +30,8 @@ export interface Config {
   readonly messagingApiUrl: string | undefined;
   readonly messagingApiToken: string | undefined;
   readonly runWorker: boolean;
+  /** Days raw usage events are kept after they arrive; the daily aggregates are kept for good. */
+  readonly usageDetailRetentionDays: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -156,6 +158,7 @@ export function loadConfig(env: Env): Config {
     messagingApiUrl,
     messagingApiToken,
     runWorker: boolean(env, 'RUN_WORKER', true),
+    usageDetailRetentionDays: integer(env, 'USAGE_DETAIL_RETENTION_DAYS', 90, 1, 3650),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   };
   return Object.freeze(config);

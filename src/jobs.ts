@@ -1,11 +1,21 @@
 import type { Database } from './db/database.ts';
+import { purgeUsageDetail } from './features/usage/usage.service.ts';
 import type { Job } from './platform/jobs/scheduler.ts';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency/idempotency.store.ts';
 
 const PURGE_BATCH = 1_000;
+/** USAGE_DETAIL_RETENTION_DAYS's default, for callers that pass no config (tests). */
+const DEFAULT_USAGE_DETAIL_RETENTION_DAYS = 90;
+
+export interface WorkerJobSettings {
+  /** Days raw usage events are kept (Config.usageDetailRetentionDays): pass the Config itself. */
+  usageDetailRetentionDays?: number;
+  intervalsMs?: { purge?: number; usagePurge?: number };
+}
 
 /** Every timed job of the worker (features add theirs here: webhook deliveries, ...). */
-export function workerJobs(db: Database, intervalsMs: { purge?: number } = {}): Job[] {
+export function workerJobs(db: Database, settings: WorkerJobSettings = {}): Job[] {
+  const intervalsMs = settings.intervalsMs ?? {};
   return [
     {
       name: 'idempotency.purge',
@@ -16,6 +26,14 @@ export function workerJobs(db: Database, intervalsMs: { purge?: number } = {}): 
         do {
           purged = await db.systemTx((tx) => purgeExpiredIdempotencyKeys(tx, PURGE_BATCH));
         } while (purged === PURGE_BATCH);
+      },
+    },
+    {
+      // Raw usage detail past its retention; the daily aggregates are kept for good.
+      name: 'usage.purge',
+      intervalMs: intervalsMs.usagePurge ?? 60 * 60_000,
+      async run() {
+        await purgeUsageDetail(db, settings.usageDetailRetentionDays ?? DEFAULT_USAGE_DETAIL_RETENTION_DAYS);
       },
     },
   ];

@@ -106,6 +106,10 @@ CREATE INDEX "contacts_organization_id_type_idx" ON "contacts" USING btree ("org
 CREATE INDEX "contacts_owner_id_idx" ON "contacts" USING btree ("owner_id");--> statement-breakpoint
 CREATE INDEX "contacts_tags_idx" ON "contacts" USING gin ("tags");--> statement-breakpoint
 CREATE INDEX "contacts_organization_id_external_id_idx" ON "contacts" USING btree ("organization_id","external_id");--> statement-breakpoint
+CREATE INDEX "contacts_organization_id_opted_out_idx" ON "contacts" USING btree ("organization_id","created_at" DESC NULLS LAST) WHERE opted_out;--> statement-breakpoint
+CREATE INDEX "tasks_organization_id_due_at_idx" ON "tasks" USING btree ("organization_id","due_at");--> statement-breakpoint
+CREATE INDEX "tasks_contact_id_idx" ON "tasks" USING btree ("contact_id");--> statement-breakpoint
+CREATE INDEX "tasks_appointment_id_idx" ON "tasks" USING btree ("appointment_id");--> statement-breakpoint
 SELECT agency_enable_tenant_rls('pipelines');
 --> statement-breakpoint
 SELECT agency_enable_tenant_rls('pipeline_stages');

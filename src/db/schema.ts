@@ -352,6 +352,10 @@ export const contacts = pgTable(
     index('contacts_owner_id_idx').on(t.ownerId),
     index('contacts_tags_idx').using('gin', t.tags),
     index('contacts_organization_id_external_id_idx').on(t.organizationId, t.externalId),
+    // Few contacts opt out: a partial index keeps `optedOut=true` (the messaging block list) cheap.
+    index('contacts_organization_id_opted_out_idx')
+      .on(t.organizationId, t.createdAt.desc())
+      .where(sql`opted_out`),
   ],
 );
 
@@ -449,6 +453,11 @@ export const tasks = pgTable(
   (t) => [
     index('tasks_organization_id_status_due_at_idx').on(t.organizationId, t.status, t.dueAt),
     index('tasks_assignee_id_status_due_at_idx').on(t.assigneeId, t.status, t.dueAt),
+    // Issue 4: the task list's default order (dueAt) and due-date ranges without a status filter,
+    // the contactId filter, and the ON DELETE SET NULL of a deleted contact or appointment.
+    index('tasks_organization_id_due_at_idx').on(t.organizationId, t.dueAt),
+    index('tasks_contact_id_idx').on(t.contactId),
+    index('tasks_appointment_id_idx').on(t.appointmentId),
   ],
 );
 

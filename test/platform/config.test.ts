@@ -21,9 +21,14 @@ describe('loadConfig', () => {
       trustProxy: false,
       messagingProvider: 'sandbox',
       runWorker: true,
+      usageDetailRetentionDays: 90,
     });
     expect(config.adminToken).toMatch(/^adm_/);
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads USAGE_DETAIL_RETENTION_DAYS', () => {
+    expect(loadConfig({ USAGE_DETAIL_RETENTION_DAYS: '30' }).usageDetailRetentionDays).toBe(30);
   });
 
   it('turns the demo seed off by default on PostgreSQL', () => {
@@ -44,6 +49,9 @@ describe('loadConfig', () => {
     ['MESSAGING_PROVIDER', 'carrier-pigeon', /MESSAGING_PROVIDER must be one of sandbox, http/],
     ['MESSAGING_PROVIDER', 'http', /MESSAGING_API_URL is required/],
     ['RUN_WORKER', '2', /RUN_WORKER must be true or false/],
+    ['USAGE_DETAIL_RETENTION_DAYS', '0', /USAGE_DETAIL_RETENTION_DAYS must be between 1 and 3650/],
+    ['USAGE_DETAIL_RETENTION_DAYS', '3651', /USAGE_DETAIL_RETENTION_DAYS must be between 1 and 3650/],
+    ['USAGE_DETAIL_RETENTION_DAYS', '30d', /USAGE_DETAIL_RETENTION_DAYS must be a whole number/],
     ['ADMIN_TOKEN', 'short', /ADMIN_TOKEN must be at least 16 characters/],
     ['NODE_ENV', 'staging', /NODE_ENV must be one of/],
   ])('stops with a message naming %s for %j', (name, value, message) => {

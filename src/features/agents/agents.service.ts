@@ -349,3 +349,8 @@ export async function findBookingAgent(
 export async function listBookingAgents(tx: Tx, organizationId: string): Promise<BookingAgent[]> {
   return (await store.listBookableAgents(tx, organizationId)).map(toBookingAgent);
 }
+
+/** True when `id` is an agent of the organization: how other features check an agent reference. */
+export async function isAgentOf(tx: Tx, organizationId: string, id: string): Promise<boolean> {
+  return isId(id, 'agt') && (await store.findAgentById(tx, organizationId, id)) !== null;
+}

@@ -6,7 +6,7 @@ import { Errors } from '../../platform/errors/errors.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { newId } from '../../platform/ids/ids.ts';
 import { findBookingAgent, listBookingAgents, type BookingAgent } from '../agents/agents.service.ts';
-import { normalizePhone, upsertPortalContact } from '../contacts/contacts.service.ts';
+import { normalizePhone, recomputeContactScore, upsertPortalContact } from '../contacts/contacts.service.ts';
 import { requirePortalProperty } from '../properties/properties.service.ts';
 import { AppointmentCreated } from './booking.events.ts';
 import type {
@@ -179,6 +179,7 @@ export async function bookSlot(
         source: 'BOOKING',
         notes: body.notes ?? null,
       });
+      await recomputeContactScore(tx, organizationId, contact.id);
       const name = [body.firstName.trim(), body.lastName?.trim()].filter(Boolean).join(' ');
       await store.insertTask(tx, {
         id: newId('task'),

@@ -47,3 +47,11 @@ export const ContactUpdated = defineEvent({
   ),
   example: { contact: exampleContact, changes: ['email', 'tags', 'lastActivityAt'] },
 });
+
+export const ContactDeleted = defineEvent({
+  type: 'contact.deleted',
+  description:
+    'A contact was deleted in the back office, with its leads, visit requests, finder searches, deals and usage. `data.contact` is the contact as it was.',
+  schema: Type.Object({ contact: ContactPayload }, { additionalProperties: false }),
+  example: { contact: exampleContact },
+});

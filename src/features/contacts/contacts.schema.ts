@@ -1,5 +1,7 @@
-import { Type, type Static } from '@fastify/type-provider-typebox';
-import { DateTime, StringEnum } from '../../platform/http/schemas.ts';
+import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
+import { DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.ts';
+import { PROPERTY_TYPES } from '../properties/properties.schema.ts';
 
 /** Where a contact came from (docs/decisions.md "Contact value sets"). */
 export const CONTACT_SOURCES = [
@@ -18,7 +20,14 @@ export const CONTACT_SOURCES = [
   'OTHER',
 ] as const;
 /** Where the contact stands in the sales funnel. */
-export const CONTACT_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'UNQUALIFIED', 'CONVERTED', 'ARCHIVED'] as const;
+export const CONTACT_STATUSES = [
+  'NEW',
+  'CONTACTED',
+  'QUALIFIED',
+  'UNQUALIFIED',
+  'CONVERTED',
+  'ARCHIVED',
+] as const;
 /** What the contact is to the agency. */
 export const CONTACT_TYPES = ['LEAD', 'CLIENT', 'OWNER', 'TENANT', 'INVESTOR', 'PARTNER', 'OTHER'] as const;
 export type ContactSource = (typeof CONTACT_SOURCES)[number];
@@ -56,4 +65,126 @@ export const ContactSchema = Type.Object(
 );
 export type Contact = Static<typeof ContactSchema>;
 
-export const contactsSchemas = [ContactSchema];
+// ---------------------------------------------------------------------------------------------
+// Writes (v1 and back office take the same body)
+
+const NullableText = (maxLength: number, description?: string) =>
+  Type.Union([
+    Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) }),
+    Type.Null(),
+  ]);
+
+const writableFields = {
+  firstName: Type.String({ minLength: 1, maxLength: 100 }),
+  lastName: Type.String({ maxLength: 100, description: 'Empty string when unknown' }),
+  email: Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Null()], {
+    description: 'Unique in the organization, case-insensitively',
+  }),
+  phone: Type.Union([
+    Type.String({
+      minLength: 7,
+      maxLength: 30,
+      description:
+        "International (+34612345678) or national in the organization's default country; stored in E.164, unique in the organization",
+    }),
+    Type.Null(),
+  ]),
+  source: StringEnum(CONTACT_SOURCES),
+  status: StringEnum(CONTACT_STATUSES),
+  type: StringEnum(CONTACT_TYPES),
+  ownerId: Type.Union([Type.String({ description: 'agt_… of an agent of the organization' }), Type.Null()]),
+  preferredCity: NullableText(100),
+  preferredType: Type.Union([StringEnum(PROPERTY_TYPES), Type.Null()]),
+  budget: Type.Union([Type.Number({ minimum: 0, maximum: 1e12 }), Type.Null()]),
+  currency: Type.Union([Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' }), Type.Null()]),
+  tags: Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
+    maxItems: 50,
+    description: 'Replaces the whole list; duplicates are dropped',
+  }),
+  optedOut: Type.Boolean({ description: 'The contact asked not to be messaged' }),
+  externalId: NullableText(255, 'Your own identifier of the person (e.g. in your product)'),
+};
+/** Field names a write may set, in the order `contact.updated`'s `changes` lists them. */
+export const WRITABLE_CONTACT_FIELDS = Object.keys(writableFields) as (keyof typeof writableFields)[];
+
+export const CreateContactBodySchema = Type.Object(
+  {
+    ...Type.Partial(Type.Object(writableFields)).properties,
+    firstName: writableFields.firstName,
+  },
+  {
+    $id: 'CreateContactBody',
+    additionalProperties: false,
+    description:
+      'Defaults: source API (v1) or OTHER (back office), status NEW, type LEAD, no owner, optedOut false; ' +
+      "currency defaults to the organization's when a budget is given",
+  },
+);
+export type CreateContactBody = Static<typeof CreateContactBodySchema>;
+
+export const UpdateContactBodySchema = Type.Object(Type.Partial(Type.Object(writableFields)).properties, {
+  $id: 'UpdateContactBody',
+  additionalProperties: false,
+  minProperties: 1,
+  description:
+    'Only the fields sent change; null clears a nullable field. `score` is computed, never written.',
+});
+export type UpdateContactBody = Static<typeof UpdateContactBodySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Reads
+
+/** A date (its start, UTC) or a date-time with an offset; validity is checked by the service. */
+export const DATE_OR_DATE_TIME =
+  '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$';
+const DateOrDateTime = (description: string) =>
+  Type.String({ pattern: DATE_OR_DATE_TIME, maxLength: 40, description });
+
+export const CONTACT_SORTS = ['createdAt', 'updatedAt', 'score', 'lastName'] as const;
+export type ContactSort = (typeof CONTACT_SORTS)[number];
+
+export const ListContactsQuerySchema = Type.Object(
+  {
+    ...pageQuery(),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Case- and accent-insensitive substring of first name, last name, email or phone; every word must ' +
+          'match. Input that looks like a phone number (digits, spaces, + - . ( )) matches the E.164 digits.',
+      }),
+    ),
+    status: Type.Optional(StringEnum(CONTACT_STATUSES)),
+    source: Type.Optional(StringEnum(CONTACT_SOURCES)),
+    type: Type.Optional(StringEnum(CONTACT_TYPES)),
+    tag: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 50, description: 'Contacts carrying this tag' }),
+    ),
+    ownerId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'agt_… of the owner' })),
+    createdAfter: Type.Optional(DateOrDateTime('createdAt at or after (a date means its start, UTC)')),
+    createdBefore: Type.Optional(DateOrDateTime('createdAt strictly before (a date means its start, UTC)')),
+    optedOut: Type.Optional(Type.Boolean()),
+    externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    sortBy: Type.Optional(StringEnum(CONTACT_SORTS, { description: 'Default createdAt' })),
+    sortOrder: Type.Optional(
+      StringEnum(['asc', 'desc'] as const, { description: 'Default asc for lastName, desc otherwise' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListContactsQuery = Static<typeof ListContactsQuerySchema>;
+
+export const ContactIdParamsSchema = Type.Object({ id: Type.String() }, { additionalProperties: false });
+export const OrgContactParamsSchema = Type.Object(
+  { orgId: Type.String(), contactId: Type.String() },
+  { additionalProperties: false },
+);
+
+export const ContactResponseSchema = DataOf(ref(ContactSchema));
+export const ContactListResponseSchema = ListOf(ref(ContactSchema));
+export const DeletedContactResponseSchema = DataOf(
+  Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false }),
+);
+
+export const contactsSchemas: TSchema[] = [ContactSchema, CreateContactBodySchema, UpdateContactBodySchema];

@@ -1,10 +1,16 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/database.ts';
 import { contacts, type ContactRow } from '../../db/schema.ts';
+import { fold, likeLiteral } from '../../platform/text/fold.ts';
+import type { ContactSort } from './contacts.schema.ts';
 
 export type NewContact = typeof contacts.$inferInsert;
 
-export async function findContactById(tx: Tx, organizationId: string, id: string): Promise<ContactRow | null> {
+export async function findContactById(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+): Promise<ContactRow | null> {
   const rows = await tx
     .select()
     .from(contacts)
@@ -75,4 +81,113 @@ export async function updateContact(
     .where(and(eq(contacts.organizationId, organizationId), eq(contacts.id, id)))
     .returning();
   return rows[0] ?? null;
+}
+
+export async function deleteContact(tx: Tx, organizationId: string, id: string): Promise<ContactRow | null> {
+  const rows = await tx
+    .delete(contacts)
+    .where(and(eq(contacts.organizationId, organizationId), eq(contacts.id, id)))
+    .returning();
+  return rows[0] ?? null;
+}
+
+/** The contacts other than `exceptId` that hold this E.164 phone or this lowercased email. */
+export async function findContactHolders(
+  tx: Tx,
+  organizationId: string,
+  match: { phone: string | null; emailKey: string | null },
+  exceptId: string | null = null,
+): Promise<{ byPhone: ContactRow | null; byEmail: ContactRow | null }> {
+  const holder = async (condition: SQL) =>
+    (
+      await tx
+        .select()
+        .from(contacts)
+        .where(
+          and(
+            eq(contacts.organizationId, organizationId),
+            condition,
+            exceptId === null ? undefined : ne(contacts.id, exceptId),
+          ),
+        )
+        .limit(1)
+    )[0] ?? null;
+  return {
+    byPhone: match.phone ? await holder(eq(contacts.phone, match.phone)) : null,
+    byEmail: match.emailKey ? await holder(eq(contacts.emailKey, match.emailKey)) : null,
+  };
+}
+
+export interface ContactFilter {
+  /** Folded fragments that must all occur in `search_text` (trigram index). */
+  searchWords?: string[];
+  status?: string;
+  source?: string;
+  type?: string;
+  tag?: string;
+  ownerId?: string;
+  /** Inclusive. */
+  createdFrom?: Date;
+  /** Exclusive. */
+  createdBefore?: Date;
+  optedOut?: boolean;
+  externalId?: string;
+}
+
+// Accented Latin letters and their plain lowercase forms: names sort as a reader expects
+// (Álvarez before Blanco) whatever the database's collation, and the same on PGlite and PostgreSQL.
+const ACCENTED = 'ÀÁÂÃÄÅĀĂĄÇĆČĎÈÉÊËĒĖĘĚÌÍÎÏĪĮÑŃŇÒÓÔÕÖŌŐŔŘŚŠŞŤÙÚÛÜŪŮŰŲÝŸŹŻŽ';
+const ACCENTS_FROM = ACCENTED + ACCENTED.toLowerCase();
+const ACCENTS_TO = [...ACCENTS_FROM].map(fold).join('');
+const nameKey = (column: typeof contacts.lastName | typeof contacts.firstName) =>
+  sql`lower(translate(${column}, ${ACCENTS_FROM}, ${ACCENTS_TO})) COLLATE "C"`;
+
+function orderOf(sort: { by: ContactSort; order: 'asc' | 'desc' }): SQL[] {
+  const dir = sort.order === 'asc' ? asc : desc;
+  // The id breaks ties in the same direction, so pages never overlap or skip a row.
+  switch (sort.by) {
+    case 'createdAt':
+      return [dir(contacts.createdAt), dir(contacts.id)];
+    case 'updatedAt':
+      return [dir(contacts.updatedAt), dir(contacts.id)];
+    case 'score':
+      return [dir(contacts.score), dir(contacts.createdAt), dir(contacts.id)];
+    case 'lastName':
+      return [dir(nameKey(contacts.lastName)), dir(nameKey(contacts.firstName)), dir(contacts.id)];
+  }
+}
+
+export async function listContacts(
+  tx: Tx,
+  organizationId: string,
+  filter: ContactFilter,
+  sort: { by: ContactSort; order: 'asc' | 'desc' },
+  page: { limit: number; offset: number },
+): Promise<{ items: ContactRow[]; total: number }> {
+  const conditions: (SQL | undefined)[] = [eq(contacts.organizationId, organizationId)];
+  for (const word of filter.searchWords ?? []) {
+    conditions.push(sql`${contacts.searchText} LIKE ${`%${likeLiteral(word)}%`}`);
+  }
+  if (filter.status !== undefined) conditions.push(eq(contacts.status, filter.status));
+  if (filter.source !== undefined) conditions.push(eq(contacts.source, filter.source));
+  if (filter.type !== undefined) conditions.push(eq(contacts.type, filter.type));
+  // `@>` so the GIN index on tags serves it.
+  if (filter.tag !== undefined) conditions.push(sql`${contacts.tags} @> ARRAY[${filter.tag}]::text[]`);
+  if (filter.ownerId !== undefined) conditions.push(eq(contacts.ownerId, filter.ownerId));
+  if (filter.createdFrom !== undefined) conditions.push(gte(contacts.createdAt, filter.createdFrom));
+  if (filter.createdBefore !== undefined) conditions.push(lt(contacts.createdAt, filter.createdBefore));
+  if (filter.optedOut !== undefined) conditions.push(eq(contacts.optedOut, filter.optedOut));
+  if (filter.externalId !== undefined) conditions.push(eq(contacts.externalId, filter.externalId));
+  const where = and(...conditions);
+  const [items, totals] = await Promise.all([
+    tx
+      .select()
+      .from(contacts)
+      .where(where)
+      .orderBy(...orderOf(sort))
+      .limit(page.limit)
+      .offset(page.offset),
+    tx.select({ total: count() }).from(contacts).where(where),
+  ]);
+  return { items, total: Number(totals[0]?.total ?? 0) };
 }

@@ -5,7 +5,7 @@ import { recordEvent } from '../../platform/events/record.ts';
 import { newId } from '../../platform/ids/ids.ts';
 import { fold } from '../../platform/text/fold.ts';
 import { recordAnalyticsEventInTx } from '../analytics/analytics.service.ts';
-import { normalizePhone, upsertPortalContact } from '../contacts/contacts.service.ts';
+import { normalizePhone, recomputeContactScore, upsertPortalContact } from '../contacts/contacts.service.ts';
 import type { Amenity, PropertyType, TransactionType } from '../properties/properties.schema.ts';
 import { FinderSubmitted } from './finder.events.ts';
 import {
@@ -266,6 +266,7 @@ export async function submitFinder(
       propertyIds: properties.map((property) => property.id),
     };
     const createdAt = await store.insertFinderSearch(tx, { organizationId: organization.id, ...search });
+    await recomputeContactScore(tx, organization.id, contact.id);
     // Counted with the search it belongs to, like a lead form's LEAD_FORM: both commit or neither.
     await recordAnalyticsEventInTx(tx, organization.id, { type: 'FINDER_SUBMIT' });
     await recordEvent(tx, {

@@ -3,7 +3,7 @@ import { actorOf, type Principal } from '../../platform/auth/principal.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { newId } from '../../platform/ids/ids.ts';
-import { normalizePhone, upsertPortalContact } from '../contacts/contacts.service.ts';
+import { normalizePhone, recomputeContactScore, upsertPortalContact } from '../contacts/contacts.service.ts';
 import { requirePortalProperty } from '../properties/properties.service.ts';
 import { LeadSubmitted, VisitRequested } from './leads.events.ts';
 import type {
@@ -118,6 +118,7 @@ export async function captureLead(
       interestedIn: body.interestedIn ?? null,
       utm: utmOf(body),
     });
+    await recomputeContactScore(tx, organizationId, contact.id);
     await recordAnalyticsEventInTx(tx, organizationId, {
       type: 'LEAD_FORM',
       propertyId: property?.id ?? null,
@@ -169,6 +170,7 @@ export async function requestVisit(
       message: text(body.message),
       status: 'PENDING',
     });
+    await recomputeContactScore(tx, organizationId, contact.id);
     await recordEvent(tx, {
       type: VisitRequested.type,
       data: {

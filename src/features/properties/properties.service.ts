@@ -25,6 +25,7 @@ import {
   type UpdatePropertyBody,
 } from './properties.schema.ts';
 import * as store from './properties.store.ts';
+import { isAgentOf } from '../agents/agents.service.ts';
 
 export type { PropertyRef } from './properties.store.ts';
 
@@ -212,7 +213,7 @@ function writableOf(p: PropertyRow): CreatePropertyBody {
 
 async function checkAgent(tx: Tx, organizationId: string, agentId: string | null | undefined) {
   if (agentId === null || agentId === undefined) return;
-  if (!isId(agentId, 'agt') || !(await store.agentExists(tx, organizationId, agentId))) {
+  if (!(await isAgentOf(tx, organizationId, agentId))) {
     throw Errors.invalidField('body.agentId', 'does not name an agent of this organization');
   }
 }
@@ -518,4 +519,14 @@ export async function portalFilters(db: Database, organizationId: string): Promi
     (a, b) => a.transactionType.localeCompare(b.transactionType) || a.currency.localeCompare(b.currency),
   );
   return filters;
+}
+
+/**
+ * True when `id` is a property of the organization, published or not: how back-office features
+ * (deals, appointments) check a property reference.
+ */
+export async function isPropertyOf(tx: Tx, organizationId: string, id: string): Promise<boolean> {
+  return (
+    isId(id, 'prop') && (await store.findPropertyById(tx, organizationId, id, { portal: false })) !== null
+  );
 }

@@ -129,15 +129,6 @@ export async function findPropertyByCode(
   return rows[0] ?? null;
 }
 
-export async function agentExists(tx: Tx, organizationId: string, agentId: string): Promise<boolean> {
-  const rows = await tx
-    .select({ id: agents.id })
-    .from(agents)
-    .where(and(eq(agents.organizationId, organizationId), eq(agents.id, agentId)))
-    .limit(1);
-  return rows.length > 0;
-}
-
 export interface AdminPropertyFilter {
   status?: string;
   publishedOnPortal?: boolean;

@@ -1,0 +1,87 @@
+import { Type } from '@fastify/type-provider-typebox';
+import { defineEvent } from '../../platform/events/catalog.ts';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+// Inline schemas (no $ref): the catalog and samples show the payload whole. The appointment has
+// the members of `appointment.created` (booking.events.ts), so one parser reads all three events;
+// `contactId` is nullable here because a deleted contact leaves its appointments behind.
+const AppointmentPayload = Type.Object(
+  {
+    id: Type.String(),
+    agentId: Type.String(),
+    contactId: Nullable(Type.String()),
+    propertyId: Nullable(Type.String()),
+    type: Type.String(),
+    status: Type.String(),
+    startsAt: Type.String({ format: 'date-time' }),
+    endsAt: Type.String({ format: 'date-time' }),
+    timezone: Type.String(),
+    source: Type.String(),
+    notes: Nullable(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+const ContactSummary = Type.Object(
+  {
+    id: Type.String(),
+    firstName: Type.String(),
+    lastName: Type.String(),
+    fullName: Type.String(),
+    phone: Nullable(Type.String()),
+    email: Nullable(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+const example = {
+  id: 'apt_0VhJ3kQ2Zt8mX1pR4sT6uB',
+  agentId: 'agt_0VhJ3kQ2Zt8mX1pR4sT6uA',
+  contactId: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uC',
+  propertyId: 'prop_0VhJ3kQ2Zt8mX1pR4sT6uW',
+  type: 'SHOWING',
+  status: 'CANCELLED',
+  startsAt: '2027-03-29T08:00:00.000Z',
+  endsAt: '2027-03-29T08:30:00.000Z',
+  timezone: 'Europe/Madrid',
+  source: 'BOOKING',
+  notes: 'Could we also see the storage room?',
+};
+
+export const AppointmentUpdated = defineEvent({
+  type: 'appointment.updated',
+  description:
+    'An appointment changed in the back office: confirmed, cancelled (its time is free again), moved, ' +
+    'reassigned, completed or marked NO_SHOW. `data.changes` names the fields sent; times are UTC instants, ' +
+    "`timezone` is the agent's. `contact` is null when the appointment has no contact any more.",
+  schema: Type.Object(
+    {
+      appointment: AppointmentPayload,
+      contact: Type.Union([ContactSummary, Type.Null()]),
+      changes: Type.Array(Type.String()),
+    },
+    { additionalProperties: false },
+  ),
+  example: {
+    appointment: example,
+    contact: {
+      id: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uC',
+      firstName: 'Marta',
+      lastName: 'Gil',
+      fullName: 'Marta Gil',
+      phone: '+34611222333',
+      email: 'marta@example.com',
+    },
+    changes: ['status'],
+  },
+});
+
+export const AppointmentDeleted = defineEvent({
+  type: 'appointment.deleted',
+  description:
+    'An appointment was deleted in the back office (its time is free again). To call off a visit and keep ' +
+    'its history, set its status to CANCELLED instead (`appointment.updated`).',
+  schema: Type.Object({ appointment: AppointmentPayload }, { additionalProperties: false }),
+  example: { appointment: { ...example, status: 'SCHEDULED' } },
+});

@@ -1,0 +1,142 @@
+import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
+import { DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.ts';
+import { APPOINTMENT_TYPES } from '../booking/booking.schema.ts';
+
+export { APPOINTMENT_TYPES, type AppointmentType } from '../booking/booking.schema.ts';
+
+/**
+ * Every appointment status (docs/decisions.md "Appointments in the back office"): a booking starts
+ * SCHEDULED or CONFIRMED; CANCELLED, COMPLETED and NO_SHOW end it. Only SCHEDULED and CONFIRMED
+ * hold the agent's time (ACTIVE_APPOINTMENT_STATUSES, the no-overlap constraint's predicate).
+ */
+export const APPOINTMENT_STATUSES = ['SCHEDULED', 'CONFIRMED', 'CANCELLED', 'COMPLETED', 'NO_SHOW'] as const;
+export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
+/** Who made the appointment: the public booking page or the back office. */
+export const APPOINTMENT_SOURCES = ['BOOKING', 'ADMIN'] as const;
+export type AppointmentSource = (typeof APPOINTMENT_SOURCES)[number];
+export const APPOINTMENT_SORTS = ['startsAt', 'createdAt'] as const;
+/** Longest appointment accepted (a day): longer spans are typing mistakes, and they block the agent. */
+export const MAX_APPOINTMENT_MINUTES = 24 * 60;
+
+/** A calendar date (midnight UTC) or a date-time with its offset (DESIGN.md: date filters take either). */
+export const DATE_OR_DATE_TIME =
+  '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$';
+export const DateOrDateTime = (description: string) =>
+  Type.String({ pattern: DATE_OR_DATE_TIME, maxLength: 40, description });
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
+
+export const AppointmentSchema = Type.Object(
+  {
+    id: Type.String({ description: 'apt_… identifier' }),
+    agentId: Type.String(),
+    contactId: Nullable(Type.String({ description: 'null once the contact was deleted' })),
+    propertyId: Nullable(Type.String()),
+    type: StringEnum(APPOINTMENT_TYPES),
+    status: StringEnum(APPOINTMENT_STATUSES, {
+      description: "SCHEDULED and CONFIRMED hold the agent's time; CANCELLED, COMPLETED, NO_SHOW do not",
+    }),
+    startsAt: DateTime(),
+    endsAt: DateTime(),
+    durationMinutes: Type.Integer({ minimum: 1 }),
+    source: StringEnum(APPOINTMENT_SOURCES, {
+      description: 'BOOKING: the public booking page; ADMIN: the back office',
+    }),
+    notes: Nullable(Type.String()),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+  },
+  { $id: 'Appointment', additionalProperties: false },
+);
+export type Appointment = Static<typeof AppointmentSchema>;
+
+const Duration = Type.Integer({
+  minimum: 5,
+  maximum: MAX_APPOINTMENT_MINUTES,
+  description: 'Length in minutes; instead of endsAt',
+});
+const Notes = Nullable(Type.String({ maxLength: 2000 }));
+
+export const CreateAppointmentBodySchema = Type.Object(
+  {
+    agentId: Id('An agent of the organization (agt_…)'),
+    contactId: Id('A contact of the organization (ct_…): the person the appointment is with'),
+    propertyId: Type.Optional(Nullable(Id('A property of the organization (prop_…), published or not'))),
+    type: Type.Optional(StringEnum(APPOINTMENT_TYPES, { description: 'Default SHOWING' })),
+    status: Type.Optional(
+      StringEnum(APPOINTMENT_STATUSES, {
+        description: 'Default SCHEDULED; a past appointment may be recorded as COMPLETED or NO_SHOW',
+      }),
+    ),
+    startsAt: DateTime({ description: 'An instant with its offset (2027-03-29T10:00:00+02:00)' }),
+    endsAt: Type.Optional(
+      DateTime({ description: 'After startsAt, at most 24 h later; or durationMinutes' }),
+    ),
+    durationMinutes: Type.Optional(Duration),
+    notes: Type.Optional(Notes),
+  },
+  {
+    $id: 'CreateAppointmentBody',
+    additionalProperties: false,
+    description:
+      "Without endsAt or durationMinutes the appointment lasts the agent's booking slot (30 minutes " +
+      'when the agent has no booking settings).',
+  },
+);
+export type CreateAppointmentBody = Static<typeof CreateAppointmentBodySchema>;
+
+export const UpdateAppointmentBodySchema = Type.Object(
+  {
+    agentId: Type.Optional(Id('An agent of the organization')),
+    contactId: Type.Optional(Id('A contact of the organization')),
+    propertyId: Type.Optional(Nullable(Id('A property of the organization; null removes it'))),
+    type: Type.Optional(StringEnum(APPOINTMENT_TYPES)),
+    status: Type.Optional(StringEnum(APPOINTMENT_STATUSES)),
+    startsAt: Type.Optional(
+      DateTime({ description: 'Moving the start keeps the length unless endsAt is sent' }),
+    ),
+    endsAt: Type.Optional(DateTime()),
+    durationMinutes: Type.Optional(Duration),
+    notes: Type.Optional(Notes),
+  },
+  { $id: 'UpdateAppointmentBody', additionalProperties: false, minProperties: 1 },
+);
+export type UpdateAppointmentBody = Static<typeof UpdateAppointmentBodySchema>;
+
+export const ListAppointmentsQuerySchema = Type.Object(
+  {
+    ...pageQuery(),
+    from: Type.Optional(DateOrDateTime('startsAt at or after (a date means its start, UTC)')),
+    to: Type.Optional(DateOrDateTime('startsAt strictly before (a date means its start, UTC)')),
+    agentId: Type.Optional(Type.String({ maxLength: 64 })),
+    contactId: Type.Optional(Type.String({ maxLength: 64 })),
+    status: Type.Optional(StringEnum(APPOINTMENT_STATUSES)),
+    type: Type.Optional(StringEnum(APPOINTMENT_TYPES)),
+    sortBy: Type.Optional(StringEnum(APPOINTMENT_SORTS, { description: 'Default startsAt' })),
+    sortOrder: Type.Optional(
+      StringEnum(['asc', 'desc'] as const, { description: 'Default asc (soonest first)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListAppointmentsQuery = Static<typeof ListAppointmentsQuerySchema>;
+
+export const AppointmentIdParamsSchema = Type.Object({ id: Type.String() }, { additionalProperties: false });
+export const OrgAppointmentParamsSchema = Type.Object(
+  { orgId: Type.String(), appointmentId: Type.String() },
+  { additionalProperties: false },
+);
+
+export const AppointmentResponseSchema = DataOf(ref(AppointmentSchema));
+export const AppointmentListResponseSchema = ListOf(ref(AppointmentSchema));
+export const DeletedAppointmentResponseSchema = DataOf(
+  Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false }),
+);
+
+export const appointmentsSchemas: TSchema[] = [
+  AppointmentSchema,
+  CreateAppointmentBodySchema,
+  UpdateAppointmentBodySchema,
+];

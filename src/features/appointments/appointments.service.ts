@@ -1,0 +1,431 @@
+import type { Database, Tx } from '../../db/database.ts';
+import { databaseError, EXCLUSION_VIOLATION } from '../../db/errors.ts';
+import { ACTIVE_APPOINTMENT_STATUSES, type AppointmentRow } from '../../db/schema.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import type { Actor } from '../../platform/events/catalog.ts';
+import { recordEvent } from '../../platform/events/record.ts';
+import { pageMeta, pageRequest, type PageMeta, type PageRequest } from '../../platform/http/pagination.ts';
+import { isId, newId } from '../../platform/ids/ids.ts';
+import { requireTenantOrganization } from '../admin/admin.service.ts';
+import { AppointmentCreated } from '../booking/booking.events.ts';
+import { AppointmentDeleted, AppointmentUpdated } from './appointments.events.ts';
+import {
+  MAX_APPOINTMENT_MINUTES,
+  type Appointment,
+  type AppointmentSource,
+  type AppointmentStatus,
+  type AppointmentType,
+  type CreateAppointmentBody,
+  type ListAppointmentsQuery,
+  type UpdateAppointmentBody,
+} from './appointments.schema.ts';
+import * as store from './appointments.store.ts';
+import { recomputeContactScore } from '../contacts/contacts.service.ts';
+import { isPropertyOf } from '../properties/properties.service.ts';
+
+/** Back-office changes are recorded with a SYSTEM actor (the operator). */
+const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
+const MINUTE = 60_000;
+/** Length of a back-office appointment for an agent without booking settings (no slot length to go by). */
+const DEFAULT_MINUTES = 30;
+
+/**
+ * The instant a date filter names: a calendar date (YYYY-MM-DD) is its midnight UTC, a date-time
+ * its own instant. A 400 naming `field` for an impossible date (2027-02-30), which `Date` would
+ * silently roll over into March.
+ */
+export function parseDateBound(value: string, field: string): Date {
+  const day = value.slice(0, 10);
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const midnight = new Date(Date.UTC(year, month - 1, date));
+  const instant = value.length === 10 ? midnight : new Date(value);
+  if (
+    !/^\d{4}-\d{2}-\d{2}/.test(value) ||
+    Number.isNaN(midnight.getTime()) ||
+    midnight.toISOString().slice(0, 10) !== day ||
+    Number.isNaN(instant.getTime())
+  ) {
+    throw Errors.invalidField(field, 'is not a valid date (YYYY-MM-DD) or date-time');
+  }
+  return instant;
+}
+
+const isActive = (status: string) => (ACTIVE_APPOINTMENT_STATUSES as readonly string[]).includes(status);
+
+function toAppointment(row: AppointmentRow): Appointment {
+  return {
+    id: row.id,
+    agentId: row.agentId,
+    contactId: row.contactId,
+    propertyId: row.propertyId,
+    type: row.type as AppointmentType,
+    status: row.status as AppointmentStatus,
+    startsAt: row.startsAt.toISOString(),
+    endsAt: row.endsAt.toISOString(),
+    durationMinutes: Math.round((row.endsAt.getTime() - row.startsAt.getTime()) / MINUTE),
+    source: row.source as AppointmentSource,
+    notes: row.notes,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The appointment as its events carry it: the members of `appointment.created`. */
+function eventAppointment(row: AppointmentRow, agent: store.AgentRef | null) {
+  return {
+    id: row.id,
+    agentId: row.agentId,
+    contactId: row.contactId,
+    propertyId: row.propertyId,
+    type: row.type,
+    status: row.status,
+    startsAt: row.startsAt.toISOString(),
+    endsAt: row.endsAt.toISOString(),
+    // An agent without booking settings has no zone of their own: the instants are UTC anyway.
+    timezone: agent?.timezone ?? 'UTC',
+    source: row.source,
+    notes: row.notes,
+  };
+}
+
+function eventContact(contact: store.ContactRef | null) {
+  if (!contact) return null;
+  return {
+    id: contact.id,
+    firstName: contact.firstName,
+    lastName: contact.lastName,
+    fullName: [contact.firstName, contact.lastName].filter(Boolean).join(' '),
+    phone: contact.phone,
+    email: contact.email,
+  };
+}
+
+/**
+ * A back-office transaction on `organizationId`: 404 when it is not an organization (checked
+ * before the id reaches the tenant setting). An overlap with another active appointment of the
+ * agent that a parallel write committed first (appointments_no_overlap) is the same 409 as one
+ * found beforehand.
+ */
+async function adminTx<T>(db: Database, organizationId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
+  try {
+    return await db.tenantTx(organizationId, async (tx) => {
+      await requireTenantOrganization(tx, organizationId);
+      return work(tx);
+    });
+  } catch (error) {
+    if (databaseError(error)?.code === EXCLUSION_VIOLATION) {
+      throw Errors.duplicate(
+        'The agent already has a SCHEDULED or CONFIRMED appointment at that time: pick another time, or cancel the other appointment',
+      );
+    }
+    throw error;
+  }
+}
+
+async function loadAppointment(tx: Tx, organizationId: string, id: string): Promise<AppointmentRow> {
+  const row = isId(id, 'apt') ? await store.findAppointmentById(tx, organizationId, id) : null;
+  if (!row) throw Errors.notFound('Appointment', id);
+  return row;
+}
+
+async function requireAgent(tx: Tx, organizationId: string, id: string): Promise<store.AgentRef> {
+  const agent = isId(id, 'agt') ? await store.findAgentRef(tx, organizationId, id) : null;
+  if (!agent) throw Errors.invalidField('body.agentId', 'does not name an agent of this organization');
+  return agent;
+}
+
+async function requireContact(tx: Tx, organizationId: string, id: string): Promise<store.ContactRef> {
+  const contact = isId(id, 'ct') ? await store.findContactRef(tx, organizationId, id) : null;
+  if (!contact) throw Errors.invalidField('body.contactId', 'does not name a contact of this organization');
+  return contact;
+}
+
+async function checkProperty(tx: Tx, organizationId: string, id: string | null | undefined): Promise<void> {
+  if (id === null || id === undefined) return;
+  if (!(await isPropertyOf(tx, organizationId, id))) {
+    throw Errors.invalidField('body.propertyId', 'does not name a property of this organization');
+  }
+}
+
+/**
+ * The appointment `id` names inside the caller's transaction (tasks link to one); a 400 naming
+ * `field` when it is malformed, unknown or another organization's.
+ */
+export async function requireAppointmentRef(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+  field: string,
+): Promise<{ id: string }> {
+  const row = isId(id, 'apt') ? await store.findAppointmentById(tx, organizationId, id) : null;
+  if (!row) throw Errors.invalidField(field, 'does not name an appointment of this organization');
+  return { id: row.id };
+}
+
+/** The end of an appointment from what the body sent; a 400 naming the field for an impossible span. */
+function endOf(
+  startsAt: Date,
+  body: { endsAt?: string; durationMinutes?: number },
+  fallbackMinutes: number,
+): Date {
+  if (body.endsAt !== undefined && body.durationMinutes !== undefined) {
+    throw Errors.invalidField('body.durationMinutes', 'cannot be sent together with endsAt');
+  }
+  if (body.endsAt === undefined) {
+    return new Date(startsAt.getTime() + (body.durationMinutes ?? fallbackMinutes) * MINUTE);
+  }
+  const endsAt = new Date(body.endsAt);
+  if (endsAt.getTime() <= startsAt.getTime())
+    throw Errors.invalidField('body.endsAt', 'must be later than startsAt');
+  if (endsAt.getTime() - startsAt.getTime() > MAX_APPOINTMENT_MINUTES * MINUTE) {
+    throw Errors.invalidField('body.endsAt', 'must be at most 24 hours after startsAt');
+  }
+  return endsAt;
+}
+
+/** 409 when the agent has another active appointment overlapping [startsAt, endsAt), named in the answer. */
+async function checkFree(
+  tx: Tx,
+  organizationId: string,
+  slot: { agentId: string; status: string; startsAt: Date; endsAt: Date },
+  exceptId: string | null,
+): Promise<void> {
+  if (!isActive(slot.status)) return;
+  const clash = await store.findOverlapping(
+    tx,
+    organizationId,
+    slot.agentId,
+    slot.startsAt,
+    slot.endsAt,
+    exceptId,
+  );
+  if (clash) {
+    throw Errors.duplicate(
+      `Agent ${slot.agentId} already has appointment ${clash.id} (${clash.status}) from ` +
+        `${clash.startsAt.toISOString()} to ${clash.endsAt.toISOString()}: pick another time, or cancel that appointment`,
+      { existingId: clash.id },
+    );
+  }
+}
+
+/**
+ * Creates an appointment in the back office (source ADMIN): the agent, contact and property must be
+ * the organization's (400 naming the field), and an active appointment must not overlap another
+ * active one of the agent (409 DUPLICATE). Records `appointment.created`, as a booking does.
+ */
+export async function createAppointment(
+  db: Database,
+  organizationId: string,
+  body: CreateAppointmentBody,
+): Promise<Appointment> {
+  return adminTx(db, organizationId, async (tx) => {
+    const agent = await requireAgent(tx, organizationId, body.agentId);
+    const contact = await requireContact(tx, organizationId, body.contactId);
+    await checkProperty(tx, organizationId, body.propertyId);
+    const startsAt = new Date(body.startsAt);
+    const endsAt = endOf(startsAt, body, agent.slotMinutes ?? DEFAULT_MINUTES);
+    const status: AppointmentStatus = body.status ?? 'SCHEDULED';
+    await checkFree(tx, organizationId, { agentId: agent.id, status, startsAt, endsAt }, null);
+    const row = await store.insertAppointment(tx, {
+      id: newId('apt'),
+      organizationId,
+      agentId: agent.id,
+      contactId: contact.id,
+      propertyId: body.propertyId ?? null,
+      type: body.type ?? 'SHOWING',
+      status,
+      startsAt,
+      endsAt,
+      source: 'ADMIN',
+      notes: body.notes ?? null,
+    });
+    await recomputeContactScore(tx, organizationId, contact.id);
+    await recordEvent(tx, {
+      type: AppointmentCreated.type,
+      data: { appointment: eventAppointment(row, agent), contact: eventContact(contact) },
+      actor: OPERATOR,
+    });
+    return toAppointment(row);
+  });
+}
+
+/**
+ * Changes some fields of an appointment. Moving `startsAt` keeps the length unless `endsAt` or
+ * `durationMinutes` comes too. Setting CANCELLED, COMPLETED or NO_SHOW frees the agent's time;
+ * returning to SCHEDULED/CONFIRMED, moving or reassigning checks the overlap again (409).
+ */
+export async function updateAppointment(
+  db: Database,
+  organizationId: string,
+  appointmentId: string,
+  body: UpdateAppointmentBody,
+): Promise<Appointment> {
+  return adminTx(db, organizationId, async (tx) => {
+    const current = await loadAppointment(tx, organizationId, appointmentId);
+    const agent =
+      body.agentId !== undefined
+        ? await requireAgent(tx, organizationId, body.agentId)
+        : await store.findAgentRef(tx, organizationId, current.agentId);
+    if (body.contactId !== undefined) await requireContact(tx, organizationId, body.contactId);
+    await checkProperty(tx, organizationId, body.propertyId);
+    const startsAt = body.startsAt !== undefined ? new Date(body.startsAt) : current.startsAt;
+    const length = (current.endsAt.getTime() - current.startsAt.getTime()) / MINUTE;
+    const endsAt =
+      body.endsAt === undefined && body.durationMinutes === undefined
+        ? new Date(startsAt.getTime() + length * MINUTE)
+        : endOf(startsAt, body, length);
+    const status = body.status ?? current.status;
+    await checkFree(
+      tx,
+      organizationId,
+      { agentId: agent?.id ?? current.agentId, status, startsAt, endsAt },
+      current.id,
+    );
+
+    const changes: Partial<store.NewAppointment> = { startsAt, endsAt, status };
+    if (body.agentId !== undefined) changes.agentId = body.agentId;
+    if (body.contactId !== undefined) changes.contactId = body.contactId;
+    if (body.propertyId !== undefined) changes.propertyId = body.propertyId;
+    if (body.type !== undefined) changes.type = body.type;
+    if (body.notes !== undefined) changes.notes = body.notes;
+    const row = await store.updateAppointment(tx, organizationId, appointmentId, changes);
+    if (!row) throw Errors.notFound('Appointment', appointmentId);
+    // Appointments count toward the contact's score (cancelled ones do not): both contacts change.
+    for (const contactId of new Set([current.contactId, row.contactId])) {
+      if (contactId) await recomputeContactScore(tx, organizationId, contactId);
+    }
+    const contact = row.contactId ? await store.findContactRef(tx, organizationId, row.contactId) : null;
+    await recordEvent(tx, {
+      type: AppointmentUpdated.type,
+      data: {
+        appointment: eventAppointment(row, agent),
+        contact: eventContact(contact),
+        changes: Object.keys(body).sort(),
+      },
+      actor: OPERATOR,
+    });
+    return toAppointment(row);
+  });
+}
+
+/** Deletes an appointment (its time is free again; tasks linked to it stay, unlinked). */
+export async function deleteAppointment(
+  db: Database,
+  organizationId: string,
+  appointmentId: string,
+): Promise<{ id: string; deleted: true }> {
+  return adminTx(db, organizationId, async (tx) => {
+    const row = isId(appointmentId, 'apt')
+      ? await store.deleteAppointment(tx, organizationId, appointmentId)
+      : null;
+    if (!row) throw Errors.notFound('Appointment', appointmentId);
+    if (row.contactId) await recomputeContactScore(tx, organizationId, row.contactId);
+    const agent = await store.findAgentRef(tx, organizationId, row.agentId);
+    await recordEvent(tx, {
+      type: AppointmentDeleted.type,
+      data: { appointment: eventAppointment(row, agent) },
+      actor: OPERATOR,
+    });
+    return { id: appointmentId, deleted: true as const };
+  });
+}
+
+/** One appointment, back-office view; 404 outside the organization. */
+export async function getAdminAppointment(
+  db: Database,
+  organizationId: string,
+  appointmentId: string,
+): Promise<Appointment> {
+  return adminTx(db, organizationId, async (tx) =>
+    toAppointment(await loadAppointment(tx, organizationId, appointmentId)),
+  );
+}
+
+/** The filters and sort of a list query, parsed (dates) and checked (range in order). */
+function listFilter(query: Omit<ListAppointmentsQuery, 'page' | 'pageSize'>) {
+  const filter: store.AppointmentFilter = {
+    agentId: query.agentId,
+    contactId: query.contactId,
+    status: query.status,
+    type: query.type,
+  };
+  if (query.from !== undefined) filter.from = parseDateBound(query.from, 'query.from');
+  if (query.to !== undefined) filter.to = parseDateBound(query.to, 'query.to');
+  if (filter.from && filter.to && filter.to.getTime() <= filter.from.getTime()) {
+    throw Errors.invalidField('query.to', 'must be later than from');
+  }
+  const sort: store.AppointmentSort = { by: query.sortBy ?? 'startsAt', order: query.sortOrder ?? 'asc' };
+  return { filter, sort };
+}
+
+async function pageOf(
+  tx: Tx,
+  organizationId: string,
+  filter: store.AppointmentFilter,
+  sort: store.AppointmentSort,
+  page: PageRequest,
+): Promise<{ data: Appointment[]; meta: PageMeta }> {
+  const { items, total } = await store.listAppointments(tx, organizationId, filter, sort, page);
+  return { data: items.map(toAppointment), meta: pageMeta(total, page) };
+}
+
+/** The back office's appointment list: the same filters, sort and paging as GET /v1/appointments. */
+export async function listAdminAppointments(
+  db: Database,
+  organizationId: string,
+  query: ListAppointmentsQuery,
+) {
+  const { filter, sort } = listFilter(query);
+  return adminTx(db, organizationId, (tx) => pageOf(tx, organizationId, filter, sort, pageRequest(query)));
+}
+
+/** GET /v1/appointments: the key's organization's appointments, soonest first by default. */
+export async function searchAppointments(db: Database, organizationId: string, query: ListAppointmentsQuery) {
+  const { filter, sort } = listFilter(query);
+  return db.tenantTx(organizationId, (tx) => pageOf(tx, organizationId, filter, sort, pageRequest(query)));
+}
+
+/** GET /v1/appointments/{id}: 404 when malformed, unknown or another organization's. */
+export async function findAppointment(
+  db: Database,
+  organizationId: string,
+  id: string,
+): Promise<Appointment> {
+  return db.tenantTx(organizationId, async (tx) =>
+    toAppointment(await loadAppointment(tx, organizationId, id)),
+  );
+}
+
+/** What the MCP tool `list_appointments` filters on. */
+export interface AppointmentRangeFilter {
+  /** startsAt at or after; a date (YYYY-MM-DD) means its midnight UTC. */
+  from?: Date | string;
+  /** startsAt strictly before. */
+  to?: Date | string;
+  agentId?: string;
+  status?: AppointmentStatus;
+}
+
+/**
+ * Appointments in a date range (on startsAt), optionally of one agent and status, soonest first;
+ * HTTP-free, for the MCP tools. String bounds are parsed like the API's (400 naming `from`/`to`).
+ */
+export async function listAppointments(
+  db: Database,
+  organizationId: string,
+  filter: AppointmentRangeFilter,
+  page: PageRequest,
+): Promise<{ data: Appointment[]; meta: PageMeta }> {
+  const bound = (value: Date | string | undefined, field: string) =>
+    typeof value === 'string' ? parseDateBound(value, field) : value;
+  const parsed: store.AppointmentFilter = {
+    from: bound(filter.from, 'from'),
+    to: bound(filter.to, 'to'),
+    agentId: filter.agentId,
+    status: filter.status,
+  };
+  return db.tenantTx(organizationId, (tx) =>
+    pageOf(tx, organizationId, parsed, { by: 'startsAt', order: 'asc' }, page),
+  );
+}

@@ -1,0 +1,185 @@
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
+import type { Tx } from '../../db/database.ts';
+import {
+  ACTIVE_APPOINTMENT_STATUSES,
+  agents,
+  appointments,
+  contacts,
+  type AppointmentRow,
+} from '../../db/schema.ts';
+
+export type NewAppointment = typeof appointments.$inferInsert;
+
+/** The list filters, already parsed by the service. Each one is served by an index (see the schema). */
+export interface AppointmentFilter {
+  from?: Date;
+  to?: Date;
+  agentId?: string;
+  contactId?: string;
+  status?: string;
+  type?: string;
+}
+
+export interface AppointmentSort {
+  by: 'startsAt' | 'createdAt';
+  order: 'asc' | 'desc';
+}
+
+/** What an appointment's events and defaults need to know about its agent. */
+export interface AgentRef {
+  id: string;
+  /** The agent's booking time zone; null when the agent has no booking settings. */
+  timezone: string | null;
+  slotMinutes: number | null;
+}
+
+/** The contact summary that appointment events carry. */
+export interface ContactRef {
+  id: string;
+  firstName: string;
+  lastName: string;
+  phone: string | null;
+  email: string | null;
+}
+
+export async function insertAppointment(tx: Tx, row: NewAppointment): Promise<AppointmentRow> {
+  const rows = await tx.insert(appointments).values(row).returning();
+  return rows[0] as AppointmentRow;
+}
+
+export async function findAppointmentById(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+): Promise<AppointmentRow | null> {
+  const rows = await tx
+    .select()
+    .from(appointments)
+    .where(and(eq(appointments.organizationId, organizationId), eq(appointments.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function updateAppointment(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+  changes: Partial<NewAppointment>,
+): Promise<AppointmentRow | null> {
+  const rows = await tx
+    .update(appointments)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(and(eq(appointments.organizationId, organizationId), eq(appointments.id, id)))
+    .returning();
+  return rows[0] ?? null;
+}
+
+export async function deleteAppointment(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+): Promise<AppointmentRow | null> {
+  const rows = await tx
+    .delete(appointments)
+    .where(and(eq(appointments.organizationId, organizationId), eq(appointments.id, id)))
+    .returning();
+  return rows[0] ?? null;
+}
+
+/** An active appointment of the agent overlapping [startsAt, endsAt), other than `exceptId`. */
+export async function findOverlapping(
+  tx: Tx,
+  organizationId: string,
+  agentId: string,
+  startsAt: Date,
+  endsAt: Date,
+  exceptId: string | null,
+): Promise<AppointmentRow | null> {
+  const where: SQL[] = [
+    eq(appointments.organizationId, organizationId),
+    eq(appointments.agentId, agentId),
+    inArray(appointments.status, [...ACTIVE_APPOINTMENT_STATUSES]),
+    lt(appointments.startsAt, endsAt),
+    gt(appointments.endsAt, startsAt),
+  ];
+  if (exceptId !== null) where.push(ne(appointments.id, exceptId));
+  const rows = await tx
+    .select()
+    .from(appointments)
+    .where(and(...where))
+    .orderBy(asc(appointments.startsAt))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+function conditions(organizationId: string, filter: AppointmentFilter): SQL | undefined {
+  const where: SQL[] = [eq(appointments.organizationId, organizationId)];
+  if (filter.from !== undefined) where.push(gte(appointments.startsAt, filter.from));
+  if (filter.to !== undefined) where.push(lt(appointments.startsAt, filter.to));
+  if (filter.agentId !== undefined) where.push(eq(appointments.agentId, filter.agentId));
+  if (filter.contactId !== undefined) where.push(eq(appointments.contactId, filter.contactId));
+  if (filter.status !== undefined) where.push(eq(appointments.status, filter.status));
+  if (filter.type !== undefined) where.push(eq(appointments.type, filter.type));
+  return and(...where);
+}
+
+/** One page of the organization's appointments; the id breaks ties so pages never overlap. */
+export async function listAppointments(
+  tx: Tx,
+  organizationId: string,
+  filter: AppointmentFilter,
+  sort: AppointmentSort,
+  page: { limit: number; offset: number },
+): Promise<{ items: AppointmentRow[]; total: number }> {
+  const where = conditions(organizationId, filter);
+  const direction = sort.order === 'asc' ? asc : desc;
+  const column = sort.by === 'createdAt' ? appointments.createdAt : appointments.startsAt;
+  const [items, totals] = await Promise.all([
+    tx
+      .select()
+      .from(appointments)
+      .where(where)
+      .orderBy(direction(column), direction(appointments.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    tx.select({ total: count() }).from(appointments).where(where),
+  ]);
+  return { items, total: Number(totals[0]?.total ?? 0) };
+}
+
+// The agent's and contact's cards that appointment events carry are read here, in the event's own
+// statement shape; existence checks of references go through the owning features' services.
+
+export async function findAgentRef(tx: Tx, organizationId: string, id: string): Promise<AgentRef | null> {
+  const rows = await tx
+    .select({
+      id: agents.id,
+      timezone: sql<string | null>`${agents.booking} ->> 'timezone'`,
+      slotMinutes: sql<string | null>`${agents.booking} ->> 'slotMinutes'`,
+    })
+    .from(agents)
+    .where(and(eq(agents.organizationId, organizationId), eq(agents.id, id)))
+    .limit(1);
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    timezone: row.timezone,
+    slotMinutes: row.slotMinutes === null ? null : Number(row.slotMinutes),
+  };
+}
+
+export async function findContactRef(tx: Tx, organizationId: string, id: string): Promise<ContactRef | null> {
+  const rows = await tx
+    .select({
+      id: contacts.id,
+      firstName: contacts.firstName,
+      lastName: contacts.lastName,
+      phone: contacts.phone,
+      email: contacts.email,
+    })
+    .from(contacts)
+    .where(and(eq(contacts.organizationId, organizationId), eq(contacts.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
+}

@@ -1,0 +1,210 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Database } from '../../db/database.ts';
+import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { SECRET_KEYS } from '../../platform/http/route-config.ts';
+import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
+import { OrganizationIdParamsSchema } from '../admin/admin.schema.ts';
+import {
+  ContactIdParamsSchema,
+  ContactListResponseSchema,
+  ContactResponseSchema,
+  CreateContactBodySchema,
+  DeletedContactResponseSchema,
+  ListContactsQuerySchema,
+  OrgContactParamsSchema,
+  UpdateContactBodySchema,
+} from './contacts.schema.ts';
+import * as contacts from './contacts.service.ts';
+
+const READ = { auth: { scope: 'contacts:read', keyTypes: SECRET_KEYS, write: false } } as const;
+// Creating and changing people is support-approved (SPEC.md: contacts:write, access level 3).
+const WRITE = {
+  auth: { scope: 'contacts:write', keyTypes: ['secret'], write: true, accessLevel: 3 },
+} as const;
+const ADMIN = { admin: true } as const;
+const TAGS = ['Contacts'];
+const ADMIN_TAGS = ['Admin: contacts'];
+/** A phone or email another contact of the organization already has. */
+const DUPLICATE = { 409: ref(ErrorResponseSchema) };
+
+const LIST_DESCRIPTION =
+  'Every filter is optional and they combine with AND. `q` matches case- and accent-insensitive substrings of ' +
+  'name, email and phone (a phone-like `q` matches the digits of the E.164 number: `612 345` finds +34612345678). ' +
+  '`createdAfter` is inclusive, `createdBefore` strict; a date means its start in UTC. ' +
+  'Sorted by createdAt (newest first) unless `sortBy` says otherwise.';
+const CREATE_DESCRIPTION =
+  "The phone is stored in E.164 (read in the organization's default country without `+`). " +
+  '409 DUPLICATE when another contact has the same phone (in any format) or email (in any case): ' +
+  '`error.existingId` names it. Records `contact.created`.';
+const UPDATE_DESCRIPTION =
+  'Only the fields sent change; null clears a nullable field; `tags` replaces the list. A new phone or email ' +
+  'is checked like on create (409 naming the other contact). Records `contact.updated` with the names of ' +
+  'the fields that changed; a request that changes nothing answers 200 and records no event.';
+
+/** Contacts: the v1 API for secret keys and the back office's contact CRUD. */
+export const contactsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+  app.get(
+    '/v1/contacts',
+    {
+      config: READ,
+      schema: {
+        operationId: 'contacts.list',
+        summary: 'Search the contacts',
+        description: LIST_DESCRIPTION,
+        tags: TAGS,
+        querystring: ListContactsQuerySchema,
+        response: { 200: ContactListResponseSchema },
+      },
+    },
+    async (request) => contacts.listContacts(db, principalOf(request), request.query),
+  );
+
+  app.get(
+    '/v1/contacts/:id',
+    {
+      config: READ,
+      schema: {
+        operationId: 'contacts.get',
+        summary: 'One contact',
+        tags: TAGS,
+        params: ContactIdParamsSchema,
+        response: { 200: ContactResponseSchema },
+      },
+    },
+    async (request) => ({ data: await contacts.getContact(db, principalOf(request), request.params.id) }),
+  );
+
+  app.post(
+    '/v1/contacts',
+    {
+      config: WRITE,
+      schema: {
+        operationId: 'contacts.create',
+        summary: 'Create a contact',
+        description: `${CREATE_DESCRIPTION} Source defaults to API. Send an \`Idempotency-Key\` to retry safely.`,
+        tags: TAGS,
+        body: CreateContactBodySchema,
+        response: { 201: ContactResponseSchema, ...DUPLICATE },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send({ data: await contacts.createContact(db, principalOf(request), request.body) }),
+  );
+
+  app.patch(
+    '/v1/contacts/:id',
+    {
+      config: WRITE,
+      schema: {
+        operationId: 'contacts.update',
+        summary: 'Change a contact',
+        description: UPDATE_DESCRIPTION,
+        tags: TAGS,
+        params: ContactIdParamsSchema,
+        body: UpdateContactBodySchema,
+        response: { 200: ContactResponseSchema, ...DUPLICATE },
+      },
+    },
+    async (request) => ({
+      data: await contacts.updateContact(db, principalOf(request), request.params.id, request.body),
+    }),
+  );
+
+  app.post(
+    '/admin/v1/organizations/:orgId/contacts',
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'admin.contacts.create',
+        summary: 'Create a contact',
+        description: `${CREATE_DESCRIPTION} Source defaults to OTHER.`,
+        tags: ADMIN_TAGS,
+        params: OrganizationIdParamsSchema,
+        body: CreateContactBodySchema,
+        response: { 201: ContactResponseSchema, ...DUPLICATE },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send({ data: await contacts.createAdminContact(db, request.params.orgId, request.body) }),
+  );
+
+  app.get(
+    '/admin/v1/organizations/:orgId/contacts',
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'admin.contacts.list',
+        summary: "Search an organization's contacts",
+        description: LIST_DESCRIPTION,
+        tags: ADMIN_TAGS,
+        params: OrganizationIdParamsSchema,
+        querystring: ListContactsQuerySchema,
+        response: { 200: ContactListResponseSchema },
+      },
+    },
+    async (request) => contacts.listAdminContacts(db, request.params.orgId, request.query),
+  );
+
+  app.get(
+    '/admin/v1/organizations/:orgId/contacts/:contactId',
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'admin.contacts.get',
+        summary: 'Get a contact',
+        tags: ADMIN_TAGS,
+        params: OrgContactParamsSchema,
+        response: { 200: ContactResponseSchema },
+      },
+    },
+    async (request) => ({
+      data: await contacts.getAdminContact(db, request.params.orgId, request.params.contactId),
+    }),
+  );
+
+  app.patch(
+    '/admin/v1/organizations/:orgId/contacts/:contactId',
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'admin.contacts.update',
+        summary: 'Change a contact',
+        description: UPDATE_DESCRIPTION,
+        tags: ADMIN_TAGS,
+        params: OrgContactParamsSchema,
+        body: UpdateContactBodySchema,
+        response: { 200: ContactResponseSchema, ...DUPLICATE },
+      },
+    },
+    async (request) => ({
+      data: await contacts.updateAdminContact(
+        db,
+        request.params.orgId,
+        request.params.contactId,
+        request.body,
+      ),
+    }),
+  );
+
+  app.delete(
+    '/admin/v1/organizations/:orgId/contacts/:contactId',
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'admin.contacts.delete',
+        summary: 'Delete a contact',
+        description:
+          'Removes the contact with its leads, visit requests, finder searches, deals and usage; its appointments ' +
+          'and tasks stay, without a contact. Records `contact.deleted`.',
+        tags: ADMIN_TAGS,
+        params: OrgContactParamsSchema,
+        response: { 200: DeletedContactResponseSchema },
+      },
+    },
+    async (request) => ({
+      data: await contacts.deleteAdminContact(db, request.params.orgId, request.params.contactId),
+    }),
+  );
+};

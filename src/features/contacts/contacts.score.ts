@@ -1,0 +1,102 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Tx } from '../../db/database.ts';
+
+/**
+ * The contact score rule (docs/contacts.md "Score"): every kind of activity earns points per
+ * occurrence up to a cap, the freshest activity earns a recency bonus, and the sum is capped at
+ * 100. Each term lists its activity as rows of `at` (when it happened) for one contact; adding a
+ * kind of activity (inbound messages, issue 5) is one more entry here.
+ */
+interface ScoreTerm {
+  kind: string;
+  /** Points per occurrence. */
+  points: number;
+  /** Most points this kind can add. */
+  cap: number;
+  /** One row per occurrence, with its time as `at`, for the contact. */
+  rows: (organizationId: string, contactId: string) => SQL;
+}
+
+export const SCORE_TERMS: readonly ScoreTerm[] = [
+  {
+    kind: 'lead',
+    points: 10,
+    cap: 30,
+    rows: (org, ct) =>
+      sql`SELECT created_at AS at FROM leads WHERE organization_id = ${org} AND contact_id = ${ct}`,
+  },
+  {
+    kind: 'visitRequest',
+    points: 15,
+    cap: 30,
+    rows: (org, ct) =>
+      sql`SELECT created_at AS at FROM visit_requests WHERE organization_id = ${org} AND contact_id = ${ct}`,
+  },
+  {
+    // Booked online or entered in the back office; a cancelled or missed one is no sign of interest.
+    kind: 'booking',
+    points: 20,
+    cap: 40,
+    rows: (org, ct) =>
+      sql`SELECT created_at AS at FROM appointments WHERE organization_id = ${org} AND contact_id = ${ct} AND status NOT IN ('CANCELLED', 'NO_SHOW')`,
+  },
+  {
+    kind: 'finderSearch',
+    points: 5,
+    cap: 15,
+    rows: (org, ct) =>
+      sql`SELECT created_at AS at FROM finder_searches WHERE organization_id = ${org} AND contact_id = ${ct}`,
+  },
+  {
+    // Distinct UTC days with product usage in the last 30 days (today included): one row per day.
+    kind: 'usageDay',
+    points: 2,
+    cap: 20,
+    rows: (org, ct) =>
+      sql`SELECT max(last_occurred_at) AS at FROM usage_daily WHERE organization_id = ${org} AND contact_id = ${ct} AND day > (now() AT TIME ZONE 'UTC')::date - 30 GROUP BY day`,
+  },
+  // Issue 5: { kind: 'inboundMessage', points: 5, cap: 20, rows: (org, ct) => sql`SELECT created_at AS at FROM messages WHERE organization_id = ${org} AND contact_id = ${ct} AND direction = 'INBOUND'` },
+];
+
+/** Bonus for the freshest activity of any kind, measured when the score is computed. */
+export const RECENCY_BONUS = { within7Days: 15, within30Days: 5 } as const;
+export const MAX_SCORE = 100;
+
+/**
+ * One statement: gathers the contact's activity, adds up the capped terms and the recency bonus,
+ * stores the score when it changed (no dead row otherwise) and returns it. null when the contact
+ * is not in the organization.
+ */
+export async function updateContactScore(
+  tx: Tx,
+  organizationId: string,
+  contactId: string,
+): Promise<number | null> {
+  const terms = SCORE_TERMS.map(
+    (term) =>
+      sql`SELECT ${term.kind}::text AS kind, ${term.points}::int AS points, ${term.cap}::int AS cap, a.at FROM (${term.rows(organizationId, contactId)}) a`,
+  );
+  const rows = await queryRows<{ score: number | string }>(
+    tx,
+    sql`WITH activity AS (${sql.join(terms, sql` UNION ALL `)}),
+      per_kind AS (
+        SELECT least(max(cap), count(*) * max(points)) AS points, max(at) AS last_at FROM activity GROUP BY kind
+      ),
+      computed AS (
+        SELECT least(${MAX_SCORE}::int, coalesce(sum(points), 0) + CASE
+            WHEN max(last_at) >= now() - interval '7 days' THEN ${RECENCY_BONUS.within7Days}::int
+            WHEN max(last_at) >= now() - interval '30 days' THEN ${RECENCY_BONUS.within30Days}::int
+            ELSE 0 END)::int AS score
+        FROM per_kind
+      ),
+      stored AS (
+        UPDATE contacts SET score = computed.score FROM computed
+        WHERE contacts.organization_id = ${organizationId} AND contacts.id = ${contactId}
+          AND contacts.score <> computed.score
+        RETURNING contacts.id
+      )
+      SELECT computed.score FROM computed
+      WHERE EXISTS (SELECT 1 FROM contacts WHERE organization_id = ${organizationId} AND id = ${contactId})`,
+  );
+  return rows[0] ? Number(rows[0].score) : null;
+}

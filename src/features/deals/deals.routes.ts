@@ -1,0 +1,184 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Database } from '../../db/database.ts';
+import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { SECRET_KEYS } from '../../platform/http/route-config.ts';
+import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
+import { OrganizationIdParamsSchema } from '../admin/admin.schema.ts';
+import { pipelinesRoutes } from './deals-pipelines.routes.ts';
+import {
+  CreateDealBodySchema,
+  DealIdParamsSchema,
+  DealListResponseSchema,
+  DealResponseSchema,
+  DeletedResponseSchema,
+  ListDealsQuerySchema,
+  MoveDealBodySchema,
+  OrgDealParamsSchema,
+  UpdateDealBodySchema,
+} from './deals.schema.ts';
+import * as deals from './deals.service.ts';
+
+const ADMIN = { admin: true } as const;
+const ADMIN_TAGS = ['Admin: deals'];
+const READ = { auth: { scope: 'deals:read', keyTypes: SECRET_KEYS, write: false } } as const;
+/** A record the deal refers to changed while it was written. */
+const CLASH = { 409: ref(ErrorResponseSchema) };
+
+const LIST_DESCRIPTION =
+  'Every filter is optional and they combine with AND. Date filters take a date (`2026-03-01`, midnight UTC) or ' +
+  'a date-time; `…After` includes the instant, `…Before` excludes it. Default sort: newest first ' +
+  '(`expectedCloseDate` sorts soonest first); nulls last; ties by id.';
+
+/** Deals: the v1 reads (deals:read, secret keys) and the back office's deal CRUD and moves; pipelines alongside. */
+export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+  await app.register(pipelinesRoutes, { db });
+
+  app.get(
+    '/v1/deals',
+    {
+      config: READ,
+      schema: {
+        operationId: 'deals.list',
+        summary: 'Search deals',
+        description: LIST_DESCRIPTION,
+        tags: ['Deals'],
+        querystring: ListDealsQuerySchema,
+        response: { 200: DealListResponseSchema },
+      },
+    },
+    async (request) =>
+      deals.listDeals(db, principalOf(request).organization.id, request.query, request.query),
+  );
+
+  app.get(
+    '/v1/deals/:id',
+    {
+      config: READ,
+      schema: {
+        operationId: 'deals.get',
+        summary: 'One deal',
+        tags: ['Deals'],
+        params: DealIdParamsSchema,
+        response: { 200: DealResponseSchema },
+      },
+    },
+    async (request) => ({
+      data: await deals.getDeal(db, principalOf(request).organization.id, request.params.id),
+    }),
+  );
+
+  app.post(
+    '/admin/v1/organizations/:orgId/deals',
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'admin.deals.create',
+        summary: 'Create a deal',
+        description:
+          'Without `stageId` the deal starts in the first OPEN stage of `pipelineId` (default: the default ' +
+          "pipeline). Status and probability follow the stage's kind; the code (`DL-000001`) is the next of the " +
+          'organization. Records `deal.created`.',
+        tags: ADMIN_TAGS,
+        params: OrganizationIdParamsSchema,
+        body: CreateDealBodySchema,
+        response: { 201: DealResponseSchema, ...CLASH },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send({ data: await deals.createDeal(db, request.params.orgId, request.body) }),
+  );
+
+  app.get(
+    '/admin/v1/organizations/:orgId/deals',
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'admin.deals.list',
+        summary: "List an organization's deals",
+        description: LIST_DESCRIPTION,
+        tags: ADMIN_TAGS,
+        params: OrganizationIdParamsSchema,
+        querystring: ListDealsQuerySchema,
+        response: { 200: DealListResponseSchema },
+      },
+    },
+    async (request) => deals.listAdminDeals(db, request.params.orgId, request.query),
+  );
+
+  app.get(
+    '/admin/v1/organizations/:orgId/deals/:dealId',
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'admin.deals.get',
+        summary: 'Get a deal',
+        tags: ADMIN_TAGS,
+        params: OrgDealParamsSchema,
+        response: { 200: DealResponseSchema },
+      },
+    },
+    async (request) => ({
+      data: await deals.getAdminDeal(db, request.params.orgId, request.params.dealId),
+    }),
+  );
+
+  app.patch(
+    '/admin/v1/organizations/:orgId/deals/:dealId',
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'admin.deals.update',
+        summary: 'Change a deal',
+        description: 'Any field but its stage (see …/move). Records `deal.updated`.',
+        tags: ADMIN_TAGS,
+        params: OrgDealParamsSchema,
+        body: UpdateDealBodySchema,
+        response: { 200: DealResponseSchema, ...CLASH },
+      },
+    },
+    async (request) => ({
+      data: await deals.updateDeal(db, request.params.orgId, request.params.dealId, request.body),
+    }),
+  );
+
+  app.delete(
+    '/admin/v1/organizations/:orgId/deals/:dealId',
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'admin.deals.delete',
+        summary: 'Delete a deal',
+        description: 'Records `deal.deleted`.',
+        tags: ADMIN_TAGS,
+        params: OrgDealParamsSchema,
+        response: { 200: DeletedResponseSchema },
+      },
+    },
+    async (request) => ({
+      data: await deals.deleteDeal(db, request.params.orgId, request.params.dealId),
+    }),
+  );
+
+  app.post(
+    '/admin/v1/organizations/:orgId/deals/:dealId/move',
+    {
+      config: ADMIN,
+      schema: {
+        operationId: 'admin.deals.move',
+        summary: 'Move a deal to another stage of its pipeline',
+        description:
+          "Status follows the stage's kind; probability is the stage's (WON 100, LOST 0); closedAt is set on " +
+          'WON/LOST and cleared on OPEN; `lostReason` is kept only on LOST. Records `deal.stage_changed`, plus ' +
+          '`deal.won` or `deal.lost`, each with `deal`, `contact` and `transition`; the actor is AUTOMATION when ' +
+          '`automated`, else USER. Moving to the current stage answers the deal unchanged and records nothing.',
+        tags: ADMIN_TAGS,
+        params: OrgDealParamsSchema,
+        body: MoveDealBodySchema,
+        response: { 200: DealResponseSchema, ...CLASH },
+      },
+    },
+    async (request) => ({
+      data: await deals.moveDeal(db, request.params.orgId, request.params.dealId, request.body),
+    }),
+  );
+};

@@ -1,0 +1,167 @@
+import { and, asc, count, desc, eq, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { queryRows, type Tx } from '../../db/database.ts';
+import { deals, pipelineStages, type DealRow } from '../../db/schema.ts';
+
+export type NewDeal = typeof deals.$inferInsert;
+
+/** A deal with the name of its stage (the Deal resource shows both). */
+export interface DealWithStage {
+  deal: DealRow;
+  stageName: string;
+}
+
+/** Next value of a per-organization counter (`deal` -> DL-000001, DL-000002, ...). */
+export async function nextCounter(tx: Tx, organizationId: string, name: string): Promise<number> {
+  const rows = await queryRows<{ value: string | number }>(
+    tx,
+    sql`INSERT INTO organization_counters (organization_id, name, value) VALUES (${organizationId}, ${name}, 1)
+        ON CONFLICT (organization_id, name) DO UPDATE SET value = organization_counters.value + 1
+        RETURNING value`,
+  );
+  return Number(rows[0]?.value);
+}
+
+function withStage(tx: Tx) {
+  return tx
+    .select({ deal: deals, stageName: pipelineStages.name })
+    .from(deals)
+    .innerJoin(pipelineStages, eq(pipelineStages.id, deals.stageId));
+}
+
+/** The deal with its stage name; `lock` holds the row until the transaction ends (moves run in turn). */
+export async function findDealById(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<DealWithStage | null> {
+  const where = and(eq(deals.organizationId, organizationId), eq(deals.id, id));
+  if (options.lock) {
+    const locked = await tx.select({ id: deals.id }).from(deals).where(where).limit(1).for('update');
+    if (locked.length === 0) return null;
+  }
+  const rows = await withStage(tx).where(where).limit(1);
+  return rows[0] ?? null;
+}
+
+/** Inserts a deal; `closed` stamps closedAt with the transaction time (a deal created WON or LOST). */
+export async function insertDeal(tx: Tx, row: NewDeal, closed: boolean): Promise<DealRow> {
+  const rows = await tx
+    .insert(deals)
+    .values({ ...row, closedAt: closed ? sql`now()` : null })
+    .returning();
+  return rows[0] as DealRow;
+}
+
+export async function updateDeal(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+  changes: Partial<NewDeal>,
+): Promise<DealRow | null> {
+  const rows = await tx
+    .update(deals)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(and(eq(deals.organizationId, organizationId), eq(deals.id, id)))
+    .returning();
+  return rows[0] ?? null;
+}
+
+/**
+ * Puts the deal in another stage as of the transaction time (so stageEnteredAt, closedAt and the
+ * events' timestamp agree): closedAt is stamped when it closes and cleared when it reopens.
+ */
+export async function moveDealToStage(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+  move: { stageId: string; status: string; probability: number; closes: boolean; lostReason: string | null },
+): Promise<DealRow | null> {
+  const rows = await tx
+    .update(deals)
+    .set({
+      stageId: move.stageId,
+      status: move.status,
+      probability: move.probability,
+      lostReason: move.lostReason,
+      stageEnteredAt: sql`now()`,
+      closedAt: move.closes ? sql`now()` : null,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(deals.organizationId, organizationId), eq(deals.id, id)))
+    .returning();
+  return rows[0] ?? null;
+}
+
+export async function deleteDeal(tx: Tx, organizationId: string, id: string): Promise<DealRow | null> {
+  const rows = await tx
+    .delete(deals)
+    .where(and(eq(deals.organizationId, organizationId), eq(deals.id, id)))
+    .returning();
+  return rows[0] ?? null;
+}
+
+/** Deal list filters, already parsed by the service (instants as Dates). */
+export interface DealListFilter {
+  pipelineId?: string;
+  stageId?: string;
+  status?: string;
+  agentId?: string;
+  contactId?: string;
+  intent?: string;
+  leadSource?: string;
+  expectedCloseAfter?: Date;
+  expectedCloseBefore?: Date;
+  createdAfter?: Date;
+  createdBefore?: Date;
+}
+
+export interface DealListSort {
+  by: 'createdAt' | 'updatedAt' | 'value' | 'expectedCloseDate' | 'stageEnteredAt';
+  order: 'asc' | 'desc';
+}
+
+const SORT_COLUMNS: Record<DealListSort['by'], AnyColumn> = {
+  createdAt: deals.createdAt,
+  updatedAt: deals.updatedAt,
+  value: deals.value,
+  expectedCloseDate: deals.expectedCloseDate,
+  stageEnteredAt: deals.stageEnteredAt,
+};
+
+/** One page of the organization's deals matching `filter`, and the count of all matches. */
+export async function listDeals(
+  tx: Tx,
+  organizationId: string,
+  filter: DealListFilter,
+  sort: DealListSort,
+  page: { limit: number; offset: number },
+): Promise<{ items: DealWithStage[]; total: number }> {
+  const c: SQL[] = [eq(deals.organizationId, organizationId)];
+  if (filter.pipelineId !== undefined) c.push(eq(deals.pipelineId, filter.pipelineId));
+  if (filter.stageId !== undefined) c.push(eq(deals.stageId, filter.stageId));
+  if (filter.status !== undefined) c.push(eq(deals.status, filter.status));
+  if (filter.agentId !== undefined) c.push(eq(deals.agentId, filter.agentId));
+  if (filter.contactId !== undefined) c.push(eq(deals.contactId, filter.contactId));
+  if (filter.intent !== undefined) c.push(eq(deals.intent, filter.intent));
+  if (filter.leadSource !== undefined) c.push(eq(deals.leadSource, filter.leadSource));
+  if (filter.expectedCloseAfter) c.push(gte(deals.expectedCloseDate, filter.expectedCloseAfter));
+  if (filter.expectedCloseBefore) c.push(lt(deals.expectedCloseDate, filter.expectedCloseBefore));
+  if (filter.createdAfter) c.push(gte(deals.createdAt, filter.createdAfter));
+  if (filter.createdBefore) c.push(lt(deals.createdAt, filter.createdBefore));
+  const where = and(...c);
+  const column = SORT_COLUMNS[sort.by];
+  const order =
+    sort.order === 'asc'
+      ? [sql`${column} ASC NULLS LAST`, asc(deals.id)]
+      : [sql`${column} DESC NULLS LAST`, desc(deals.id)];
+  const [items, totals] = await Promise.all([
+    withStage(tx)
+      .where(where)
+      .orderBy(...order)
+      .limit(page.limit)
+      .offset(page.offset),
+    tx.select({ n: count() }).from(deals).where(where),
+  ]);
+  return { items, total: Number(totals[0]?.n ?? 0) };
+}

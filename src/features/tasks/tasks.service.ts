@@ -1,0 +1,237 @@
+import type { Database, Tx } from '../../db/database.ts';
+import type { TaskRow } from '../../db/schema.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import type { Actor } from '../../platform/events/catalog.ts';
+import { recordEvent } from '../../platform/events/record.ts';
+import { pageMeta, pageRequest, type PageMeta, type PageRequest } from '../../platform/http/pagination.ts';
+import { isId, newId } from '../../platform/ids/ids.ts';
+import { requireTenantOrganization } from '../admin/admin.service.ts';
+import { parseDateBound, requireAppointmentRef } from '../appointments/appointments.service.ts';
+import { TaskCreated, TaskDeleted, TaskUpdated } from './tasks.events.ts';
+import type {
+  CreateTaskBody,
+  ListTasksQuery,
+  Task,
+  TaskStatus,
+  TaskType,
+  UpdateTaskBody,
+} from './tasks.schema.ts';
+import * as store from './tasks.store.ts';
+import { isContactOf } from '../contacts/contacts.service.ts';
+import { isAgentOf } from '../agents/agents.service.ts';
+
+/** Back-office changes are recorded with a SYSTEM actor (the operator). */
+const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
+
+const iso = (value: Date | null) => (value === null ? null : value.toISOString());
+
+function toTask(row: TaskRow): Task {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    type: row.type as TaskType,
+    status: row.status as TaskStatus,
+    dueAt: iso(row.dueAt),
+    assigneeId: row.assigneeId,
+    contactId: row.contactId,
+    appointmentId: row.appointmentId,
+    completedAt: iso(row.completedAt),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** A back-office transaction on `organizationId`: 404 when it is not an organization. */
+async function adminTx<T>(db: Database, organizationId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
+  return db.tenantTx(organizationId, async (tx) => {
+    await requireTenantOrganization(tx, organizationId);
+    return work(tx);
+  });
+}
+
+async function loadTask(tx: Tx, organizationId: string, id: string): Promise<TaskRow> {
+  const row = isId(id, 'task') ? await store.findTaskById(tx, organizationId, id) : null;
+  if (!row) throw Errors.notFound('Task', id);
+  return row;
+}
+
+/** Every id the body references must be the organization's: a 400 naming the first field that is not. */
+async function checkReferences(
+  tx: Tx,
+  organizationId: string,
+  body: { assigneeId?: string | null; contactId?: string | null; appointmentId?: string | null },
+): Promise<void> {
+  if (typeof body.assigneeId === 'string') {
+    if (!(await isAgentOf(tx, organizationId, body.assigneeId))) {
+      throw Errors.invalidField('body.assigneeId', 'does not name an agent of this organization');
+    }
+  }
+  if (typeof body.contactId === 'string') {
+    if (!(await isContactOf(tx, organizationId, body.contactId))) {
+      throw Errors.invalidField('body.contactId', 'does not name a contact of this organization');
+    }
+  }
+  if (typeof body.appointmentId === 'string') {
+    await requireAppointmentRef(tx, organizationId, body.appointmentId, 'body.appointmentId');
+  }
+}
+
+/** `completedAt` follows the status: set when a task becomes DONE, kept while DONE, cleared otherwise. */
+function completedAt(status: string, current: TaskRow | null, now: Date): Date | null {
+  if (status !== 'DONE') return null;
+  return current?.status === 'DONE' ? current.completedAt : now;
+}
+
+/** Creates a task in the back office (PENDING TODO by default); referenced ids must be the organization's. */
+export async function createTask(db: Database, organizationId: string, body: CreateTaskBody): Promise<Task> {
+  return adminTx(db, organizationId, async (tx) => {
+    await checkReferences(tx, organizationId, body);
+    const status = body.status ?? 'PENDING';
+    const row = await store.insertTask(tx, {
+      id: newId('task'),
+      organizationId,
+      title: body.title.trim(),
+      description: body.description ?? null,
+      type: body.type ?? 'TODO',
+      status,
+      dueAt: body.dueAt ? new Date(body.dueAt) : null,
+      assigneeId: body.assigneeId ?? null,
+      contactId: body.contactId ?? null,
+      appointmentId: body.appointmentId ?? null,
+      completedAt: completedAt(status, null, new Date()),
+    });
+    const task = toTask(row);
+    await recordEvent(tx, { type: TaskCreated.type, data: { task }, actor: OPERATOR });
+    return task;
+  });
+}
+
+/** Changes some fields of a task; marking it DONE stamps `completedAt`, leaving DONE clears it. */
+export async function updateTask(
+  db: Database,
+  organizationId: string,
+  taskId: string,
+  body: UpdateTaskBody,
+): Promise<Task> {
+  return adminTx(db, organizationId, async (tx) => {
+    const current = await loadTask(tx, organizationId, taskId);
+    await checkReferences(tx, organizationId, body);
+    const changes: Partial<store.NewTask> = {};
+    if (body.title !== undefined) changes.title = body.title.trim();
+    if (body.description !== undefined) changes.description = body.description;
+    if (body.type !== undefined) changes.type = body.type;
+    if (body.dueAt !== undefined) changes.dueAt = body.dueAt === null ? null : new Date(body.dueAt);
+    if (body.assigneeId !== undefined) changes.assigneeId = body.assigneeId;
+    if (body.contactId !== undefined) changes.contactId = body.contactId;
+    if (body.appointmentId !== undefined) changes.appointmentId = body.appointmentId;
+    if (body.status !== undefined) {
+      changes.status = body.status;
+      changes.completedAt = completedAt(body.status, current, new Date());
+    }
+    const row = await store.updateTask(tx, organizationId, taskId, changes);
+    if (!row) throw Errors.notFound('Task', taskId);
+    const task = toTask(row);
+    await recordEvent(tx, {
+      type: TaskUpdated.type,
+      data: { task, changes: Object.keys(body).sort() },
+      actor: OPERATOR,
+    });
+    return task;
+  });
+}
+
+/** Deletes a task for good. */
+export async function deleteTask(
+  db: Database,
+  organizationId: string,
+  taskId: string,
+): Promise<{ id: string; deleted: true }> {
+  return adminTx(db, organizationId, async (tx) => {
+    const row = isId(taskId, 'task') ? await store.deleteTask(tx, organizationId, taskId) : null;
+    if (!row) throw Errors.notFound('Task', taskId);
+    await recordEvent(tx, { type: TaskDeleted.type, data: { task: toTask(row) }, actor: OPERATOR });
+    return { id: taskId, deleted: true as const };
+  });
+}
+
+/** One task, back-office view; 404 outside the organization. */
+export async function getAdminTask(db: Database, organizationId: string, taskId: string): Promise<Task> {
+  return adminTx(db, organizationId, async (tx) => toTask(await loadTask(tx, organizationId, taskId)));
+}
+
+/** The filters and sort of a list query, parsed (dates) and checked (range in order). */
+function listFilter(query: Omit<ListTasksQuery, 'page' | 'pageSize'>) {
+  const filter: store.TaskFilter = {
+    status: query.status,
+    type: query.type,
+    assigneeId: query.assigneeId,
+    contactId: query.contactId,
+  };
+  if (query.dueAfter !== undefined) filter.dueAfter = parseDateBound(query.dueAfter, 'query.dueAfter');
+  if (query.dueBefore !== undefined) filter.dueBefore = parseDateBound(query.dueBefore, 'query.dueBefore');
+  if (filter.dueAfter && filter.dueBefore && filter.dueBefore.getTime() <= filter.dueAfter.getTime()) {
+    throw Errors.invalidField('query.dueBefore', 'must be later than dueAfter');
+  }
+  const sort: store.TaskSort = { by: query.sortBy ?? 'dueAt', order: query.sortOrder ?? 'asc' };
+  return { filter, sort };
+}
+
+async function pageOf(
+  tx: Tx,
+  organizationId: string,
+  filter: store.TaskFilter,
+  sort: store.TaskSort,
+  page: PageRequest,
+): Promise<{ data: Task[]; meta: PageMeta }> {
+  const { items, total } = await store.listTasks(tx, organizationId, filter, sort, page);
+  return { data: items.map(toTask), meta: pageMeta(total, page) };
+}
+
+/** The back office's task list: the same filters, sort and paging as GET /v1/tasks. */
+export async function listAdminTasks(db: Database, organizationId: string, query: ListTasksQuery) {
+  const { filter, sort } = listFilter(query);
+  return adminTx(db, organizationId, (tx) => pageOf(tx, organizationId, filter, sort, pageRequest(query)));
+}
+
+/** GET /v1/tasks: the key's organization's tasks, soonest due first by default. */
+export async function searchTasks(db: Database, organizationId: string, query: ListTasksQuery) {
+  const { filter, sort } = listFilter(query);
+  return db.tenantTx(organizationId, (tx) => pageOf(tx, organizationId, filter, sort, pageRequest(query)));
+}
+
+/** GET /v1/tasks/{id}: 404 when malformed, unknown or another organization's. */
+export async function findTask(db: Database, organizationId: string, id: string): Promise<Task> {
+  return db.tenantTx(organizationId, async (tx) => toTask(await loadTask(tx, organizationId, id)));
+}
+
+/** What the MCP tool `list_pending_tasks` filters on. */
+export interface PendingTaskFilter {
+  assigneeId?: string;
+  /** dueAt strictly before; a date (YYYY-MM-DD) means its midnight UTC. */
+  dueBefore?: Date | string;
+}
+
+/**
+ * PENDING tasks, optionally of one assignee and due before an instant, soonest due first (undated
+ * last); HTTP-free, for the MCP tools. A string bound is parsed like the API's (400 naming `dueBefore`).
+ */
+export async function listPendingTasks(
+  db: Database,
+  organizationId: string,
+  filter: PendingTaskFilter,
+  page: PageRequest,
+): Promise<{ data: Task[]; meta: PageMeta }> {
+  const dueBefore =
+    typeof filter.dueBefore === 'string' ? parseDateBound(filter.dueBefore, 'dueBefore') : filter.dueBefore;
+  return db.tenantTx(organizationId, (tx) =>
+    pageOf(
+      tx,
+      organizationId,
+      { status: 'PENDING', assigneeId: filter.assigneeId, dueBefore },
+      { by: 'dueAt', order: 'asc' },
+      page,
+    ),
+  );
+}

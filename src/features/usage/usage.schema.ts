@@ -1,0 +1,123 @@
+import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { DataOf, DateTime, ref } from '../../platform/http/schemas.ts';
+
+/** Largest `props` accepted, measured as its JSON text in UTF-8 (docs/decisions.md "Usage events"). */
+export const USAGE_PROPS_MAX_BYTES = 8 * 1024;
+
+// SPEC.md "POST /v1/usage/events" and its Limits row; contactId and email get sane maxima of our own.
+export const RecordUsageEventBodySchema = Type.Object(
+  {
+    name: Type.String({
+      minLength: 1,
+      maxLength: 60,
+      description: 'What the person did in your product (e.g. `report.exported`); the aggregation key',
+    }),
+    label: Type.Optional(Type.String({ maxLength: 80, description: 'Human-readable text for this event' })),
+    props: Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description: `Free-form details, kept with the raw event; at most ${USAGE_PROPS_MAX_BYTES} bytes as JSON`,
+        },
+      ),
+    ),
+    contactId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'The contact (ct_…); tried first' }),
+    ),
+    externalId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: "The contact's id in your system (the contact's `externalId`); tried second",
+      }),
+    ),
+    email: Type.Optional(
+      Type.String({
+        format: 'email',
+        maxLength: 254,
+        description: "The contact's email, compared case-insensitively; tried last",
+      }),
+    ),
+    companyId: Type.Optional(
+      Type.String({ maxLength: 200, description: "The customer's account or company in your system" }),
+    ),
+    actorLabel: Type.Optional(
+      Type.String({ maxLength: 120, description: 'Who acted, as your product names them' }),
+    ),
+    occurredAt: Type.Optional(
+      DateTime({
+        description:
+          'When it happened (default: when received); from 2000-01-01 up to 24 hours ahead. Counted on its UTC day',
+      }),
+    ),
+  },
+  { $id: 'RecordUsageEventBody', additionalProperties: false },
+);
+export type RecordUsageEventBody = Static<typeof RecordUsageEventBodySchema>;
+
+export const UsageEventReceiptSchema = Type.Object(
+  { success: Type.Literal(true) },
+  {
+    $id: 'UsageEventReceipt',
+    additionalProperties: false,
+    description: 'Accepted; also when no contact matches (then nothing is stored)',
+  },
+);
+
+export const UsageEventResponseSchema = DataOf(ref(UsageEventReceiptSchema));
+
+const Day = (description: string) => Type.String({ format: 'date', description });
+
+export const ContactUsageParamsSchema = Type.Object(
+  { id: Type.String({ description: 'Contact id (ct_…)' }) },
+  { additionalProperties: false },
+);
+
+export const ContactUsageQuerySchema = Type.Object(
+  {
+    from: Type.Optional(Day('First UTC day, inclusive (default: 29 days before `to`)')),
+    to: Type.Optional(Day('Last UTC day, inclusive (default: today)')),
+  },
+  { additionalProperties: false },
+);
+export type ContactUsageQuery = Static<typeof ContactUsageQuerySchema>;
+
+const Count = Type.Integer({ minimum: 1 });
+
+export const ContactUsageSchema = Type.Object(
+  {
+    contactId: Type.String(),
+    from: Type.String({ format: 'date' }),
+    to: Type.String({ format: 'date' }),
+    totals: Type.Array(
+      Type.Object(
+        {
+          name: Type.String(),
+          count: Count,
+          firstOccurredAt: Type.String({ format: 'date-time' }),
+          lastOccurredAt: Type.String({ format: 'date-time' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Per event name over the range, by name; names without events are absent' },
+    ),
+    byDay: Type.Array(
+      Type.Object(
+        { date: Type.String({ format: 'date' }), name: Type.String(), count: Count },
+        { additionalProperties: false },
+      ),
+      { description: 'Counts per UTC day and name, oldest first; days without events are absent' },
+    ),
+  },
+  { $id: 'ContactUsage', additionalProperties: false },
+);
+export type ContactUsage = Static<typeof ContactUsageSchema>;
+
+export const ContactUsageResponseSchema = DataOf(ref(ContactUsageSchema));
+
+export const usageSchemas: TSchema[] = [
+  RecordUsageEventBodySchema,
+  UsageEventReceiptSchema,
+  ContactUsageSchema,
+];

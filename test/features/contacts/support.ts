@@ -1,0 +1,98 @@
+/** Shared set-up of the contacts tests: isolated Spanish agencies with fast keys, and raw reads. */
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { events } from '../../../src/db/schema.ts';
+import type { AdminOrganization } from '../../../src/features/admin/admin.schema.ts';
+import { SCOPES } from '../../../src/platform/auth/scopes.ts';
+import { eventCatalog, fieldTree } from '../../../src/platform/events/catalog.ts';
+import { createApiKey } from '../../helpers/factories.ts';
+import { admin, api, expectStatus } from '../../helpers/http.ts';
+import { testDatabase } from '../../helpers/test-app.ts';
+
+const FAST = { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 };
+
+export interface Agency {
+  org: AdminOrganization;
+  /** Secret key with every scope, access level 3. */
+  secret: string;
+  /** Secret key with every scope but access level 2. */
+  level2: string;
+  /** Secret key with the default scopes (no contacts:write), access level 3. */
+  noWrite: string;
+  readOnly: string;
+  publishable: string;
+}
+
+/** An organization whose national numbers are Spanish and whose currency is EUR, with its keys. */
+export async function createAgency(app: FastifyInstance): Promise<Agency> {
+  const response = await admin(app, 'POST', '/admin/v1/organizations', {
+    name: 'Inmobiliaria Sol',
+    plan: 'BUSINESS',
+    defaultCountry: 'ES',
+    defaultCurrency: 'EUR',
+    writeLimitPerMinute: 100_000,
+  });
+  const org = expectStatus(response, 201).data as AdminOrganization;
+  const key = async (body: Record<string, unknown>) =>
+    (await createApiKey(app, org.id, { ...FAST, ...body })).key;
+  return {
+    org,
+    secret: await key({ type: 'secret', scopes: [...SCOPES], accessLevel: 3 }),
+    level2: await key({ type: 'secret', scopes: [...SCOPES], accessLevel: 2 }),
+    noWrite: await key({ type: 'secret', accessLevel: 3 }),
+    readOnly: await key({ type: 'read_only_secret', writeLimitPerMinute: 0 }),
+    publishable: await key({ type: 'publishable' }),
+  };
+}
+
+let phoneSequence = 0;
+
+/** A Spanish mobile number never used before in this file: national, spaced and E.164. */
+export function spanishPhone() {
+  phoneSequence += 1;
+  const digits = `6${String(10_000_000 + phoneSequence * 7919).slice(-8)}`;
+  return {
+    national: digits,
+    spaced: `${digits.slice(0, 3)} ${digits.slice(3, 5)} ${digits.slice(5, 7)} ${digits.slice(7)}`,
+    international: `+34 ${digits}`,
+    e164: `+34${digits}`,
+  };
+}
+
+export async function createContact(app: FastifyInstance, agency: Agency, body: Record<string, unknown>) {
+  const response = await api(app, 'POST', '/v1/contacts', { key: agency.secret, body });
+  return expectStatus(response, 201).data as Record<string, unknown> & { id: string; createdAt: string };
+}
+
+/** Recorded events of these types, oldest first. */
+export async function eventsOf(organizationId: string, types: string[]) {
+  const db = await testDatabase();
+  return db.tenantTx(organizationId, (tx) =>
+    tx
+      .select()
+      .from(events)
+      .where(and(eq(events.organizationId, organizationId), inArray(events.type, types)))
+      .orderBy(asc(events.createdAt), asc(events.id)),
+  );
+}
+
+/** The payload matches the published schema, and has exactly the catalog's field tree. */
+export function expectCatalogShape(type: string, data: unknown): void {
+  eventCatalog.check(type, data);
+  const definition = eventCatalog.get(type);
+  if (!definition) throw new Error(`${type} is not in the catalog`);
+  const expected = JSON.stringify(keyTree(fieldTree(definition.schema)));
+  const actual = JSON.stringify(keyTree(data));
+  if (expected !== actual)
+    throw new Error(`${type} payload keys ${actual} differ from the field tree ${expected}`);
+}
+
+/** The object keys of a value, sorted, down to the leaves (null). */
+function keyTree(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, keyTree((value as Record<string, unknown>)[key])]),
+  );
+}
