@@ -70,6 +70,13 @@ export function registerRouteConventions(app: FastifyInstance) {
     const pathParams = [...route.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '');
     const hidden = schema.hide === true;
 
+    // A named body schema (registered with addSchema) is referenced rather than inlined, so the
+    // OpenAPI document shows it once under components.schemas and every operation points to it.
+    const body = schema.body as { $id?: unknown } | undefined;
+    if (body && typeof body.$id === 'string' && app.getSchema(body.$id) !== undefined) {
+      schema.body = { $ref: `${body.$id}#` };
+    }
+
     if (!hidden) {
       const response = (schema.response ??= {});
       const hasBody = schema.body !== undefined;
