@@ -23,7 +23,7 @@ async function load(name: string): Promise<Scenario> {
 
 async function usage(): Promise<string> {
   const lines = ['Usage: npm run bench -- <scenario> [options]', '', 'Scenarios:'];
-  for (const name of scenarioNames()) lines.push(`  ${name.padEnd(12)} ${(await load(name)).description}`);
+  for (const name of scenarioNames()) lines.push(`  ${name.padEnd(16)} ${(await load(name)).description}`);
   lines.push('', 'npm run bench -- <scenario> --help lists its options.');
   return lines.join('\n');
 }

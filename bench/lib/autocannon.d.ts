@@ -15,6 +15,8 @@ declare module 'autocannon' {
       path?: string;
       headers?: Record<string, string>;
       body?: string | Buffer;
+      /** Called before each send of this request (per connection): answers the request to send. */
+      setupRequest?: (request: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest;
     }
 
     export interface AutocannonOptions {

@@ -8,10 +8,13 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, queryRows } from '../../src/db/database.ts';
 import { BENCH_ADMIN_TOKEN, serveChild } from './protocol.ts';
+import { captureSql, type CaptureOptions } from './sql-capture.ts';
 
 export interface ServiceServerOptions {
   /** Extra environment for loadConfig (e.g. LOG_LEVEL). */
   env?: Record<string, string>;
+  /** Record the first statements matching (after migrating), to compare with a baseline's. */
+  captureSql?: CaptureOptions;
 }
 
 serveChild<ServiceServerOptions>(async (options) => {
@@ -24,6 +27,7 @@ serveChild<ServiceServerOptions>(async (options) => {
   });
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 'memory://' });
   await db.migrate();
+  if (options.captureSql) captureSql(options.captureSql);
   const [version] = await db.systemTx((tx) =>
     queryRows<{ version: string }>(tx, sql`SELECT version() AS version`),
   );

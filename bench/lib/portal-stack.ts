@@ -1,0 +1,143 @@
+/**
+ * What the portal scenarios share: a fresh PostgreSQL database, the service on it (child process),
+ * organizations made through the admin API, the stock loaded with SQL, publishable keys with raised
+ * limits, and the list of listing requests the load cycles through.
+ */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AutocannonRequest } from 'autocannon';
+import { fold } from '../../src/platform/text/fold.ts';
+import { adminClient, publishableKey, type BenchKey, type BenchOrganization } from './admin-client.ts';
+import { createBenchDatabase, type BenchDatabase } from './bench-database.ts';
+import { startChild, type ChildServer } from './child.ts';
+import { citiesOf, createOrganizations, loadPortalStock, SALE_PRICE_MIDDLE } from './portal-data.ts';
+import type { CaptureOptions } from './sql-capture.ts';
+import type { ServiceServerOptions } from './service-server.ts';
+
+export const entry = (file: string) => fileURLToPath(new URL(`./${file}`, import.meta.url));
+
+/** The admin API's maximum per key (admin.schema.ts). */
+export const KEY_LIMIT_PER_MINUTE = 100_000;
+/** The service's pool (src/db/database.ts default); the baseline gets the same. */
+export const POOL_SIZE = 10;
+
+export interface PortalStackOptions {
+  serverUrl: string;
+  organizations: number;
+  perOrg: number;
+  /** Publishable keys, spread round-robin over the first `keyOrganizations` organizations. */
+  keys: number;
+  keyOrganizations: number;
+  /** Extra limits for the keys (the finder raises the write limit too). */
+  writeLimitPerMinute?: number;
+  /** Organization-wide write limit (admin API), for write scenarios. */
+  organizationWriteLimitPerMinute?: number;
+  captureSql?: CaptureOptions;
+  nodeArgs?: string[];
+  log: (line: string) => void;
+}
+
+export interface PortalStack {
+  database: BenchDatabase;
+  service: ChildServer;
+  organizations: BenchOrganization[];
+  keys: BenchKey[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts everything; on a failure midway, stops what was started and drops the database before
+ * rethrowing. `stop()` does the same at the end.
+ */
+export async function startPortalStack(options: PortalStackOptions): Promise<PortalStack> {
+  const database = await createBenchDatabase(options.serverUrl);
+  let service: ChildServer | null = null;
+  const stop = async () => {
+    try {
+      await service?.stop();
+    } finally {
+      await database.drop();
+    }
+  };
+  try {
+    options.log(`database ${database.name}: migrating through the service`);
+    service = await startChild<ServiceServerOptions>({
+      name: 'service',
+      entry: entry('service-server.ts'),
+      options: { env: { DATABASE_URL: database.url }, captureSql: options.captureSql },
+      nodeArgs: options.nodeArgs,
+    });
+    const organizations = await createOrganizations(service.url, options.organizations, {
+      ...(options.organizationWriteLimitPerMinute === undefined
+        ? {}
+        : { writeLimitPerMinute: options.organizationWriteLimitPerMinute }),
+    });
+    options.log(
+      `${organizations.length} organizations created through the admin API; loading ${options.perOrg.toLocaleString('en')} properties each`,
+    );
+    await loadPortalStock(database.url, { organizations, perOrg: options.perOrg, log: options.log });
+    const admin = adminClient(service.url);
+    const keys: BenchKey[] = [];
+    const keyOrgs = Math.min(options.keyOrganizations, organizations.length);
+    for (let i = 0; i < options.keys; i++) {
+      const organization = organizations[i % keyOrgs];
+      if (!organization) throw new Error('no organization for a key');
+      keys.push(
+        await publishableKey(
+          admin,
+          organization.id,
+          {
+            rateLimitPerMinute: KEY_LIMIT_PER_MINUTE,
+            ...(options.writeLimitPerMinute === undefined
+              ? {}
+              : { writeLimitPerMinute: options.writeLimitPerMinute }),
+          },
+          `bench ${i}`,
+        ),
+      );
+    }
+    return { database, service, organizations, keys, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The sale prices the listing requests cap at (around the middle of the stock). */
+export const PRICE_MAXIMA = [SALE_PRICE_MIDDLE * 0.6, SALE_PRICE_MIDDLE, SALE_PRICE_MIDDLE * 1.6];
+
+/**
+ * The city filters sent for the organization with this index: its home town as a visitor types it
+ * (capital and accent: "Málaga") and a lowercase, accent-free piece of its second city ("ordob").
+ */
+export function cityFilters(orgIndex: number): string[] {
+  const [home = '', second = ''] = citiesOf(orgIndex);
+  return [home, fold(second).slice(1, 7).trim()];
+}
+
+/**
+ * GET /v1/properties?city=&priceMax=&sortBy=price&sortOrder=asc, every key x city x price cap,
+ * interleaved so consecutive requests hit different organizations.
+ */
+export function listingRequests(
+  keys: BenchKey[],
+  organizations: BenchOrganization[],
+): Array<AutocannonRequest & { path: string; headers: Record<string, string> }> {
+  const requests: Array<AutocannonRequest & { path: string; headers: Record<string, string> }> = [];
+  for (let variant = 0; variant < 2 * PRICE_MAXIMA.length; variant++) {
+    for (const key of keys) {
+      const orgIndex = organizations.findIndex((o) => o.id === key.organizationId);
+      const city = cityFilters(orgIndex)[variant % 2] ?? '';
+      const priceMax = PRICE_MAXIMA[Math.floor(variant / 2)] ?? SALE_PRICE_MIDDLE;
+      requests.push({
+        method: 'GET',
+        path: `/v1/properties?city=${encodeURIComponent(city)}&priceMax=${priceMax}&sortBy=price&sortOrder=asc`,
+        headers: { 'x-api-key': key.key },
+      });
+    }
+  }
+  return requests;
+}
+
+export const profileDirFor = (resultsDir: string, scenario: string, startedAt: Date) =>
+  join(resultsDir, 'profiles', `${scenario}-${startedAt.toISOString().replace(/[:.]/g, '-')}`);

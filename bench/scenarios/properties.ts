@@ -1,0 +1,211 @@
+/**
+ * Scenario `properties`: GET /v1/properties (publishable keys; city + priceMax + sort by price) of
+ * the service on PostgreSQL with 100 organizations x 1,000 properties, against a bare Fastify route
+ * running the same SQL on a plain pg Pool (bench/lib/bare-sql-server.ts), alternately in one
+ * invocation; see bench/README.md.
+ */
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { requireDatabaseUrl } from '../lib/bench-database.ts';
+import type { BareSqlServerOptions } from '../lib/bare-sql-server.ts';
+import { startChild, type ChildServer } from '../lib/child.ts';
+import { request } from '../lib/admin-client.ts';
+import {
+  entry,
+  listingRequests,
+  POOL_SIZE,
+  PRICE_MAXIMA,
+  profileDirFor,
+  startPortalStack,
+  KEY_LIMIT_PER_MINUTE,
+} from '../lib/portal-stack.ts';
+import { machine, median, RESULTS_DIR, writeResult } from '../lib/report.ts';
+import { failuresOf, mediansOf, pairedRounds, roundRatios, runsTable } from '../lib/rounds.ts';
+import { LOAD_USAGE, parseLoadArguments, type Scenario } from '../lib/scenario.ts';
+import type { CapturedStatement } from '../lib/sql-capture.ts';
+
+const TARGET_RATIO = 0.6;
+const TARGET_P99_MS = 50;
+const DEFAULTS = { orgs: 100, perOrg: 1000, keys: 16 };
+/** The first requests of each server whose statements are captured and compared. */
+const SQL_CHECKED_REQUESTS = 4;
+const MATCH = 'from "properties"';
+
+const USAGE = `Usage: DATABASE_URL=postgres://USER@HOST:PORT/DB npm run bench -- properties [options]
+
+GET /v1/properties?city=&priceMax=&sortBy=price&sortOrder=asc of the service (child process) vs a bare
+Fastify route running the same SQL on a plain pg Pool (child process), on a fresh PostgreSQL database
+(agency_bench_<pid>_<n>, created on DATABASE_URL's server and dropped at the end).
+${LOAD_USAGE}
+  --orgs N         organizations (default ${DEFAULTS.orgs})
+  --per-org N      properties per organization (default ${DEFAULTS.perOrg})
+  --keys N         publishable keys, one per organization from the first (default ${DEFAULTS.keys}),
+                   each limited to ${KEY_LIMIT_PER_MINUTE}/min`;
+
+const fmt = (value: number, digits = 3) => Number(value.toFixed(digits));
+
+async function run(args: string[]): Promise<void> {
+  const { load, help, text, positive } = parseLoadArguments(args, {
+    orgs: { type: 'string' },
+    'per-org': { type: 'string' },
+    keys: { type: 'string' },
+  });
+  if (help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const serverUrl = requireDatabaseUrl('properties');
+  const orgs = positive('orgs', text('orgs'), DEFAULTS.orgs, 1);
+  const perOrg = positive('per-org', text('per-org'), DEFAULTS.perOrg, 1);
+  const keyCount = positive('keys', text('keys'), DEFAULTS.keys, 1);
+  const startedAt = new Date();
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+  const profileDir = profileDirFor(RESULTS_DIR, 'properties', startedAt);
+  const captureDir = join(tmpdir(), `agency-bench-sql-${process.pid}`);
+  const captureFile = (name: string) => join(captureDir, `${name}.json`);
+  const capture = (name: string) => ({
+    file: captureFile(name),
+    match: MATCH,
+    limit: 2 * SQL_CHECKED_REQUESTS,
+  });
+
+  log(
+    `properties: ${orgs} organizations x ${perOrg} properties, ${load.rounds} x (baseline, service), ` +
+      `-c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${keyCount} publishable keys`,
+  );
+  mkdirSync(captureDir, { recursive: true });
+  const stack = await startPortalStack({
+    serverUrl,
+    organizations: orgs,
+    perOrg,
+    keys: keyCount,
+    keyOrganizations: keyCount,
+    captureSql: capture('service'),
+    nodeArgs: load.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'service')}`] : [],
+    log,
+  });
+  let baseline: ChildServer | null = null;
+  try {
+    const requests = listingRequests(stack.keys, stack.organizations);
+    baseline = await startChild<BareSqlServerOptions>({
+      name: 'baseline',
+      entry: entry('bare-sql-server.ts'),
+      options: {
+        databaseUrl: stack.database.url,
+        poolSize: POOL_SIZE,
+        keyOrganizations: Object.fromEntries(stack.keys.map((k) => [k.key, k.organizationId])),
+        captureSql: capture('baseline'),
+      },
+      nodeArgs: load.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'baseline')}`] : [],
+    });
+
+    // Same answer, byte for byte, for every request of the load; the first ones one at a time so
+    // each server's captured statements are those of these requests, in order.
+    let sample: { path: string; body: unknown; headers: Record<string, string> } | null = null;
+    for (const r of requests) {
+      const init = { headers: r.headers };
+      const fromService = await request<{ meta: { total: number } }>(
+        `${stack.service.url}${r.path}`,
+        init,
+        200,
+      );
+      const fromBaseline = await request<unknown>(`${baseline.url}${r.path}`, init, 200);
+      if (fromService.text !== fromBaseline.text)
+        throw new Error(
+          `baseline body differs from the service's for ${r.path}:\n${fromBaseline.text}\n${fromService.text}`,
+        );
+      if (fromService.body.meta.total === 0)
+        throw new Error(`no match for ${r.path}: the load would measure nothing`);
+      sample ??= { path: r.path, body: fromService.body, headers: Object.fromEntries(fromService.headers) };
+    }
+    const statements = (name: string) =>
+      JSON.parse(readFileSync(captureFile(name), 'utf8')) as CapturedStatement[];
+    const [serviceSql, baselineSql] = [statements('service'), statements('baseline')];
+    // Per request: the service sends items then count on its transaction's connection; the baseline's
+    // pool may start the two on two connections in either order. Compare each request's pair as a set.
+    const pairs = (list: CapturedStatement[]) =>
+      Array.from({ length: SQL_CHECKED_REQUESTS }, (_, i) =>
+        list
+          .slice(2 * i, 2 * i + 2)
+          .map((s) => JSON.stringify(s))
+          .sort(),
+      );
+    if (JSON.stringify(pairs(serviceSql)) !== JSON.stringify(pairs(baselineSql)))
+      throw new Error(
+        `baseline statements differ from the service's:\n${JSON.stringify(baselineSql, null, 1)}\n${JSON.stringify(serviceSql, null, 1)}`,
+      );
+    rmSync(captureDir, { recursive: true, force: true });
+    log(
+      `checked: ${requests.length} distinct requests answer byte-identical bodies; the first ${SQL_CHECKED_REQUESTS} ` +
+        `sent the same ${2 * SQL_CHECKED_REQUESTS} statements (text and parameters) from both servers`,
+    );
+
+    const runs = await pairedRounds(
+      [
+        { name: 'baseline', url: baseline.url, pid: baseline.pid, requests },
+        { name: 'service', url: stack.service.url, pid: stack.service.pid, requests },
+      ],
+      load,
+      log,
+    );
+    const medians = { baseline: mediansOf(runs, 'baseline'), service: mediansOf(runs, 'service') };
+    const ratios = roundRatios(runs, 'baseline', 'service', (r) => r.reqPerSec);
+    const pairedRatio = fmt(median(ratios.filter((r) => !Number.isNaN(r))));
+    const ratioOfMedians = fmt(medians.service.reqPerSec / medians.baseline.reqPerSec);
+    const serviceFailures = failuresOf(runs, 'service');
+    const meetsRatio = pairedRatio >= TARGET_RATIO;
+    const meetsP99 = medians.service.p99Ms < TARGET_P99_MS;
+    log(
+      `\n${runsTable(runs, ['baseline', 'service'])}\n\n` +
+        `service/baseline req/s, median of paired rounds: ${pairedRatio.toFixed(3)} (per round ${ratios.join(', ')}); ` +
+        `ratio of medians: ${ratioOfMedians.toFixed(3)}; target >= ${TARGET_RATIO}: ${meetsRatio ? 'meets' : 'BELOW'}\n` +
+        `service p99 (median of rounds): ${medians.service.p99Ms.toFixed(2)} ms at ${load.connections} connections; ` +
+        `target < ${TARGET_P99_MS} ms: ${meetsP99 ? 'meets' : 'ABOVE'}\n` +
+        `service responses not 2xx: ${serviceFailures.non2xx}, socket errors/timeouts: ${serviceFailures.errors}`,
+    );
+    const file = writeResult('properties', startedAt, {
+      scenario: 'properties',
+      startedAt: startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+      command: `npm run bench -- properties ${args.join(' ')}`.trim(),
+      machine: machine(),
+      settings: {
+        ...load,
+        organizations: orgs,
+        perOrg,
+        keys: keyCount,
+        keyLimitPerMinute: KEY_LIMIT_PER_MINUTE,
+        poolSize: POOL_SIZE,
+        priceMaxima: PRICE_MAXIMA,
+        requests: requests.map((r) => r.path),
+      },
+      service: { pid: stack.service.pid, ...stack.service.info },
+      baseline: { pid: baseline.pid, ...baseline.info },
+      sql: serviceSql.slice(0, 2),
+      sample,
+      runs,
+      medians,
+      roundRatios: ratios,
+      pairedRatio,
+      ratioOfMedians,
+      targets: { ratio: TARGET_RATIO, p99Ms: TARGET_P99_MS },
+      meetsRatio,
+      meetsP99,
+      serviceFailures,
+      ...(load.profile ? { profiles: profileDir } : {}),
+    });
+    log(`written ${file}`);
+    if (serviceFailures.non2xx > 0 || serviceFailures.errors > 0) process.exitCode = 1;
+  } finally {
+    rmSync(captureDir, { recursive: true, force: true });
+    await baseline?.stop();
+    await stack.stop();
+  }
+}
+
+export const scenario: Scenario = {
+  description:
+    'GET /v1/properties on PostgreSQL (100 x 1,000 properties) vs the same SQL in a bare Fastify route',
+  run,
+};
