@@ -35,6 +35,7 @@ import type { CreateAgentBody } from '../agents/agents.schema.ts';
 import { updatePortalSettings } from '../portal/portal.service.ts';
 import { importProperties } from '../properties/properties-import.service.ts';
 import { DEMO_AGENTS, DEMO_COUNTRY, DEMO_CURRENCY, DEMO_PORTAL, demoProperties } from './demo-data.ts';
+import { seedDemoCrm } from './demo-crm.ts';
 
 export interface AdminDeps {
   db: Database;
@@ -361,6 +362,7 @@ export async function seedDemo(deps: AdminDeps): Promise<DemoSeed> {
     await updatePortalSettings(deps.db, organization.id, DEMO_PORTAL);
     const imported = await importProperties(deps.db, organization.id, demoProperties(agentIds));
     if (imported.failed > 0) throw new Error(`demo properties refused: ${JSON.stringify(imported.errors)}`);
+    await seedDemoCrm(deps.db, organization.id, agentIds);
     return { organization, publishableKey: publishable.key, secretKey: secret.key };
   } catch (error) {
     // The seed spans the organization's and the twin's transactions: leave no half-made agency.

@@ -48,7 +48,7 @@ export const DEMO_PORTAL: UpdatePortalSettingsBody = {
 };
 
 /** Who handles which city: the key of each agent in DEMO_AGENTS. */
-type AgentKey = 'lucia' | 'javier' | 'marta' | 'pablo';
+export type AgentKey = 'lucia' | 'javier' | 'marta' | 'pablo';
 
 /** Two bookable agents (Lucía confirms at once, Javier confirms by hand) and two who are not. */
 export const DEMO_AGENTS: Record<AgentKey, CreateAgentBody> = {

@@ -6,7 +6,6 @@ import { buildTestApp } from '../../helpers/test-app.ts';
 
 let app: FastifyInstance;
 let seed: { organization: { id: string }; publishableKey: string; secretKey: string };
-let seedMs: number;
 
 interface AdminProperty {
   id: string;
@@ -57,7 +56,8 @@ beforeAll(async () => {
   app = await buildTestApp();
   const started = performance.now();
   seed = expectStatus(await admin(app, 'POST', '/admin/v1/demo-seed'), 201).data;
-  seedMs = performance.now() - started;
+  // Reported, not asserted (timings are for bench/, not unit tests): the first `npm start` waits for it.
+  console.info(`demo seed: ${Math.round(performance.now() - started)} ms`);
 });
 afterAll(async () => {
   await app.close();
@@ -107,11 +107,6 @@ describe('demo seed: content', () => {
     expect(strip(await allAdminProperties(again.organization.id))).toEqual(
       strip(await allAdminProperties(seed.organization.id)),
     );
-  });
-
-  it('seeds quickly enough for the first `npm start`', () => {
-    // Whole demo seed over HTTP on the in-memory PGlite; aim < 3 s (headroom for a busy CI box).
-    expect(seedMs).toBeLessThan(6_000);
   });
 });
 
@@ -186,5 +181,40 @@ describe('demo seed: what the portal shows', () => {
       contact: { phone: '+34952123456' },
     });
     expect(Object.keys(portal.socialLinks).length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('demo seed: the CRM', () => {
+  const get = async (path: string) =>
+    expectStatus(await api(app, 'GET', path, { key: seed.secretKey }), 200) as {
+      data: Record<string, unknown>[];
+      meta: { total: number };
+    };
+
+  it('has contacts in every status', async () => {
+    for (const status of ['NEW', 'CONTACTED', 'QUALIFIED', 'UNQUALIFIED', 'CONVERTED', 'ARCHIVED']) {
+      expect((await get(`/v1/contacts?status=${status}`)).meta.total, status).toBeGreaterThan(0);
+    }
+  });
+
+  it('has a sales pipeline with WON and LOST stages, and deals open, won and lost', async () => {
+    const [pipeline] = (await get('/v1/pipelines')).data as { stages: { kind: string }[] }[];
+    expect(pipeline?.stages.map((stage) => stage.kind)).toEqual([
+      'OPEN',
+      'OPEN',
+      'OPEN',
+      'OPEN',
+      'WON',
+      'LOST',
+    ]);
+    for (const status of ['OPEN', 'WON', 'LOST']) {
+      expect((await get(`/v1/deals?status=${status}`)).meta.total, status).toBeGreaterThan(0);
+    }
+  });
+
+  it('has pending tasks and upcoming appointments', async () => {
+    expect((await get('/v1/tasks?status=PENDING')).meta.total).toBeGreaterThan(0);
+    expect((await get('/v1/tasks?status=DONE')).meta.total).toBeGreaterThan(0);
+    expect((await get(`/v1/appointments?from=${new Date().toISOString()}`)).meta.total).toBe(6);
   });
 });
