@@ -393,3 +393,21 @@ export async function requireTenantOrganization(
   if (!found) throw Errors.notFound('Organization', organizationId);
   return found;
 }
+
+/**
+ * A back-office transaction on `organizationId` (admin routes under /organizations/{orgId}/): 404
+ * when it is not an organization — checked before the id reaches the tenant setting — and the
+ * organization's defaults handed to `work`.
+ */
+export async function inTenantOrganization<T>(
+  db: Database,
+  organizationId: string,
+  work: (tx: Tx, organization: TenantOrganization) => Promise<T>,
+): Promise<T> {
+  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
+  return db.tenantTx(organizationId, async (tx) =>
+    work(tx, await requireTenantOrganization(tx, organizationId)),
+  );
+}
+
+export type TenantOrganization = Awaited<ReturnType<typeof requireTenantOrganization>>;

@@ -5,6 +5,7 @@
  * from dates, which are relative to the seed time.
  */
 import type { Database } from '../../db/database.ts';
+import { fold } from '../../platform/text/fold.ts';
 import { createAppointment } from '../appointments/appointments.service.ts';
 import { CONTACT_STATUSES, type ContactSource, type ContactType } from '../contacts/contacts.schema.ts';
 import { createAdminContact } from '../contacts/contacts.service.ts';
@@ -42,7 +43,6 @@ const TYPES: ContactType[] = ['LEAD', 'CLIENT', 'OWNER', 'TENANT', 'INVESTOR'];
 const CITIES = ['Málaga', 'Madrid', 'Barcelona', 'Valencia', 'Sevilla'];
 
 const DAY = 86_400_000;
-const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 /** Adds the CRM part of the demo agency (after its agents and properties exist). */
 export async function seedDemoCrm(

@@ -6,7 +6,7 @@ import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
-import { requireTenantOrganization } from '../admin/admin.service.ts';
+import { inTenantOrganization } from '../admin/admin.service.ts';
 import { normalizePhone } from '../contacts/contacts.service.ts';
 import { canonicalTimeZone, minutesOf } from '../booking/booking.slots.ts';
 import { AgentCreated, AgentDeleted, AgentUpdated } from './agents.events.ts';
@@ -152,9 +152,7 @@ async function inOrganization<T>(
   work: (tx: Tx, organization: { defaultCountry: string }) => Promise<T>,
   slug?: string | null,
 ): Promise<T> {
-  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
-  const run = () =>
-    db.tenantTx(organizationId, async (tx) => work(tx, await requireTenantOrganization(tx, organizationId)));
+  const run = () => inTenantOrganization(db, organizationId, work);
   try {
     return await run();
   } catch (error) {

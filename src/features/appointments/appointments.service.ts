@@ -6,7 +6,7 @@ import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { pageMeta, pageRequest, type PageMeta, type PageRequest } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
-import { requireTenantOrganization } from '../admin/admin.service.ts';
+import { inTenantOrganization } from '../admin/admin.service.ts';
 import { AppointmentCreated } from '../booking/booking.events.ts';
 import { AppointmentDeleted, AppointmentUpdated } from './appointments.events.ts';
 import {
@@ -107,12 +107,8 @@ function eventContact(contact: store.ContactRef | null) {
  * found beforehand.
  */
 async function adminTx<T>(db: Database, organizationId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
-  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
   try {
-    return await db.tenantTx(organizationId, async (tx) => {
-      await requireTenantOrganization(tx, organizationId);
-      return work(tx);
-    });
+    return await inTenantOrganization(db, organizationId, (tx) => work(tx));
   } catch (error) {
     if (databaseError(error)?.code === EXCLUSION_VIOLATION) {
       throw Errors.duplicate(

@@ -9,7 +9,7 @@ import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
 import { fold } from '../../platform/text/fold.ts';
 import { toE164 } from '../../platform/text/phone.ts';
-import { requireTenantOrganization } from '../admin/admin.service.ts';
+import { inTenantOrganization, requireTenantOrganization } from '../admin/admin.service.ts';
 import { ContactCreated, ContactDeleted, ContactUpdated } from './contacts.events.ts';
 import {
   WRITABLE_CONTACT_FIELDS,
@@ -226,10 +226,7 @@ async function adminTx<T>(
   organizationId: string,
   work: (tx: Tx, organization: OrganizationDefaults) => Promise<T>,
 ): Promise<T> {
-  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
-  return db.tenantTx(organizationId, async (tx) =>
-    work(tx, await requireTenantOrganization(tx, organizationId)),
-  );
+  return inTenantOrganization(db, organizationId, work);
 }
 
 async function loadContact(tx: Tx, organizationId: string, contactId: string): Promise<ContactRow> {

@@ -4,7 +4,7 @@ import type { PipelineRow, PipelineStageRow } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { pageMeta, pageRequest, type PageMeta } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
-import { requireTenantOrganization } from '../admin/admin.service.ts';
+import { inTenantOrganization, type TenantOrganization } from '../admin/admin.service.ts';
 import type {
   CreatePipelineBody,
   Pipeline,
@@ -16,8 +16,6 @@ import * as store from './deals-pipelines.store.ts';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
-type TenantOrganization = Awaited<ReturnType<typeof requireTenantOrganization>>;
-
 /**
  * A back-office transaction on `organizationId` (live or test twin): 404 when it is not an
  * organization, checked before the id reaches the tenant setting.
@@ -27,10 +25,7 @@ export async function inOrganization<T>(
   organizationId: string,
   work: (tx: Tx, organization: TenantOrganization) => Promise<T>,
 ): Promise<T> {
-  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
-  return db.tenantTx(organizationId, async (tx) =>
-    work(tx, await requireTenantOrganization(tx, organizationId)),
-  );
+  return inTenantOrganization(db, organizationId, work);
 }
 
 /** The API view of a pipeline and its stages (already in position order). */

@@ -7,7 +7,7 @@ import { recordEvent } from '../../platform/events/record.ts';
 import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
 import { fold } from '../../platform/text/fold.ts';
-import { requireTenantOrganization } from '../admin/admin.service.ts';
+import { inTenantOrganization, type TenantOrganization } from '../admin/admin.service.ts';
 import { PropertyCreated, PropertyDeleted, PropertyUpdated } from './properties.events.ts';
 import {
   AMENITIES,
@@ -230,8 +230,6 @@ async function withCodeCheck<T>(code: string | undefined, work: () => Promise<T>
   }
 }
 
-type TenantOrganization = Awaited<ReturnType<typeof requireTenantOrganization>>;
-
 /**
  * A back-office transaction on `organizationId`: 404 when it is not an organization (checked
  * before the id reaches the tenant setting), with the organization's defaults at hand.
@@ -241,10 +239,7 @@ async function adminTx<T>(
   organizationId: string,
   work: (tx: Tx, organization: TenantOrganization) => Promise<T>,
 ): Promise<T> {
-  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
-  return db.tenantTx(organizationId, async (tx) =>
-    work(tx, await requireTenantOrganization(tx, organizationId)),
-  );
+  return inTenantOrganization(db, organizationId, work);
 }
 
 async function loadAdminProperty(tx: Tx, organizationId: string, propertyId: string) {

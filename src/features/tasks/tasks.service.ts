@@ -5,7 +5,7 @@ import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { pageMeta, pageRequest, type PageMeta, type PageRequest } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
-import { requireTenantOrganization } from '../admin/admin.service.ts';
+import { inTenantOrganization } from '../admin/admin.service.ts';
 import { parseDateBound, requireAppointmentRef } from '../appointments/appointments.service.ts';
 import { TaskCreated, TaskDeleted, TaskUpdated } from './tasks.events.ts';
 import type {
@@ -44,11 +44,7 @@ function toTask(row: TaskRow): Task {
 
 /** A back-office transaction on `organizationId`: 404 when it is not an organization. */
 async function adminTx<T>(db: Database, organizationId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
-  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
-  return db.tenantTx(organizationId, async (tx) => {
-    await requireTenantOrganization(tx, organizationId);
-    return work(tx);
-  });
+  return inTenantOrganization(db, organizationId, (tx) => work(tx));
 }
 
 async function loadTask(tx: Tx, organizationId: string, id: string): Promise<TaskRow> {
