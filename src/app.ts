@@ -36,6 +36,8 @@ import { eventsRoutes } from './features/events/events.routes.ts';
 import { meSchemas } from './features/me/me.schema.ts';
 import { meRoutes } from './features/me/me.routes.ts';
 import { opsRoutes } from './features/ops/ops.routes.ts';
+import { mcpRoutes } from './mcp/mcp.routes.ts';
+import { mcpSchemas } from './mcp/mcp.schema.ts';
 import { registerAuth } from './platform/auth/auth.plugin.ts';
 import { KeyVerifier } from './platform/auth/key-verifier.ts';
 import { registerErrorHandling } from './platform/errors/error-handler.ts';
@@ -140,6 +142,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     ...appointmentsSchemas,
     ...dealsSchemas,
     ...usageSchemas,
+    ...mcpSchemas,
     ...(deps.schemas ?? []),
   ]) {
     app.addSchema(schema);
@@ -169,6 +172,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(appointmentsRoutes, { db: deps.db });
   await app.register(dealsRoutes, { db: deps.db });
   await app.register(usageRoutes, { db: deps.db });
+  await app.register(mcpRoutes, { db: deps.db });
   for (const plugin of deps.plugins ?? []) await app.register(plugin);
 
   return app;

@@ -30,6 +30,19 @@ function fill(url: string, params: Record<string, string> = {}): string {
   return url.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => params[name] ?? MISSING_ID);
 }
 
+/** A keyed call with the key in the header the route takes it in: X-API-Key, or a bearer token (MCP). */
+function call(
+  app: FastifyInstance,
+  route: RouteEntry,
+  url: string,
+  options: { key?: string; body?: unknown },
+) {
+  const { key, body } = options;
+  if (route.auth?.bearer && key !== undefined)
+    return api(app, route.method as Method, url, { headers: { authorization: `Bearer ${key}` }, body });
+  return api(app, route.method as Method, url, { key, body });
+}
+
 function suite(name: string, build: () => Promise<FastifyInstance>) {
   describe(name, () => {
     let app: FastifyInstance;
@@ -102,7 +115,7 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
         for (const [type, key] of keyOfType) {
           if (route.auth?.keyTypes.includes(type) && !(route.auth.write && type === 'read_only_secret'))
             continue;
-          const response = await api(app, route.method as Method, fill(route.url), {
+          const response = await call(app, route, fill(route.url), {
             key,
             body: route.method === 'GET' ? undefined : {},
           });
@@ -116,7 +129,7 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
     it('answers 403 FORBIDDEN to a key of an accepted type without the scope', async () => {
       for (const route of (await routes()).filter((r) => r.kind === 'keyed' && r.auth?.scope)) {
         for (const type of route.auth?.keyTypes ?? []) {
-          const response = await api(app, route.method as Method, fill(route.url), {
+          const response = await call(app, route, fill(route.url), {
             key: noScopeKey.get(type),
             body: route.method === 'GET' ? undefined : {},
           });
@@ -135,7 +148,7 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
       );
       for (const route of (await routes()).filter((r) => r.kind === 'keyed' && r.auth?.write)) {
         const type = route.auth?.keyTypes.includes('secret') ? frozen.secret.key : frozen.publishable.key;
-        const response = await api(app, route.method as Method, fill(route.url), { key: type, body: {} });
+        const response = await call(app, route, fill(route.url), { key: type, body: {} });
         expectError(response, 402, 'PAYMENT_REQUIRED');
       }
     });
@@ -144,17 +157,17 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
       for (const route of (await routes()).filter((r) => r.kind === 'keyed' && r.pathParams.length > 0)) {
         const { params, body } = await (fixtures[route.operationId as string] as Fixture)(app, mine);
         const key = route.auth?.keyTypes.includes('secret') ? 'secret' : 'publishable';
-        const own = await api(app, route.method as Method, fill(route.url, params), {
+        const own = await call(app, route, fill(route.url, params), {
           key: mine[key].key,
           body,
         });
         expect(own.statusCode, `${route.url} with its owner's key: ${own.body}`).toBeLessThan(300);
-        const foreign = await api(app, route.method as Method, fill(route.url, params), {
+        const foreign = await call(app, route, fill(route.url, params), {
           key: theirs[key].key,
           body,
         });
         const foreignError = expectError(foreign, 404, 'NOT_FOUND');
-        const missing = await api(app, route.method as Method, fill(route.url), {
+        const missing = await call(app, route, fill(route.url), {
           key: theirs[key].key,
           body,
         });

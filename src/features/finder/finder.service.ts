@@ -5,8 +5,20 @@ import { recordEvent } from '../../platform/events/record.ts';
 import { newId } from '../../platform/ids/ids.ts';
 import { fold } from '../../platform/text/fold.ts';
 import { recordAnalyticsEventInTx } from '../analytics/analytics.service.ts';
-import { normalizePhone, recomputeContactScore, upsertPortalContact } from '../contacts/contacts.service.ts';
-import type { Amenity, PropertyType, TransactionType } from '../properties/properties.schema.ts';
+import { isId } from '../../platform/ids/ids.ts';
+import {
+  findContactInTx,
+  normalizePhone,
+  recomputeContactScore,
+  upsertPortalContact,
+} from '../contacts/contacts.service.ts';
+import type { Contact } from '../contacts/contacts.schema.ts';
+import {
+  PROPERTY_TYPES,
+  type Amenity,
+  type PropertyType,
+  type TransactionType,
+} from '../properties/properties.schema.ts';
 import { FinderSubmitted } from './finder.events.ts';
 import {
   FINDER_CRITERIA,
@@ -275,5 +287,53 @@ export async function submitFinder(
       actor: actorOf(principal),
     });
     return { contact: { id: contact.id }, searchId: search.id, total, properties };
+  });
+}
+
+/** The finder criteria a contact's saved preferences give: city, property type, budget as the maximum. */
+export function contactCriteria(contact: Contact): FinderCriteria {
+  const criteria: FinderCriteria = {};
+  if (contact.preferredCity !== null && fold(contact.preferredCity) !== '')
+    criteria.city = contact.preferredCity;
+  const type = contact.preferredType as PropertyType | null;
+  if (type !== null && PROPERTY_TYPES.includes(type)) criteria.propertyType = type;
+  if (contact.budget !== null) criteria.budgetMax = contact.budget;
+  return criteria;
+}
+
+/** What `matchPropertiesForContact` answers: the criteria it scored with, and the matches. */
+export interface ContactMatches {
+  contact: { id: string; fullName: string };
+  criteria: FinderCriteria;
+  total: number;
+  properties: FinderMatch[];
+}
+
+/**
+ * The finder's scoring applied to a contact's preferences (`contactCriteria`), with `overrides`
+ * replacing or adding criteria, for the MCP tool `match_properties_for_contact`. Reads only: no
+ * search is saved and no event recorded. 404 for a contact that is not the organization's; 400
+ * when neither the contact nor `overrides` give a criterion.
+ */
+export async function matchPropertiesForContact(
+  db: Database,
+  organizationId: string,
+  contactId: string,
+  overrides: FinderCriteria,
+  options: { limit?: number } = {},
+): Promise<ContactMatches> {
+  return db.tenantTx(organizationId, async (tx) => {
+    const contact = isId(contactId, 'ct') ? await findContactInTx(tx, organizationId, contactId) : null;
+    if (!contact) throw Errors.notFound('Contact', contactId);
+    const given = Object.entries(overrides).filter(([, value]) => value !== undefined);
+    const criteria: FinderCriteria = { ...contactCriteria(contact), ...Object.fromEntries(given) };
+    if (givenCriteria(criteria).length === 0) {
+      throw Errors.invalidField(
+        'contactId',
+        'names a contact without preferences (preferredCity, preferredType, budget): give criteria such as city or budgetMax',
+      );
+    }
+    const { total, properties } = await scoreProperties(tx, organizationId, criteria, options);
+    return { contact: { id: contact.id, fullName: contact.fullName }, criteria, total, properties };
   });
 }

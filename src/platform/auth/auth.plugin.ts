@@ -48,11 +48,28 @@ function keyTypeRefusal(principal: Principal, auth: RouteAuth): AppError {
   return Errors.forbidden('Read-only keys cannot call this endpoint');
 }
 
+/** The key from the header the route takes it in: X-API-Key, or a bearer token (MCP); 401 when absent. */
+function presentedKey(request: FastifyRequest, auth: RouteAuth): string {
+  const authorization = firstHeader(request.headers.authorization) ?? '';
+  if (auth.bearer) {
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+    if (token === undefined) throw Errors.missingBearer(request.headers['x-api-key'] !== undefined);
+    return token;
+  }
+  const key = firstHeader(request.headers['x-api-key']);
+  if (key === undefined || key === '') throw Errors.missingKey(/^bearer\s/i.test(authorization));
+  return key;
+}
+
 /**
  * Resolves the key to a principal: IP block (429), key missing, unknown, deactivated or expired
  * (401), suspended key, inactive organization or plan without API access (403).
  */
-async function identify(request: FastifyRequest, deps: AuthDependencies): Promise<Principal> {
+async function identify(
+  request: FastifyRequest,
+  deps: AuthDependencies,
+  auth: RouteAuth,
+): Promise<Principal> {
   const blockedFor = await deps.limits.blockedFor(request.ip);
   if (blockedFor > 0) {
     throw Errors.rateLimited(
@@ -61,11 +78,7 @@ async function identify(request: FastifyRequest, deps: AuthDependencies): Promis
     );
   }
 
-  const key = firstHeader(request.headers['x-api-key']);
-  if (key === undefined || key === '') {
-    const authorization = firstHeader(request.headers.authorization) ?? '';
-    throw Errors.missingKey(/^bearer\s/i.test(authorization));
-  }
+  const key = presentedKey(request, auth);
 
   const found = deps.verifier.lookup(key);
   const lookup = found instanceof Promise ? await found : found;
@@ -123,7 +136,8 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
- * The one authentication path. Routes only declare `config.auth` (v1, API key), `config.admin`
+ * The one authentication path. Routes only declare `config.auth` (v1, API key; `bearer` on the MCP
+ * endpoint, which takes the same keys as a bearer token), `config.admin`
  * (operator bearer token) or `config.public`; this plugin enforces it, sets the rate-limit headers,
  * answers CORS preflights for routes open to publishable keys, and binds the request logger.
  * Register it on the root instance before any route.
@@ -163,7 +177,16 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
     if (!auth) return;
     if (auth.keyTypes.includes('publishable')) setCors(reply);
 
-    const principal = await identify(request, deps);
+    let principal: Principal;
+    try {
+      principal = await identify(request, deps, auth);
+    } catch (error) {
+      // RFC 6750: a bearer-token endpoint names its scheme on every 401.
+      if (auth.bearer && error instanceof AppError && error.statusCode === 401) {
+        reply.header('www-authenticate', 'Bearer realm="agency-crm mcp"');
+      }
+      throw error;
+    }
     bindLogContext(request.log, { organizationId: principal.organization.id, keyId: principal.keyId });
     deps.verifier.touch(principal.keyId);
 

@@ -81,6 +81,14 @@ export const Errors = {
         ? 'Authorization: Bearer is not accepted on the REST API; send your key in the X-API-Key header'
         : 'Missing API key: send it in the X-API-Key header',
     ),
+  /** The MCP endpoint takes its key only as a bearer token (SPEC.md "MCP endpoint"). */
+  missingBearer: (apiKeyHeaderSent: boolean) =>
+    new AppError(
+      'UNAUTHORIZED',
+      apiKeyHeaderSent
+        ? 'X-API-Key is not accepted on the MCP endpoint; send Authorization: Bearer <secret key>'
+        : 'Missing API key: send Authorization: Bearer <secret key>',
+    ),
   invalidKey: () => new AppError('UNAUTHORIZED', 'Invalid API key'),
   deactivatedKey: () => new AppError('UNAUTHORIZED', 'This API key has been deactivated'),
   expiredKey: () => new AppError('UNAUTHORIZED', 'This API key has expired'),
@@ -110,6 +118,10 @@ export const Errors = {
   tenantRateLimited: (limit: number, retryAfterS: number) =>
     new AppError('TENANT_RATE_LIMITED', `Organization write limit of ${limit} per minute exceeded`, {
       headers: limitHeaders(retryAfterS, limit),
+    }),
+  methodNotAllowed: (method: string, path: string, allowed: string) =>
+    new AppError('METHOD_NOT_ALLOWED', `${method} ${path} is not supported; use ${allowed}`, {
+      headers: { allow: allowed },
     }),
   payloadTooLarge: (limitBytes: number) =>
     new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limitBytes} bytes`),

@@ -83,7 +83,7 @@ export function registerRouteConventions(app: FastifyInstance) {
       for (const status of errorStatuses(kind, config?.auth, pathParams.length > 0, hasBody)) {
         response[String(status)] ??= errorRef();
       }
-      if (kind === 'keyed') schema.security = [{ ApiKey: [] }];
+      if (kind === 'keyed') schema.security = [config?.auth?.bearer ? { McpBearer: [] } : { ApiKey: [] }];
       else if (kind === 'admin') schema.security = [{ AdminToken: [] }];
       else schema.security = [];
     }
@@ -96,7 +96,8 @@ export function registerRouteConventions(app: FastifyInstance) {
         operationId: schema.operationId as string | undefined,
         kind,
         auth: config?.auth,
-        hasResponseSchema: Object.keys(schema.response ?? {}).some((s) => s.startsWith('2')),
+        // A route that exists only to refuse a method (GET /mcp: 405) documents that refusal instead.
+        hasResponseSchema: Object.keys(schema.response ?? {}).some((s) => s.startsWith('2') || s === '405'),
         hidden,
         pathParams,
       });

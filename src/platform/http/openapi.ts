@@ -31,6 +31,11 @@ export async function registerOpenApi(app: FastifyInstance, serverUrl: string) {
             description: 'Publishable or secret API key',
           },
           AdminToken: { type: 'http', scheme: 'bearer', description: 'Operator token (ADMIN_TOKEN)' },
+          McpBearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A secret or read-only secret API key as a bearer token (the MCP endpoint only)',
+          },
         },
       },
       tags: [
@@ -38,6 +43,10 @@ export async function registerOpenApi(app: FastifyInstance, serverUrl: string) {
         { name: 'Events', description: 'The event catalog' },
         { name: 'Admin', description: 'Operator back office (admin bearer token)' },
         { name: 'Operations', description: 'Health, readiness, metrics and this description' },
+        {
+          name: 'MCP',
+          description: 'Read-only Model Context Protocol endpoint for AI agents (docs/mcp.md)',
+        },
       ],
     },
     refResolver: {

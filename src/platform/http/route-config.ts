@@ -15,6 +15,11 @@ export interface RouteAuth {
   accessLevel?: 1 | 2 | 3;
   /** A mutation: write limits apply, read-only organizations get 402, read-only keys 403. */
   write: boolean;
+  /**
+   * The key comes in `Authorization: Bearer <key>` instead of `X-API-Key` (the MCP endpoint, SPEC.md):
+   * `X-API-Key` is then refused, and every 401 carries `WWW-Authenticate: Bearer`.
+   */
+  bearer?: boolean;
 }
 
 export const ANY_KEY: readonly KeyType[] = ['publishable', 'secret', 'read_only_secret'];
@@ -29,6 +34,8 @@ declare module 'fastify' {
     admin?: boolean;
     /** Reachable without any credential (health, OpenAPI, docs). */
     public?: boolean;
+    /** `false`: a POST that is not a resource creation (MCP's JSON-RPC) takes no Idempotency-Key. */
+    idempotency?: boolean;
   }
   interface FastifyRequest {
     /** Set by the auth hook on keyed routes. */

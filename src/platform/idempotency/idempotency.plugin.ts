@@ -106,7 +106,7 @@ export function registerIdempotency(app: FastifyInstance, db: Database) {
   // Only POST routes carry these hooks: other requests do not pay for them.
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (!methods.includes('POST')) return;
+    if (!methods.includes('POST') || route.config?.idempotency === false) return;
     appendRouteHook(route, 'preHandler', claim);
     appendRouteHook(route, 'onSend', record);
   });

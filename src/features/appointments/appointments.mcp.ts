@@ -1,0 +1,30 @@
+import { Type, type Static } from '@fastify/type-provider-typebox';
+import { defineTool, pagedArguments, pageSummary } from '../../mcp/mcp-tool.ts';
+import { AppointmentListResponseSchema, ListAppointmentsQuerySchema } from './appointments.schema.ts';
+import { listAppointments } from './appointments.service.ts';
+
+const { page, pageSize, from, to, agentId, status } = ListAppointmentsQuerySchema.properties;
+const ListAppointmentsInputSchema = Type.Object(
+  { from, to, agentId, status, page, pageSize },
+  { additionalProperties: false },
+);
+
+export const listAppointmentsTool = defineTool({
+  name: 'list_appointments',
+  title: 'List appointments',
+  description:
+    "The agents' appointments (property visits, valuations, calls...), soonest first. `from` (inclusive) and " +
+    '`to` (strict) bound the start time; each takes a date (its midnight, UTC) or a date-time with offset. ' +
+    'Narrow to one agent (`agentId`, agt_…) or one `status` (SCHEDULED and CONFIRMED are still to happen). ' +
+    'Paged: `page` from 1, `pageSize` up to 100 (default 20).',
+  scopes: ['appointments:read'],
+  input: ListAppointmentsInputSchema,
+  output: AppointmentListResponseSchema,
+  run: ({ db, principal }, args: Static<typeof ListAppointmentsInputSchema>) => {
+    const { filter, page } = pagedArguments(args);
+    return listAppointments(db, principal.organization.id, filter, page);
+  },
+  summarize: (result) => pageSummary(result, 'appointment'),
+});
+
+export const appointmentsMcpTools = [listAppointmentsTool];

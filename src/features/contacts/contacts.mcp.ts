@@ -1,0 +1,56 @@
+import { Type, type Static } from '@fastify/type-provider-typebox';
+import { ref } from '../../platform/http/schemas.ts';
+import { defineTool, pageSummary } from '../../mcp/mcp-tool.ts';
+import { ContactListResponseSchema, ContactSchema, ListContactsQuerySchema } from './contacts.schema.ts';
+import { getContact, listContacts } from './contacts.service.ts';
+
+export const searchContactsTool = defineTool({
+  name: 'search_contacts',
+  title: 'Search contacts',
+  description:
+    "Searches the agency's contacts (leads, clients, owners...), exactly like GET /v1/contacts. Every argument " +
+    'is optional and they combine with AND. `q` matches case- and accent-insensitive substrings of name, email ' +
+    'and phone (every word must match; "612 345" finds +34612345678). Filter by `status`, `source`, `type`, ' +
+    '`tag`, `ownerId` (agent), `optedOut`, `externalId`, or a creation range (`createdAfter` inclusive, ' +
+    '`createdBefore` strict; dates or date-times). Newest first unless `sortBy`/`sortOrder` say otherwise ' +
+    '(`score` ranks the most engaged). Paged: `page` from 1, `pageSize` up to 100 (default 20).',
+  scopes: ['contacts:read'],
+  input: ListContactsQuerySchema,
+  output: ContactListResponseSchema,
+  run: ({ db, principal }, args) => listContacts(db, principal, args),
+  summarize: (result) => pageSummary(result, 'contact'),
+});
+
+const GetContactInputSchema = Type.Object(
+  { contactId: Type.String({ minLength: 1, maxLength: 64, description: 'ct_… identifier' }) },
+  { additionalProperties: false },
+);
+
+/**
+ * `recentMessages` joins `data` when the messaging feature lands: filled only for keys holding
+ * `conversations:read` (SPEC.md "MCP endpoint"), left out otherwise.
+ */
+const GetContactOutputSchema = Type.Object(
+  { data: ref(ContactSchema) },
+  { additionalProperties: false, description: 'The contact, as GET /v1/contacts/{id} answers it' },
+);
+
+export const getContactTool = defineTool({
+  name: 'get_contact',
+  title: 'Get one contact',
+  description:
+    'One contact by id (ct_…, as search_contacts returns it): name, phone, email, status, type, source, score ' +
+    '(0-100, recent activity weighs more), owner agent, preferences (preferredCity, preferredType, budget), tags, ' +
+    'and whether they opted out of messages. Use match_properties_for_contact to suggest listings for them.',
+  scopes: ['contacts:read'],
+  input: GetContactInputSchema,
+  output: GetContactOutputSchema,
+  run: async ({ db, principal }, args: Static<typeof GetContactInputSchema>) => ({
+    data: await getContact(db, principal, args.contactId),
+  }),
+  summarize: ({ data }) =>
+    `${data.fullName} (${data.code}): ${data.status} ${data.type}, score ${data.score}` +
+    `${data.optedOut ? ', opted out of messages' : ''}.`,
+});
+
+export const contactsMcpTools = [searchContactsTool, getContactTool];

@@ -1,0 +1,81 @@
+import { Type, type Static } from '@fastify/type-provider-typebox';
+import { StringEnum } from '../../platform/http/schemas.ts';
+import { defineTool, pageSummary } from '../../mcp/mcp-tool.ts';
+import {
+  AMENITIES,
+  amenityFlag,
+  PortalListQuerySchema,
+  PortalPropertyListResponseSchema,
+  PortalPropertyResponseSchema,
+  type PortalListQuery,
+} from './properties.schema.ts';
+import { getPortalProperty, searchPortalProperties } from './properties.service.ts';
+
+const AMENITY_FLAGS = new Set<string>(AMENITIES.map(amenityFlag));
+
+/** The portal's query, with the `hasX` text flags of a URL replaced by one `amenities` list. */
+const SearchPropertiesInputSchema = Type.Object(
+  {
+    ...Object.fromEntries(
+      Object.entries(PortalListQuerySchema.properties).filter(([name]) => !AMENITY_FLAGS.has(name)),
+    ),
+    amenities: Type.Optional(
+      Type.Array(StringEnum(AMENITIES), {
+        maxItems: AMENITIES.length,
+        uniqueItems: true,
+        description: 'Keeps only properties that have every one of these amenities',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+type SearchPropertiesInput = Omit<PortalListQuery, `has${string}`> & { amenities?: string[] };
+
+/** The tool's arguments as the portal's query (amenities back to `hasX=1` flags). */
+function portalQuery(args: SearchPropertiesInput): PortalListQuery {
+  const { amenities, ...rest } = args;
+  const query: PortalListQuery = { ...rest };
+  for (const amenity of amenities ?? []) query[amenityFlag(amenity as (typeof AMENITIES)[number])] = '1';
+  return query;
+}
+
+export const searchPropertiesTool = defineTool({
+  name: 'search_properties',
+  title: 'Search published properties',
+  description:
+    "Searches the agency's published listings, exactly as its public portal does (same filters, same fields: " +
+    'no internal notes; exact address hidden when the location is approximate). Every argument is optional and ' +
+    'they combine with AND. `q` is free text over code, title, description, city and neighborhood; `city` and ' +
+    '`neighborhood` match case- and accent-insensitive substrings. Geo: `near` ("lat,lng") with `radiusKm` ' +
+    '(default 10) and `sortBy: "distance"`, or `bounds` ("south,west,north,east"). Prices are in the listing\'s ' +
+    'currency. Paged: `page` from 1, `pageSize` up to 48 (default 12); `meta.total` is the number of matches.',
+  scopes: ['portal:read'],
+  input: SearchPropertiesInputSchema,
+  output: PortalPropertyListResponseSchema,
+  run: ({ db, principal }, args) =>
+    searchPortalProperties(db, principal.organization.id, portalQuery(args as SearchPropertiesInput)),
+  summarize: (result) => pageSummary(result, 'property', 'properties'),
+});
+
+const GetPropertyInputSchema = Type.Object(
+  { propertyId: Type.String({ minLength: 1, maxLength: 64, description: 'prop_… identifier' }) },
+  { additionalProperties: false },
+);
+
+export const getPropertyTool = defineTool({
+  name: 'get_property',
+  title: 'Get one published property',
+  description:
+    'One published listing by its id (prop_…, as search_properties returns it), with photos, amenities and ' +
+    'the agent in charge. A property that is not published, or does not exist, is reported as not found.',
+  scopes: ['portal:read'],
+  input: GetPropertyInputSchema,
+  output: PortalPropertyResponseSchema,
+  run: async ({ db, principal }, args: Static<typeof GetPropertyInputSchema>) => ({
+    data: await getPortalProperty(db, principal.organization.id, args.propertyId),
+  }),
+  summarize: ({ data }) =>
+    `${data.code}: ${data.title} — ${data.price} ${data.currency}, ${data.city} (${data.transactionType}).`,
+});
+
+export const propertiesMcpTools = [searchPropertiesTool, getPropertyTool];
