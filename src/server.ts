@@ -6,7 +6,12 @@ import { workerJobs } from './jobs.ts';
 import { startJobs } from './platform/jobs/scheduler.ts';
 
 function banner(config: Config, baseUrl: string, seed: DemoSeedResult | null): string {
-  const lines = ['', `agency-crm listening on ${baseUrl}`, `  API reference: ${baseUrl}/docs`];
+  const lines = [
+    '',
+    `agency-crm listening on ${baseUrl}`,
+    `  API reference: ${baseUrl}/docs`,
+    `  MCP endpoint:  ${baseUrl}/mcp   (Authorization: Bearer <secret key>; docs/mcp.md)`,
+  ];
   lines.push(`  database: ${config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`}`);
   if (config.adminTokenGenerated) lines.push(`  admin token (generated for this run): ${config.adminToken}`);
   if (seed) {
@@ -20,6 +25,7 @@ function banner(config: Config, baseUrl: string, seed: DemoSeedResult | null): s
       `  curl -s ${baseUrl}/v1/me -H 'X-API-Key: ${seed.secretKey}'`,
       `  curl -s '${baseUrl}/v1/properties?city=malaga&sortBy=price' -H 'X-API-Key: ${seed.publishableKey}'`,
       `  curl -s ${baseUrl}/admin/v1/organizations -H 'Authorization: Bearer ${config.adminToken}'`,
+      `  claude mcp add --transport http agency-crm ${baseUrl}/mcp --header 'Authorization: Bearer ${seed.secretKey}'`,
     );
   } else if (config.demoSeed) {
     lines.push(
