@@ -4,6 +4,8 @@
 const token = process.env.MCP_BEARER_TOKEN;
 const target = process.env.MCP_BEARER_URL;
 
+const { Headers, Request } = globalThis;
+
 if (token && target) {
   const originalFetch = globalThis.fetch;
   globalThis.fetch = (input, init = {}) => {
