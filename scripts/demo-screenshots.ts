@@ -1,7 +1,8 @@
 /**
  * `npm run demo:screenshots`: starts the service on an in-memory database with the demo agency,
  * opens /demo/ in Chromium (offline: photos fall back to the local placeholder) and writes
- * docs/demo-desktop.png (1280 wide), docs/demo-detail.png and docs/demo-phone.png (390 wide).
+ * docs/demo-desktop.png (1280 wide), demo-detail.png, demo-finder.png, demo-booking.png and
+ * docs/demo-phone.png (390 wide).
  * Run it after changing the page; the test suite never rewrites docs/.
  */
 import { fileURLToPath } from 'node:url';
@@ -49,6 +50,30 @@ async function main() {
     await page.locator('#property-dialog .facts-list').waitFor();
     await page.waitForLoadState('networkidle');
     await page.screenshot({ path: `${DOCS}demo-detail.png` });
+    await page.keyboard.press('Escape');
+
+    // The finder's answer with its score breakdown.
+    const finder = page.locator('#finder-form');
+    await finder.getByLabel('Buy or rent').selectOption('SALE');
+    await finder.getByRole('button', { name: 'Next' }).click();
+    await finder.getByLabel('City').fill('Málaga');
+    await finder.getByRole('button', { name: 'Next' }).click();
+    await finder.getByLabel('Budget up to').fill('400000');
+    await finder.getByLabel('Bedrooms, at least').fill('2');
+    await finder.getByRole('button', { name: 'Next' }).click();
+    await finder.getByLabel('Terrace').check();
+    await finder.getByRole('button', { name: 'Next' }).click();
+    await finder.getByLabel('First name').fill('Lucía');
+    await finder.getByLabel('Phone').fill('612 345 678');
+    await finder.getByRole('button', { name: 'Show my matches' }).click();
+    await page.locator('#finder-results .match').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.locator('#finder').screenshot({ path: `${DOCS}demo-finder.png` });
+
+    // The booking calendar with a day and a time picked.
+    await page.locator('#calendar .day.free').first().click();
+    await page.locator('#slots .slot').nth(2).click();
+    await page.locator('#booking').screenshot({ path: `${DOCS}demo-booking.png` });
     await desktop.close();
 
     const phone = await offlineContext(browser, [origin], {
@@ -60,10 +85,12 @@ async function main() {
     const mobile = await phone.newPage();
     await ready(mobile, `${origin}/demo/`);
     // On a phone the filters fill the first screen: show the listings below them.
-    await mobile.locator('#results-summary').evaluate((node) => node.scrollIntoView({ block: 'start', behavior: 'instant' }));
+    await mobile
+      .locator('#results-summary')
+      .evaluate((node) => node.scrollIntoView({ block: 'start', behavior: 'instant' }));
     await mobile.screenshot({ path: `${DOCS}demo-phone.png` });
     await phone.close();
-    console.log(`wrote ${DOCS}demo-desktop.png, demo-detail.png and demo-phone.png`);
+    console.log(`wrote ${DOCS}demo-{desktop,detail,finder,booking,phone}.png`);
   } finally {
     await browser.close();
     await app.close();
