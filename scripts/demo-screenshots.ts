@@ -68,7 +68,21 @@ async function main() {
     await finder.getByRole('button', { name: 'Show my matches' }).click();
     await page.locator('#finder-results .match').first().waitFor();
     await page.waitForLoadState('networkidle');
-    await page.locator('#finder').screenshot({ path: `${DOCS}demo-finder.png` });
+    // The wizard and the first matches (twelve would make a very long picture).
+    const box = await page.locator('#finder').evaluate((node) => {
+      const rect = node.getBoundingClientRect();
+      return {
+        x: rect.x + window.scrollX,
+        y: rect.y + window.scrollY,
+        width: rect.width,
+        height: rect.height,
+      };
+    });
+    await page.screenshot({
+      path: `${DOCS}demo-finder.png`,
+      fullPage: true,
+      clip: { x: box.x, y: box.y, width: box.width, height: Math.min(box.height, 1250) },
+    });
 
     // The booking calendar with a day and a time picked.
     await page.locator('#calendar .day.free').first().click();

@@ -63,7 +63,7 @@ export function setupFinder({ client, track, openProperty }) {
             el('td', {}, `${item.puntos} / ${item.peso}`),
             el(
               'td',
-              { className: `outcome ${item.estado}` },
+              { className: `outcome outcome-${item.estado}` },
               el('span', { 'aria-hidden': 'true' }, `${OUTCOME_MARK[item.estado] ?? ''} `),
               outcomeLabel(item.estado),
             ),
