@@ -24,6 +24,31 @@ export default tseslint.config(
     },
   },
   {
+    // The demo portal page runs in the browser (plain ES modules, no build step).
+    files: ['web/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'location',
+          'history',
+          'navigator',
+          'fetch',
+          'URL',
+          'URLSearchParams',
+          'crypto',
+          'CSS',
+          'Intl',
+          'setTimeout',
+          'setInterval',
+          'clearInterval',
+          'globalThis',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     files: ['eslint.config.js', 'vitest.config.ts', 'drizzle.config.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },

@@ -38,6 +38,7 @@ import { meRoutes } from './features/me/me.routes.ts';
 import { opsRoutes } from './features/ops/ops.routes.ts';
 import { mcpRoutes } from './mcp/mcp.routes.ts';
 import { mcpSchemas } from './mcp/mcp.schema.ts';
+import { demoRoutes, type DemoPortalSettings } from './features/demo/demo.routes.ts';
 import { registerAuth } from './platform/auth/auth.plugin.ts';
 import { KeyVerifier } from './platform/auth/key-verifier.ts';
 import { registerErrorHandling } from './platform/errors/error-handler.ts';
@@ -57,6 +58,8 @@ export interface AppDependencies {
   db: Database;
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
+  /** What the demo page at /demo/ is told (server.ts fills in the key of the agency it seeds). */
+  demoPortal?: DemoPortalSettings;
   /** Extra plugins registered after the features (tests use this to exercise platform mechanisms). */
   plugins?: FastifyPluginAsync[];
   /** Extra named schemas those plugins reference. */
@@ -173,6 +176,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(dealsRoutes, { db: deps.db });
   await app.register(usageRoutes, { db: deps.db });
   await app.register(mcpRoutes, { db: deps.db });
+  await app.register(demoRoutes, { settings: deps.demoPortal ?? { publishableKey: null } });
   for (const plugin of deps.plugins ?? []) await app.register(plugin);
 
   return app;

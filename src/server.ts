@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { loadConfigOrExit, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import type { DemoPortalSettings } from './features/demo/demo.routes.ts';
 import { seedDemoIfEmpty, type DemoSeedResult } from './features/admin/admin.service.ts';
 import { workerJobs } from './jobs.ts';
 import { startJobs } from './platform/jobs/scheduler.ts';
@@ -11,6 +12,7 @@ function banner(config: Config, baseUrl: string, seed: DemoSeedResult | null): s
     `agency-crm listening on ${baseUrl}`,
     `  API reference: ${baseUrl}/docs`,
     `  MCP endpoint:  ${baseUrl}/mcp   (Authorization: Bearer <secret key>; docs/mcp.md)`,
+    `  demo portal:   ${baseUrl}/demo/`,
   ];
   lines.push(`  database: ${config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`}`);
   if (config.adminTokenGenerated) lines.push(`  admin token (generated for this run): ${config.adminToken}`);
@@ -41,8 +43,11 @@ async function main() {
 
   const db = await openDatabase(config);
   await db.migrate();
-  const app = await buildApp(config, { db });
+  const demoPortal: DemoPortalSettings = { publishableKey: null };
+  const app = await buildApp(config, { db, demoPortal });
   const seed = config.demoSeed ? await seedDemoIfEmpty({ db, verifier: app.keyVerifier }) : null;
+  // The demo page served at /demo/ starts with the seeded agency's publishable key.
+  if (seed) demoPortal.publishableKey = seed.publishableKey;
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
