@@ -56,10 +56,10 @@ function cases(home: string): Case[] {
       qs: 'transactionType=SALE&type=APARTMENT',
       columns: ['transaction_type', 'type'],
     },
-    { name: 'priceMin + priceMax', qs: 'priceMin=150000&priceMax=300000', columns: ['price'] },
+    { name: 'priceMin + priceMax', qs: 'priceMin=150000&priceMax=300000', columns: ['price_value'] },
     { name: 'bedroomsMin', qs: 'bedroomsMin=3', columns: ['bedrooms'] },
     { name: 'bathroomsMin', qs: 'bathroomsMin=2', columns: ['bathrooms'] },
-    { name: 'areaMin + areaMax', qs: 'areaMin=80&areaMax=120', columns: ['area'] },
+    { name: 'areaMin + areaMax', qs: 'areaMin=80&areaMax=120', columns: ['area_value'] },
     { name: 'one amenity (hasPool)', qs: 'hasPool=1', columns: ['amenities'] },
     { name: 'two amenities (hasPool + hasSeaView)', qs: 'hasPool=1&hasSeaView=1', columns: ['amenities'] },
     {
@@ -87,7 +87,7 @@ function cases(home: string): Case[] {
     {
       name: 'the benchmark request (city + priceMax + sortBy=price)',
       qs: `city=${home}&priceMax=250000&sortBy=price&sortOrder=asc`,
-      columns: ['search_city', 'price'],
+      columns: ['search_city', 'price_value'],
     },
   ];
 }

@@ -1,5 +1,5 @@
-import { and, asc, count, desc, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Tx } from '../../db/database.ts';
+import { and, asc, desc, eq, getTableColumns, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { countOf, queryRows, totalOf, type Tx } from '../../db/database.ts';
 import { contacts, type ContactRow } from '../../db/schema.ts';
 import { fold, likeLiteral } from '../../platform/text/fold.ts';
 import type { ContactSort } from './contacts.schema.ts';
@@ -179,15 +179,13 @@ export async function listContacts(
   if (filter.optedOut !== undefined) conditions.push(eq(contacts.optedOut, filter.optedOut));
   if (filter.externalId !== undefined) conditions.push(eq(contacts.externalId, filter.externalId));
   const where = and(...conditions);
-  const [items, totals] = await Promise.all([
-    tx
-      .select()
-      .from(contacts)
-      .where(where)
-      .orderBy(...orderOf(sort))
-      .limit(page.limit)
-      .offset(page.offset),
-    tx.select({ total: count() }).from(contacts).where(where),
-  ]);
-  return { items, total: Number(totals[0]?.total ?? 0) };
+  // The count rides along as an uncorrelated subquery (computed once): one statement, one round trip.
+  const rows = await tx
+    .select({ contact: getTableColumns(contacts), total: countOf(contacts, where) })
+    .from(contacts)
+    .where(where)
+    .orderBy(...orderOf(sort))
+    .limit(page.limit)
+    .offset(page.offset);
+  return { items: rows.map((row) => row.contact), total: await totalOf(tx, rows, page, contacts, where) };
 }
