@@ -163,7 +163,9 @@ function statementName(text: string): string {
  */
 function preparingStatements(client: pg.PoolClient): pg.PoolClient {
   const named = new Set<string>();
-  const query = client.query.bind(client) as (config: unknown, values?: unknown) => Promise<unknown>;
+  // Looked up at each call (not bound once), so whatever pg.Client.prototype.query is then runs.
+  const target = client as unknown as { query(config: unknown, values?: unknown): Promise<unknown> };
+  const query = (config: unknown, values?: unknown) => target.query(config, values);
   const prepared = (config: unknown, values?: unknown) => {
     if (typeof config === 'object' && config !== null && 'text' in config && !('name' in config && config.name)) {
       const name = statementName(String(config.text));
