@@ -467,7 +467,9 @@ CREATE TABLE public.properties (
     search_neighborhood text DEFAULT ''::text NOT NULL,
     search_text text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    price_value double precision GENERATED ALWAYS AS ((price)::double precision) STORED NOT NULL,
+    area_value double precision GENERATED ALWAYS AS ((area)::double precision) STORED
 );
 
 ALTER TABLE ONLY public.properties FORCE ROW LEVEL SECURITY;
@@ -786,7 +788,7 @@ CREATE UNIQUE INDEX contacts_organization_id_code_key ON public.contacts USING b
 -- Name: contacts_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX contacts_organization_id_created_at_idx ON public.contacts USING btree (organization_id, created_at DESC NULLS LAST, id);
+CREATE INDEX contacts_organization_id_created_at_idx ON public.contacts USING btree (organization_id, created_at, id, search_text);
 
 --
 -- Name: contacts_organization_id_email_key_key; Type: INDEX; Schema: public; Owner: -
@@ -835,12 +837,6 @@ CREATE INDEX contacts_organization_id_type_idx ON public.contacts USING btree (o
 --
 
 CREATE INDEX contacts_owner_id_idx ON public.contacts USING btree (owner_id);
-
---
--- Name: contacts_search_text_trgm_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX contacts_search_text_trgm_idx ON public.contacts USING gin (search_text public.gin_trgm_ops);
 
 --
 -- Name: contacts_tags_idx; Type: INDEX; Schema: public; Owner: -
@@ -978,7 +974,7 @@ CREATE UNIQUE INDEX properties_organization_id_code_key ON public.properties USI
 -- Name: properties_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX properties_organization_id_created_at_idx ON public.properties USING btree (organization_id, created_at DESC NULLS LAST, id);
+CREATE INDEX properties_organization_id_created_at_idx ON public.properties USING btree (organization_id, created_at, id);
 
 --
 -- Name: properties_portal_amenities_idx; Type: INDEX; Schema: public; Owner: -
@@ -987,34 +983,46 @@ CREATE INDEX properties_organization_id_created_at_idx ON public.properties USIN
 CREATE INDEX properties_portal_amenities_idx ON public.properties USING gin (amenities) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
 
 --
+-- Name: properties_portal_area_desc_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX properties_portal_area_desc_idx ON public.properties USING btree (organization_id, area_value DESC NULLS LAST, id DESC) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+
+--
 -- Name: properties_portal_area_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX properties_portal_area_idx ON public.properties USING btree (organization_id, area, id) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+CREATE INDEX properties_portal_area_idx ON public.properties USING btree (organization_id, area_value, id) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+
+--
+-- Name: properties_portal_bathrooms_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX properties_portal_bathrooms_idx ON public.properties USING btree (organization_id, bathrooms, price_value) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
 
 --
 -- Name: properties_portal_bedrooms_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX properties_portal_bedrooms_idx ON public.properties USING btree (organization_id, bedrooms, price) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+CREATE INDEX properties_portal_bedrooms_idx ON public.properties USING btree (organization_id, bedrooms, price_value) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
 
 --
--- Name: properties_portal_city_trgm_idx; Type: INDEX; Schema: public; Owner: -
+-- Name: properties_portal_city_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX properties_portal_city_trgm_idx ON public.properties USING gin (search_city public.gin_trgm_ops) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+CREATE INDEX properties_portal_city_idx ON public.properties USING btree (organization_id, search_city, price_value, id) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
 
 --
 -- Name: properties_portal_created_at_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX properties_portal_created_at_idx ON public.properties USING btree (organization_id, created_at DESC NULLS LAST, id) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+CREATE INDEX properties_portal_created_at_idx ON public.properties USING btree (organization_id, created_at, id) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
 
 --
 -- Name: properties_portal_featured_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX properties_portal_featured_idx ON public.properties USING btree (organization_id, created_at DESC NULLS LAST) WHERE ((status = 'ACTIVE'::text) AND published_on_portal AND featured);
+CREATE INDEX properties_portal_featured_idx ON public.properties USING btree (organization_id, created_at, id) WHERE ((status = 'ACTIVE'::text) AND published_on_portal AND featured);
 
 --
 -- Name: properties_portal_geo_idx; Type: INDEX; Schema: public; Owner: -
@@ -1023,16 +1031,16 @@ CREATE INDEX properties_portal_featured_idx ON public.properties USING btree (or
 CREATE INDEX properties_portal_geo_idx ON public.properties USING btree (organization_id, portal_latitude, portal_longitude) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
 
 --
--- Name: properties_portal_neighborhood_trgm_idx; Type: INDEX; Schema: public; Owner: -
+-- Name: properties_portal_neighborhood_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX properties_portal_neighborhood_trgm_idx ON public.properties USING gin (search_neighborhood public.gin_trgm_ops) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+CREATE INDEX properties_portal_neighborhood_idx ON public.properties USING btree (organization_id, search_neighborhood, price_value) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
 
 --
 -- Name: properties_portal_price_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX properties_portal_price_idx ON public.properties USING btree (organization_id, price, id) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+CREATE INDEX properties_portal_price_idx ON public.properties USING btree (organization_id, price_value, id) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
 
 --
 -- Name: properties_portal_text_trgm_idx; Type: INDEX; Schema: public; Owner: -
@@ -1044,7 +1052,7 @@ CREATE INDEX properties_portal_text_trgm_idx ON public.properties USING gin (sea
 -- Name: properties_portal_type_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX properties_portal_type_idx ON public.properties USING btree (organization_id, transaction_type, type, price) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+CREATE INDEX properties_portal_type_idx ON public.properties USING btree (organization_id, transaction_type, type, price_value) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
 
 --
 -- Name: tasks_appointment_id_idx; Type: INDEX; Schema: public; Owner: -

@@ -56,10 +56,10 @@ function cases(home: string): Case[] {
       qs: 'transactionType=SALE&type=APARTMENT',
       columns: ['transaction_type', 'type'],
     },
-    { name: 'priceMin + priceMax', qs: 'priceMin=150000&priceMax=300000', columns: ['price'] },
+    { name: 'priceMin + priceMax', qs: 'priceMin=150000&priceMax=300000', columns: ['price_value'] },
     { name: 'bedroomsMin', qs: 'bedroomsMin=3', columns: ['bedrooms'] },
     { name: 'bathroomsMin', qs: 'bathroomsMin=2', columns: ['bathrooms'] },
-    { name: 'areaMin + areaMax', qs: 'areaMin=80&areaMax=120', columns: ['area'] },
+    { name: 'areaMin + areaMax', qs: 'areaMin=80&areaMax=120', columns: ['area_value'] },
     { name: 'one amenity (hasPool)', qs: 'hasPool=1', columns: ['amenities'] },
     { name: 'two amenities (hasPool + hasSeaView)', qs: 'hasPool=1&hasSeaView=1', columns: ['amenities'] },
     {
@@ -87,7 +87,7 @@ function cases(home: string): Case[] {
     {
       name: 'the benchmark request (city + priceMax + sortBy=price)',
       qs: `city=${home}&priceMax=250000&sortBy=price&sortOrder=asc`,
-      columns: ['search_city', 'price'],
+      columns: ['search_city', 'price_value'],
     },
   ];
 }
@@ -209,6 +209,27 @@ interface CaseResult extends Case {
   noRls: { items: Plan; count: Plan };
 }
 
+const COUNT_START = '(SELECT count(*) FROM "properties" WHERE ';
+
+/**
+ * The count the page statement carries (`countOf`: an uncorrelated subquery in its select list), as
+ * a statement of its own, to plan it apart. The select list comes before the WHERE, so the
+ * subquery's parameters are the first ones.
+ */
+function countPart(statement: CapturedStatement): CapturedStatement {
+  const start = statement.text.indexOf(COUNT_START);
+  if (start < 0) throw new Error(`no count subquery in ${statement.text}`);
+  let depth = 0;
+  let end = start;
+  for (; end < statement.text.length; end++) {
+    if (statement.text[end] === '(') depth++;
+    if (statement.text[end] === ')' && --depth === 0) break;
+  }
+  const text = statement.text.slice(start + 1, end);
+  const used = Math.max(0, ...[...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+  return { ...statement, text, values: statement.values.slice(0, used) };
+}
+
 /** Served by an index: one of the columns in an index condition, or a partial index that is the filter. */
 function served(c: Case, plan: Plan): 'index' | 'filter' | '-' {
   if (c.columns.length === 0) return '-';
@@ -229,9 +250,9 @@ async function runCases(databaseUrl: string, organizationId: string, list: Case[
         searchPortalProperties(db, organizationId, parsedQuery(c.qs)),
       );
       const items = statements.find((s) => s.text.includes('left join "agents"'));
-      const count = statements.find((s) => s.text.startsWith('select count(*)'));
-      if (!items || !count || statements.length !== 2)
-        throw new Error(`${c.qs}: expected the items and count statements, got ${statements.length}`);
+      if (!items || statements.length !== 1)
+        throw new Error(`${c.qs}: expected one statement (page and count), got ${statements.length}`);
+      const count = countPart(items);
       results.push({
         ...c,
         items,
@@ -273,7 +294,7 @@ function summary(dataset: Dataset): string {
     return `| ${r.name} | ${r.qs ? code(r.qs) : ''} | ${r.total} | ${indexes(r.rls.items)} | ${indexes(r.rls.count)} | ${servedText} | ${r.rls.items.sorted ? 'Sort (top-N)' : 'index order'} | ${ms(r.rls.items.executionMs)} / ${ms(r.rls.count.executionMs)} | ${indexes(r.noRls.items)} / ${indexes(r.noRls.count)}; ${served(r, r.noRls.items)} / ${served(r, r.noRls.count)} |`;
   });
   return [
-    '| filter or sort | query string | matches | index (items statement) | index (count statement) | filter in an index condition (items / count) | order | execution ms (items / count) | without RLS: indexes (items / count); filter in an index condition |',
+    '| filter or sort | query string | matches | indexes (statement: page and count) | index (count alone) | filter in an index condition (statement / count) | order | execution ms (statement / count alone) | without RLS: indexes (statement / count); filter in an index condition |',
     '| --- | --- | ---: | --- | --- | --- | --- | ---: | --- |',
     ...rows,
   ].join('\n');
@@ -288,20 +309,20 @@ function plans(dataset: Dataset): string {
       [
         `#### ${r.name}${r.qs ? ` — ${code(r.qs)}` : ''}`,
         '',
-        `${r.total} matches. Items statement, from \`where\` on, and its parameters:`,
+        `${r.total} matches. The statement, from \`where\` on, and its parameters:`,
         '',
         '```sql',
         tail(r.items.text),
         `-- ${JSON.stringify(r.items.values)}`,
         '```',
         '',
-        'Items, with RLS (as the service runs it):',
+        'The statement (page and count), with RLS (as the service runs it):',
         '',
         '```',
         ...r.rls.items.lines,
         '```',
         '',
-        'Count, with RLS:',
+        'Its count subquery alone, with RLS:',
         '',
         '```',
         ...r.rls.count.lines,
@@ -362,13 +383,16 @@ Generated ${context.date} on PostgreSQL ${context.version}, commit ${context.com
 - **The exact SQL the service sends**: each query string below is turned into the route's query object
   and passed to the service's own \`searchPortalProperties\` on \`openDatabase\` (drizzle, the real tenant
   transaction); the statements are recorded at the pg driver (text and parameters) as they leave.
-  Every listing request sends two: the page
-  (\`select <every column>, <agent card> from properties left join agents ... order by ... limit $n\`)
-  and \`select count(*)\` with the same \`where\`.
+  Every listing request sends **one** statement: the page
+  (\`select <the portal's columns>, <agent card>, (select count(*) from properties where ...) as total
+  from properties left join agents ... order by ... limit $n\`): the count is an uncorrelated
+  subquery, computed once (an InitPlan). The summaries show the whole statement (page and count) and,
+  to see what the count costs, its count subquery explained alone.
 - **As the service runs them**: each statement is explained inside
   \`BEGIN; set_config('app.organization_id', <org>, true); SET LOCAL ROLE agency_app\` — row-level
-  security on, exactly like \`tenantTx\` — with its parameters bound (a custom plan, as for drizzle's
-  unnamed statements), after two warm-up executions, with \`EXPLAIN (ANALYZE, BUFFERS)\`.
+  security on, exactly like \`tenantTx\` — with its parameters bound (a custom plan; the service
+  sends named prepared statements, whose first five executions get custom plans too), after two
+  warm-up executions, with \`EXPLAIN (ANALYZE, BUFFERS)\`.
   The last column of the summaries is the same statement explained as the database owner (RLS
   bypassed), to show what the indexes would do without it.
 - Plans are trimmed to the nodes (cost estimates dropped, actual time and rows kept), their
@@ -376,121 +400,78 @@ Generated ${context.date} on PostgreSQL ${context.version}, commit ${context.com
 
 ## What the plans show
 
-### 1. Some sorts do not match their index: the agency's whole stock is read and sorted
+### 1. Every sort is an index order
 
 Sorts in the summaries marked \`Sort (top-N)\` without any filter: ${unsortedByIndex.join('; ') || 'none'}.
 
-- \`createdAt\` (the default sort): the statement orders by \`created_at DESC, id DESC\` (or \`ASC, ASC\`),
-  but \`properties_portal_created_at_idx\` is \`(organization_id, created_at DESC NULLS LAST, id)\` (what
-  drizzle-kit writes for \`t.createdAt.desc()\`). Its forward scan yields
-  \`created_at DESC NULLS LAST, id ASC\`, its backward scan \`created_at ASC NULLS FIRST, id DESC\`; neither is the ORDER BY (drizzle's
-  \`desc()\` is plain \`DESC\`, which means NULLS FIRST, and the tie-break runs the other way). Even
-  \`ORDER BY created_at DESC\` alone does not match a \`DESC NULLS LAST\` column: PostgreSQL does not
-  use NOT NULL to ignore the NULLS placement.
-- \`sortBy=price&sortOrder=desc\`: the statement says \`price DESC NULLS LAST, id DESC\`; the backward scan
-  of \`(organization_id, price, id)\` yields \`price DESC NULLS FIRST, id DESC\`. \`price\` is NOT NULL, so
-  the NULLS clause changes no result but rules the index out.
-- \`sortBy=area&sortOrder=desc\`: \`area\` is nullable and unknown areas should stay last, which needs an
-  index of its own.
+The sort indexes are declared in the order the statements ask for, so a page is the first rows of
+an index scan, forward or backward: \`(organization_id, created_at, id)\` serves \`created_at DESC, id
+DESC\` backward and \`ASC, ASC\` forward (drizzle-kit writes \`t.createdAt.desc()\` as \`DESC NULLS
+LAST\`, which matched neither); price sorts on \`price_value\` without a NULLS clause (NOT NULL);
+\`area DESC NULLS LAST, id DESC\` has its own index. The back office's
+\`properties_organization_id_created_at_idx\`, the featured index and
+\`contacts_organization_id_created_at_idx\` got the same fix (migration \`0005_portal_perf\`).
 
-Measured on a copy of the one-agency data set: the default sort's page went from a 140 ms parallel
-scan and sort to a 0.06 ms backward index-only scan with \`(organization_id, created_at, id)\`;
-\`ORDER BY price DESC, id DESC\` 0.04 ms (vs 80 ms with \`NULLS LAST\`);
-\`area DESC NULLS LAST, id DESC\` on \`(organization_id, area DESC NULLS LAST, id DESC)\` 0.03 ms. The same \`t.createdAt.desc()\`
-column is in the back office's \`properties_organization_id_created_at_idx\` and in the
-\`*_created_at_idx\` indexes of events, contacts, leads, visit_requests, finder_searches and deals: a
-list ordered by \`desc(createdAt)\` does not get its order from them either.
-
-### 2. Under row-level security, most filters cannot use their index
+### 2. Under row-level security, only leakproof conditions can use an index
 
 PostgreSQL applies a row-level security policy before any condition of the query that is not
 **leakproof** (a function that could reveal its arguments through an error or a side effect), and a
 condition that must wait for the policy cannot be an index condition
 (\`restriction_is_securely_promotable\` in the planner). \`tenant_isolation\` is such a policy, so the
-planner may only search an index with leakproof conditions. The operators the portal's filters use:
+planner may only search an index with leakproof conditions. The operators involved:
 
 | operator | operand types | function | leakproof |
 | --- | --- | --- | --- |
 ${leaks.map((l) => `| \`${l.operator}\` | ${l.types} | ${l.fn} | ${l.leakproof ? 'yes' : '**no**'} |`).join('\n')}
 
-So, with RLS on (every portal request):
+What the statements do about it (RLS stays on for every portal request):
 
-- **Always**: the agency (\`organization_id = $1\`, text equality) is an index condition of every plan,
-  on a tenant-leading partial index (\`WHERE status = 'ACTIVE' AND published_on_portal\`): a request
-  reads at most one agency's visible stock, never other agencies' rows. With ~850 visible listings per
-  agency that bounds every statement at a few milliseconds whatever the filter (first table).
-- **Filters in an index condition of the count statement, in at least one data shape**: ${byService('index').join('; ') || 'none'}.
-- **Filters evaluated as a Filter over the agency's visible rows, in at least one data shape**: ${byService('filter').join('; ') || 'none'}.
-- Why: \`city\`, \`neighborhood\` and \`q\` use \`LIKE\` (\`textlike\`, not leakproof), the amenity flags \`@>\`
-  (\`arraycontains\`, not leakproof), and \`price\` and \`area\` are \`numeric\` (\`numeric_le\`/\`numeric_ge\` are
-  not leakproof). The trigram GIN indexes (\`properties_portal_{city,neighborhood,text}_trgm_idx\`), the
-  amenities GIN index and the price and area ranges are used **only without RLS** (last column of the
-  summaries). \`bathroomsMin\` has no index of its own (an integer range would be leakproof); the
-  planner reads the agency's range of another portal index and filters.
-- For one agency with 100,000 listings (~85,000 visible) a Filter reads the whole visible stock; the
-  planner then often prefers a parallel sequential scan of the table (second table).
+- **The agency** (\`organization_id = $1\`, text equality) is an index condition of every plan, on a
+  tenant-leading partial index (\`WHERE status = 'ACTIVE' AND published_on_portal\`): a request reads
+  at most one agency's visible stock, never other agencies' rows.
+- **Price and area** are compared on \`price_value\`/\`area_value\`, float8 columns generated from the
+  numeric ones (float8 comparisons are leakproof): ranges are index conditions.
+- **City and neighbourhood**: a substring test (\`LIKE\`) cannot be leakproof, but it matches only a
+  few of the agency's distinct values. The statement finds them first (a loose index scan of the
+  agency's distinct folded values: one index probe per value, \`>\` on text is leakproof, then \`LIKE\`
+  on those few values), and filters with \`search_city = ANY(ARRAY(...))\` (text equality): an index
+  condition on \`(organization_id, search_city, price_value, id)\`, with the price cap.
+- **Filters in an index condition of the count, in at least one data shape**: ${byService('index').join('; ') || 'none'}.
+- **Filters still evaluated as a Filter over the agency's visible rows, in at least one data shape**:
+  ${byService('filter').join('; ') || 'none'}. \`q\` uses \`LIKE\` on the whole text and the amenity flags \`@>\`
+  (\`arraycontains\`): no leakproof operator serves them, so they read the agency's visible stock
+  (cheap at ~1,000 listings, a sequential scan of ~85,000 at 100,000 in one agency: second table). A
+  filter that is an index condition only in the count may still walk the sort index for the page:
+  the planner's choice, cheap either way (execution column).
 
-### 3. The count grows with the matches
+### 3. The count is exact: it costs what the matches cost
 
-\`meta.total\` needs \`count(*)\` of every match. Even when the filter is an index condition, a broad
-filter in a big agency matches tens of thousands of rows (the \`matches\` column), and counting them
-costs 10-60 ms per request at 100,000 listings in one agency, while the page itself can stop after 12
-rows.
+\`meta.total\` is \`count(*)\` of every match. With the filters in index conditions it is an index-only
+scan of the matching entries (the visibility map set, as autovacuum leaves it), a few microseconds per
+thousand matches: sub-millisecond for an agency of ~1,000 listings, 3-45 ms for 4,000-85,000 matches
+in one agency of 100,000 listings (second table). The count is not capped (SPEC's paging meta).
 
-## Proposals (the lead owns the schema and the API; nothing here was changed)
+## What was changed, and what is left
 
-1. **Sort orders that match the indexes** (\`src/db/schema.ts\`, \`properties.store.ts\`):
+Migration \`0005_portal_perf\` and the stores (\`properties.store.ts\`, \`contacts.store.ts\`,
+\`finder.store.ts\`, \`src/db/database.ts\`):
 
-   \`\`\`ts
-   // one index serves createdAt desc (backward scan) and asc (forward scan)
-   index('properties_portal_created_at_idx').on(t.organizationId, t.createdAt, t.id).where(PORTAL_VISIBLE),
-   // area desc with unknown areas last (area asc NULLS LAST, id asc keeps using properties_portal_area_idx)
-   index('properties_portal_area_desc_idx')
-     .on(t.organizationId, t.area.desc().nullsLast(), t.id.desc())
-     .where(PORTAL_VISIBLE),
-   \`\`\`
+1. Sort indexes in the statements' order (§1).
+2. \`price_value\`/\`area_value\` (generated float8) with the portal's price, area, type, bedrooms and
+   bathrooms indexes on them; the finder's price cap bounds \`price_value\` too (§2).
+3. City and neighbourhood resolved to the agency's exact folded values, then \`= ANY(...)\` on
+   \`properties_portal_city_idx\`/\`_neighborhood_idx\` (the trigram indexes on those two columns, used
+   only without RLS, were dropped).
+4. The page selects only what the portal returns (no internal notes, custom fields, exact location
+   or search columns).
+5. Page and count in one statement (\`countOf\`/\`totalOf\` in \`src/db/database.ts\`): a read is three
+   round trips (the transaction frame, the statement, \`COMMIT\`) instead of four; the contacts list too.
+6. Named prepared statements on PostgreSQL (\`preparingStatements\` in \`src/db/database.ts\`): each
+   distinct statement text is parsed, rewritten and, once PostgreSQL's plan cache judges a generic
+   plan as good, planned once per connection (planning was ~40 % of the portal's database time).
 
-   and in \`portalOrder\`: price as plain \`asc(properties.price), asc(properties.id)\` /
-   \`desc(properties.price), desc(properties.id)\` (no NULLS clause: price is NOT NULL); area unchanged
-   (\`ASC NULLS LAST, id ASC\` / \`DESC NULLS LAST, id DESC\`). Same for every \`t.createdAt.desc()\` index
-   that backs a \`desc(createdAt), desc(id)\` list: declare it \`.on(t.organizationId, t.createdAt, t.id)\`.
-2. **Price and area comparable under RLS**: a float8 copy the filters and sorts use (float8 comparisons
-   are leakproof), indexed instead of the numeric column; the response keeps \`price\`/\`area\`:
-
-   \`\`\`ts
-   priceValue: doublePrecision('price_value').generatedAlwaysAs(sql\`price::float8\`).notNull(),
-   areaValue: doublePrecision('area_value').generatedAlwaysAs(sql\`area::float8\`),
-   index('properties_portal_price_idx').on(t.organizationId, t.priceValue, t.id).where(PORTAL_VISIBLE),
-   index('properties_portal_area_idx').on(t.organizationId, t.areaValue, t.id).where(PORTAL_VISIBLE),
-   \`\`\`
-
-   (and \`priceValue\` in place of \`price\` in \`properties_portal_type_idx\`/\`_bedrooms_idx\`). Measured on
-   the one-agency copy: \`priceMin=150000&priceMax=300000\` counted with an Index Cond on the range, 8.5
-   ms for 22,029 matches (17-19 ms without).
-3. **city and neighborhood**: the substring cannot be leakproof, but it can match only a few values per
-   agency. Resolve it first with a loose index scan of the agency's distinct folded values (0.2 ms
-   measured, a recursive CTE over \`(organization_id, search_city)\`), then filter with
-   \`search_city = ANY($values)\` (text equality: leakproof) on
-   \`index('properties_portal_city_idx').on(t.organizationId, t.searchCity, t.priceValue).where(PORTAL_VISIBLE)\`
-   — the city and price cap of the benchmark request then both become index conditions. Same shape
-   for \`search_neighborhood\`.
-4. **q and the amenity flags**: no leakproof operator serves them. Either accept a Filter over the
-   agency's visible rows (cheap up to a few thousand listings per agency: first table), or run the
-   portal's read-only listing statements as a role whose policy is \`USING (true)\` (as \`agency_system\`,
-   which uses the trigram and amenities GIN indexes: last column) and rely on the \`organization_id = $1\`
-   every store writes. That trades the second wall for speed on one read path; not without a test that
-   fails when a portal statement lacks the organization condition.
-5. **Cap the count** for big agencies:
-   \`SELECT count(*) FROM (SELECT 1 FROM properties WHERE ... LIMIT 10001) AS capped\`, answering
-   \`meta.total: 10000\` with \`meta.totalCapped: true\` (name to decide) when the cap is reached; no
-   portal pages past 10,000 results.
-6. **Planning time**: every listing request plans two statements (drizzle sends unnamed statements:
-   a custom plan each time), 0.1-0.3 ms each (\`Planning Time\` in the plans; more on a busy machine),
-   against the same order of magnitude of execution for a 1,000-listing agency. Named prepared
-   statements (drizzle \`.prepare(name)\`, one per filter shape) would plan once per connection.
-7. **Select only what the portal shows**: the page selects every column, including \`internal_notes\`,
-   \`custom_fields\` and the three \`search_*\` columns the portal never returns (~24 % of each row's
-   bytes with this data: 318 of 1,342 on average).
+Left: \`q\` and the amenity flags in a very large agency (a Filter over its stock); a capped or
+estimated count was not adopted (the API keeps an exact \`meta.total\`).
 
 ## Summary: ${datasets[0]?.title ?? ''}
 
@@ -502,7 +483,7 @@ ${datasets[1] ? summary(datasets[1]) : ''}
 
 ## The statement
 
-Every items statement has the same select list and join; only the \`where\`, \`order by\` and the
+Every statement has the same select list, count subquery shape and join; only the \`where\`, \`order by\` and the
 parameters change (shown with each plan below). The first case in full:
 
 \`\`\`sql

@@ -250,6 +250,15 @@ export const properties = pgTable(
     bedrooms: integer('bedrooms').notNull().default(0),
     bathrooms: integer('bathrooms').notNull().default(0),
     area: numeric('area', { precision: 10, scale: 2, mode: 'number' }),
+    /**
+     * float8 copies of price and area for the portal's filters, sorts and indexes: float8 comparisons
+     * are leakproof, numeric ones are not, so under row-level security only these can be index
+     * conditions (docs/performance.md §2). Exact for numeric(14,2)/(10,2) magnitudes and in the same order.
+     */
+    priceValue: doublePrecision('price_value')
+      .generatedAlwaysAs(sql`price::double precision`)
+      .notNull(),
+    areaValue: doublePrecision('area_value').generatedAlwaysAs(sql`area::double precision`),
     amenities: text('amenities').array().notNull().default(sql`'{}'::text[]`),
     photos: jsonb('photos').$type<PropertyPhoto[]>().notNull().default(sql`'[]'::jsonb`),
     agentId: text('agent_id').references(() => agents.id, { onDelete: 'set null' }),
@@ -263,29 +272,41 @@ export const properties = pgTable(
   },
   (t) => [
     uniqueIndex('properties_organization_id_code_key').on(t.organizationId, t.code),
-    index('properties_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc(), t.id),
+    // Plain ascending columns: a backward scan serves `created_at DESC, id DESC` (what the lists ask).
+    index('properties_organization_id_created_at_idx').on(t.organizationId, t.createdAt, t.id),
     index('properties_agent_id_idx').on(t.agentId),
     // Portal: partial indexes over the visible stock only, one per sort and per selective filter.
+    // Only leakproof comparisons (text equality, float8 and integer ranges) can use them under RLS.
     index('properties_portal_created_at_idx')
-      .on(t.organizationId, t.createdAt.desc(), t.id)
+      .on(t.organizationId, t.createdAt, t.id)
       .where(PORTAL_VISIBLE),
-    index('properties_portal_price_idx').on(t.organizationId, t.price, t.id).where(PORTAL_VISIBLE),
-    index('properties_portal_area_idx').on(t.organizationId, t.area, t.id).where(PORTAL_VISIBLE),
+    index('properties_portal_price_idx').on(t.organizationId, t.priceValue, t.id).where(PORTAL_VISIBLE),
+    index('properties_portal_area_idx').on(t.organizationId, t.areaValue, t.id).where(PORTAL_VISIBLE),
+    // area desc keeps unknown areas last: its own order, not the backward scan of the one above.
+    index('properties_portal_area_desc_idx')
+      .on(t.organizationId, t.areaValue.desc().nullsLast(), t.id.desc().nullsFirst())
+      .where(PORTAL_VISIBLE),
     index('properties_portal_type_idx')
-      .on(t.organizationId, t.transactionType, t.type, t.price)
+      .on(t.organizationId, t.transactionType, t.type, t.priceValue)
       .where(PORTAL_VISIBLE),
-    index('properties_portal_bedrooms_idx').on(t.organizationId, t.bedrooms, t.price).where(PORTAL_VISIBLE),
+    index('properties_portal_bedrooms_idx')
+      .on(t.organizationId, t.bedrooms, t.priceValue)
+      .where(PORTAL_VISIBLE),
+    index('properties_portal_bathrooms_idx')
+      .on(t.organizationId, t.bathrooms, t.priceValue)
+      .where(PORTAL_VISIBLE),
+    // city/neighborhood are resolved to the agency's exact folded values, then `= ANY(...)`.
+    index('properties_portal_city_idx')
+      .on(t.organizationId, t.searchCity, t.priceValue, t.id)
+      .where(PORTAL_VISIBLE),
+    index('properties_portal_neighborhood_idx')
+      .on(t.organizationId, t.searchNeighborhood, t.priceValue)
+      .where(PORTAL_VISIBLE),
     index('properties_portal_featured_idx')
-      .on(t.organizationId, t.createdAt.desc())
+      .on(t.organizationId, t.createdAt, t.id)
       .where(sql`status = 'ACTIVE' AND published_on_portal AND featured`),
     index('properties_portal_geo_idx')
       .on(t.organizationId, t.portalLatitude, t.portalLongitude)
-      .where(PORTAL_VISIBLE),
-    index('properties_portal_city_trgm_idx')
-      .using('gin', sql`${t.searchCity} gin_trgm_ops`)
-      .where(PORTAL_VISIBLE),
-    index('properties_portal_neighborhood_trgm_idx')
-      .using('gin', sql`${t.searchNeighborhood} gin_trgm_ops`)
       .where(PORTAL_VISIBLE),
     index('properties_portal_text_trgm_idx')
       .using('gin', sql`${t.searchText} gin_trgm_ops`)
@@ -343,9 +364,15 @@ export const contacts = pgTable(
     uniqueIndex('contacts_organization_id_code_key').on(t.organizationId, t.code),
     uniqueIndex('contacts_organization_id_phone_key').on(t.organizationId, t.phone),
     uniqueIndex('contacts_organization_id_email_key_key').on(t.organizationId, t.emailKey),
-    index('contacts_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc(), t.id),
-    // CRM filters (issue 4): q through trigrams, the rest through tenant-leading B-trees.
-    index('contacts_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    // The list's default order (`created_at DESC, id DESC` by a backward scan) and `q`: under RLS
+    // `LIKE` is not leakproof, so `q` is a filter over one organization's entries; with search_text
+    // in the index the count is an index-only scan (no heap), docs/performance.md.
+    index('contacts_organization_id_created_at_idx').on(
+      t.organizationId,
+      t.createdAt,
+      t.id,
+      t.searchText,
+    ),
     index('contacts_organization_id_status_idx').on(t.organizationId, t.status, t.createdAt.desc()),
     index('contacts_organization_id_source_idx').on(t.organizationId, t.source, t.createdAt.desc()),
     index('contacts_organization_id_type_idx').on(t.organizationId, t.type, t.createdAt.desc()),

@@ -1,5 +1,5 @@
-import { and, asc, count, desc, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Tx } from '../../db/database.ts';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { countOf, queryRows, totalOf, type Tx } from '../../db/database.ts';
 import { contacts, type ContactRow } from '../../db/schema.ts';
 import { fold, likeLiteral } from '../../platform/text/fold.ts';
 import type { ContactSort } from './contacts.schema.ts';
@@ -179,15 +179,32 @@ export async function listContacts(
   if (filter.optedOut !== undefined) conditions.push(eq(contacts.optedOut, filter.optedOut));
   if (filter.externalId !== undefined) conditions.push(eq(contacts.externalId, filter.externalId));
   const where = and(...conditions);
-  const [items, totals] = await Promise.all([
-    tx
-      .select()
-      .from(contacts)
-      .where(where)
-      .orderBy(...orderOf(sort))
-      .limit(page.limit)
-      .offset(page.offset),
-    tx.select({ total: count() }).from(contacts).where(where),
-  ]);
-  return { items, total: Number(totals[0]?.total ?? 0) };
+  const order = orderOf(sort);
+  // In creation order the page's ids come from contacts_organization_id_created_at_idx alone (it holds
+  // search_text: `q` is checked on the index entries), and only the page's rows are read from the
+  // table; the other orders need table columns, so they read the matches directly.
+  const pageWhere =
+    sort.by === 'createdAt'
+      ? and(
+          eq(contacts.organizationId, organizationId),
+          inArray(
+            contacts.id,
+            tx
+              .select({ id: contacts.id })
+              .from(contacts)
+              .where(where)
+              .orderBy(...order)
+              .limit(page.limit)
+              .offset(page.offset),
+          ),
+        )
+      : where;
+  // The count rides along as an uncorrelated subquery (computed once): one statement, one round trip.
+  const query = tx
+    .select({ contact: getTableColumns(contacts), total: countOf(contacts, where) })
+    .from(contacts)
+    .where(pageWhere)
+    .orderBy(...order);
+  const rows = await (sort.by === 'createdAt' ? query : query.limit(page.limit).offset(page.offset));
+  return { items: rows.map((row) => row.contact), total: await totalOf(tx, rows, page, contacts, where) };
 }

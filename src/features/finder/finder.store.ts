@@ -160,7 +160,11 @@ export function scoringStatement(organizationId: string, query: ScoringQuery): S
   if (query.transactionTypes) filters.push(sql`p.transaction_type IN (${list(query.transactionTypes)})`);
   const max = query.budget?.max;
   if (max !== undefined && max !== null) {
-    filters.push(sql`p.price <= ${max}::numeric * ${1 + (query.budget?.tolerance ?? 0)}::numeric`);
+    const tolerance = query.budget?.tolerance ?? 0;
+    // The float8 copy bounds the index range (leakproof, so an index condition under RLS); a
+    // hair of slack for float rounding, and the exact numeric cap decides.
+    filters.push(sql`p.price_value <= ${max * (1 + tolerance) * (1 + 1e-9)}::float8`);
+    filters.push(sql`p.price <= ${max}::numeric * ${1 + tolerance}::numeric`);
   }
 
   const levels = parts.map(({ criterion, level }) => sql`, ${level} AS ${alias('l', criterion)}`);

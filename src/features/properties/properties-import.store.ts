@@ -36,7 +36,11 @@ const columns = getTableColumns(properties);
 /** Every column an import replaces; the id, tenant and creation time of an existing row stay. */
 const replaced = Object.fromEntries(
   Object.entries(columns)
-    .filter(([name]) => !['id', 'organizationId', 'createdAt', 'updatedAt'].includes(name))
+    .filter(
+      ([name, column]) =>
+        // Generated columns (price_value, area_value) follow their source; they cannot be set.
+        !['id', 'organizationId', 'createdAt', 'updatedAt'].includes(name) && column.generated === undefined,
+    )
     .map(([name, column]) => [name, sql.raw(`excluded.${column.name}`)]),
 ) as Record<string, SQL>;
 

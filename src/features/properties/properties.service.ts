@@ -55,7 +55,7 @@ function coordinates(latitude: number | null, longitude: number | null) {
 }
 
 /** The portal view: approximate locations lose address and zip code and show rounded coordinates. */
-export function toPortalProperty({ property: p, agent }: store.PropertyWithAgent): PortalProperty {
+export function toPortalProperty({ property: p, agent }: store.PortalPropertyWithAgent): PortalProperty {
   return {
     id: p.id,
     code: p.code,

@@ -12,7 +12,7 @@ import {
   type AnyColumn,
   type SQL,
 } from 'drizzle-orm';
-import { queryRows, type Tx } from '../../db/database.ts';
+import { countOf, queryRows, totalOf, type Tx } from '../../db/database.ts';
 import { agents, properties, type AgentRow, type PropertyRow } from '../../db/schema.ts';
 import { fold, likeLiteral } from '../../platform/text/fold.ts';
 
@@ -63,6 +63,42 @@ const agentCard = {
   email: agents.email,
   photoUrl: agents.photoUrl,
 };
+
+/** The columns the portal shows (no internal notes, custom fields, exact location or search columns). */
+const portalColumns = {
+  id: properties.id,
+  code: properties.code,
+  title: properties.title,
+  description: properties.description,
+  transactionType: properties.transactionType,
+  type: properties.type,
+  status: properties.status,
+  featured: properties.featured,
+  price: properties.price,
+  currency: properties.currency,
+  city: properties.city,
+  neighborhood: properties.neighborhood,
+  address: properties.address,
+  zipCode: properties.zipCode,
+  approximateLocation: properties.approximateLocation,
+  portalLatitude: properties.portalLatitude,
+  portalLongitude: properties.portalLongitude,
+  bedrooms: properties.bedrooms,
+  bathrooms: properties.bathrooms,
+  area: properties.area,
+  amenities: properties.amenities,
+  photos: properties.photos,
+  createdAt: properties.createdAt,
+  updatedAt: properties.updatedAt,
+};
+
+export type PortalPropertyRow = Pick<PropertyRow, keyof typeof portalColumns>;
+
+/** A portal listing row with its agent's public card. */
+export interface PortalPropertyWithAgent {
+  property: PortalPropertyRow;
+  agent: PropertyWithAgent['agent'];
+}
 
 function withAgent(tx: Tx) {
   return tx
@@ -202,20 +238,58 @@ function distanceKm(latitude: number, longitude: number): SQL {
     power(sin(radians(${properties.portalLongitude} - ${longitude}) / 2), 2))))`;
 }
 
+/**
+ * The agency's distinct visible values of a folded search column that contain every word of `text`,
+ * as an array subquery. `LIKE` is not leakproof, so under row-level security it can never be an index
+ * condition; the few distinct values (cities, neighbourhoods) are found instead by a loose index scan
+ * (one probe per distinct value, `>` on text is leakproof) and matched there, and the listing then
+ * filters with `= ANY(...)` (text equality: an index condition). Same matches as the substring test.
+ */
+function agencyValuesContaining(
+  organizationId: string,
+  column: 'search_city' | 'search_neighborhood',
+  text: string,
+): SQL {
+  const c = sql.identifier(column);
+  const words = fold(text).split(/\s+/).filter(Boolean);
+  const matches =
+    words.length === 0
+      ? sql`true`
+      : sql.join(
+          words.map((word) => sql`v LIKE ${`%${likeLiteral(word)}%`}`),
+          sql` AND `,
+        );
+  const next = (after: SQL) =>
+    sql`SELECT r.${c} FROM properties AS r
+        WHERE r.organization_id = ${organizationId} AND r.status = 'ACTIVE' AND r.published_on_portal${after}
+        ORDER BY r.${c} LIMIT 1`;
+  return sql`ARRAY(WITH RECURSIVE agency_values(v) AS (
+      (${next(sql``)})
+      UNION ALL
+      SELECT (${next(sql` AND r.${c} > agency_values.v`)}) FROM agency_values WHERE agency_values.v IS NOT NULL
+    ) SELECT v FROM agency_values WHERE v IS NOT NULL AND ${matches})`;
+}
+
 function portalConditions(organizationId: string, filter: PortalFilter): SQL[] {
   const c: SQL[] = [eq(properties.organizationId, organizationId), portalVisible];
   if (filter.transactionTypes) c.push(inArray(properties.transactionType, filter.transactionTypes));
   if (filter.type !== undefined) c.push(eq(properties.type, filter.type));
-  if (filter.city !== undefined) c.push(containsAllWords(properties.searchCity, filter.city));
+  if (filter.city !== undefined)
+    c.push(
+      sql`${properties.searchCity} = ANY(${agencyValuesContaining(organizationId, 'search_city', filter.city)})`,
+    );
   if (filter.neighborhood !== undefined)
-    c.push(containsAllWords(properties.searchNeighborhood, filter.neighborhood));
+    c.push(
+      sql`${properties.searchNeighborhood} = ANY(${agencyValuesContaining(organizationId, 'search_neighborhood', filter.neighborhood)})`,
+    );
   if (filter.q !== undefined) c.push(containsAllWords(properties.searchText, filter.q));
-  if (filter.priceMin !== undefined) c.push(gte(properties.price, filter.priceMin));
-  if (filter.priceMax !== undefined) c.push(lte(properties.price, filter.priceMax));
+  // float8 copies: leakproof comparisons, so index conditions under RLS (numeric ones are not).
+  if (filter.priceMin !== undefined) c.push(gte(properties.priceValue, filter.priceMin));
+  if (filter.priceMax !== undefined) c.push(lte(properties.priceValue, filter.priceMax));
   if (filter.bedroomsMin !== undefined) c.push(gte(properties.bedrooms, filter.bedroomsMin));
   if (filter.bathroomsMin !== undefined) c.push(gte(properties.bathrooms, filter.bathroomsMin));
-  if (filter.areaMin !== undefined) c.push(gte(properties.area, filter.areaMin));
-  if (filter.areaMax !== undefined) c.push(lte(properties.area, filter.areaMax));
+  if (filter.areaMin !== undefined) c.push(gte(properties.areaValue, filter.areaMin));
+  if (filter.areaMax !== undefined) c.push(lte(properties.areaValue, filter.areaMax));
   if (filter.featured !== undefined) c.push(eq(properties.featured, filter.featured));
   if (filter.amenities && filter.amenities.length > 0)
     c.push(sql`${properties.amenities} @> ${sql.param(filter.amenities)}::text[]`);
@@ -241,11 +315,15 @@ function portalOrder(filter: PortalFilter, sort: PortalSort): SQL[] {
   const direction = (column: SQL | AnyColumn) =>
     sort.order === 'asc' ? sql`${column} ASC NULLS LAST` : sql`${column} DESC NULLS LAST`;
   const tieBreak = sort.order === 'asc' ? asc(properties.id) : desc(properties.id);
+  // Each order is exactly an index's forward or backward scan (properties_portal_*_idx).
   switch (sort.by) {
     case 'price':
-      return [direction(properties.price), tieBreak];
+      // NOT NULL: no NULLS clause, so the backward scan of (organization_id, price_value, id) serves desc.
+      return sort.order === 'asc'
+        ? [asc(properties.priceValue), asc(properties.id)]
+        : [desc(properties.priceValue), desc(properties.id)];
     case 'area':
-      return [direction(properties.area), tieBreak];
+      return [direction(properties.areaValue), tieBreak];
     case 'distance':
       return filter.near
         ? [direction(distanceKm(filter.near.latitude, filter.near.longitude)), tieBreak]
@@ -264,17 +342,19 @@ export async function listPortalProperties(
   filter: PortalFilter,
   sort: PortalSort,
   page: { limit: number; offset: number },
-): Promise<{ items: PropertyWithAgent[]; total: number }> {
+): Promise<{ items: PortalPropertyWithAgent[]; total: number }> {
   const where = and(...portalConditions(organizationId, filter));
-  const [items, totals] = await Promise.all([
-    withAgent(tx)
-      .where(where)
-      .orderBy(...portalOrder(filter, sort))
-      .limit(page.limit)
-      .offset(page.offset),
-    tx.select({ total: count() }).from(properties).where(where),
-  ]);
-  return { items, total: Number(totals[0]?.total ?? 0) };
+  // The count rides along as an uncorrelated subquery (computed once): one statement, one round trip.
+  const rows = await tx
+    .select({ property: portalColumns, agent: agentCard, total: countOf(properties, where) })
+    .from(properties)
+    .leftJoin(agents, eq(agents.id, properties.agentId))
+    .where(where)
+    .orderBy(...portalOrder(filter, sort))
+    .limit(page.limit)
+    .offset(page.offset);
+  const items = rows.map(({ property, agent }) => ({ property, agent }));
+  return { items, total: await totalOf(tx, rows, page, properties, where) };
 }
 
 interface FacetRow {
