@@ -27,7 +27,7 @@ function start(
   children.push(child);
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 120_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (until.test(output)) {
@@ -69,7 +69,9 @@ describe('npm start on the embedded database', () => {
     const again = await start({ DATA_DIR: join(dir, 'data') }, /listening on[\s\S]*(seed demo|Try it)/);
     expect(again.output()).toMatch(/already has organizations/);
     again.child.kill('SIGTERM');
-  });
+    // Two starts of a real process on an on-disk PGlite, one of them seeding the demo agency: ~10 s on
+    // a quiet machine, over a minute when the 2 cores are shared with other test processes.
+  }, 240_000);
 
   it('refuses a bad variable with a message naming it', async () => {
     await expect(start({ PORT: 'eighty' }, /never/)).rejects.toThrow(
