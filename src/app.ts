@@ -30,6 +30,9 @@ import { dealsRoutes } from './features/deals/deals.routes.ts';
 import { dealsSchemas } from './features/deals/deals.schema.ts';
 import { usageRoutes } from './features/usage/usage.routes.ts';
 import { usageSchemas } from './features/usage/usage.schema.ts';
+import { webhooksRoutes } from './features/webhooks/webhooks.routes.ts';
+import { webhooksSchemas } from './features/webhooks/webhooks.schema.ts';
+import type { Lookup } from './features/webhooks/webhooks.ssrf.ts';
 import { adminRoutes } from './features/admin/admin.routes.ts';
 import { eventsSchemas } from './features/events/events.schema.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
@@ -59,6 +62,8 @@ export interface AppDependencies {
   plugins?: FastifyPluginAsync[];
   /** Extra named schemas those plugins reference. */
   schemas?: TSchema[];
+  /** DNS resolver of the webhook URL check (tests resolve made-up names); node:dns by default. */
+  lookup?: Lookup;
 }
 
 declare module 'fastify' {
@@ -140,6 +145,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     ...appointmentsSchemas,
     ...dealsSchemas,
     ...usageSchemas,
+    ...webhooksSchemas,
     ...(deps.schemas ?? []),
   ]) {
     app.addSchema(schema);
@@ -169,6 +175,10 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(appointmentsRoutes, { db: deps.db });
   await app.register(dealsRoutes, { db: deps.db });
   await app.register(usageRoutes, { db: deps.db });
+  await app.register(webhooksRoutes, {
+    db: deps.db,
+    urlPolicy: { allowPrivate: config.webhookAllowPrivateUrls, lookup: deps.lookup },
+  });
   for (const plugin of deps.plugins ?? []) await app.register(plugin);
 
   return app;
