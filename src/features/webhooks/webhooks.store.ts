@@ -386,11 +386,63 @@ export async function markFailing(tx: Tx, subscriptionId: string): Promise<Webho
   return rows[0] ?? null;
 }
 
-export async function clearFailing(tx: Tx, subscriptionId: string): Promise<void> {
-  await tx
-    .update(webhookSubscriptions)
-    .set({ failingSince: null })
-    .where(
-      and(eq(webhookSubscriptions.id, subscriptionId), sql`${webhookSubscriptions.failingSince} IS NOT NULL`),
-    );
+export interface Success {
+  delivery: ClaimedDelivery;
+  attemptId: string;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number;
+  responseBody: string | null;
+}
+
+/**
+ * Writes many successful attempts at once (the common case, batched by the worker): each delivery
+ * still ours becomes SUCCEEDED, gets its attempt logged, and its subscription's failure clock stops.
+ * Three statements whatever the batch size.
+ */
+export async function completeSuccesses(tx: Tx, successes: Success[]): Promise<void> {
+  if (successes.length === 0) return;
+  const rows = JSON.stringify(
+    successes.map((s) => ({
+      id: s.delivery.id,
+      claim_id: s.delivery.claimId,
+      organization_id: s.delivery.organizationId,
+      subscription_id: s.delivery.subscriptionId,
+      attempt_id: s.attemptId,
+      started_at: s.startedAt.toISOString(),
+      duration_ms: s.durationMs,
+      status_code: s.statusCode,
+      response_body: s.responseBody,
+    })),
+  );
+  await queryRows(
+    tx,
+    sql`
+    WITH done AS (
+      UPDATE webhook_deliveries d
+      SET status = 'SUCCEEDED', attempt_count = attempt_count + 1, next_attempt_at = NULL, locked_until = NULL,
+          claim_id = NULL, last_status_code = v.status_code, last_error = NULL, updated_at = now(),
+          completed_at = now()
+      FROM jsonb_to_recordset(${rows}::jsonb) AS v(id text, claim_id text, status_code int)
+      WHERE d.id = v.id AND d.claim_id = v.claim_id
+      RETURNING d.id
+    )
+    INSERT INTO webhook_attempts (id, organization_id, delivery_id, attempt, started_at, duration_ms, status_code,
+                                  response_body)
+    SELECT v.attempt_id, v.organization_id, v.id,
+           (SELECT count(*) FROM webhook_attempts a WHERE a.delivery_id = v.id) + 1,
+           v.started_at, v.duration_ms, v.status_code, v.response_body
+    FROM jsonb_to_recordset(${rows}::jsonb) AS v(id text, organization_id text, attempt_id text,
+                                                 started_at timestamptz, duration_ms int, status_code int,
+                                                 response_body text)
+    JOIN done ON done.id = v.id`,
+  );
+  const subscriptionIds = [...new Set(successes.map((s) => s.delivery.subscriptionId))];
+  await queryRows(
+    tx,
+    sql`
+    UPDATE webhook_subscriptions SET failing_since = NULL
+    WHERE id IN (SELECT jsonb_array_elements_text(${JSON.stringify(subscriptionIds)}::jsonb))
+      AND failing_since IS NOT NULL`,
+  );
 }

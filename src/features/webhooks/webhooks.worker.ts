@@ -79,6 +79,10 @@ export class DeliveryWorker {
   private readonly disableAfterMs;
   private stopping = false;
   private wake: (() => void) | null = null;
+  /** Successful attempts waiting to be written together (see flush). */
+  private successes: { success: store.Success; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  private flushTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Database,
@@ -125,6 +129,7 @@ export class DeliveryWorker {
     this.stopping = true;
     this.wake?.();
     await Promise.all(this.inFlight);
+    await this.flush();
     this.agents.http.destroy();
     this.agents.https.destroy();
   }
@@ -161,6 +166,42 @@ export class DeliveryWorker {
     this.inFlight.add(task);
   }
 
+  /**
+   * Successes are written in batches (up to 64, or after 10 ms): one transaction for many
+   * deliveries instead of one each. The attempt's slot is held until its batch is written, so
+   * shutdown and the claim count both see it.
+   */
+  private recordSuccess(success: store.Success): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.successes.push({ success, resolve, reject });
+      if (this.successes.length >= 64) void this.flush();
+      else this.flushTimer ??= setTimeout(() => void this.flush(), 10);
+    });
+  }
+
+  /** Writes the waiting successes in one transaction (flushes run one after the other). */
+  private flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const batch = this.successes;
+    this.successes = [];
+    if (batch.length === 0) return this.flushing;
+    this.flushing = this.flushing
+      .then(() =>
+        this.db.systemTx((tx) =>
+          store.completeSuccesses(
+            tx,
+            batch.map((item) => item.success),
+          ),
+        ),
+      )
+      .then(
+        () => batch.forEach((item) => item.resolve()),
+        (error: unknown) => batch.forEach((item) => item.reject(error)),
+      );
+    return this.flushing;
+  }
+
   /** One attempt of one delivery, then its outcome written (if the claim is still ours). */
   async deliver(delivery: store.ClaimedDelivery): Promise<void> {
     if (!delivery.enabled) {
@@ -195,25 +236,32 @@ export class DeliveryWorker {
     const delays = this.settings.webhookRetryDelaysMs;
     const retry = !succeeded && isRetryable(outcome) && attemptNumber < delays.length;
     const gone = outcome.statusCode === 410;
+    if (succeeded) {
+      await this.recordSuccess({
+        delivery,
+        attemptId: newId('wha'),
+        startedAt,
+        durationMs: outcome.durationMs,
+        statusCode: outcome.statusCode as number,
+        responseBody: outcome.responseBody,
+      });
+      return;
+    }
     const result: store.AttemptResult = {
-      status: succeeded ? 'SUCCEEDED' : retry ? 'PENDING' : 'FAILED',
+      status: retry ? 'PENDING' : 'FAILED',
       retryInMs: retry ? (delays[attemptNumber] ?? 0) : null,
       attempt: {
         startedAt,
         durationMs: outcome.durationMs,
         statusCode: outcome.statusCode,
-        error: outcome.error ?? (succeeded ? null : `HTTP ${outcome.statusCode}`),
+        error: outcome.error ?? `HTTP ${outcome.statusCode}`,
         responseBody: outcome.responseBody,
       },
-      lastError: succeeded ? null : (outcome.error ?? `HTTP ${outcome.statusCode}`),
+      lastError: outcome.error ?? `HTTP ${outcome.statusCode}`,
       lastStatusCode: outcome.statusCode,
     };
     await this.db.tenantTx(delivery.organizationId, async (tx) => {
       if (!(await store.completeClaim(tx, delivery, result, newId('wha')))) return;
-      if (succeeded) {
-        await store.clearFailing(tx, delivery.subscriptionId);
-        return;
-      }
       const subscription = await store.markFailing(tx, delivery.subscriptionId);
       if (!subscription || !subscription.enabled) return;
       const failingFor = Date.now() - (subscription.failingSince?.getTime() ?? Date.now());
