@@ -259,13 +259,19 @@ const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.par
 
 /**
  * Claims up to `limit` due deliveries for `leaseMs` (FOR UPDATE SKIP LOCKED: concurrent workers
- * never claim the same row), at most `perSubscription` per subscription and none of `exclude`'s
- * (subscriptions this worker already has enough of in flight). Returns each with its subscription's
+ * never claim the same row), so that no subscription has more than `perSubscription` in flight in
+ * this worker, counting the `inFlight` ones it already has (subscription id -> count). Returns each with its subscription's
  * URL and signing secrets and its event: the whole send in one round trip.
  */
 export async function claimDue(
   tx: Tx,
-  options: { limit: number; perSubscription: number; exclude: string[]; leaseMs: number; claimId: string },
+  options: {
+    limit: number;
+    perSubscription: number;
+    inFlight: Record<string, number>;
+    leaseMs: number;
+    claimId: string;
+  },
 ): Promise<ClaimedDelivery[]> {
   const rows = await queryRows<ClaimRow>(
     tx,
@@ -274,14 +280,15 @@ export async function claimDue(
       SELECT id, subscription_id, next_attempt_at FROM webhook_deliveries
       WHERE status = 'PENDING' AND next_attempt_at <= now()
         AND (locked_until IS NULL OR locked_until <= now())
-        AND subscription_id <> ALL (ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(options.exclude)}::jsonb)))
+        AND coalesce((${JSON.stringify(options.inFlight)}::jsonb ->> subscription_id)::int, 0) < ${options.perSubscription}
       ORDER BY next_attempt_at
       LIMIT ${options.limit * 4}
       FOR UPDATE SKIP LOCKED
     ), picked AS (
       SELECT id FROM (
         SELECT id, next_attempt_at,
-               row_number() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, id) AS rank
+               row_number() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, id)
+                 + coalesce((${JSON.stringify(options.inFlight)}::jsonb ->> subscription_id)::int, 0) AS rank
         FROM due
       ) ranked
       WHERE rank <= ${options.perSubscription}

@@ -135,14 +135,12 @@ export class DeliveryWorker {
   }
 
   private async claim(limit: number): Promise<store.ClaimedDelivery[]> {
-    const exclude = [...this.perSubscription]
-      .filter(([, count]) => count >= this.perSubscriptionLimit)
-      .map(([id]) => id);
+    const inFlight = Object.fromEntries(this.perSubscription);
     return this.db.systemTx((tx) =>
       store.claimDue(tx, {
         limit,
         perSubscription: this.perSubscriptionLimit,
-        exclude,
+        inFlight,
         leaseMs: this.leaseMs,
         claimId: randomBase62(16),
       }),
