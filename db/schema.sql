@@ -564,6 +564,70 @@ CREATE TABLE public.visit_requests (
 ALTER TABLE ONLY public.visit_requests FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: webhook_attempts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.webhook_attempts (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    delivery_id text NOT NULL,
+    attempt integer NOT NULL,
+    started_at timestamp(3) with time zone NOT NULL,
+    duration_ms integer NOT NULL,
+    status_code integer,
+    error text,
+    response_body text
+);
+
+ALTER TABLE ONLY public.webhook_attempts FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: webhook_deliveries; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.webhook_deliveries (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    subscription_id text NOT NULL,
+    event_id text NOT NULL,
+    event_type text NOT NULL,
+    status text DEFAULT 'PENDING'::text NOT NULL,
+    attempt_count integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone,
+    locked_until timestamp with time zone,
+    claim_id text,
+    last_status_code integer,
+    last_error text,
+    created_at timestamp(3) with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    completed_at timestamp with time zone
+);
+
+ALTER TABLE ONLY public.webhook_deliveries FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: webhook_subscriptions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.webhook_subscriptions (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    url text NOT NULL,
+    event_types text[] NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    enabled boolean DEFAULT true NOT NULL,
+    secret text NOT NULL,
+    previous_secret text,
+    previous_secret_expires_at timestamp with time zone,
+    disabled_reason text,
+    failing_since timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.webhook_subscriptions FORCE ROW LEVEL SECURITY;
+
+--
 -- Name: __drizzle_migrations id; Type: DEFAULT; Schema: drizzle; Owner: -
 --
 
@@ -729,6 +793,27 @@ ALTER TABLE ONLY public.usage_events
 
 ALTER TABLE ONLY public.visit_requests
     ADD CONSTRAINT visit_requests_pkey PRIMARY KEY (id);
+
+--
+-- Name: webhook_attempts webhook_attempts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_attempts
+    ADD CONSTRAINT webhook_attempts_pkey PRIMARY KEY (id);
+
+--
+-- Name: webhook_deliveries webhook_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id);
+
+--
+-- Name: webhook_subscriptions webhook_subscriptions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_subscriptions
+    ADD CONSTRAINT webhook_subscriptions_pkey PRIMARY KEY (id);
 
 --
 -- Name: agents_organization_id_booking_slug_key; Type: INDEX; Schema: public; Owner: -
@@ -1109,6 +1194,48 @@ CREATE INDEX visit_requests_contact_id_idx ON public.visit_requests USING btree 
 CREATE INDEX visit_requests_organization_id_created_at_idx ON public.visit_requests USING btree (organization_id, created_at DESC NULLS LAST);
 
 --
+-- Name: webhook_attempts_delivery_id_attempt_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_attempts_delivery_id_attempt_idx ON public.webhook_attempts USING btree (delivery_id, attempt);
+
+--
+-- Name: webhook_deliveries_due_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_due_idx ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'PENDING'::text);
+
+--
+-- Name: webhook_deliveries_event_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_event_id_idx ON public.webhook_deliveries USING btree (event_id);
+
+--
+-- Name: webhook_deliveries_subscription_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_subscription_id_created_at_idx ON public.webhook_deliveries USING btree (subscription_id, created_at DESC NULLS LAST, id);
+
+--
+-- Name: webhook_deliveries_subscription_id_event_type_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_subscription_id_event_type_idx ON public.webhook_deliveries USING btree (subscription_id, event_type, created_at DESC NULLS LAST);
+
+--
+-- Name: webhook_deliveries_subscription_id_status_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_subscription_id_status_idx ON public.webhook_deliveries USING btree (subscription_id, status, created_at DESC NULLS LAST);
+
+--
+-- Name: webhook_subscriptions_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_subscriptions_organization_id_created_at_idx ON public.webhook_subscriptions USING btree (organization_id, created_at, id);
+
+--
 -- Name: agents agents_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1403,6 +1530,48 @@ ALTER TABLE ONLY public.visit_requests
     ADD CONSTRAINT visit_requests_property_id_properties_id_fk FOREIGN KEY (property_id) REFERENCES public.properties(id) ON DELETE CASCADE;
 
 --
+-- Name: webhook_attempts webhook_attempts_delivery_id_webhook_deliveries_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_attempts
+    ADD CONSTRAINT webhook_attempts_delivery_id_webhook_deliveries_id_fk FOREIGN KEY (delivery_id) REFERENCES public.webhook_deliveries(id) ON DELETE CASCADE;
+
+--
+-- Name: webhook_attempts webhook_attempts_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_attempts
+    ADD CONSTRAINT webhook_attempts_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: webhook_deliveries webhook_deliveries_event_id_events_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_event_id_events_id_fk FOREIGN KEY (event_id) REFERENCES public.events(id) ON DELETE CASCADE;
+
+--
+-- Name: webhook_deliveries webhook_deliveries_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: webhook_deliveries webhook_deliveries_subscription_id_webhook_subscriptions_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_subscription_id_webhook_subscriptions_id_fk FOREIGN KEY (subscription_id) REFERENCES public.webhook_subscriptions(id) ON DELETE CASCADE;
+
+--
+-- Name: webhook_subscriptions webhook_subscriptions_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_subscriptions
+    ADD CONSTRAINT webhook_subscriptions_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
 -- Name: agents; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -1631,6 +1800,24 @@ CREATE POLICY system_access ON public.usage_events TO agency_system USING (true)
 CREATE POLICY system_access ON public.visit_requests TO agency_system USING (true) WITH CHECK (true);
 
 --
+-- Name: webhook_attempts system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.webhook_attempts TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: webhook_deliveries system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.webhook_deliveries TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: webhook_subscriptions system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.webhook_subscriptions TO agency_system USING (true) WITH CHECK (true);
+
+--
 -- Name: tasks; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -1763,6 +1950,24 @@ CREATE POLICY tenant_isolation ON public.usage_events TO agency_app USING ((orga
 CREATE POLICY tenant_isolation ON public.visit_requests TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
+-- Name: webhook_attempts tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.webhook_attempts TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: webhook_deliveries tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.webhook_deliveries TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: webhook_subscriptions tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.webhook_subscriptions TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
 -- Name: usage_daily; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -1779,6 +1984,24 @@ ALTER TABLE public.usage_events ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.visit_requests ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: webhook_attempts; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.webhook_attempts ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: webhook_deliveries; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.webhook_deliveries ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: webhook_subscriptions; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.webhook_subscriptions ENABLE ROW LEVEL SECURITY;
 
 --
 -- PostgreSQL database dump complete

@@ -30,6 +30,9 @@ import { dealsRoutes } from './features/deals/deals.routes.ts';
 import { dealsSchemas } from './features/deals/deals.schema.ts';
 import { usageRoutes } from './features/usage/usage.routes.ts';
 import { usageSchemas } from './features/usage/usage.schema.ts';
+import { webhooksRoutes } from './features/webhooks/webhooks.routes.ts';
+import { webhooksSchemas } from './features/webhooks/webhooks.schema.ts';
+import type { Lookup } from './features/webhooks/webhooks.ssrf.ts';
 import { adminRoutes } from './features/admin/admin.routes.ts';
 import { eventsSchemas } from './features/events/events.schema.ts';
 import { eventsRoutes } from './features/events/events.routes.ts';
@@ -64,6 +67,8 @@ export interface AppDependencies {
   plugins?: FastifyPluginAsync[];
   /** Extra named schemas those plugins reference. */
   schemas?: TSchema[];
+  /** DNS resolver of the webhook URL check (tests resolve made-up names); node:dns by default. */
+  lookup?: Lookup;
 }
 
 declare module 'fastify' {
@@ -146,6 +151,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     ...dealsSchemas,
     ...usageSchemas,
     ...mcpSchemas,
+    ...webhooksSchemas,
     ...(deps.schemas ?? []),
   ]) {
     app.addSchema(schema);
@@ -177,6 +183,10 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(usageRoutes, { db: deps.db });
   await app.register(mcpRoutes, { db: deps.db });
   await app.register(demoRoutes, { settings: deps.demoPortal ?? { publishableKey: null } });
+  await app.register(webhooksRoutes, {
+    db: deps.db,
+    urlPolicy: { allowPrivate: config.webhookAllowPrivateUrls, lookup: deps.lookup },
+  });
   for (const plugin of deps.plugins ?? []) await app.register(plugin);
 
   return app;

@@ -22,6 +22,8 @@ export interface Config {
   readonly webhookRetryDelaysMs: readonly number[];
   readonly webhookTimeoutMs: number;
   readonly webhookAllowPrivateUrls: boolean;
+  /** A subscription whose deliveries keep failing this long is disabled (WEBHOOK_DISABLE_AFTER_HOURS). */
+  readonly webhookDisableAfterMs: number;
   readonly authFailureLimit: number;
   readonly authFailureWindowS: number;
   readonly authFailureBlockS: number;
@@ -150,6 +152,7 @@ export function loadConfig(env: Env): Config {
     webhookRetryDelaysMs: Object.freeze(webhookRetryDelaysMs),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    webhookDisableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 72, 1, 24 * 365) * 60 * 60_000,
     authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
     authFailureWindowS: integer(env, 'AUTH_FAILURE_WINDOW_S', 60, 1, 86_400),
     authFailureBlockS: integer(env, 'AUTH_FAILURE_BLOCK_S', 300, 1, 86_400),

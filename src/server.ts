@@ -52,7 +52,7 @@ async function main() {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const jobs = config.runWorker ? startJobs(workerJobs(db, config), app.log) : null;
+  const jobs = config.runWorker ? startJobs(workerJobs(db, { ...config, log: app.log }), app.log) : null;
   process.stdout.write(banner(config, `http://${host}:${port}`, seed));
 
   let closing = false;

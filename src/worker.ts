@@ -11,7 +11,7 @@ async function main() {
   const log = pino(loggerOptions(config.logLevel));
   const db = await openDatabase(config);
   await db.migrate();
-  const jobs = startJobs(workerJobs(db, config), log);
+  const jobs = startJobs(workerJobs(db, { ...config, log }), log);
   log.info('worker started');
 
   const shutdown = async () => {

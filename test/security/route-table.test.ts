@@ -155,13 +155,14 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
 
     it("answers 404 when a key asks for another tenant's resource, exactly as for a missing one", async () => {
       for (const route of (await routes()).filter((r) => r.kind === 'keyed' && r.pathParams.length > 0)) {
-        const { params, body } = await (fixtures[route.operationId as string] as Fixture)(app, mine);
+        const { params, body, shared } = await (fixtures[route.operationId as string] as Fixture)(app, mine);
         const key = route.auth?.keyTypes.includes('secret') ? 'secret' : 'publishable';
         const own = await call(app, route, fill(route.url, params), {
           key: mine[key].key,
           body,
         });
         expect(own.statusCode, `${route.url} with its owner's key: ${own.body}`).toBeLessThan(300);
+        if (shared) continue;
         const foreign = await call(app, route, fill(route.url, params), {
           key: theirs[key].key,
           body,

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { eventCatalog } from '../events/catalog.ts';
 
 const DESCRIPTION = `Multi-tenant API for real-estate agencies: public portal, leads, booking, CRM, conversations,
 webhooks and a read-only MCP endpoint.
@@ -9,6 +10,96 @@ webhooks and a read-only MCP endpoint.
 Authenticate every /v1 request with the \`X-API-Key\` header. Publishable keys (\`service_pk_…\`) may live in a
 browser and reach the portal endpoints only; secret keys (\`service_sk_…\`) stay on servers. Every failure answers
 \`{"error": {"code", "message", "requestId", "details?"}}\`. POST requests accept an \`Idempotency-Key\` header.`;
+
+const SIGNATURE_HEADERS = {
+  'X-Service-Signature': {
+    description:
+      '`t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per ' +
+      'active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes.',
+    required: true,
+    schema: { type: 'string' },
+  },
+  'webhook-id': {
+    description: 'Standard Webhooks message id: the event id, the same on every attempt (dedupe on it)',
+    required: true,
+    schema: { type: 'string' },
+  },
+  'webhook-timestamp': {
+    description: 'Standard Webhooks timestamp (unix seconds)',
+    required: true,
+    schema: { type: 'string' },
+  },
+  'webhook-signature': {
+    description: 'Standard Webhooks signatures: space-separated `v1,<base64>`',
+    required: true,
+    schema: { type: 'string' },
+  },
+};
+
+/**
+ * The OpenAPI 3.1 `webhooks` section: one entry per catalog type, the delivery envelope with the
+ * type's `data` schema and example (what `GET /v1/events` serves, in the description's own terms).
+ */
+function catalogWebhooks(): Record<string, unknown> {
+  const webhooks: Record<string, unknown> = {};
+  for (const definition of eventCatalog.list()) {
+    const data = JSON.parse(JSON.stringify(definition.schema)) as Record<string, unknown>;
+    webhooks[definition.type] = {
+      post: {
+        operationId: `webhook.${definition.type}`,
+        summary: definition.type,
+        description: definition.description,
+        tags: ['Webhooks'],
+        security: [{ WebhookSignature: [] }],
+        parameters: Object.entries(SIGNATURE_HEADERS).map(([name, header]) => ({
+          name,
+          in: 'header',
+          ...header,
+        })),
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['event', 'id', 'type', 'timestamp', 'organizationId', 'livemode', 'actor', 'data'],
+                properties: {
+                  event: { type: 'string', const: definition.type },
+                  id: { type: 'string', description: 'Event id: the same on every attempt; dedupe on it' },
+                  type: { type: 'string', const: definition.type },
+                  timestamp: { type: 'string', format: 'date-time' },
+                  organizationId: { type: 'string' },
+                  livemode: { type: 'boolean', description: 'false for events of the test organization' },
+                  actor: {
+                    type: 'object',
+                    properties: { kind: { type: 'string' }, userId: { type: ['string', 'null'] } },
+                  },
+                  data,
+                },
+              },
+              example: {
+                event: definition.type,
+                id: 'evt_0VhJ3kQ2Zt8mX1pR4sT6uE',
+                type: definition.type,
+                timestamp: '2027-03-29T10:15:00.000Z',
+                organizationId: 'org_0VhJ3kQ2Zt8mX1pR4sT6uO',
+                livemode: true,
+                actor: { kind: 'API', userId: null },
+                data: definition.example,
+              },
+            },
+          },
+        },
+        responses: {
+          '200': { description: 'Any 2xx within 10 seconds: received (do the work afterwards)' },
+          '410': { description: 'Gone: the subscription is disabled at once' },
+          '429': { description: 'Retried later, like 5xx, network errors and timeouts' },
+        },
+      },
+    };
+  }
+  return webhooks;
+}
 
 /** OpenAPI 3.1 generated from the route schemas, at /v1/openapi.json, and a reference page at /docs. */
 export async function registerOpenApi(app: FastifyInstance, serverUrl: string) {
@@ -22,6 +113,8 @@ export async function registerOpenApi(app: FastifyInstance, serverUrl: string) {
         license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
       },
       servers: [{ url: serverUrl, description: 'This server' }],
+      // Built as plain JSON Schema; @fastify/swagger's type for it is narrower than what 3.1 allows.
+      webhooks: catalogWebhooks() as never,
       components: {
         securitySchemes: {
           ApiKey: {
@@ -36,11 +129,24 @@ export async function registerOpenApi(app: FastifyInstance, serverUrl: string) {
             scheme: 'bearer',
             description: 'A secret or read-only secret API key as a bearer token (the MCP endpoint only)',
           },
+          WebhookSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Service-Signature',
+            description:
+              'How a receiver authenticates a delivery: the HMAC signature of the subscription secret',
+          },
         },
       },
       tags: [
         { name: 'Introspection', description: 'Who am I: the calling key and its organization' },
         { name: 'Events', description: 'The event catalog' },
+        {
+          name: 'Webhooks',
+          description:
+            'Subscriptions, the delivery log, replay and samples. Each event type is described under `webhooks` ' +
+            '(receiver guide: docs/webhooks.md).',
+        },
         { name: 'Admin', description: 'Operator back office (admin bearer token)' },
         { name: 'Operations', description: 'Health, readiness, metrics and this description' },
         {

@@ -5,6 +5,8 @@ export interface Job {
   name: string;
   intervalMs: number;
   run(): Promise<void>;
+  /** Asks a long run to wind down (the delivery worker finishes its attempts in flight). */
+  stop?(): Promise<void>;
 }
 
 export interface RunningJobs {
@@ -33,6 +35,7 @@ export function startJobs(jobs: readonly Job[], log: Logger): RunningJobs {
     async stop() {
       stopped = true;
       timers.forEach((timer) => clearTimeout(timer));
+      await Promise.all(jobs.map((job) => job.stop?.()));
       await Promise.all(inFlight);
     },
   };

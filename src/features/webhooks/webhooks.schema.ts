@@ -1,0 +1,193 @@
+import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { WEBHOOK_DELIVERY_STATUSES } from '../../db/schema.ts';
+import { ACTOR_KINDS } from '../../platform/events/catalog.ts';
+import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
+import { DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.ts';
+import { MAX_URL_LENGTH } from './webhooks.ssrf.ts';
+
+/** At most this many subscriptions per organization (a 403 beyond). */
+export const MAX_SUBSCRIPTIONS = 20;
+export const MAX_EVENT_TYPES = 100;
+/** `recover` re-queues at most this many failed deliveries per call (the answer says how many). */
+export const MAX_RECOVER = 10_000;
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const EventTypes = Type.Array(
+  Type.String({ minLength: 1, maxLength: 100, description: 'Exact type (`deal.won`), `object.*` or `*`' }),
+  { minItems: 1, maxItems: MAX_EVENT_TYPES, uniqueItems: true },
+);
+const Url = Type.String({
+  minLength: 1,
+  maxLength: MAX_URL_LENGTH,
+  description: 'https URL whose host resolves only to public addresses',
+});
+const Description = Type.String({ maxLength: 500 });
+
+export const WebhookSubscriptionSchema = Type.Object(
+  {
+    id: Type.String({ description: 'wh_… identifier' }),
+    url: Type.String(),
+    eventTypes: Type.Array(Type.String()),
+    description: Type.String(),
+    enabled: Type.Boolean(),
+    disabledReason: Nullable(
+      StringEnum(['GONE', 'FAILING'] as const, {
+        description: 'Why the service disabled it (410 Gone, or failing for days); null otherwise',
+      }),
+    ),
+    previousSecretExpiresAt: Nullable(
+      DateTime({ description: 'After a rotation: until when the old secret still signs too' }),
+    ),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+  },
+  { $id: 'WebhookSubscription', additionalProperties: false },
+);
+export type WebhookSubscription = Static<typeof WebhookSubscriptionSchema>;
+
+const WithSecret = Type.Object(
+  {
+    ...WebhookSubscriptionSchema.properties,
+    secret: Type.String({ description: 'Signing secret (`whsec_…`): shown only in this answer' }),
+  },
+  { $id: 'WebhookSubscriptionWithSecret', additionalProperties: false },
+);
+export type WebhookSubscriptionWithSecret = Static<typeof WithSecret>;
+
+export const CreateWebhookBodySchema = Type.Object(
+  { url: Url, eventTypes: EventTypes, description: Type.Optional(Description) },
+  { $id: 'CreateWebhookBody', additionalProperties: false },
+);
+export type CreateWebhookBody = Static<typeof CreateWebhookBodySchema>;
+
+export const UpdateWebhookBodySchema = Type.Object(
+  {
+    url: Type.Optional(Url),
+    eventTypes: Type.Optional(EventTypes),
+    description: Type.Optional(Description),
+    enabled: Type.Optional(
+      Type.Boolean({ description: 'true re-enables a subscription the service disabled' }),
+    ),
+  },
+  { $id: 'UpdateWebhookBody', additionalProperties: false, minProperties: 1 },
+);
+export type UpdateWebhookBody = Static<typeof UpdateWebhookBodySchema>;
+
+export const WebhookAttemptSchema = Type.Object(
+  {
+    attempt: Type.Integer({
+      minimum: 1,
+      description: 'Counts every attempt of the delivery, replays included',
+    }),
+    startedAt: DateTime(),
+    durationMs: Type.Integer({ minimum: 0 }),
+    statusCode: Nullable(Type.Integer({ description: 'null when no answer came' })),
+    error: Nullable(Type.String({ description: 'timeout, connection refused, blocked address, ...' })),
+    responseBody: Nullable(Type.String({ description: 'First 2 KB of the answer' })),
+  },
+  { $id: 'WebhookAttempt', additionalProperties: false },
+);
+
+export const WebhookDeliverySchema = Type.Object(
+  {
+    id: Type.String({ description: 'whd_… identifier' }),
+    subscriptionId: Type.String(),
+    eventId: Type.String({ description: 'The envelope `id` (and `webhook-id`): the same on every attempt' }),
+    eventType: Type.String(),
+    status: StringEnum(WEBHOOK_DELIVERY_STATUSES),
+    attemptCount: Type.Integer({ minimum: 0, description: 'Attempts since it was (re)queued' }),
+    nextAttemptAt: Nullable(DateTime({ description: 'When a PENDING delivery is tried next' })),
+    lastStatusCode: Nullable(Type.Integer()),
+    lastError: Nullable(Type.String()),
+    createdAt: DateTime(),
+    completedAt: Nullable(DateTime()),
+    attempts: Type.Array(ref(WebhookAttemptSchema), { description: 'Oldest first' }),
+  },
+  { $id: 'WebhookDelivery', additionalProperties: false },
+);
+export type WebhookDelivery = Static<typeof WebhookDeliverySchema>;
+
+export const ListDeliveriesQuerySchema = Type.Object(
+  {
+    ...pageQuery(),
+    status: Type.Optional(StringEnum(WEBHOOK_DELIVERY_STATUSES)),
+    type: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Exact event type' })),
+    since: Type.Optional(DateTime({ description: 'Deliveries created at or after this instant' })),
+  },
+  { additionalProperties: false },
+);
+export type ListDeliveriesQuery = Static<typeof ListDeliveriesQuerySchema>;
+
+export const RecoverBodySchema = Type.Object(
+  { since: DateTime({ description: 'Re-queue the FAILED deliveries created at or after this instant' }) },
+  { $id: 'RecoverWebhookBody', additionalProperties: false },
+);
+
+export const EnvelopeSchema = Type.Object(
+  {
+    id: Type.String(),
+    type: Type.String(),
+    timestamp: DateTime(),
+    organizationId: Type.String(),
+    livemode: Type.Boolean(),
+    actor: Type.Object(
+      { kind: Nullable(StringEnum(ACTOR_KINDS)), userId: Nullable(Type.String()) },
+      { additionalProperties: false },
+    ),
+    data: Type.Object({}, { additionalProperties: true }),
+  },
+  { $id: 'EventEnvelope', additionalProperties: false },
+);
+
+export const WebhookIdParamsSchema = Type.Object({ id: Type.String() }, { additionalProperties: false });
+export const DeliveryIdParamsSchema = Type.Object(
+  { deliveryId: Type.String() },
+  { additionalProperties: false },
+);
+export const SampleParamsSchema = Type.Object(
+  { type: Type.String({ description: 'Exact catalog type' }) },
+  { additionalProperties: false },
+);
+
+export const WebhookResponseSchema = DataOf(ref(WebhookSubscriptionSchema));
+export const WebhookWithSecretResponseSchema = DataOf(ref(WithSecret));
+export const WebhookListResponseSchema = ListOf(ref(WebhookSubscriptionSchema));
+export const DeletedWebhookResponseSchema = DataOf(
+  Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false }),
+);
+export const DeliveryResponseSchema = DataOf(ref(WebhookDeliverySchema));
+export const DeliveryListResponseSchema = ListOf(ref(WebhookDeliverySchema));
+export const TestEventResponseSchema = DataOf(
+  Type.Object(
+    { eventId: Type.String(), deliveryId: Type.String() },
+    { additionalProperties: false, description: 'The webhook.test event and its one delivery' },
+  ),
+);
+export const RecoverResponseSchema = DataOf(
+  Type.Object(
+    { requeued: Type.Integer({ minimum: 0, description: `At most ${MAX_RECOVER} per call` }) },
+    { additionalProperties: false },
+  ),
+);
+export const SampleResponseSchema = Type.Object(
+  {
+    data: ref(EnvelopeSchema),
+    meta: Type.Object(
+      { synthetic: Type.Boolean({ description: 'true: no real event of this type yet; null leaves' }) },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const webhooksSchemas: TSchema[] = [
+  WebhookSubscriptionSchema,
+  WithSecret,
+  CreateWebhookBodySchema,
+  UpdateWebhookBodySchema,
+  WebhookAttemptSchema,
+  WebhookDeliverySchema,
+  RecoverBodySchema,
+  EnvelopeSchema,
+];

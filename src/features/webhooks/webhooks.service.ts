@@ -1,0 +1,327 @@
+import { sql } from 'drizzle-orm';
+import type { Database, Tx } from '../../db/database.ts';
+import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookSubscriptionRow } from '../../db/schema.ts';
+import type { Principal } from '../../platform/auth/principal.ts';
+import { actorOf } from '../../platform/auth/principal.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import { eventCatalog, fieldTree } from '../../platform/events/catalog.ts';
+import { recordEvent } from '../../platform/events/record.ts';
+import { pageMeta, pageRequest, type PageMeta } from '../../platform/http/pagination.ts';
+import { isId, newId } from '../../platform/ids/ids.ts';
+import { WebhookTest } from './webhooks.events.ts';
+import {
+  MAX_RECOVER,
+  MAX_SUBSCRIPTIONS,
+  type CreateWebhookBody,
+  type ListDeliveriesQuery,
+  type UpdateWebhookBody,
+  type WebhookDelivery,
+  type WebhookSubscription,
+  type WebhookSubscriptionWithSecret,
+} from './webhooks.schema.ts';
+import { newWebhookSecret } from './webhooks.signing.ts';
+import { checkWebhookUrl, type UrlPolicy } from './webhooks.ssrf.ts';
+import * as store from './webhooks.store.ts';
+
+/** How long the secret before a rotation keeps signing alongside the new one. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60_000;
+
+const iso = (value: Date | null) => (value === null ? null : value.toISOString());
+
+function toSubscription(row: WebhookSubscriptionRow): WebhookSubscription {
+  const overlap = row.previousSecretExpiresAt && row.previousSecretExpiresAt > new Date();
+  return {
+    id: row.id,
+    url: row.url,
+    eventTypes: row.eventTypes,
+    description: row.description,
+    enabled: row.enabled,
+    disabledReason: (row.disabledReason as WebhookSubscription['disabledReason']) ?? null,
+    previousSecretExpiresAt: overlap ? iso(row.previousSecretExpiresAt) : null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function withSecret(row: WebhookSubscriptionRow): WebhookSubscriptionWithSecret {
+  return { ...toSubscription(row), secret: row.secret };
+}
+
+function toDelivery(row: WebhookDeliveryRow, attempts: WebhookAttemptRow[]): WebhookDelivery {
+  return {
+    id: row.id,
+    subscriptionId: row.subscriptionId,
+    eventId: row.eventId,
+    eventType: row.eventType,
+    status: row.status,
+    attemptCount: row.attemptCount,
+    nextAttemptAt: row.status === 'PENDING' ? iso(row.nextAttemptAt) : null,
+    lastStatusCode: row.lastStatusCode,
+    lastError: row.lastError,
+    createdAt: row.createdAt.toISOString(),
+    completedAt: iso(row.completedAt),
+    attempts: attempts.map((a) => ({
+      attempt: a.attempt,
+      startedAt: a.startedAt.toISOString(),
+      durationMs: a.durationMs,
+      statusCode: a.statusCode,
+      error: a.error,
+      responseBody: a.responseBody,
+    })),
+  };
+}
+
+/** Every pattern must be `*`, `object.*` of an object in the catalog, or a catalog type: else a 400. */
+export function checkEventTypes(patterns: readonly string[], field = 'body.eventTypes'): void {
+  const types = eventCatalog.list().map((definition) => definition.type);
+  const objects = new Set(types.map((type) => type.slice(0, type.indexOf('.'))));
+  patterns.forEach((pattern, index) => {
+    if (pattern === '*') return;
+    if (pattern.endsWith('.*') && objects.has(pattern.slice(0, -2))) return;
+    if (types.includes(pattern)) return;
+    throw Errors.invalidField(
+      `${field}/${index}`,
+      `"${pattern}" is not an event type of the catalog (GET /v1/events), an object wildcard such as contact.* or *`,
+    );
+  });
+}
+
+async function loadSubscription(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+  forUpdate = false,
+): Promise<WebhookSubscriptionRow> {
+  const row = isId(id, 'wh') ? await store.findSubscription(tx, organizationId, id, { forUpdate }) : null;
+  if (!row) throw Errors.notFound('Webhook subscription', id);
+  return row;
+}
+
+/** POST /v1/webhooks: the URL and patterns checked, the secret made and returned once. */
+export async function createSubscription(
+  db: Database,
+  policy: UrlPolicy,
+  organizationId: string,
+  body: CreateWebhookBody,
+): Promise<WebhookSubscriptionWithSecret> {
+  checkEventTypes(body.eventTypes);
+  const url = await checkWebhookUrl(body.url, policy);
+  return db.tenantTx(organizationId, async (tx) => {
+    // Serialises concurrent creations of one organization, so the cap holds.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('webhooks:' || ${organizationId}))`);
+    if ((await store.countSubscriptions(tx, organizationId)) >= MAX_SUBSCRIPTIONS) {
+      throw Errors.forbidden(
+        `An organization may have at most ${MAX_SUBSCRIPTIONS} webhook subscriptions; delete one first`,
+      );
+    }
+    const row = await store.insertSubscription(tx, {
+      id: newId('wh'),
+      organizationId,
+      url,
+      eventTypes: body.eventTypes,
+      description: body.description ?? '',
+      enabled: true,
+      secret: newWebhookSecret(),
+    });
+    return withSecret(row);
+  });
+}
+
+export async function listSubscriptions(
+  db: Database,
+  organizationId: string,
+  query: { page?: number; pageSize?: number },
+): Promise<{ data: WebhookSubscription[]; meta: PageMeta }> {
+  const page = pageRequest(query);
+  return db.tenantTx(organizationId, async (tx) => {
+    const { items, total } = await store.listSubscriptions(tx, organizationId, page);
+    return { data: items.map(toSubscription), meta: pageMeta(total, page) };
+  });
+}
+
+export async function getSubscription(db: Database, organizationId: string, id: string) {
+  return db.tenantTx(organizationId, async (tx) =>
+    toSubscription(await loadSubscription(tx, organizationId, id)),
+  );
+}
+
+/** PATCH: url (checked again), patterns, description, enabled (true clears the service's reason). */
+export async function updateSubscription(
+  db: Database,
+  policy: UrlPolicy,
+  organizationId: string,
+  id: string,
+  body: UpdateWebhookBody,
+): Promise<WebhookSubscription> {
+  if (body.eventTypes !== undefined) checkEventTypes(body.eventTypes);
+  const url = body.url === undefined ? undefined : await checkWebhookUrl(body.url, policy);
+  return db.tenantTx(organizationId, async (tx) => {
+    await loadSubscription(tx, organizationId, id, true);
+    const changes: Partial<store.NewSubscription> = {};
+    if (url !== undefined) changes.url = url;
+    if (body.eventTypes !== undefined) changes.eventTypes = body.eventTypes;
+    if (body.description !== undefined) changes.description = body.description;
+    if (body.enabled !== undefined) {
+      changes.enabled = body.enabled;
+      changes.disabledReason = null;
+      if (body.enabled) changes.failingSince = null;
+    }
+    const row = await store.updateSubscription(tx, organizationId, id, changes);
+    if (!row) throw Errors.notFound('Webhook subscription', id);
+    return toSubscription(row);
+  });
+}
+
+/** DELETE: the subscription and its delivery log go; queued deliveries are not sent. */
+export async function deleteSubscription(db: Database, organizationId: string, id: string) {
+  return db.tenantTx(organizationId, async (tx) => {
+    const deleted = isId(id, 'wh') && (await store.deleteSubscription(tx, organizationId, id));
+    if (!deleted) throw Errors.notFound('Webhook subscription', id);
+    return { id, deleted: true as const };
+  });
+}
+
+/** A new secret, returned once; the old one keeps signing (a second `v1=`) for 24 hours. */
+export async function rotateSecret(
+  db: Database,
+  organizationId: string,
+  id: string,
+): Promise<WebhookSubscriptionWithSecret> {
+  return db.tenantTx(organizationId, async (tx) => {
+    const current = await loadSubscription(tx, organizationId, id, true);
+    const row = await store.updateSubscription(tx, organizationId, id, {
+      secret: newWebhookSecret(),
+      previousSecret: current.secret,
+      previousSecretExpiresAt: new Date(Date.now() + ROTATION_OVERLAP_MS),
+    });
+    return withSecret(row as WebhookSubscriptionRow);
+  });
+}
+
+/** Records a `webhook.test` event delivered to this subscription only (even when it is disabled: 409). */
+export async function sendTestEvent(
+  db: Database,
+  principal: Principal,
+  id: string,
+): Promise<{ eventId: string; deliveryId: string }> {
+  const organizationId = principal.organization.id;
+  return db.tenantTx(organizationId, async (tx) => {
+    const row = await loadSubscription(tx, organizationId, id);
+    if (!row.enabled) throw Errors.duplicate('This webhook subscription is disabled: enable it first');
+    const event = await recordEvent(tx, {
+      type: WebhookTest.type,
+      data: { subscription: { id: row.id, url: row.url }, message: 'This is a test event from agency-crm.' },
+      actor: actorOf(principal),
+      deliverTo: row.id,
+    });
+    const delivery = await store.findDeliveryOfEvent(tx, event.id);
+    return { eventId: event.id, deliveryId: (delivery as WebhookDeliveryRow).id };
+  });
+}
+
+export async function listDeliveries(
+  db: Database,
+  organizationId: string,
+  subscriptionId: string,
+  query: ListDeliveriesQuery,
+): Promise<{ data: WebhookDelivery[]; meta: PageMeta }> {
+  const page = pageRequest(query);
+  return db.tenantTx(organizationId, async (tx) => {
+    await loadSubscription(tx, organizationId, subscriptionId);
+    const filter: store.DeliveryFilter = { status: query.status, type: query.type };
+    if (query.since !== undefined) filter.since = new Date(query.since);
+    const { items, total } = await store.listDeliveries(tx, organizationId, subscriptionId, filter, page);
+    const attempts = await store.attemptsOf(
+      tx,
+      items.map((item) => item.id),
+    );
+    const byDelivery = new Map<string, WebhookAttemptRow[]>();
+    for (const attempt of attempts) {
+      const list = byDelivery.get(attempt.deliveryId) ?? [];
+      list.push(attempt);
+      byDelivery.set(attempt.deliveryId, list);
+    }
+    return {
+      data: items.map((item) => toDelivery(item, byDelivery.get(item.id) ?? [])),
+      meta: pageMeta(total, page),
+    };
+  });
+}
+
+/** Queues a delivery again (any status but PENDING), with a fresh retry schedule. */
+export async function retryDelivery(
+  db: Database,
+  organizationId: string,
+  deliveryId: string,
+): Promise<WebhookDelivery> {
+  return db.tenantTx(organizationId, async (tx) => {
+    const row = isId(deliveryId, 'whd') ? await store.findDelivery(tx, organizationId, deliveryId) : null;
+    if (!row) throw Errors.notFound('Webhook delivery', deliveryId);
+    if (row.status === 'PENDING') throw Errors.duplicate('This delivery is already queued');
+    const subscription = await loadSubscription(tx, organizationId, row.subscriptionId);
+    if (!subscription.enabled)
+      throw Errors.duplicate('Its webhook subscription is disabled: enable it first');
+    const queued = await store.requeueDelivery(tx, organizationId, deliveryId);
+    return toDelivery(queued, await store.attemptsOf(tx, [deliveryId]));
+  });
+}
+
+/** Re-queues every FAILED delivery of the subscription created since `since` (Svix "recover"). */
+export async function recoverDeliveries(
+  db: Database,
+  organizationId: string,
+  subscriptionId: string,
+  since: string,
+): Promise<{ requeued: number }> {
+  return db.tenantTx(organizationId, async (tx) => {
+    const subscription = await loadSubscription(tx, organizationId, subscriptionId);
+    if (!subscription.enabled)
+      throw Errors.duplicate('This webhook subscription is disabled: enable it first');
+    return {
+      requeued: await store.requeueFailedSince(
+        tx,
+        organizationId,
+        subscriptionId,
+        new Date(since),
+        MAX_RECOVER,
+      ),
+    };
+  });
+}
+
+/**
+ * GET /v1/webhooks/sample/{type}: the organization's last real event of that type, or a synthetic
+ * envelope (`evt_sample`, the catalog's field tree with null leaves, the key's livemode).
+ */
+export async function sample(db: Database, principal: Principal, type: string) {
+  const definition = eventCatalog.get(type);
+  if (!definition) throw Errors.notFound('Event type', type);
+  const organizationId = principal.organization.id;
+  const last = await db.tenantTx(organizationId, (tx) => store.lastEventOfType(tx, organizationId, type));
+  if (last) {
+    return {
+      data: {
+        id: last.id,
+        type: last.type,
+        timestamp: last.createdAt.toISOString(),
+        organizationId: last.organizationId,
+        livemode: last.livemode,
+        actor: { kind: last.actor.kind as never, userId: last.actor.userId },
+        data: last.data,
+      },
+      meta: { synthetic: false },
+    };
+  }
+  return {
+    data: {
+      id: 'evt_sample',
+      type,
+      timestamp: new Date().toISOString(),
+      organizationId,
+      livemode: principal.organization.livemode,
+      actor: { kind: null, userId: null },
+      data: fieldTree(definition.schema) as Record<string, unknown>,
+    },
+    meta: { synthetic: true },
+  };
+}

@@ -1,0 +1,455 @@
+import { and, asc, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Tx } from '../../db/database.ts';
+import {
+  events,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookSubscriptions,
+  type EventRow,
+  type WebhookAttemptRow,
+  type WebhookDeliveryRow,
+  type WebhookDeliveryStatus,
+  type WebhookSubscriptionRow,
+} from '../../db/schema.ts';
+
+export type NewSubscription = typeof webhookSubscriptions.$inferInsert;
+
+// --- subscriptions ----------------------------------------------------------------------------
+
+export async function insertSubscription(tx: Tx, row: NewSubscription): Promise<WebhookSubscriptionRow> {
+  const rows = await tx.insert(webhookSubscriptions).values(row).returning();
+  return rows[0] as WebhookSubscriptionRow;
+}
+
+export async function countSubscriptions(tx: Tx, organizationId: string): Promise<number> {
+  const rows = await tx
+    .select({ total: count() })
+    .from(webhookSubscriptions)
+    .where(eq(webhookSubscriptions.organizationId, organizationId));
+  return Number(rows[0]?.total ?? 0);
+}
+
+export async function findSubscription(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<WebhookSubscriptionRow | null> {
+  const query = tx
+    .select()
+    .from(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.organizationId, organizationId), eq(webhookSubscriptions.id, id)))
+    .limit(1);
+  const rows = options.forUpdate ? await query.for('update') : await query;
+  return rows[0] ?? null;
+}
+
+export async function listSubscriptions(
+  tx: Tx,
+  organizationId: string,
+  page: { limit: number; offset: number },
+): Promise<{ items: WebhookSubscriptionRow[]; total: number }> {
+  const where = eq(webhookSubscriptions.organizationId, organizationId);
+  const [items, totals] = await Promise.all([
+    tx
+      .select()
+      .from(webhookSubscriptions)
+      .where(where)
+      .orderBy(asc(webhookSubscriptions.createdAt), asc(webhookSubscriptions.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    tx.select({ total: count() }).from(webhookSubscriptions).where(where),
+  ]);
+  return { items, total: Number(totals[0]?.total ?? 0) };
+}
+
+export async function updateSubscription(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+  changes: Partial<NewSubscription>,
+): Promise<WebhookSubscriptionRow | null> {
+  const rows = await tx
+    .update(webhookSubscriptions)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(and(eq(webhookSubscriptions.organizationId, organizationId), eq(webhookSubscriptions.id, id)))
+    .returning();
+  return rows[0] ?? null;
+}
+
+export async function deleteSubscription(tx: Tx, organizationId: string, id: string): Promise<boolean> {
+  const rows = await tx
+    .delete(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.organizationId, organizationId), eq(webhookSubscriptions.id, id)))
+    .returning({ id: webhookSubscriptions.id });
+  return rows.length > 0;
+}
+
+// --- deliveries and attempts (API side) -------------------------------------------------------
+
+export interface DeliveryFilter {
+  status?: WebhookDeliveryStatus;
+  type?: string;
+  since?: Date;
+}
+
+/** One page of a subscription's deliveries, newest first; each filter has its index. */
+export async function listDeliveries(
+  tx: Tx,
+  organizationId: string,
+  subscriptionId: string,
+  filter: DeliveryFilter,
+  page: { limit: number; offset: number },
+): Promise<{ items: WebhookDeliveryRow[]; total: number }> {
+  const where: SQL[] = [
+    eq(webhookDeliveries.organizationId, organizationId),
+    eq(webhookDeliveries.subscriptionId, subscriptionId),
+  ];
+  if (filter.status !== undefined) where.push(eq(webhookDeliveries.status, filter.status));
+  if (filter.type !== undefined) where.push(eq(webhookDeliveries.eventType, filter.type));
+  if (filter.since !== undefined) where.push(gte(webhookDeliveries.createdAt, filter.since));
+  const condition = and(...where);
+  const [items, totals] = await Promise.all([
+    tx
+      .select()
+      .from(webhookDeliveries)
+      .where(condition)
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    tx.select({ total: count() }).from(webhookDeliveries).where(condition),
+  ]);
+  return { items, total: Number(totals[0]?.total ?? 0) };
+}
+
+/** The attempts of several deliveries in one query, oldest first. */
+export async function attemptsOf(tx: Tx, deliveryIds: string[]): Promise<WebhookAttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  return tx
+    .select()
+    .from(webhookAttempts)
+    .where(inArray(webhookAttempts.deliveryId, deliveryIds))
+    .orderBy(asc(webhookAttempts.deliveryId), asc(webhookAttempts.attempt));
+}
+
+export async function findDelivery(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+): Promise<WebhookDeliveryRow | null> {
+  const rows = await tx
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.organizationId, organizationId), eq(webhookDeliveries.id, id)))
+    .limit(1)
+    .for('update');
+  return rows[0] ?? null;
+}
+
+export async function findDeliveryOfEvent(tx: Tx, eventId: string): Promise<WebhookDeliveryRow | null> {
+  const rows = await tx
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.eventId, eventId))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Queues a delivery again from its first attempt (replay); the log keeps the earlier attempts. */
+export async function requeueDelivery(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+): Promise<WebhookDeliveryRow> {
+  const rows = await tx
+    .update(webhookDeliveries)
+    .set({
+      status: 'PENDING',
+      attemptCount: 0,
+      nextAttemptAt: sql`now()`,
+      lockedUntil: null,
+      claimId: null,
+      completedAt: null,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(webhookDeliveries.organizationId, organizationId), eq(webhookDeliveries.id, id)))
+    .returning();
+  return rows[0] as WebhookDeliveryRow;
+}
+
+/** Re-queues the subscription's FAILED deliveries created since `since` (at most `limit`). */
+export async function requeueFailedSince(
+  tx: Tx,
+  organizationId: string,
+  subscriptionId: string,
+  since: Date,
+  limit: number,
+): Promise<number> {
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`
+    UPDATE webhook_deliveries SET status = 'PENDING', attempt_count = 0, next_attempt_at = now(),
+           locked_until = NULL, claim_id = NULL, completed_at = NULL, updated_at = now()
+    WHERE id IN (
+      SELECT id FROM webhook_deliveries
+      WHERE organization_id = ${organizationId} AND subscription_id = ${subscriptionId}
+        AND status = 'FAILED' AND created_at >= ${since.toISOString()}::timestamptz
+      ORDER BY created_at
+      LIMIT ${limit}
+    )
+    RETURNING id`,
+  );
+  return rows.length;
+}
+
+export async function lastEventOfType(
+  tx: Tx,
+  organizationId: string,
+  type: string,
+): Promise<EventRow | null> {
+  const rows = await tx
+    .select()
+    .from(events)
+    .where(and(eq(events.organizationId, organizationId), eq(events.type, type)))
+    .orderBy(desc(events.createdAt))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+// --- the worker's queue -----------------------------------------------------------------------
+
+export interface ClaimedDelivery {
+  id: string;
+  claimId: string;
+  organizationId: string;
+  subscriptionId: string;
+  attemptCount: number;
+  url: string;
+  enabled: boolean;
+  secrets: string[];
+  event: {
+    id: string;
+    type: string;
+    createdAt: Date;
+    organizationId: string;
+    livemode: boolean;
+    actor: { kind: string; userId: string | null };
+    data: Record<string, unknown>;
+  };
+}
+
+interface ClaimRow {
+  id: string;
+  organization_id: string;
+  subscription_id: string;
+  attempt_count: number;
+  url: string;
+  enabled: boolean;
+  secret: string;
+  previous_secret: string | null;
+  event_id: string;
+  event_type: string;
+  event_created_at: string | Date;
+  livemode: boolean;
+  actor: { kind: string; userId: string | null } | string;
+  data: Record<string, unknown> | string;
+}
+
+const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+
+/**
+ * Claims up to `limit` due deliveries for `leaseMs` (FOR UPDATE SKIP LOCKED: concurrent workers
+ * never claim the same row), so that no subscription has more than `perSubscription` in flight in
+ * this worker, counting the `inFlight` ones it already has (subscription id -> count). Returns each with its subscription's
+ * URL and signing secrets and its event: the whole send in one round trip.
+ */
+export async function claimDue(
+  tx: Tx,
+  options: {
+    limit: number;
+    perSubscription: number;
+    inFlight: Record<string, number>;
+    leaseMs: number;
+    claimId: string;
+  },
+): Promise<ClaimedDelivery[]> {
+  const rows = await queryRows<ClaimRow>(
+    tx,
+    sql`
+    WITH due AS (
+      SELECT id, subscription_id, next_attempt_at FROM webhook_deliveries
+      WHERE status = 'PENDING' AND next_attempt_at <= now()
+        AND (locked_until IS NULL OR locked_until <= now())
+        AND coalesce((${JSON.stringify(options.inFlight)}::jsonb ->> subscription_id)::int, 0) < ${options.perSubscription}
+      ORDER BY next_attempt_at
+      LIMIT ${options.limit * 4}
+      FOR UPDATE SKIP LOCKED
+    ), picked AS (
+      SELECT id FROM (
+        SELECT id, next_attempt_at,
+               row_number() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, id)
+                 + coalesce((${JSON.stringify(options.inFlight)}::jsonb ->> subscription_id)::int, 0) AS rank
+        FROM due
+      ) ranked
+      WHERE rank <= ${options.perSubscription}
+      ORDER BY next_attempt_at
+      LIMIT ${options.limit}
+    )
+    UPDATE webhook_deliveries d
+    SET locked_until = now() + ${options.leaseMs} * interval '1 millisecond', claim_id = ${options.claimId}
+    FROM picked p, webhook_subscriptions s, events e
+    WHERE d.id = p.id AND s.id = d.subscription_id AND e.id = d.event_id
+    RETURNING d.id, d.organization_id, d.subscription_id, d.attempt_count, s.url, s.enabled, s.secret,
+              CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret,
+              e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at, e.livemode,
+              e.actor, e.data`,
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    claimId: options.claimId,
+    organizationId: row.organization_id,
+    subscriptionId: row.subscription_id,
+    attemptCount: Number(row.attempt_count),
+    url: row.url,
+    enabled: row.enabled,
+    secrets: row.previous_secret ? [row.secret, row.previous_secret] : [row.secret],
+    event: {
+      id: row.event_id,
+      type: row.event_type,
+      createdAt: new Date(row.event_created_at),
+      organizationId: row.organization_id,
+      livemode: row.livemode,
+      actor: json(row.actor),
+      data: json(row.data),
+    },
+  }));
+}
+
+export interface AttemptResult {
+  status: WebhookDeliveryStatus;
+  /** For a retry: milliseconds until the next attempt. */
+  retryInMs: number | null;
+  /** The attempt to log; null when none was made (subscription disabled). */
+  attempt: {
+    startedAt: Date;
+    durationMs: number;
+    statusCode: number | null;
+    error: string | null;
+    responseBody: string | null;
+  } | null;
+  lastError: string | null;
+  lastStatusCode: number | null;
+}
+
+/**
+ * Writes an attempt's outcome if the claim is still ours (a worker whose lease lapsed and was
+ * re-claimed writes nothing); false otherwise.
+ */
+export async function completeClaim(
+  tx: Tx,
+  delivery: ClaimedDelivery,
+  result: AttemptResult,
+  attemptId: string,
+): Promise<boolean> {
+  const made = result.attempt === null ? 0 : 1;
+  const updated = await queryRows<{ id: string }>(
+    tx,
+    sql`
+    UPDATE webhook_deliveries
+    SET status = ${result.status}, attempt_count = attempt_count + ${made},
+        next_attempt_at = ${
+          result.retryInMs === null ? sql`NULL` : sql`now() + ${result.retryInMs} * interval '1 millisecond'`
+        },
+        locked_until = NULL, claim_id = NULL, last_status_code = ${result.lastStatusCode},
+        last_error = ${result.lastError}, updated_at = now(),
+        completed_at = ${result.status === 'PENDING' ? sql`NULL` : sql`now()`}
+    WHERE id = ${delivery.id} AND claim_id = ${delivery.claimId}
+    RETURNING id`,
+  );
+  if (updated.length === 0) return false;
+  if (result.attempt) {
+    const a = result.attempt;
+    await queryRows(
+      tx,
+      sql`
+      INSERT INTO webhook_attempts (id, organization_id, delivery_id, attempt, started_at, duration_ms,
+                                    status_code, error, response_body)
+      SELECT ${attemptId}, ${delivery.organizationId}, ${delivery.id},
+             (SELECT count(*) FROM webhook_attempts WHERE delivery_id = ${delivery.id}) + 1,
+             ${a.startedAt.toISOString()}::timestamptz, ${a.durationMs}, ${a.statusCode}, ${a.error},
+             ${a.responseBody}`,
+    );
+  }
+  return true;
+}
+
+/** After a failed attempt: starts (or continues) the subscription's failing run; returns its start. */
+export async function markFailing(tx: Tx, subscriptionId: string): Promise<WebhookSubscriptionRow | null> {
+  const rows = await tx
+    .update(webhookSubscriptions)
+    .set({ failingSince: sql`coalesce(${webhookSubscriptions.failingSince}, now())` })
+    .where(eq(webhookSubscriptions.id, subscriptionId))
+    .returning();
+  return rows[0] ?? null;
+}
+
+export interface Success {
+  delivery: ClaimedDelivery;
+  attemptId: string;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number;
+  responseBody: string | null;
+}
+
+/**
+ * Writes many successful attempts at once (the common case, batched by the worker): each delivery
+ * still ours becomes SUCCEEDED, gets its attempt logged, and its subscription's failure clock stops.
+ * Three statements whatever the batch size.
+ */
+export async function completeSuccesses(tx: Tx, successes: Success[]): Promise<void> {
+  if (successes.length === 0) return;
+  const rows = JSON.stringify(
+    successes.map((s) => ({
+      id: s.delivery.id,
+      claim_id: s.delivery.claimId,
+      organization_id: s.delivery.organizationId,
+      subscription_id: s.delivery.subscriptionId,
+      attempt_id: s.attemptId,
+      started_at: s.startedAt.toISOString(),
+      duration_ms: s.durationMs,
+      status_code: s.statusCode,
+      response_body: s.responseBody,
+    })),
+  );
+  await queryRows(
+    tx,
+    sql`
+    WITH done AS (
+      UPDATE webhook_deliveries d
+      SET status = 'SUCCEEDED', attempt_count = attempt_count + 1, next_attempt_at = NULL, locked_until = NULL,
+          claim_id = NULL, last_status_code = v.status_code, last_error = NULL, updated_at = now(),
+          completed_at = now()
+      FROM jsonb_to_recordset(${rows}::jsonb) AS v(id text, claim_id text, status_code int)
+      WHERE d.id = v.id AND d.claim_id = v.claim_id
+      RETURNING d.id
+    )
+    INSERT INTO webhook_attempts (id, organization_id, delivery_id, attempt, started_at, duration_ms, status_code,
+                                  response_body)
+    SELECT v.attempt_id, v.organization_id, v.id,
+           (SELECT count(*) FROM webhook_attempts a WHERE a.delivery_id = v.id) + 1,
+           v.started_at, v.duration_ms, v.status_code, v.response_body
+    FROM jsonb_to_recordset(${rows}::jsonb) AS v(id text, organization_id text, attempt_id text,
+                                                 started_at timestamptz, duration_ms int, status_code int,
+                                                 response_body text)
+    JOIN done ON done.id = v.id`,
+  );
+  const subscriptionIds = [...new Set(successes.map((s) => s.delivery.subscriptionId))];
+  await queryRows(
+    tx,
+    sql`
+    UPDATE webhook_subscriptions SET failing_since = NULL
+    WHERE id IN (SELECT jsonb_array_elements_text(${JSON.stringify(subscriptionIds)}::jsonb))
+      AND failing_since IS NOT NULL`,
+  );
+}

@@ -1,0 +1,292 @@
+import type { Database } from '../../db/database.ts';
+import type { Actor } from '../../platform/events/catalog.ts';
+import { recordEvent } from '../../platform/events/record.ts';
+import { newId, randomBase62 } from '../../platform/ids/ids.ts';
+import type { Job } from '../../platform/jobs/scheduler.ts';
+import { WebhookDisabled } from './webhooks.events.ts';
+import { sendWebhook, type SendOutcome } from './webhooks.sender.ts';
+import { serviceSignature, standardSignature } from './webhooks.signing.ts';
+import { deliveryAgents, type Lookup } from './webhooks.ssrf.ts';
+import * as store from './webhooks.store.ts';
+
+export const USER_AGENT = 'agency-crm-webhooks/1.0 (+https://github.com/agency-crm)';
+const SYSTEM: Actor = { kind: 'SYSTEM', userId: null };
+
+export interface DeliveryWorkerSettings {
+  /** WEBHOOK_RETRY_DELAYS_MS: the delay before each attempt (the first is usually 0). */
+  webhookRetryDelaysMs: readonly number[];
+  webhookTimeoutMs: number;
+  webhookAllowPrivateUrls: boolean;
+  /** A subscription failing for this long is disabled (WEBHOOK_DISABLE_AFTER_HOURS, default 72 h). */
+  webhookDisableAfterMs?: number;
+  /** Deliveries in flight per process, and per subscription (a slow receiver holds only its own). */
+  concurrency?: number;
+  perSubscription?: number;
+  /** How often an idle worker looks for due deliveries. */
+  pollMs?: number;
+  /** Tests resolve names like `rebind.test` with their own resolver. */
+  lookup?: Lookup;
+}
+
+export const DEFAULT_DISABLE_AFTER_MS = 72 * 60 * 60_000;
+
+/** Retried: no answer (network error, timeout), 429 and 5xx. Never: 2xx, 3xx, other 4xx, blocked address. */
+export function isRetryable(outcome: SendOutcome): boolean {
+  if (outcome.blocked) return false;
+  if (outcome.statusCode === null) return true;
+  return outcome.statusCode === 429 || outcome.statusCode >= 500;
+}
+
+/** The exact bytes sent: the SPEC envelope, `event` first. The same on every attempt. */
+export function envelopeBody(event: store.ClaimedDelivery['event']): string {
+  return JSON.stringify({
+    event: event.type,
+    id: event.id,
+    type: event.type,
+    timestamp: event.createdAt.toISOString(),
+    organizationId: event.organizationId,
+    livemode: event.livemode,
+    actor: event.actor,
+    data: event.data,
+  });
+}
+
+/** Headers of one attempt, signed now (every attempt is signed afresh: receivers allow 5 minutes). */
+export function signedHeaders(delivery: store.ClaimedDelivery, body: string, now = Date.now()) {
+  const timestamp = Math.floor(now / 1000);
+  return {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'x-service-signature': serviceSignature(body, delivery.secrets, timestamp),
+    'webhook-id': delivery.event.id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': standardSignature(delivery.event.id, body, delivery.secrets, timestamp),
+  };
+}
+
+/**
+ * The delivery worker, a job of the scheduler (src/jobs.ts). Each run claims due deliveries while
+ * it has free slots, sends them concurrently and returns once nothing is due and nothing is in
+ * flight; the scheduler runs it again `pollMs` later. Safe with several worker processes.
+ */
+export class DeliveryWorker {
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly perSubscription = new Map<string, number>();
+  private readonly agents;
+  private readonly concurrency;
+  private readonly perSubscriptionLimit;
+  private readonly leaseMs;
+  private readonly disableAfterMs;
+  private stopping = false;
+  private wake: (() => void) | null = null;
+  /** Successful attempts waiting to be written together (see flush). */
+  private successes: { success: store.Success; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  private flushTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly settings: DeliveryWorkerSettings,
+    private readonly log: { error(obj: unknown, msg: string): void } = console,
+  ) {
+    this.agents = deliveryAgents(settings.webhookAllowPrivateUrls);
+    this.concurrency = settings.concurrency ?? 64;
+    this.perSubscriptionLimit = settings.perSubscription ?? 16;
+    // Longer than any attempt can take, so a live worker never loses its claim.
+    this.leaseMs = 2 * settings.webhookTimeoutMs + 1_000;
+    this.disableAfterMs = settings.webhookDisableAfterMs ?? DEFAULT_DISABLE_AFTER_MS;
+  }
+
+  job(): Job {
+    return {
+      name: 'webhooks.deliver',
+      intervalMs: this.settings.pollMs ?? 100,
+      run: () => this.run(),
+      stop: () => this.stop(),
+    };
+  }
+
+  /** Claims and sends until nothing is due and nothing is in flight. */
+  async run(): Promise<void> {
+    while (!this.stopping) {
+      const free = this.concurrency - this.inFlight.size;
+      if (free > 0) {
+        const claimed = await this.claim(Math.min(free, 64));
+        for (const delivery of claimed) this.launch(delivery);
+        if (claimed.length > 0 && claimed.length === Math.min(free, 64)) continue;
+        if (claimed.length === 0 && this.inFlight.size === 0) return;
+      }
+      // Wait for a slot to free up, or for new deliveries to become due.
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        setTimeout(resolve, this.settings.pollMs ?? 100).unref();
+      });
+      this.wake = null;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await Promise.all(this.inFlight);
+    await this.flush();
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  private async claim(limit: number): Promise<store.ClaimedDelivery[]> {
+    const inFlight = Object.fromEntries(this.perSubscription);
+    return this.db.systemTx((tx) =>
+      store.claimDue(tx, {
+        limit,
+        perSubscription: this.perSubscriptionLimit,
+        inFlight,
+        leaseMs: this.leaseMs,
+        claimId: randomBase62(16),
+      }),
+    );
+  }
+
+  private launch(delivery: store.ClaimedDelivery): void {
+    const id = delivery.subscriptionId;
+    this.perSubscription.set(id, (this.perSubscription.get(id) ?? 0) + 1);
+    const task = this.deliver(delivery)
+      .catch((error: unknown) =>
+        this.log.error({ err: error, deliveryId: delivery.id }, 'webhook delivery failed'),
+      )
+      .finally(() => {
+        const left = (this.perSubscription.get(id) ?? 1) - 1;
+        if (left === 0) this.perSubscription.delete(id);
+        else this.perSubscription.set(id, left);
+        this.inFlight.delete(task);
+        this.wake?.();
+      });
+    this.inFlight.add(task);
+  }
+
+  /**
+   * Successes are written in batches (up to 64, or after 10 ms): one transaction for many
+   * deliveries instead of one each. The attempt's slot is held until its batch is written, so
+   * shutdown and the claim count both see it.
+   */
+  private recordSuccess(success: store.Success): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.successes.push({ success, resolve, reject });
+      if (this.successes.length >= 64) void this.flush();
+      else this.flushTimer ??= setTimeout(() => void this.flush(), 10);
+    });
+  }
+
+  /** Writes the waiting successes in one transaction (flushes run one after the other). */
+  private flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const batch = this.successes;
+    this.successes = [];
+    if (batch.length === 0) return this.flushing;
+    this.flushing = this.flushing
+      .then(() =>
+        this.db.systemTx((tx) =>
+          store.completeSuccesses(
+            tx,
+            batch.map((item) => item.success),
+          ),
+        ),
+      )
+      .then(
+        () => batch.forEach((item) => item.resolve()),
+        (error: unknown) => batch.forEach((item) => item.reject(error)),
+      );
+    return this.flushing;
+  }
+
+  /** One attempt of one delivery, then its outcome written (if the claim is still ours). */
+  async deliver(delivery: store.ClaimedDelivery): Promise<void> {
+    if (!delivery.enabled) {
+      await this.db.tenantTx(delivery.organizationId, (tx) =>
+        store.completeClaim(
+          tx,
+          delivery,
+          {
+            status: 'FAILED',
+            retryInMs: null,
+            attempt: null,
+            lastError: 'subscription disabled',
+            lastStatusCode: null,
+          },
+          newId('wha'),
+        ),
+      );
+      return;
+    }
+    const body = envelopeBody(delivery.event);
+    const startedAt = new Date();
+    const outcome = await sendWebhook({
+      url: delivery.url,
+      body,
+      headers: signedHeaders(delivery, body, startedAt.getTime()),
+      timeoutMs: this.settings.webhookTimeoutMs,
+      agents: this.agents,
+      lookup: this.settings.lookup,
+    });
+    const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    const attemptNumber = delivery.attemptCount + 1;
+    const delays = this.settings.webhookRetryDelaysMs;
+    const retry = !succeeded && isRetryable(outcome) && attemptNumber < delays.length;
+    const gone = outcome.statusCode === 410;
+    if (succeeded) {
+      await this.recordSuccess({
+        delivery,
+        attemptId: newId('wha'),
+        startedAt,
+        durationMs: outcome.durationMs,
+        statusCode: outcome.statusCode as number,
+        responseBody: outcome.responseBody,
+      });
+      return;
+    }
+    const result: store.AttemptResult = {
+      status: retry ? 'PENDING' : 'FAILED',
+      retryInMs: retry ? (delays[attemptNumber] ?? 0) : null,
+      attempt: {
+        startedAt,
+        durationMs: outcome.durationMs,
+        statusCode: outcome.statusCode,
+        error: outcome.error ?? `HTTP ${outcome.statusCode}`,
+        responseBody: outcome.responseBody,
+      },
+      lastError: outcome.error ?? `HTTP ${outcome.statusCode}`,
+      lastStatusCode: outcome.statusCode,
+    };
+    await this.db.tenantTx(delivery.organizationId, async (tx) => {
+      if (!(await store.completeClaim(tx, delivery, result, newId('wha')))) return;
+      const subscription = await store.markFailing(tx, delivery.subscriptionId);
+      if (!subscription || !subscription.enabled) return;
+      const failingFor = Date.now() - (subscription.failingSince?.getTime() ?? Date.now());
+      const reason = gone ? 'GONE' : failingFor >= this.disableAfterMs ? 'FAILING' : null;
+      if (reason === null) return;
+      await store.updateSubscription(tx, delivery.organizationId, delivery.subscriptionId, {
+        enabled: false,
+        disabledReason: reason,
+      });
+      await recordEvent(tx, {
+        type: WebhookDisabled.type,
+        data: {
+          subscription: { id: subscription.id, url: subscription.url },
+          reason,
+          failingSince: subscription.failingSince?.toISOString() ?? null,
+        },
+        actor: SYSTEM,
+      });
+    });
+  }
+}
+
+/** The scheduler job that runs the delivery worker (src/jobs.ts). */
+export function webhookDeliveryJob(
+  db: Database,
+  settings: DeliveryWorkerSettings,
+  log?: { error(obj: unknown, msg: string): void },
+): Job {
+  return new DeliveryWorker(db, settings, log).job();
+}

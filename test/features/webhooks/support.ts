@@ -1,0 +1,123 @@
+import type { LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import type { Database } from '../../../src/db/database.ts';
+import {
+  DeliveryWorker,
+  type DeliveryWorkerSettings,
+} from '../../../src/features/webhooks/webhooks.worker.ts';
+import { eventCatalog } from '../../../src/platform/events/catalog.ts';
+import { recordEvent } from '../../../src/platform/events/record.ts';
+import { startJobs } from '../../../src/platform/jobs/scheduler.ts';
+import type { Lookup } from '../../../src/features/webhooks/webhooks.ssrf.ts';
+import { createTenant } from '../../helpers/factories.ts';
+import { api, expectStatus } from '../../helpers/http.ts';
+
+/**
+ * A DNS resolver with made-up names (the real one is used for nothing): each name maps to its
+ * addresses, which a test may change (DNS rebinding); unknown names fail like NXDOMAIN.
+ */
+export function fakeDns(table: Record<string, string[]>): Lookup & { table: Record<string, string[]> } {
+  const lookup = ((hostname: string, options: unknown, callback: unknown) => {
+    const done = (typeof options === 'function' ? options : callback) as (...args: unknown[]) => void;
+    const all =
+      typeof options === 'object' && options !== null && (options as { all?: boolean }).all === true;
+    const addresses = isIP(hostname) ? [hostname] : lookup.table[hostname];
+    setImmediate(() => {
+      if (!addresses || addresses.length === 0) {
+        done(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
+        return;
+      }
+      const list: LookupAddress[] = addresses.map((address) => ({ address, family: isIP(address) }));
+      if (all) done(null, list);
+      else done(null, list[0]?.address, list[0]?.family);
+    });
+  }) as unknown as Lookup & { table: Record<string, string[]> };
+  lookup.table = table;
+  return lookup;
+}
+
+export interface CreatedWebhook {
+  id: string;
+  url: string;
+  secret: string;
+  eventTypes: string[];
+  enabled: boolean;
+}
+
+export async function subscribe(
+  app: FastifyInstance,
+  key: string,
+  url: string,
+  eventTypes: string[] = ['*'],
+): Promise<CreatedWebhook> {
+  const response = await api(app, 'POST', '/v1/webhooks', {
+    key,
+    body: { url, eventTypes, description: 'test' },
+  });
+  return expectStatus(response, 201).data;
+}
+
+/** A tenant whose secret key is not throttled (the tests write more than 30 times a minute). */
+export function busyTenant(app: FastifyInstance) {
+  return createTenant(app, { secret: { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 } });
+}
+
+/** Records `type` with its catalog example in the organization's transaction (the one recording path). */
+export async function emit(db: Database, organizationId: string, type: string): Promise<string> {
+  const definition = eventCatalog.get(type);
+  if (!definition) throw new Error(`no event type ${type}`);
+  const event = await db.tenantTx(organizationId, (tx) =>
+    recordEvent(tx, {
+      type,
+      data: definition.example as Record<string, unknown>,
+      actor: { kind: 'API', userId: null },
+    }),
+  );
+  return event.id;
+}
+
+/** Runs one delivery worker of `db` until stopped (tiny delays and polls). */
+export function startWorker(db: Database, settings: Partial<DeliveryWorkerSettings> = {}) {
+  const worker = new DeliveryWorker(db, {
+    webhookRetryDelaysMs: [0, 300, 300, 300, 300],
+    webhookTimeoutMs: 1_000,
+    webhookAllowPrivateUrls: true,
+    pollMs: 20,
+    ...settings,
+  });
+  return startJobs([worker.job()], pino({ level: 'silent' }));
+}
+
+/** The delivery log of a subscription, as the API shows it. */
+export async function deliveriesOf(app: FastifyInstance, key: string, id: string, query = '') {
+  return expectStatus(await api(app, 'GET', `/v1/webhooks/${id}/deliveries${query}`, { key }), 200).data as {
+    id: string;
+    eventId: string;
+    eventType: string;
+    status: string;
+    attemptCount: number;
+    lastError: string | null;
+    attempts: {
+      attempt: number;
+      statusCode: number | null;
+      error: string | null;
+      responseBody: string | null;
+      durationMs: number;
+    }[];
+  }[];
+}
+
+/** Polls until `check` passes (a delivery's final state is written just after the receiver answers). */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
