@@ -29,6 +29,11 @@ import { appointmentsSchemas } from './features/appointments/appointments.schema
 import { dealsRoutes } from './features/deals/deals.routes.ts';
 import { dealsSchemas } from './features/deals/deals.schema.ts';
 import { usageRoutes } from './features/usage/usage.routes.ts';
+import { conversationsHookRoutes } from './features/conversations/conversations-hook.routes.ts';
+import { conversationsSetupRoutes } from './features/conversations/conversations-setup.routes.ts';
+import { conversationsRoutes } from './features/conversations/conversations.routes.ts';
+import { conversationsSchemas } from './features/conversations/conversations.schema.ts';
+import { httpProvider, sandboxProvider } from './features/conversations/conversations.provider.ts';
 import { usageSchemas } from './features/usage/usage.schema.ts';
 import { adminRoutes } from './features/admin/admin.routes.ts';
 import { eventsSchemas } from './features/events/events.schema.ts';
@@ -59,6 +64,8 @@ export interface AppDependencies {
   plugins?: FastifyPluginAsync[];
   /** Extra named schemas those plugins reference. */
   schemas?: TSchema[];
+  /** The service's clock (messaging windows); tests inject one to cross the 24-hour boundary. */
+  clock?: () => Date;
 }
 
 declare module 'fastify' {
@@ -140,6 +147,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     ...appointmentsSchemas,
     ...dealsSchemas,
     ...usageSchemas,
+    ...conversationsSchemas,
     ...(deps.schemas ?? []),
   ]) {
     app.addSchema(schema);
@@ -169,6 +177,24 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(appointmentsRoutes, { db: deps.db });
   await app.register(dealsRoutes, { db: deps.db });
   await app.register(usageRoutes, { db: deps.db });
+  const messaging = {
+    provider:
+      config.messagingProvider === 'http'
+        ? httpProvider({
+            apiUrl: config.messagingApiUrl as string,
+            token: config.messagingApiToken,
+            timeoutMs: config.messagingTimeoutMs,
+          })
+        : sandboxProvider,
+    clock: deps.clock ?? (() => new Date()),
+  };
+  await app.register(conversationsRoutes, { db: deps.db, messaging });
+  await app.register(conversationsSetupRoutes, { db: deps.db });
+  await app.register(conversationsHookRoutes, {
+    db: deps.db,
+    messaging,
+    webhookSecret: config.messagingWebhookSecret,
+  });
   for (const plugin of deps.plugins ?? []) await app.register(plugin);
 
   return app;

@@ -30,7 +30,7 @@ import type {
   UpdateOrganizationBody,
 } from './admin.schema.ts';
 import * as store from './admin.store.ts';
-import { createAgent } from '../agents/agents.service.ts';
+import { createAgent, isAgentOf } from '../agents/agents.service.ts';
 import type { CreateAgentBody } from '../agents/agents.schema.ts';
 import { updatePortalSettings } from '../portal/portal.service.ts';
 import { importProperties } from '../properties/properties-import.service.ts';
@@ -238,6 +238,10 @@ export async function createApiKey(
 
   const key = generateKey(type, mode);
   const row = await deps.db.tenantTx(actingId, async (tx) => {
+    // A bound agent sends the key's messages (DESIGN.md): it must be an agent of the acting organization.
+    if (body.agentId !== undefined && !(await isAgentOf(tx, actingId, body.agentId))) {
+      throw Errors.invalidField('body.agentId', 'does not name an agent of the organization the key acts on');
+    }
     const inserted = await store.insertApiKey(tx, actingId, {
       id: newId('key'),
       type,
