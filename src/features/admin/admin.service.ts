@@ -36,6 +36,7 @@ import { updatePortalSettings } from '../portal/portal.service.ts';
 import { importProperties } from '../properties/properties-import.service.ts';
 import { DEMO_AGENTS, DEMO_COUNTRY, DEMO_CURRENCY, DEMO_PORTAL, demoProperties } from './demo-data.ts';
 import { seedDemoCrm } from './demo-crm.ts';
+import { seedDemoConversations } from '../conversations/conversations-demo.ts';
 
 export interface AdminDeps {
   db: Database;
@@ -339,7 +340,8 @@ export const DEMO_ORGANIZATION_NAME = 'Demo Realty';
 /**
  * Creates the demo agency: "Demo Realty" (BUSINESS, Spain, EUR) with a publishable key, a secret
  * key that has every scope and access level 3, and its content (demo-data.ts) written through the
- * features' own services: 4 agents (2 bookable), portal settings and 150 properties.
+ * features' own services: 4 agents (2 bookable), portal settings, 150 properties, the CRM (demo-crm.ts)
+ * and conversations over the sandbox messaging number (conversations-demo.ts).
  */
 export async function seedDemo(deps: AdminDeps): Promise<DemoSeed> {
   const organization = await createOrganization(deps, {
@@ -366,7 +368,8 @@ export async function seedDemo(deps: AdminDeps): Promise<DemoSeed> {
     await updatePortalSettings(deps.db, organization.id, DEMO_PORTAL);
     const imported = await importProperties(deps.db, organization.id, demoProperties(agentIds));
     if (imported.failed > 0) throw new Error(`demo properties refused: ${JSON.stringify(imported.errors)}`);
-    await seedDemoCrm(deps.db, organization.id, agentIds);
+    const { contactIds } = await seedDemoCrm(deps.db, organization.id, agentIds);
+    await seedDemoConversations(deps.db, organization.id, contactIds);
     return { organization, publishableKey: publishable.key, secretKey: secret.key };
   } catch (error) {
     // The seed spans the organization's and the twin's transactions: leave no half-made agency.

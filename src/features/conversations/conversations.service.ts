@@ -173,9 +173,27 @@ async function loadContact(tx: Tx, organizationId: string, contactId: string): P
   return contact;
 }
 
-/** The sender: the key's agent when it is bound to one (and it still exists), else the contact's owner. */
-async function senderOf(tx: Tx, organizationId: string, principal: Principal, contact: Contact) {
-  if (principal.agentId && (await isAgentOf(tx, organizationId, principal.agentId))) return principal.agentId;
+/** Who sends: the organization acted on, the agent a key is bound to, and the events' actor. */
+export interface Sender {
+  organizationId: string;
+  /** False for a test twin: the sandbox then stands in for the platform whatever is configured. */
+  livemode: boolean;
+  agentId: string | null;
+  actor: Actor;
+}
+
+function senderOfPrincipal(principal: Principal): Sender {
+  return {
+    organizationId: principal.organization.id,
+    livemode: principal.organization.livemode,
+    agentId: principal.agentId,
+    actor: actorOf(principal),
+  };
+}
+
+/** The agent shown as sender: the key's agent when it is bound to one (and still exists), else the contact's owner. */
+async function agentOf(tx: Tx, sender: Sender, contact: Contact) {
+  if (sender.agentId && (await isAgentOf(tx, sender.organizationId, sender.agentId))) return sender.agentId;
   return contact.ownerId;
 }
 
@@ -187,12 +205,12 @@ interface QueuedSend {
 /** Transaction 1: every rule, then the message stored QUEUED. Nothing is recorded as sent yet. */
 async function queueMessage(
   tx: Tx,
-  principal: Principal,
+  sender: Sender,
   contactId: string,
   body: SendMessageBody,
   now: Date,
 ): Promise<QueuedSend> {
-  const organizationId = principal.organization.id;
+  const organizationId = sender.organizationId;
   if (body.body !== undefined && body.templateId !== undefined) {
     throw Errors.invalidField('body.templateId', 'cannot be sent with body: send free text or a template');
   }
@@ -247,7 +265,7 @@ async function queueMessage(
     variables: template ? variables : null,
     // Template messages are what the platform charges for; free text inside the window is not.
     usage: template ? { category: template.category, billable: true } : null,
-    agentId: await senderOf(tx, organizationId, principal, contact),
+    agentId: await agentOf(tx, sender, contact),
     createdAt: now,
   });
   if (!message) throw Errors.internal(new Error('a new outbound message collided on its platform id'));
@@ -283,14 +301,44 @@ export async function sendMessage(
   body: SendMessageBody,
   idempotencyKey?: string,
 ): Promise<Message> {
-  const organizationId = principal.organization.id;
-  const now = context.clock();
-  const queued = await db.tenantTx(organizationId, (tx) => queueMessage(tx, principal, contactId, body, now));
+  return deliver(db, context, senderOfPrincipal(principal), contactId, body, idempotencyKey);
+}
 
-  const provider = principal.organization.livemode ? context.provider : sandboxProvider;
+/**
+ * Sends as the agency itself (no key), with the same rules: the demo seed's replies. Test twins and
+ * the sandbox behave as for a key.
+ */
+export async function sendAsOrganization(
+  db: Database,
+  context: MessagingContext,
+  organization: { id: string; livemode: boolean },
+  contactId: string,
+  body: SendMessageBody,
+): Promise<Message> {
+  const sender = {
+    organizationId: organization.id,
+    livemode: organization.livemode,
+    agentId: null,
+    actor: OPERATOR,
+  };
+  return deliver(db, context, sender, contactId, body);
+}
+
+async function deliver(
+  db: Database,
+  context: MessagingContext,
+  sender: Sender,
+  contactId: string,
+  body: SendMessageBody,
+  idempotencyKey?: string,
+): Promise<Message> {
+  const { organizationId, actor } = sender;
+  const now = context.clock();
+  const queued = await db.tenantTx(organizationId, (tx) => queueMessage(tx, sender, contactId, body, now));
+
+  const provider = sender.livemode ? context.provider : sandboxProvider;
   const result = await provider.send({ ...queued.outbound, idempotencyKey });
 
-  const actor = actorOf(principal);
   const message = await db.tenantTx(organizationId, async (tx) => {
     if (!result.ok) {
       await store.updateMessage(tx, organizationId, queued.messageId, {
