@@ -1106,6 +1106,12 @@ CREATE UNIQUE INDEX messages_organization_id_chat_message_id_key ON public.messa
 CREATE INDEX messages_organization_id_created_at_idx ON public.messages USING btree (organization_id, created_at);
 
 --
+-- Name: messages_queued_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX messages_queued_created_at_idx ON public.messages USING btree (created_at) WHERE (status = 'QUEUED'::text);
+
+--
 -- Name: messages_template_id_idx; Type: INDEX; Schema: public; Owner: -
 --
 

@@ -69,6 +69,7 @@ CREATE INDEX "message_templates_organization_id_created_at_idx" ON "message_temp
 CREATE INDEX "messages_contact_id_created_at_idx" ON "messages" USING btree ("contact_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "messages_organization_id_created_at_idx" ON "messages" USING btree ("organization_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "messages_organization_id_chat_message_id_key" ON "messages" USING btree ("organization_id","chat_message_id");--> statement-breakpoint
+CREATE INDEX "messages_queued_created_at_idx" ON "messages" USING btree ("created_at") WHERE status = 'QUEUED';--> statement-breakpoint
 CREATE INDEX "messages_template_id_idx" ON "messages" USING btree ("template_id");--> statement-breakpoint
 CREATE INDEX "messages_agent_id_idx" ON "messages" USING btree ("agent_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "messaging_numbers_organization_id_phone_key" ON "messaging_numbers" USING btree ("organization_id","phone");--> statement-breakpoint

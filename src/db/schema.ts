@@ -765,6 +765,8 @@ export const messages = pgTable(
     index('messages_organization_id_created_at_idx').on(t.organizationId, t.createdAt),
     // Receipts and inbound retries find a message by the platform's id.
     uniqueIndex('messages_organization_id_chat_message_id_key').on(t.organizationId, t.chatMessageId),
+    // The sweep of sends a crash interrupted (jobs.ts): QUEUED is a state of seconds.
+    index('messages_queued_created_at_idx').on(t.createdAt).where(sql`status = 'QUEUED'`),
     index('messages_template_id_idx').on(t.templateId),
     index('messages_agent_id_idx').on(t.agentId),
   ],

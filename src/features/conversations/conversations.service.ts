@@ -660,3 +660,38 @@ export async function updateAdminConversation(
     return conversationOf(tx, organizationId, contact.id, context.clock());
   });
 }
+
+/** A send interrupted between its two transactions (a crash) is settled after this long. */
+export const STALE_QUEUED_MS = 5 * 60_000;
+const STALE_BATCH = 100;
+
+/**
+ * Worker job: outbound messages left QUEUED by a process that died between storing them and
+ * recording the platform's answer become FAILED ("outcome unknown": the platform may have sent
+ * them), with `message.status_changed`, so nothing stays QUEUED for ever. Returns how many.
+ */
+export async function failInterruptedSends(db: Database, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - STALE_QUEUED_MS);
+  let settled = 0;
+  for (;;) {
+    const stale = await db.systemTx((tx) => store.findStaleQueuedMessages(tx, before, STALE_BATCH));
+    for (const { organizationId, id } of stale) {
+      await db.tenantTx(organizationId, async (tx) => {
+        const row = await store.failQueuedMessage(
+          tx,
+          organizationId,
+          id,
+          'interrupted before the messaging platform answered; the outcome is unknown',
+        );
+        if (!row) return;
+        await recordEvent(tx, {
+          type: MessageStatusChanged.type,
+          data: { message: await messageOf(tx, organizationId, id), previousStatus: 'QUEUED' },
+          actor: { kind: 'SYSTEM', userId: null },
+        });
+        settled += 1;
+      });
+    }
+    if (stale.length < STALE_BATCH) return settled;
+  }
+}

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, lt, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/database.ts';
 import {
   agents,
@@ -360,4 +360,35 @@ export async function listMessages(
     withTotal ? tx.select({ total: count() }).from(messages).where(where) : Promise.resolve([]),
   ]);
   return { items, total: Number(totals[0]?.total ?? items.length) };
+}
+
+/** Across tenants (system transaction): outbound messages still QUEUED since before `before`, oldest first. */
+export async function findStaleQueuedMessages(
+  tx: Tx,
+  before: Date,
+  limit: number,
+): Promise<{ organizationId: string; id: string }[]> {
+  return tx
+    .select({ organizationId: messages.organizationId, id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.status, 'QUEUED'), lt(messages.createdAt, before)))
+    .orderBy(asc(messages.createdAt))
+    .limit(limit);
+}
+
+/** Marks one message FAILED if it is still QUEUED (a late step 3 of its send may have won the race). */
+export async function failQueuedMessage(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+  reason: string,
+): Promise<MessageRow | null> {
+  const rows = await tx
+    .update(messages)
+    .set({ status: 'FAILED', failureReason: reason, updatedAt: sql`now()` })
+    .where(
+      and(eq(messages.organizationId, organizationId), eq(messages.id, id), eq(messages.status, 'QUEUED')),
+    )
+    .returning();
+  return rows[0] ?? null;
 }

@@ -1,8 +1,12 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAgent, createApiKey } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
-import { buildTestApp } from '../../helpers/test-app.ts';
+import { queryRows } from '../../../src/db/database.ts';
+import { workerJobs } from '../../../src/jobs.ts';
+import { newId } from '../../../src/platform/ids/ids.ts';
+import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 import {
   createMessagingAgency,
   eventsOf,
@@ -464,5 +468,37 @@ describe('inbound messages', () => {
     expectError(await inbound(app, agency.orgId, agency.contactId, '  '), 400, 'VALIDATION_ERROR');
     expectError(await inbound(app, agency.orgId, 'ct_0000000000000000000000', 'Hi'), 404, 'NOT_FOUND');
     expectError(await inbound(app, 'org_0000000000000000000000', agency.contactId, 'Hi'), 404, 'NOT_FOUND');
+  });
+});
+
+describe('sends interrupted by a crash', () => {
+  it('are settled as FAILED by the worker after 5 minutes (message.status_changed), fresh ones are left alone', async () => {
+    const agency = await createMessagingAgency(app);
+    const db = await testDatabase();
+    // What a process that died between the two transactions of a send leaves behind.
+    const queued = async (ageMs: number) => {
+      const id = newId('msg');
+      await db.tenantTx(agency.orgId, (tx) =>
+        queryRows(
+          tx,
+          sql`INSERT INTO messages (id, organization_id, contact_id, direction, type, body, status, created_at)
+              VALUES (${id}, ${agency.orgId}, ${agency.contactId}, 'OUTBOUND', 'TEXT', 'Lost', 'QUEUED', ${new Date(Date.now() - ageMs).toISOString()})
+              RETURNING id`,
+        ),
+      );
+      return id;
+    };
+    const old = await queued(6 * 60_000);
+    const fresh = await queued(60_000);
+    const job = workerJobs(db).find((candidate) => candidate.name === 'messages.fail_interrupted');
+    await job?.run();
+    const stored = await storedMessages(agency.orgId, agency.contactId);
+    expect(stored.find((m) => m.id === old)).toMatchObject({ status: 'FAILED' });
+    expect(stored.find((m) => m.id === old)?.failure_reason).toContain('outcome is unknown');
+    expect(stored.find((m) => m.id === fresh)?.status).toBe('QUEUED');
+    const changed = await eventsOf(agency.orgId, 'message.status_changed');
+    expect(changed.map((e) => [e.data.message.id, e.data.previousStatus, e.data.message.status])).toEqual([
+      [old, 'QUEUED', 'FAILED'],
+    ]);
   });
 });
