@@ -1,17 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
 import { AppError, Errors } from '../../platform/errors/errors.ts';
-import type { Actor } from '../../platform/events/catalog.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import { toE164 } from '../../platform/text/phone.ts';
 import { requireTenantOrganization } from '../admin/admin.service.ts';
 import { findContactByPhone, upsertPortalContact } from '../contacts/contacts.service.ts';
 import type { MessageStatus, MessageType } from './conversations.schema.ts';
-import { applyStatus, recordInbound, type MessagingContext } from './conversations.service.ts';
+import { applyStatus, PLATFORM, recordInbound, type MessagingContext } from './conversations.service.ts';
 import * as store from './conversations.store.ts';
-
-/** Hook calls are the platform speaking. */
-const PLATFORM: Actor = { kind: 'INTEGRATION', userId: null };
 
 /**
  * `X-Hub-Signature-256: sha256=<hex>`: HMAC-SHA256 of the raw body with MESSAGING_WEBHOOK_SECRET,

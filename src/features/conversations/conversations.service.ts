@@ -42,6 +42,8 @@ export interface MessagingContext {
 
 /** Back-office actions are recorded with a SYSTEM actor (the operator). */
 const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
+/** Receipts are the platform speaking (the sandbox's simulated ones too). */
+export const PLATFORM: Actor = { kind: 'INTEGRATION', userId: null };
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
 
@@ -367,6 +369,11 @@ async function deliver(
     });
     const sent = await messageOf(tx, organizationId, row.id);
     await recordEvent(tx, { type: MessageSent.type, data: { message: sent }, actor });
+    if (provider.simulatesReceipts) {
+      // The sandbox stands in for the platform's receipt too (same transaction: nothing can fail
+      // after the answer is decided), so integrations see the whole life cycle.
+      await applyStatus(tx, organizationId, result.chatMessageId, 'DELIVERED', null, PLATFORM);
+    }
     return sent;
   });
 
@@ -374,15 +381,6 @@ async function deliver(
     throw new AppError('MESSAGING_ERROR', `The message could not be sent: ${result.reason}`, {
       extra: { messageId: message.id },
     });
-  }
-  if (provider.simulatesReceipts && message.chatMessageId) {
-    // The sandbox stands in for the platform's receipt too, so integrations see the whole life cycle.
-    await db.tenantTx(organizationId, (tx) =>
-      applyStatus(tx, organizationId, message.chatMessageId as string, 'DELIVERED', null, {
-        kind: 'INTEGRATION',
-        userId: null,
-      }),
-    );
   }
   return message;
 }
