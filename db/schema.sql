@@ -243,6 +243,25 @@ CREATE TABLE public.contacts (
 ALTER TABLE ONLY public.contacts FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: conversations; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.conversations (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    contact_id text NOT NULL,
+    mode text DEFAULT 'AUTOMATED'::text NOT NULL,
+    blocked boolean DEFAULT false NOT NULL,
+    last_inbound_at timestamp with time zone,
+    last_message_id text,
+    last_message_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.conversations FORCE ROW LEVEL SECURITY;
+
+--
 -- Name: deals; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -346,6 +365,66 @@ CREATE TABLE public.leads (
 );
 
 ALTER TABLE ONLY public.leads FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: message_templates; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.message_templates (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    name text NOT NULL,
+    language text NOT NULL,
+    category text NOT NULL,
+    body text NOT NULL,
+    variables text[] DEFAULT '{}'::text[] NOT NULL,
+    status text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.message_templates FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: messages; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.messages (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    contact_id text NOT NULL,
+    chat_message_id text,
+    direction text NOT NULL,
+    type text NOT NULL,
+    body text NOT NULL,
+    rendered_body text,
+    status text NOT NULL,
+    template_id text,
+    variables jsonb,
+    usage jsonb,
+    agent_id text,
+    failure_reason text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.messages FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: messaging_numbers; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.messaging_numbers (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    phone text NOT NULL,
+    provider_number_id text NOT NULL,
+    active boolean DEFAULT true NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.messaging_numbers FORCE ROW LEVEL SECURITY;
 
 --
 -- Name: organization_counters; Type: TABLE; Schema: public; Owner: -
@@ -690,6 +769,13 @@ ALTER TABLE ONLY public.contacts
     ADD CONSTRAINT contacts_pkey PRIMARY KEY (id);
 
 --
+-- Name: conversations conversations_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.conversations
+    ADD CONSTRAINT conversations_pkey PRIMARY KEY (id);
+
+--
 -- Name: deals deals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -723,6 +809,27 @@ ALTER TABLE ONLY public.idempotency_keys
 
 ALTER TABLE ONLY public.leads
     ADD CONSTRAINT leads_pkey PRIMARY KEY (id);
+
+--
+-- Name: message_templates message_templates_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.message_templates
+    ADD CONSTRAINT message_templates_pkey PRIMARY KEY (id);
+
+--
+-- Name: messages messages_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.messages
+    ADD CONSTRAINT messages_pkey PRIMARY KEY (id);
+
+--
+-- Name: messaging_numbers messaging_numbers_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.messaging_numbers
+    ADD CONSTRAINT messaging_numbers_pkey PRIMARY KEY (id);
 
 --
 -- Name: organization_counters organization_counters_organization_id_name_pk; Type: CONSTRAINT; Schema: public; Owner: -
@@ -930,6 +1037,24 @@ CREATE INDEX contacts_owner_id_idx ON public.contacts USING btree (owner_id);
 CREATE INDEX contacts_tags_idx ON public.contacts USING gin (tags);
 
 --
+-- Name: conversations_contact_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX conversations_contact_id_idx ON public.conversations USING btree (contact_id);
+
+--
+-- Name: conversations_organization_id_contact_id_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX conversations_organization_id_contact_id_key ON public.conversations USING btree (organization_id, contact_id);
+
+--
+-- Name: conversations_organization_id_last_message_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX conversations_organization_id_last_message_at_idx ON public.conversations USING btree (organization_id, last_message_at DESC NULLS LAST, id DESC NULLS LAST);
+
+--
 -- Name: deals_agent_id_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1024,6 +1149,72 @@ CREATE INDEX leads_contact_id_idx ON public.leads USING btree (contact_id);
 --
 
 CREATE INDEX leads_organization_id_created_at_idx ON public.leads USING btree (organization_id, created_at DESC NULLS LAST);
+
+--
+-- Name: message_templates_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX message_templates_organization_id_created_at_idx ON public.message_templates USING btree (organization_id, created_at);
+
+--
+-- Name: message_templates_organization_id_name_language_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX message_templates_organization_id_name_language_key ON public.message_templates USING btree (organization_id, name, language);
+
+--
+-- Name: messages_agent_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX messages_agent_id_idx ON public.messages USING btree (agent_id);
+
+--
+-- Name: messages_contact_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX messages_contact_id_created_at_idx ON public.messages USING btree (contact_id, created_at DESC NULLS LAST, id DESC NULLS LAST);
+
+--
+-- Name: messages_organization_id_chat_message_id_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX messages_organization_id_chat_message_id_key ON public.messages USING btree (organization_id, chat_message_id);
+
+--
+-- Name: messages_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX messages_organization_id_created_at_idx ON public.messages USING btree (organization_id, created_at);
+
+--
+-- Name: messages_queued_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX messages_queued_created_at_idx ON public.messages USING btree (created_at) WHERE (status = 'QUEUED'::text);
+
+--
+-- Name: messages_template_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX messages_template_id_idx ON public.messages USING btree (template_id);
+
+--
+-- Name: messaging_numbers_one_active_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX messaging_numbers_one_active_key ON public.messaging_numbers USING btree (organization_id) WHERE active;
+
+--
+-- Name: messaging_numbers_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX messaging_numbers_organization_id_created_at_idx ON public.messaging_numbers USING btree (organization_id, created_at);
+
+--
+-- Name: messaging_numbers_organization_id_phone_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX messaging_numbers_organization_id_phone_key ON public.messaging_numbers USING btree (organization_id, phone);
 
 --
 -- Name: organizations_live_organization_id_key; Type: INDEX; Schema: public; Owner: -
@@ -1306,6 +1497,20 @@ ALTER TABLE ONLY public.contacts
     ADD CONSTRAINT contacts_owner_id_agents_id_fk FOREIGN KEY (owner_id) REFERENCES public.agents(id) ON DELETE SET NULL;
 
 --
+-- Name: conversations conversations_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.conversations
+    ADD CONSTRAINT conversations_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+
+--
+-- Name: conversations conversations_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.conversations
+    ADD CONSTRAINT conversations_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
 -- Name: deals deals_agent_id_agents_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1395,6 +1600,48 @@ ALTER TABLE ONLY public.leads
 
 ALTER TABLE ONLY public.leads
     ADD CONSTRAINT leads_property_id_properties_id_fk FOREIGN KEY (property_id) REFERENCES public.properties(id) ON DELETE SET NULL;
+
+--
+-- Name: message_templates message_templates_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.message_templates
+    ADD CONSTRAINT message_templates_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: messages messages_agent_id_agents_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.messages
+    ADD CONSTRAINT messages_agent_id_agents_id_fk FOREIGN KEY (agent_id) REFERENCES public.agents(id) ON DELETE SET NULL;
+
+--
+-- Name: messages messages_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.messages
+    ADD CONSTRAINT messages_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+
+--
+-- Name: messages messages_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.messages
+    ADD CONSTRAINT messages_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: messages messages_template_id_message_templates_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.messages
+    ADD CONSTRAINT messages_template_id_message_templates_id_fk FOREIGN KEY (template_id) REFERENCES public.message_templates(id) ON DELETE SET NULL;
+
+--
+-- Name: messaging_numbers messaging_numbers_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.messaging_numbers
+    ADD CONSTRAINT messaging_numbers_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
 -- Name: organization_counters organization_counters_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -1608,6 +1855,12 @@ ALTER TABLE public.appointments ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.contacts ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: conversations; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.conversations ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: deals; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -1636,6 +1889,24 @@ ALTER TABLE public.idempotency_keys ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.leads ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: message_templates; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.message_templates ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: messages; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.messages ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: messaging_numbers; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.messaging_numbers ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: organization_counters; Type: ROW SECURITY; Schema: public; Owner: -
@@ -1710,6 +1981,12 @@ CREATE POLICY system_access ON public.appointments TO agency_system USING (true)
 CREATE POLICY system_access ON public.contacts TO agency_system USING (true) WITH CHECK (true);
 
 --
+-- Name: conversations system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.conversations TO agency_system USING (true) WITH CHECK (true);
+
+--
 -- Name: deals system_access; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -1738,6 +2015,24 @@ CREATE POLICY system_access ON public.idempotency_keys TO agency_system USING (t
 --
 
 CREATE POLICY system_access ON public.leads TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: message_templates system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.message_templates TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: messages system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.messages TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: messaging_numbers system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.messaging_numbers TO agency_system USING (true) WITH CHECK (true);
 
 --
 -- Name: organization_counters system_access; Type: POLICY; Schema: public; Owner: -
@@ -1860,6 +2155,12 @@ CREATE POLICY tenant_isolation ON public.appointments TO agency_app USING ((orga
 CREATE POLICY tenant_isolation ON public.contacts TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
+-- Name: conversations tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.conversations TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
 -- Name: deals tenant_isolation; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -1888,6 +2189,24 @@ CREATE POLICY tenant_isolation ON public.idempotency_keys TO agency_app USING ((
 --
 
 CREATE POLICY tenant_isolation ON public.leads TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: message_templates tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.message_templates TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: messages tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.messages TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: messaging_numbers tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.messaging_numbers TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
 -- Name: organization_counters tenant_isolation; Type: POLICY; Schema: public; Owner: -

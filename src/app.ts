@@ -29,6 +29,11 @@ import { appointmentsSchemas } from './features/appointments/appointments.schema
 import { dealsRoutes } from './features/deals/deals.routes.ts';
 import { dealsSchemas } from './features/deals/deals.schema.ts';
 import { usageRoutes } from './features/usage/usage.routes.ts';
+import { conversationsHookRoutes } from './features/conversations/conversations-hook.routes.ts';
+import { conversationsSetupRoutes } from './features/conversations/conversations-setup.routes.ts';
+import { conversationsRoutes } from './features/conversations/conversations.routes.ts';
+import { conversationsSchemas } from './features/conversations/conversations.schema.ts';
+import { httpProvider, sandboxProvider } from './features/conversations/conversations.provider.ts';
 import { usageSchemas } from './features/usage/usage.schema.ts';
 import { webhooksRoutes } from './features/webhooks/webhooks.routes.ts';
 import { webhooksSchemas } from './features/webhooks/webhooks.schema.ts';
@@ -69,6 +74,8 @@ export interface AppDependencies {
   schemas?: TSchema[];
   /** DNS resolver of the webhook URL check (tests resolve made-up names); node:dns by default. */
   lookup?: Lookup;
+  /** The service's clock (messaging windows); tests inject one to cross the 24-hour boundary. */
+  clock?: () => Date;
 }
 
 declare module 'fastify' {
@@ -152,6 +159,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     ...usageSchemas,
     ...mcpSchemas,
     ...webhooksSchemas,
+    ...conversationsSchemas,
     ...(deps.schemas ?? []),
   ]) {
     app.addSchema(schema);
@@ -186,6 +194,24 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(webhooksRoutes, {
     db: deps.db,
     urlPolicy: { allowPrivate: config.webhookAllowPrivateUrls, lookup: deps.lookup },
+  });
+  const messaging = {
+    provider:
+      config.messagingProvider === 'http'
+        ? httpProvider({
+            apiUrl: config.messagingApiUrl as string,
+            token: config.messagingApiToken,
+            timeoutMs: config.messagingTimeoutMs,
+          })
+        : sandboxProvider,
+    clock: deps.clock ?? (() => new Date()),
+  };
+  await app.register(conversationsRoutes, { db: deps.db, messaging });
+  await app.register(conversationsSetupRoutes, { db: deps.db });
+  await app.register(conversationsHookRoutes, {
+    db: deps.db,
+    messaging,
+    webhookSecret: config.messagingWebhookSecret,
   });
   for (const plugin of deps.plugins ?? []) await app.register(plugin);
 

@@ -31,6 +31,10 @@ export interface Config {
   readonly messagingProvider: 'sandbox' | 'http';
   readonly messagingApiUrl: string | undefined;
   readonly messagingApiToken: string | undefined;
+  /** Time limit of one call to the `http` provider. */
+  readonly messagingTimeoutMs: number;
+  /** HMAC-SHA256 key of the provider's inbound hook (`X-Hub-Signature-256`); unset = hook disabled. */
+  readonly messagingWebhookSecret: string | undefined;
   readonly runWorker: boolean;
   /** Days raw usage events are kept after they arrive; the daily aggregates are kept for good. */
   readonly usageDetailRetentionDays: number;
@@ -160,6 +164,8 @@ export function loadConfig(env: Env): Config {
     messagingProvider,
     messagingApiUrl,
     messagingApiToken,
+    messagingTimeoutMs: integer(env, 'MESSAGING_TIMEOUT_MS', 10_000, 100, 120_000),
+    messagingWebhookSecret: read(env, 'MESSAGING_WEBHOOK_SECRET'),
     runWorker: boolean(env, 'RUN_WORKER', true),
     usageDetailRetentionDays: integer(env, 'USAGE_DETAIL_RETENTION_DAYS', 90, 1, 3650),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),

@@ -1,4 +1,5 @@
 import type { Database } from './db/database.ts';
+import { failInterruptedSends } from './features/conversations/conversations.service.ts';
 import { purgeUsageDetail } from './features/usage/usage.service.ts';
 import { webhookDeliveryJob, type DeliveryWorkerSettings } from './features/webhooks/webhooks.worker.ts';
 import type { Job } from './platform/jobs/scheduler.ts';
@@ -15,7 +16,7 @@ export interface WorkerJobSettings extends Partial<DeliveryWorkerSettings> {
   log?: { error(obj: unknown, msg: string): void };
   /** Days raw usage events are kept (Config.usageDetailRetentionDays): pass the Config itself. */
   usageDetailRetentionDays?: number;
-  intervalsMs?: { purge?: number; usagePurge?: number };
+  intervalsMs?: { purge?: number; usagePurge?: number; messagingSweep?: number };
 }
 
 /** Every timed job of the worker (features add theirs here: webhook deliveries, ...). */
@@ -50,6 +51,14 @@ export function workerJobs(db: Database, settings: WorkerJobSettings = {}): Job[
       intervalMs: intervalsMs.usagePurge ?? 60 * 60_000,
       async run() {
         await purgeUsageDetail(db, settings.usageDetailRetentionDays ?? DEFAULT_USAGE_DETAIL_RETENTION_DAYS);
+      },
+    },
+    {
+      // Sends a crash interrupted between their two transactions: FAILED, never QUEUED for ever.
+      name: 'messages.fail_interrupted',
+      intervalMs: intervalsMs.messagingSweep ?? 60_000,
+      async run() {
+        await failInterruptedSends(db);
       },
     },
   ];

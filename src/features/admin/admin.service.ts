@@ -30,12 +30,13 @@ import type {
   UpdateOrganizationBody,
 } from './admin.schema.ts';
 import * as store from './admin.store.ts';
-import { createAgent } from '../agents/agents.service.ts';
+import { createAgent, isAgentOf } from '../agents/agents.service.ts';
 import type { CreateAgentBody } from '../agents/agents.schema.ts';
 import { updatePortalSettings } from '../portal/portal.service.ts';
 import { importProperties } from '../properties/properties-import.service.ts';
 import { DEMO_AGENTS, DEMO_COUNTRY, DEMO_CURRENCY, DEMO_PORTAL, demoProperties } from './demo-data.ts';
 import { seedDemoCrm } from './demo-crm.ts';
+import { seedDemoConversations } from '../conversations/conversations-demo.ts';
 
 export interface AdminDeps {
   db: Database;
@@ -238,6 +239,10 @@ export async function createApiKey(
 
   const key = generateKey(type, mode);
   const row = await deps.db.tenantTx(actingId, async (tx) => {
+    // A bound agent sends the key's messages (DESIGN.md): it must be an agent of the acting organization.
+    if (body.agentId !== undefined && !(await isAgentOf(tx, actingId, body.agentId))) {
+      throw Errors.invalidField('body.agentId', 'does not name an agent of the organization the key acts on');
+    }
     const inserted = await store.insertApiKey(tx, actingId, {
       id: newId('key'),
       type,
@@ -335,7 +340,8 @@ export const DEMO_ORGANIZATION_NAME = 'Demo Realty';
 /**
  * Creates the demo agency: "Demo Realty" (BUSINESS, Spain, EUR) with a publishable key, a secret
  * key that has every scope and access level 3, and its content (demo-data.ts) written through the
- * features' own services: 4 agents (2 bookable), portal settings and 150 properties.
+ * features' own services: 4 agents (2 bookable), portal settings, 150 properties, the CRM (demo-crm.ts)
+ * and conversations over the sandbox messaging number (conversations-demo.ts).
  */
 export async function seedDemo(deps: AdminDeps): Promise<DemoSeed> {
   const organization = await createOrganization(deps, {
@@ -362,7 +368,8 @@ export async function seedDemo(deps: AdminDeps): Promise<DemoSeed> {
     await updatePortalSettings(deps.db, organization.id, DEMO_PORTAL);
     const imported = await importProperties(deps.db, organization.id, demoProperties(agentIds));
     if (imported.failed > 0) throw new Error(`demo properties refused: ${JSON.stringify(imported.errors)}`);
-    await seedDemoCrm(deps.db, organization.id, agentIds);
+    const { contactIds } = await seedDemoCrm(deps.db, organization.id, agentIds);
+    await seedDemoConversations(deps.db, organization.id, contactIds);
     return { organization, publishableKey: publishable.key, secretKey: secret.key };
   } catch (error) {
     // The seed spans the organization's and the twin's transactions: leave no half-made agency.

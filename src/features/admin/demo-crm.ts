@@ -50,7 +50,7 @@ export async function seedDemoCrm(
   organizationId: string,
   agentIds: Record<AgentKey, string>,
   now = Date.now(),
-): Promise<void> {
+): Promise<{ contactIds: string[] }> {
   const agents = Object.values(agentIds);
   const contactIds: string[] = [];
   for (let i = 0; i < 30; i++) {
@@ -139,4 +139,5 @@ export async function seedDemoCrm(
       status: i % 2 === 0 ? 'CONFIRMED' : 'SCHEDULED',
     });
   }
+  return { contactIds };
 }

@@ -55,7 +55,14 @@ export const SCORE_TERMS: readonly ScoreTerm[] = [
     rows: (org, ct) =>
       sql`SELECT max(last_occurred_at) AS at FROM usage_daily WHERE organization_id = ${org} AND contact_id = ${ct} AND day > (now() AT TIME ZONE 'UTC')::date - 30 GROUP BY day`,
   },
-  // Issue 5: { kind: 'inboundMessage', points: 5, cap: 20, rows: (org, ct) => sql`SELECT created_at AS at FROM messages WHERE organization_id = ${org} AND contact_id = ${ct} AND direction = 'INBOUND'` },
+  {
+    // Messages the contact sent us over the messaging channel.
+    kind: 'inboundMessage',
+    points: 5,
+    cap: 20,
+    rows: (org, ct) =>
+      sql`SELECT created_at AS at FROM messages WHERE organization_id = ${org} AND contact_id = ${ct} AND direction = 'INBOUND'`,
+  },
 ];
 
 /** Bonus for the freshest activity of any kind, measured when the score is computed. */

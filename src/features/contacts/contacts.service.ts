@@ -611,3 +611,35 @@ export async function deleteAdminContact(
 export async function isContactOf(tx: Tx, organizationId: string, id: string): Promise<boolean> {
   return isId(id, 'ct') && (await store.findContactById(tx, organizationId, id)) !== null;
 }
+
+/**
+ * The contact with this E.164 phone, inside the caller's transaction (the messaging channel knows
+ * people by number); null when the organization has none.
+ */
+export async function findContactByPhone(
+  tx: Tx,
+  organizationId: string,
+  phone: string,
+): Promise<Contact | null> {
+  const { byPhone } = await store.findContactForUpsert(tx, organizationId, { phone, emailKey: null });
+  return byPhone ? toContact(byPhone) : null;
+}
+
+/**
+ * Marks a contact as opted out of messaging (an opt-out keyword), inside the caller's transaction,
+ * and records `contact.updated` with `changes: ["optedOut"]`; nothing happens when it already is.
+ */
+export async function optOutContact(
+  tx: Tx,
+  organizationId: string,
+  contactId: string,
+  actor: Actor,
+): Promise<Contact> {
+  const current = await loadContact(tx, organizationId, contactId);
+  if (current.optedOut) return toContact(current);
+  const row = await store.updateContact(tx, organizationId, contactId, { optedOut: true });
+  if (!row) throw Errors.notFound('Contact', contactId);
+  const contact = toContact(row);
+  await recordEvent(tx, { type: ContactUpdated.type, data: { contact, changes: ['optedOut'] }, actor });
+  return contact;
+}

@@ -218,3 +218,36 @@ describe('demo seed: the CRM', () => {
     expect((await get(`/v1/appointments?from=${new Date().toISOString()}`)).meta.total).toBe(6);
   });
 });
+
+describe('demo seed: conversations', () => {
+  it('has an active number, approved and pending templates, and open, closed, opted-out and taken-over conversations', async () => {
+    const orgId = seed.organization.id;
+    const numbers = expectStatus(
+      await admin(app, 'GET', `/admin/v1/organizations/${orgId}/messaging-numbers`),
+      200,
+    );
+    expect(numbers.data.filter((n: { active: boolean }) => n.active)).toHaveLength(1);
+    const templates = expectStatus(
+      await admin(app, 'GET', `/admin/v1/organizations/${orgId}/message-templates`),
+      200,
+    );
+    const statuses = templates.data.map((t: { status: string }) => t.status);
+    expect(statuses).toContain('APPROVED');
+    expect(statuses).toContain('PENDING');
+    const list = expectStatus(await api(app, 'GET', '/v1/conversations', { key: seed.secretKey }), 200);
+    const modes = list.data.map((c: { messagingMode: string }) => c.messagingMode).sort();
+    expect(modes).toEqual([
+      'BLOCKED',
+      'FREE_FORM',
+      'FREE_FORM',
+      'HUMAN_AGENT_ONLY',
+      'TEMPLATE_ONLY',
+      'TEMPLATE_ONLY',
+    ]);
+    const closed = list.data.find((c: { messagingMode: string }) => c.messagingMode === 'TEMPLATE_ONLY');
+    expect(closed.lastMessage).toMatchObject({
+      type: 'TEMPLATE',
+      usage: { category: 'MARKETING', billable: true },
+    });
+  });
+});

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createTenant, type Tenant } from '../../helpers/factories.ts';
+import { createAgent, createApiKey, createTenant, type Tenant } from '../../helpers/factories.ts';
 import { api, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 
@@ -51,15 +51,16 @@ describe('GET /v1/me', () => {
   });
 
   it('shows per-key overrides and the bound agent', async () => {
+    const agent = await createAgent(app, tenant.org.id);
     const key = await createApiKey(app, tenant.org.id, {
       type: 'secret',
       rateLimitPerMinute: 500,
       writeLimitPerMinute: 100,
-      agentId: 'agt_demo',
+      agentId: agent.id,
     });
     const me = expectStatus(await api(app, 'GET', '/v1/me', { key: key.key }), 200).data;
     expect(me.limits).toMatchObject({ requestsPerMinute: 500, writesPerMinute: 100 });
-    expect(me.agentId).toBe('agt_demo');
+    expect(me.agentId).toBe(agent.id);
   });
 
   it("reflects an organization's changes within the key cache time", async () => {

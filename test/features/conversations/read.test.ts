@@ -1,0 +1,243 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listRecentMessages } from '../../../src/features/conversations/conversations.service.ts';
+import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
+import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
+import { createMessagingAgency, inbound, nextPhone, send, type MessagingAgency } from './support.ts';
+
+const HOUR = 60 * 60 * 1000;
+let now = new Date();
+let app: FastifyInstance;
+let agency: MessagingAgency;
+let other: MessagingAgency;
+
+beforeAll(async () => {
+  app = await buildTestApp({}, { clock: () => now });
+  agency = await createMessagingAgency(app);
+  other = await createMessagingAgency(app);
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe('GET /v1/conversations and GET /v1/conversations/{contactId}/messages', () => {
+  let open: string;
+  let closed: string;
+  let optedOut: string;
+
+  beforeAll(async () => {
+    const contact = async (firstName: string) =>
+      expectStatus(
+        await admin(app, 'POST', `/admin/v1/organizations/${agency.orgId}/contacts`, {
+          firstName,
+          phone: nextPhone(),
+        }),
+        201,
+      ).data.id as string;
+    const t0 = new Date(Date.now() - 30 * HOUR);
+    closed = await contact('Closed');
+    now = t0;
+    expectStatus(await inbound(app, agency.orgId, closed, 'Old question'), 201);
+    optedOut = await contact('Gone');
+    now = new Date(t0.getTime() + HOUR);
+    expectStatus(await inbound(app, agency.orgId, optedOut, 'STOP'), 201);
+    open = await contact('Open');
+    now = new Date();
+    for (let i = 1; i <= 3; i++) {
+      now = new Date(now.getTime() + 1000);
+      expectStatus(await inbound(app, agency.orgId, open, `Question ${i}`), 201);
+      now = new Date(now.getTime() + 1000);
+      expectStatus(await send(app, agency.secret, open, { body: `Answer ${i}` }), 201);
+    }
+  });
+
+  it('lists conversations, most recent first, with mode, window, canSendFreeForm and the last message', async () => {
+    const body = expectStatus(await api(app, 'GET', '/v1/conversations', { key: agency.readOnly }), 200);
+    expect(body.meta).toEqual({ total: 3, page: 1, pageSize: 20, totalPages: 1 });
+    const [first, second, third] = body.data;
+    expect(first).toMatchObject({
+      contactId: open,
+      contact: { id: open, fullName: 'Open', optedOut: false },
+      mode: 'AUTOMATED',
+      blocked: false,
+      messagingMode: 'FREE_FORM',
+      canSendFreeForm: true,
+      lastMessage: { direction: 'OUTBOUND', body: 'Answer 3', status: 'DELIVERED' },
+    });
+    expect(first.windowExpiresAt).toBe(
+      new Date(new Date(first.lastInboundAt).getTime() + 24 * HOUR).toISOString(),
+    );
+    expect(second).toMatchObject({
+      contactId: optedOut,
+      messagingMode: 'BLOCKED',
+      canSendFreeForm: false,
+      contact: { optedOut: true },
+      lastMessage: { body: 'STOP' },
+    });
+    expect(third).toMatchObject({
+      contactId: closed,
+      messagingMode: 'TEMPLATE_ONLY',
+      canSendFreeForm: false,
+      lastMessage: { direction: 'INBOUND', body: 'Old question' },
+    });
+    const page2 = expectStatus(
+      await api(app, 'GET', '/v1/conversations', { key: agency.secret, query: { page: '2', pageSize: '2' } }),
+      200,
+    );
+    expect(page2.data.map((c: { contactId: string }) => c.contactId)).toEqual([closed]);
+    expect(page2.meta).toEqual({ total: 3, page: 2, pageSize: 2, totalPages: 2 });
+  });
+
+  it("pages a contact's messages newest first", async () => {
+    const page1 = expectStatus(
+      await api(app, 'GET', `/v1/conversations/${open}/messages`, {
+        key: agency.secret,
+        query: { pageSize: '4' },
+      }),
+      200,
+    );
+    expect(page1.meta).toEqual({ total: 6, page: 1, pageSize: 4, totalPages: 2 });
+    expect(page1.data.map((m: { body: string }) => m.body)).toEqual([
+      'Answer 3',
+      'Question 3',
+      'Answer 2',
+      'Question 2',
+    ]);
+    const page2 = expectStatus(
+      await api(app, 'GET', `/v1/conversations/${open}/messages`, {
+        key: agency.secret,
+        query: { pageSize: '4', page: '2' },
+      }),
+      200,
+    );
+    expect(page2.data.map((m: { body: string }) => m.body)).toEqual(['Answer 1', 'Question 1']);
+    expectError(
+      await api(app, 'GET', `/v1/conversations/${open}/messages`, {
+        key: agency.secret,
+        query: { pageSize: '101' },
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+  });
+
+  it('describes a contact who never wrote (no conversation yet) without inventing one', async () => {
+    const conversation = expectStatus(
+      await api(app, 'GET', `/v1/conversations/${agency.contactId}`, { key: agency.secret }),
+      200,
+    ).data;
+    expect(conversation).toMatchObject({
+      id: null,
+      mode: 'AUTOMATED',
+      messagingMode: 'TEMPLATE_ONLY',
+      canSendFreeForm: false,
+      windowExpiresAt: null,
+      lastInboundAt: null,
+      lastMessage: null,
+    });
+    const messages = expectStatus(
+      await api(app, 'GET', `/v1/conversations/${agency.contactId}/messages`, { key: agency.secret }),
+      200,
+    );
+    expect(messages).toEqual({ data: [], meta: { total: 0, page: 1, pageSize: 20, totalPages: 0 } });
+  });
+
+  it("never shows another organization's conversations or messages", async () => {
+    const theirs = expectStatus(await api(app, 'GET', '/v1/conversations', { key: other.secret }), 200);
+    expect(theirs).toEqual({ data: [], meta: { total: 0, page: 1, pageSize: 20, totalPages: 0 } });
+    expectError(
+      await api(app, 'GET', `/v1/conversations/${open}/messages`, { key: other.secret }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(await api(app, 'GET', `/v1/conversations/${open}`, { key: other.secret }), 404, 'NOT_FOUND');
+    expectError(await send(app, other.secret, open, { body: 'Hi' }), 404, 'NOT_FOUND');
+    expectError(await inbound(app, other.orgId, open, 'Hi'), 404, 'NOT_FOUND');
+    expectError(
+      await admin(app, 'PATCH', `/admin/v1/organizations/${other.orgId}/conversations/${open}`, {
+        mode: 'HUMAN',
+      }),
+      404,
+      'NOT_FOUND',
+    );
+  });
+
+  it('needs conversations:read; a publishable key gets 403', async () => {
+    expectError(await api(app, 'GET', '/v1/conversations', { key: agency.publishable }), 403, 'FORBIDDEN');
+  });
+
+  it("gives the MCP tools a contact's recent messages (listRecentMessages)", async () => {
+    const db = await testDatabase();
+    const recent = await listRecentMessages(db, agency.orgId, open, 2);
+    expect(recent.map((m) => m.body)).toEqual(['Answer 3', 'Question 3']);
+    await expect(listRecentMessages(db, other.orgId, open, 5)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
+
+describe('the back office: messaging numbers and templates', () => {
+  it('keeps at most one active number per organization (409 naming the active one)', async () => {
+    const base = `/admin/v1/organizations/${agency.orgId}/messaging-numbers`;
+    const second = await admin(app, 'POST', base, { phone: nextPhone() });
+    const error = expectError(second, 409, 'DUPLICATE') as Record<string, unknown>;
+    expect(error.existingId).toBe(agency.numberId);
+    const spare = expectStatus(
+      await admin(app, 'POST', base, { phone: '611 22 33 44', active: false }),
+      201,
+    ).data;
+    expect(spare).toMatchObject({ phone: '+34611223344', providerNumberId: '34611223344', active: false });
+    expectError(await admin(app, 'PATCH', `${base}/${spare.id}`, { active: true }), 409, 'DUPLICATE');
+    expectError(await admin(app, 'POST', base, { phone: '+34611223344', active: false }), 409, 'DUPLICATE');
+    expectError(await admin(app, 'POST', base, { phone: '12' }), 400, 'VALIDATION_ERROR');
+    const list = expectStatus(await admin(app, 'GET', base), 200);
+    expect(list.meta.total).toBe(2);
+    expectStatus(await admin(app, 'DELETE', `${base}/${spare.id}`), 200);
+    expectError(await admin(app, 'GET', `${base}/${spare.id}`), 404, 'NOT_FOUND');
+    // Another organization's number is as missing as a deleted one.
+    expectError(
+      await admin(app, 'GET', `/admin/v1/organizations/${other.orgId}/messaging-numbers/${agency.numberId}`),
+      404,
+      'NOT_FOUND',
+    );
+  });
+
+  it('reads template variables from the body and re-reads them when it changes', async () => {
+    const base = `/admin/v1/organizations/${agency.orgId}/message-templates`;
+    const created = expectStatus(
+      await admin(app, 'POST', base, {
+        name: 'welcome',
+        category: 'UTILITY',
+        body: 'Welcome {{first_name}}! Your agent is {{agent}}. {{first_name}}, reply here.',
+      }),
+      201,
+    ).data;
+    expect(created).toMatchObject({ language: 'en', status: 'PENDING', variables: ['first_name', 'agent'] });
+    const changed = expectStatus(
+      await admin(app, 'PATCH', `${base}/${created.id}`, { body: 'Hi {{ name }}', status: 'APPROVED' }),
+      200,
+    ).data;
+    expect(changed).toMatchObject({ variables: ['name'], status: 'APPROVED' });
+    expectError(
+      await admin(app, 'POST', base, { name: 'welcome', category: 'UTILITY', body: 'x' }),
+      409,
+      'DUPLICATE',
+    );
+    expectError(
+      await admin(app, 'POST', base, { name: 'Bad Name', category: 'UTILITY', body: 'x' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await admin(app, 'POST', base, { name: 'x', category: 'PROMO', body: 'x' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await admin(app, 'POST', base, { name: 'long', category: 'UTILITY', body: 'x'.repeat(1025) }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(expectStatus(await admin(app, 'GET', base), 200).meta.total).toBe(3);
+    expectStatus(await admin(app, 'DELETE', `${base}/${created.id}`), 200);
+    expectError(await admin(app, 'GET', `${base}/${created.id}`), 404, 'NOT_FOUND');
+  });
+});
