@@ -3,6 +3,11 @@ import { ref } from '../../platform/http/schemas.ts';
 import { defineTool, pageSummary } from '../../mcp/mcp-tool.ts';
 import { ContactListResponseSchema, ContactSchema, ListContactsQuerySchema } from './contacts.schema.ts';
 import { getContact, listContacts } from './contacts.service.ts';
+import { MessageSchema } from '../conversations/conversations.schema.ts';
+import { listRecentMessages } from '../conversations/conversations.service.ts';
+
+/** How many of the contact's latest messages get_contact adds for a key with conversations:read. */
+const RECENT_MESSAGES = 10;
 
 export const searchContactsTool = defineTool({
   name: 'search_contacts',
@@ -27,11 +32,16 @@ const GetContactInputSchema = Type.Object(
 );
 
 /**
- * `recentMessages` joins `data` when the messaging feature lands: filled only for keys holding
- * `conversations:read` (SPEC.md "MCP endpoint"), left out otherwise.
+ * `recentMessages` (newest first) only for keys holding `conversations:read` (SPEC.md "MCP endpoint");
+ * left out otherwise, so a key without that scope cannot tell whether messages exist.
  */
 const GetContactOutputSchema = Type.Object(
-  { data: ref(ContactSchema) },
+  {
+    data: ref(ContactSchema),
+    recentMessages: Type.Optional(
+      Type.Array(ref(MessageSchema), { description: `The latest ${RECENT_MESSAGES} messages, newest first` }),
+    ),
+  },
   { additionalProperties: false, description: 'The contact, as GET /v1/contacts/{id} answers it' },
 );
 
@@ -41,13 +51,18 @@ export const getContactTool = defineTool({
   description:
     'One contact by id (ct_…, as search_contacts returns it): name, phone, email, status, type, source, score ' +
     '(0-100, recent activity weighs more), owner agent, preferences (preferredCity, preferredType, budget), tags, ' +
-    'and whether they opted out of messages. Use match_properties_for_contact to suggest listings for them.',
+    'and whether they opted out of messages. With the conversations:read scope, `recentMessages` adds the ' +
+    `latest ${RECENT_MESSAGES} messages exchanged with them (newest first). ` +
+    'Use match_properties_for_contact to suggest listings for them.',
   scopes: ['contacts:read'],
   input: GetContactInputSchema,
   output: GetContactOutputSchema,
-  run: async ({ db, principal }, args: Static<typeof GetContactInputSchema>) => ({
-    data: await getContact(db, principal, args.contactId),
-  }),
+  run: async ({ db, principal }, args: Static<typeof GetContactInputSchema>) => {
+    const data = await getContact(db, principal, args.contactId);
+    if (!principal.scopes.includes('conversations:read')) return { data };
+    const recentMessages = await listRecentMessages(db, principal.organization.id, data.id, RECENT_MESSAGES);
+    return { data, recentMessages };
+  },
   summarize: ({ data }) =>
     `${data.fullName} (${data.code}): ${data.status} ${data.type}, score ${data.score}` +
     `${data.optedOut ? ', opted out of messages' : ''}.`,

@@ -332,16 +332,35 @@ describe('search_contacts and get_contact', () => {
     );
   });
 
-  it('gets one contact, without messages while the messaging feature is not there', async () => {
-    const { result, data } = await callOk<{ data: Row }>(client, 'get_contact', { contactId: ids.ana });
+  it('gets one contact with its recent messages, newest first, for a key with conversations:read', async () => {
+    const inbound = (body: string) =>
+      admin(app, 'POST', `${contactsPath(mine.org.id)}/${ids.ana}/inbound-messages`, { body });
+    expectStatus(await inbound('Hola, ¿sigue disponible el piso?'), 201);
+    expectStatus(await inbound('¿Puedo verlo el jueves?'), 201);
+
+    const { result, data } = await callOk<{ data: Row; recentMessages: Row[] }>(client, 'get_contact', {
+      contactId: ids.ana,
+    });
     expect(data.data).toMatchObject({
       id: ids.ana,
       fullName: 'Ana Núñez',
       preferredCity: 'Malaga',
       budget: 300000,
     });
-    expect(Object.keys(data)).toEqual(['data']);
+    expect(data.recentMessages.map((m) => [m.direction, m.body, m.contactId])).toEqual([
+      ['INBOUND', '¿Puedo verlo el jueves?', ids.ana],
+      ['INBOUND', 'Hola, ¿sigue disponible el piso?', ids.ana],
+    ]);
     expect((result.content[0] as { text: string }).text).toMatch(/^Ana Núñez \(CT-\d+\): QUALIFIED LEAD/);
+  });
+
+  it('leaves the messages out for a key without conversations:read', async () => {
+    const contactsOnly = await open(
+      (await createApiKey(app, mine.org.id, { type: 'secret', scopes: ['contacts:read'] })).key,
+    );
+    const { data } = await callOk<{ data: Row }>(contactsOnly, 'get_contact', { contactId: ids.ana });
+    expect(data.data).toMatchObject({ id: ids.ana });
+    expect(Object.keys(data)).toEqual(['data']);
   });
 
   it("never shows another organization's contact", async () => {
