@@ -78,3 +78,24 @@ export function parseLoadArguments(args: string[], extra: Options = {}) {
   };
   return { load, help: values.help === true, text, positive };
 }
+
+export interface ScaleArguments {
+  orgs: number;
+  perOrg: number;
+  keys: number;
+}
+
+/** The load options plus `--orgs`, `--per-org` and `--keys` of the data-set scenarios. */
+export function parseScaleArguments(args: string[], defaults: ScaleArguments) {
+  const { load, help, text } = parseLoadArguments(args, {
+    orgs: { type: 'string' },
+    'per-org': { type: 'string' },
+    keys: { type: 'string' },
+  });
+  const scale: ScaleArguments = {
+    orgs: positive('orgs', text('orgs'), defaults.orgs, 1),
+    perOrg: positive('per-org', text('per-org'), defaults.perOrg, 1),
+    keys: positive('keys', text('keys'), defaults.keys, 1),
+  };
+  return { load, help, scale };
+}

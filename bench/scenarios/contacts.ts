@@ -13,7 +13,7 @@ import type { ContactsBareServerOptions } from '../lib/contacts-bare-server.ts';
 import { entry, KEY_LIMIT_PER_MINUTE, POOL_SIZE } from '../lib/portal-stack.ts';
 import { machine, median, writeResult } from '../lib/report.ts';
 import { failuresOf, mediansOf, pairedRounds, roundRatios, runsTable } from '../lib/rounds.ts';
-import { LOAD_USAGE, parseLoadArguments, type Scenario } from '../lib/scenario.ts';
+import { LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
 import type { ServiceServerOptions } from '../lib/service-server.ts';
 import {
   CONTACT_SOURCES,
@@ -160,19 +160,14 @@ async function loadContacts(url: string, orgIds: string[], perOrg: number, log: 
 }
 
 async function run(args: string[]): Promise<void> {
-  const { load, help, text, positive } = parseLoadArguments(args, {
-    orgs: { type: 'string' },
-    'per-org': { type: 'string' },
-    keys: { type: 'string' },
-  });
+  const { load, help, scale } = parseScaleArguments(args, DEFAULTS);
   if (help) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
   const serverUrl = requireDatabaseUrl('contacts');
-  const orgs = positive('orgs', text('orgs'), DEFAULTS.orgs, 1);
-  const perOrg = positive('per-org', text('per-org'), DEFAULTS.perOrg, 1);
-  const keyCount = Math.min(orgs, positive('keys', text('keys'), DEFAULTS.keys, 1));
+  const { orgs, perOrg } = scale;
+  const keyCount = Math.min(orgs, scale.keys);
   const startedAt = new Date();
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log(

@@ -12,7 +12,7 @@ import { citiesOf, SALE_PRICE_MIDDLE } from '../lib/portal-data.ts';
 import { KEY_LIMIT_PER_MINUTE, startPortalStack } from '../lib/portal-stack.ts';
 import { machine, median, writeResult } from '../lib/report.ts';
 import { failuresOf, mediansOf, pairedRounds, runsTable } from '../lib/rounds.ts';
-import { LOAD_USAGE, parseLoadArguments, type Scenario } from '../lib/scenario.ts';
+import { LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
 
 const TARGET_P99_MS = 100;
 const DEFAULTS = { orgs: 100, perOrg: 1000, keys: 16 };
@@ -65,19 +65,13 @@ let sent = 0;
 const nextPhone = () => `+346${String(10_000_000 + (sent++ % 90_000_000)).slice(-8)}`;
 
 async function run(args: string[]): Promise<void> {
-  const { load, help, text, positive } = parseLoadArguments(args, {
-    orgs: { type: 'string' },
-    'per-org': { type: 'string' },
-    keys: { type: 'string' },
-  });
+  const { load, help, scale } = parseScaleArguments(args, DEFAULTS);
   if (help) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
   const serverUrl = requireDatabaseUrl('finder');
-  const orgs = positive('orgs', text('orgs'), DEFAULTS.orgs, 1);
-  const perOrg = positive('per-org', text('per-org'), DEFAULTS.perOrg, 1);
-  const keyCount = positive('keys', text('keys'), DEFAULTS.keys, 1);
+  const { orgs, perOrg, keys: keyCount } = scale;
   const startedAt = new Date();
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log(

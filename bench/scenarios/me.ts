@@ -13,7 +13,14 @@ import { startChild, type ChildServer } from '../lib/child.ts';
 import { runLoad, type LoadSummary } from '../lib/load.ts';
 import { BENCH_ADMIN_TOKEN } from '../lib/protocol.ts';
 import { waitForQuiet } from '../lib/cpu.ts';
-import { machine, median, RESULTS_DIR, table, writeResult } from '../lib/report.ts';
+import { machine, median, RESULTS_DIR, writeResult } from '../lib/report.ts';
+import {
+  failuresOf,
+  mediansOf,
+  roundRatios as pairedRoundRatios,
+  runsTable,
+  type RunRecord,
+} from '../lib/rounds.ts';
 import { LOAD_USAGE, parseLoadArguments, type Scenario } from '../lib/scenario.ts';
 import type { ServiceServerOptions } from '../lib/service-server.ts';
 
@@ -37,14 +44,6 @@ ${LOAD_USAGE}
   --keys N         fresh secret keys per service run, each limited to ${KEY_LIMIT_PER_MINUTE}/min (default ${DEFAULT_KEYS})
 
 DATABASE_URL set: PostgreSQL (migrated in place); unset: in-memory PGlite.`;
-
-interface RunRecord extends LoadSummary {
-  round: number;
-  target: 'baseline' | 'service';
-  /** Machine CPU use (percent of one core) in the second before the run, after waiting for quiet. */
-  busyBeforePercent: number | null;
-  waitedForQuietS: number;
-}
 
 async function request<T>(
   url: string,
@@ -179,70 +178,18 @@ async function run(args: string[]): Promise<void> {
       }
     }
 
-    const of = (target: RunRecord['target']) => runs.filter((r) => r.target === target);
-    const medians = Object.fromEntries(
-      (['baseline', 'service'] as const).map((target) => [
-        target,
-        {
-          reqPerSec: fmt(median(of(target).map((r) => r.reqPerSec))),
-          p50Ms: fmt(median(of(target).map((r) => r.latencyMs.p50)), 3),
-          p99Ms: fmt(median(of(target).map((r) => r.latencyMs.p99)), 3),
-        },
-      ]),
-    ) as Record<RunRecord['target'], { reqPerSec: number; p50Ms: number; p99Ms: number }>;
+    const medians = { baseline: mediansOf(runs, 'baseline'), service: mediansOf(runs, 'service') };
     const ratio = fmt(medians.service.reqPerSec / medians.baseline.reqPerSec, 3);
-    const roundRatios = Array.from({ length: load.rounds }, (_, i) => {
-      const [b, s] = [of('baseline')[i], of('service')[i]];
-      return b && s ? fmt(s.reqPerSec / b.reqPerSec, 3) : Number.NaN;
-    });
+    const roundRatios = pairedRoundRatios(runs, 'baseline', 'service', (r) => r.reqPerSec);
     // Each service run is paired with the baseline run just before it: the pair shares the host's
     // conditions of that moment (this VM's neighbours drift by +-30 % over minutes), so the median of
     // the paired ratios is the figure the target is judged on; the ratio of medians is shown too.
     const pairedRatio = fmt(median(roundRatios.filter((r) => !Number.isNaN(r))), 3);
-    const serviceNon2xx = of('service').reduce((sum, r) => sum + r.non2xx + r.warmup.non2xx, 0);
-    const serviceErrors = of('service').reduce((sum, r) => sum + r.errors + r.timeouts + r.warmup.errors, 0);
+    const { non2xx: serviceNon2xx, errors: serviceErrors } = failuresOf(runs, 'service');
 
-    const rows: Array<Array<string | number>> = [
-      [
-        'round',
-        'target',
-        'req/s',
-        'p50 ms',
-        'p99 ms',
-        'p99 ms (ac)',
-        'requests',
-        'non-2xx',
-        'errors',
-        'cpu% srv/cli/other',
-      ],
-      ...runs.map((r) => [
-        r.round,
-        r.target,
-        r.reqPerSec.toFixed(0),
-        r.latencyMs.p50.toFixed(2),
-        r.latencyMs.p99.toFixed(2),
-        r.autocannonLatencyMs.p99,
-        r.completed,
-        r.non2xx + r.warmup.non2xx,
-        r.errors + r.timeouts + r.warmup.errors,
-        [r.cpu.processes.server, r.cpu.processes.client, r.cpu.other].map((v) => v ?? '?').join('/'),
-      ]),
-      ...(['baseline', 'service'] as const).map((target) => [
-        'median',
-        target,
-        medians[target].reqPerSec.toFixed(0),
-        medians[target].p50Ms.toFixed(2),
-        medians[target].p99Ms.toFixed(2),
-        '',
-        '',
-        '',
-        '',
-        '',
-      ]),
-    ];
     const verdict = pairedRatio >= TARGET_RATIO ? 'meets' : 'BELOW';
     process.stdout.write(
-      `\n${table(rows)}\n\nservice/baseline req/s, median of paired rounds: ${pairedRatio.toFixed(3)} ` +
+      `\n${runsTable(runs, ['baseline', 'service'])}\n\nservice/baseline req/s, median of paired rounds: ${pairedRatio.toFixed(3)} ` +
         `(per round ${roundRatios.join(', ')}); ratio of medians: ${ratio.toFixed(3)}; ` +
         `target >= ${TARGET_RATIO}: ${verdict}\n` +
         `service responses not 2xx: ${serviceNon2xx}, socket errors/timeouts: ${serviceErrors}\n`,

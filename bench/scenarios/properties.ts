@@ -22,7 +22,7 @@ import {
 } from '../lib/portal-stack.ts';
 import { machine, median, RESULTS_DIR, writeResult } from '../lib/report.ts';
 import { failuresOf, mediansOf, pairedRounds, roundRatios, runsTable } from '../lib/rounds.ts';
-import { LOAD_USAGE, parseLoadArguments, type Scenario } from '../lib/scenario.ts';
+import { LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
 import type { CapturedStatement } from '../lib/sql-capture.ts';
 
 const TARGET_RATIO = 0.6;
@@ -46,19 +46,13 @@ ${LOAD_USAGE}
 const fmt = (value: number, digits = 3) => Number(value.toFixed(digits));
 
 async function run(args: string[]): Promise<void> {
-  const { load, help, text, positive } = parseLoadArguments(args, {
-    orgs: { type: 'string' },
-    'per-org': { type: 'string' },
-    keys: { type: 'string' },
-  });
+  const { load, help, scale } = parseScaleArguments(args, DEFAULTS);
   if (help) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
   const serverUrl = requireDatabaseUrl('properties');
-  const orgs = positive('orgs', text('orgs'), DEFAULTS.orgs, 1);
-  const perOrg = positive('per-org', text('per-org'), DEFAULTS.perOrg, 1);
-  const keyCount = positive('keys', text('keys'), DEFAULTS.keys, 1);
+  const { orgs, perOrg, keys: keyCount } = scale;
   const startedAt = new Date();
   const log = (line: string) => process.stdout.write(`${line}\n`);
   const profileDir = profileDirFor(RESULTS_DIR, 'properties', startedAt);
