@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    // Statement caches compile every call too and throw when a cached shape differs (src/db/statements.ts).
+    env: { AGENCY_VERIFY_STATEMENT_CACHE: '1' },
   },
 });

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { countOf, queryRows, totalOf, type Tx } from '../../db/database.ts';
+import { inline, StatementCache, type Bind } from '../../db/statements.ts';
 import { contacts, type ContactRow } from '../../db/schema.ts';
 import { fold, likeLiteral } from '../../platform/text/fold.ts';
 import type { ContactSort } from './contacts.schema.ts';
@@ -157,6 +158,36 @@ function orderOf(sort: { by: ContactSort; order: 'asc' | 'desc' }): SQL[] {
   }
 }
 
+/** Every value is bound (`bind`): the statement's text depends only on `contactsShape`'s key. */
+function contactConditions(organizationId: string, filter: ContactFilter, bind: Bind): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [eq(contacts.organizationId, bind(organizationId))];
+  for (const word of filter.searchWords ?? []) {
+    conditions.push(sql`${contacts.searchText} LIKE ${bind(`%${likeLiteral(word)}%`)}`);
+  }
+  if (filter.status !== undefined) conditions.push(eq(contacts.status, bind(filter.status)));
+  if (filter.source !== undefined) conditions.push(eq(contacts.source, bind(filter.source)));
+  if (filter.type !== undefined) conditions.push(eq(contacts.type, bind(filter.type)));
+  // `@>` so the GIN index on tags serves it.
+  if (filter.tag !== undefined) conditions.push(sql`${contacts.tags} @> ARRAY[${bind(filter.tag)}]::text[]`);
+  if (filter.ownerId !== undefined) conditions.push(eq(contacts.ownerId, bind(filter.ownerId)));
+  if (filter.createdFrom !== undefined) conditions.push(gte(contacts.createdAt, bind(filter.createdFrom)));
+  if (filter.createdBefore !== undefined) conditions.push(lt(contacts.createdAt, bind(filter.createdBefore)));
+  if (filter.optedOut !== undefined) conditions.push(eq(contacts.optedOut, bind(filter.optedOut)));
+  if (filter.externalId !== undefined) conditions.push(eq(contacts.externalId, bind(filter.externalId)));
+  return and(...conditions);
+}
+
+/** What changes the list's text: the sort, which filters are present and how many search words. */
+function contactsShape(filter: ContactFilter, sort: { by: ContactSort; order: 'asc' | 'desc' }): string {
+  const present = Object.entries(filter)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => (Array.isArray(value) ? `${name}:${value.length}` : name))
+    .sort();
+  return `${sort.by} ${sort.order} ${present.join(',')}`;
+}
+
+const listStatements = new StatementCache();
+
 export async function listContacts(
   tx: Tx,
   organizationId: string,
@@ -164,47 +195,39 @@ export async function listContacts(
   sort: { by: ContactSort; order: 'asc' | 'desc' },
   page: { limit: number; offset: number },
 ): Promise<{ items: ContactRow[]; total: number }> {
-  const conditions: (SQL | undefined)[] = [eq(contacts.organizationId, organizationId)];
-  for (const word of filter.searchWords ?? []) {
-    conditions.push(sql`${contacts.searchText} LIKE ${`%${likeLiteral(word)}%`}`);
-  }
-  if (filter.status !== undefined) conditions.push(eq(contacts.status, filter.status));
-  if (filter.source !== undefined) conditions.push(eq(contacts.source, filter.source));
-  if (filter.type !== undefined) conditions.push(eq(contacts.type, filter.type));
-  // `@>` so the GIN index on tags serves it.
-  if (filter.tag !== undefined) conditions.push(sql`${contacts.tags} @> ARRAY[${filter.tag}]::text[]`);
-  if (filter.ownerId !== undefined) conditions.push(eq(contacts.ownerId, filter.ownerId));
-  if (filter.createdFrom !== undefined) conditions.push(gte(contacts.createdAt, filter.createdFrom));
-  if (filter.createdBefore !== undefined) conditions.push(lt(contacts.createdAt, filter.createdBefore));
-  if (filter.optedOut !== undefined) conditions.push(eq(contacts.optedOut, filter.optedOut));
-  if (filter.externalId !== undefined) conditions.push(eq(contacts.externalId, filter.externalId));
-  const where = and(...conditions);
   const order = orderOf(sort);
-  // In creation order the page's ids come from contacts_organization_id_created_at_idx alone (it holds
-  // search_text: `q` is checked on the index entries), and only the page's rows are read from the
-  // table; the other orders need table columns, so they read the matches directly.
-  const pageWhere =
-    sort.by === 'createdAt'
-      ? and(
-          eq(contacts.organizationId, organizationId),
-          inArray(
-            contacts.id,
-            tx
-              .select({ id: contacts.id })
-              .from(contacts)
-              .where(where)
-              .orderBy(...order)
-              .limit(page.limit)
-              .offset(page.offset),
-          ),
-        )
-      : where;
-  // The count rides along as an uncorrelated subquery (computed once): one statement, one round trip.
-  const query = tx
-    .select({ contact: getTableColumns(contacts), total: countOf(contacts, where) })
-    .from(contacts)
-    .where(pageWhere)
-    .orderBy(...order);
-  const rows = await (sort.by === 'createdAt' ? query : query.limit(page.limit).offset(page.offset));
+  let where: SQL | undefined;
+  const rows = await listStatements.select(tx, contactsShape(filter, sort), (bind) => {
+    where = contactConditions(organizationId, filter, bind);
+    const [limit, offset] = [bind(page.limit), bind(page.offset)];
+    // In creation order the page's ids come from contacts_organization_id_created_at_idx alone (it
+    // holds search_text: `q` is checked on the index entries), and only the page's rows are read from
+    // the table; the other orders need table columns, so they read the matches directly.
+    const pageWhere =
+      sort.by === 'createdAt'
+        ? and(
+            eq(contacts.organizationId, bind(organizationId)),
+            inArray(
+              contacts.id,
+              tx
+                .select({ id: contacts.id })
+                .from(contacts)
+                .where(where)
+                .orderBy(...order)
+                .limit(limit)
+                .offset(offset),
+            ),
+          )
+        : where;
+    // The count rides along as an uncorrelated subquery (computed once): one statement, one round trip.
+    const query = tx
+      .select({ contact: getTableColumns(contacts), total: countOf(contacts, where) })
+      .from(contacts)
+      .where(pageWhere)
+      .orderBy(...order);
+    return sort.by === 'createdAt' ? query : query.limit(limit).offset(offset);
+  });
+  // An empty page past the first counts on its own (rare): built again, with the values inline.
+  if (rows.length === 0 && page.offset > 0) where = contactConditions(organizationId, filter, inline);
   return { items: rows.map((row) => row.contact), total: await totalOf(tx, rows, page, contacts, where) };
 }

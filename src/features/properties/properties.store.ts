@@ -6,13 +6,13 @@ import {
   desc,
   eq,
   gte,
-  inArray,
   lte,
   sql,
   type AnyColumn,
   type SQL,
 } from 'drizzle-orm';
 import { countOf, queryRows, totalOf, type Tx } from '../../db/database.ts';
+import { inline, StatementCache, type Bind } from '../../db/statements.ts';
 import { agents, properties, type AgentRow, type PropertyRow } from '../../db/schema.ts';
 import { fold, likeLiteral } from '../../platform/text/fold.ts';
 
@@ -198,10 +198,12 @@ export async function listProperties(
   return { items, total: Number(totals[0]?.total ?? 0) };
 }
 
+/** The folded words of a search text: each one must occur (the query's shape has one test per word). */
+const wordsOf = (text: string) => fold(text).split(/\s+/).filter(Boolean);
+
 /** Every word of `text` (folded) appears in `column` (a folded search column): trigram-indexable. */
-export function containsAllWords(column: AnyColumn, text: string): SQL {
-  const words = fold(text).split(/\s+/).filter(Boolean);
-  return and(...words.map((word) => sql`${column} LIKE ${`%${likeLiteral(word)}%`}`)) as SQL;
+export function containsAllWords(column: AnyColumn, text: string, bind: Bind = inline): SQL {
+  return and(...wordsOf(text).map((word) => sql`${column} LIKE ${bind(`%${likeLiteral(word)}%`)}`)) as SQL;
 }
 
 /** The portal's filters, already parsed and checked by the service. */
@@ -230,8 +232,8 @@ export interface PortalSort {
 
 const EARTH_RADIUS_KM = 6371;
 
-/** Great-circle distance in km from a point to the property's portal coordinates (haversine). */
-function distanceKm(latitude: number, longitude: number): SQL {
+/** Great-circle distance in km from a point (bound values) to the property's portal coordinates (haversine). */
+function distanceKm(latitude: unknown, longitude: unknown): SQL {
   return sql`(2 * ${EARTH_RADIUS_KM} * asin(sqrt(
     power(sin(radians(${properties.portalLatitude} - ${latitude}) / 2), 2) +
     cos(radians(${latitude})) * cos(radians(${properties.portalLatitude})) *
@@ -249,19 +251,21 @@ function agencyValuesContaining(
   organizationId: string,
   column: 'search_city' | 'search_neighborhood',
   text: string,
+  bind: Bind,
 ): SQL {
   const c = sql.identifier(column);
-  const words = fold(text).split(/\s+/).filter(Boolean);
+  const words = wordsOf(text);
   const matches =
     words.length === 0
       ? sql`true`
       : sql.join(
-          words.map((word) => sql`v LIKE ${`%${likeLiteral(word)}%`}`),
+          words.map((word) => sql`v LIKE ${bind(`%${likeLiteral(word)}%`)}`),
           sql` AND `,
         );
+  const organization = bind(organizationId);
   const next = (after: SQL) =>
     sql`SELECT r.${c} FROM properties AS r
-        WHERE r.organization_id = ${organizationId} AND r.status = 'ACTIVE' AND r.published_on_portal${after}
+        WHERE r.organization_id = ${organization} AND r.status = 'ACTIVE' AND r.published_on_portal${after}
         ORDER BY r.${c} LIMIT 1`;
   return sql`ARRAY(WITH RECURSIVE agency_values(v) AS (
       (${next(sql``)})
@@ -270,33 +274,35 @@ function agencyValuesContaining(
     ) SELECT v FROM agency_values WHERE v IS NOT NULL AND ${matches})`;
 }
 
-function portalConditions(organizationId: string, filter: PortalFilter): SQL[] {
-  const c: SQL[] = [eq(properties.organizationId, organizationId), portalVisible];
-  if (filter.transactionTypes) c.push(inArray(properties.transactionType, filter.transactionTypes));
-  if (filter.type !== undefined) c.push(eq(properties.type, filter.type));
+/** Every value is bound (`bind`): the statement's text depends only on `portalShape`'s key. */
+function portalConditions(organizationId: string, filter: PortalFilter, bind: Bind): SQL[] {
+  const c: SQL[] = [eq(properties.organizationId, bind(organizationId)), portalVisible];
+  if (filter.transactionTypes)
+    c.push(sql`${properties.transactionType} = ANY(${bind(filter.transactionTypes)}::text[])`);
+  if (filter.type !== undefined) c.push(eq(properties.type, bind(filter.type)));
   if (filter.city !== undefined)
     c.push(
-      sql`${properties.searchCity} = ANY(${agencyValuesContaining(organizationId, 'search_city', filter.city)})`,
+      sql`${properties.searchCity} = ANY(${agencyValuesContaining(organizationId, 'search_city', filter.city, bind)})`,
     );
   if (filter.neighborhood !== undefined)
     c.push(
-      sql`${properties.searchNeighborhood} = ANY(${agencyValuesContaining(organizationId, 'search_neighborhood', filter.neighborhood)})`,
+      sql`${properties.searchNeighborhood} = ANY(${agencyValuesContaining(organizationId, 'search_neighborhood', filter.neighborhood, bind)})`,
     );
-  if (filter.q !== undefined) c.push(containsAllWords(properties.searchText, filter.q));
+  if (filter.q !== undefined) c.push(containsAllWords(properties.searchText, filter.q, bind));
   // float8 copies: leakproof comparisons, so index conditions under RLS (numeric ones are not).
-  if (filter.priceMin !== undefined) c.push(gte(properties.priceValue, filter.priceMin));
-  if (filter.priceMax !== undefined) c.push(lte(properties.priceValue, filter.priceMax));
-  if (filter.bedroomsMin !== undefined) c.push(gte(properties.bedrooms, filter.bedroomsMin));
-  if (filter.bathroomsMin !== undefined) c.push(gte(properties.bathrooms, filter.bathroomsMin));
-  if (filter.areaMin !== undefined) c.push(gte(properties.areaValue, filter.areaMin));
-  if (filter.areaMax !== undefined) c.push(lte(properties.areaValue, filter.areaMax));
-  if (filter.featured !== undefined) c.push(eq(properties.featured, filter.featured));
+  if (filter.priceMin !== undefined) c.push(gte(properties.priceValue, bind(filter.priceMin)));
+  if (filter.priceMax !== undefined) c.push(lte(properties.priceValue, bind(filter.priceMax)));
+  if (filter.bedroomsMin !== undefined) c.push(gte(properties.bedrooms, bind(filter.bedroomsMin)));
+  if (filter.bathroomsMin !== undefined) c.push(gte(properties.bathrooms, bind(filter.bathroomsMin)));
+  if (filter.areaMin !== undefined) c.push(gte(properties.areaValue, bind(filter.areaMin)));
+  if (filter.areaMax !== undefined) c.push(lte(properties.areaValue, bind(filter.areaMax)));
+  if (filter.featured !== undefined) c.push(eq(properties.featured, bind(filter.featured)));
   if (filter.amenities && filter.amenities.length > 0)
-    c.push(sql`${properties.amenities} @> ${sql.param(filter.amenities)}::text[]`);
+    c.push(sql`${properties.amenities} @> ${bind(filter.amenities)}::text[]`);
   if (filter.bounds) {
     const b = filter.bounds;
-    c.push(between(properties.portalLatitude, b.south, b.north));
-    c.push(between(properties.portalLongitude, b.west, b.east));
+    c.push(between(properties.portalLatitude, bind(b.south), bind(b.north)));
+    c.push(between(properties.portalLongitude, bind(b.west), bind(b.east)));
   }
   if (filter.near) {
     const { latitude, longitude, radiusKm } = filter.near;
@@ -304,14 +310,14 @@ function portalConditions(organizationId: string, filter: PortalFilter): SQL[] {
     const dLat = (radiusKm / EARTH_RADIUS_KM) * (180 / Math.PI);
     const cosLat = Math.max(Math.cos((latitude * Math.PI) / 180), 0.01);
     const dLng = Math.min(180, dLat / cosLat);
-    c.push(between(properties.portalLatitude, latitude - dLat, latitude + dLat));
-    c.push(between(properties.portalLongitude, longitude - dLng, longitude + dLng));
-    c.push(sql`${distanceKm(latitude, longitude)} <= ${radiusKm}`);
+    c.push(between(properties.portalLatitude, bind(latitude - dLat), bind(latitude + dLat)));
+    c.push(between(properties.portalLongitude, bind(longitude - dLng), bind(longitude + dLng)));
+    c.push(sql`${distanceKm(bind(latitude), bind(longitude))} <= ${bind(radiusKm)}`);
   }
   return c;
 }
 
-function portalOrder(filter: PortalFilter, sort: PortalSort): SQL[] {
+function portalOrder(filter: PortalFilter, sort: PortalSort, bind: Bind): SQL[] {
   const direction = (column: SQL | AnyColumn) =>
     sort.order === 'asc' ? sql`${column} ASC NULLS LAST` : sql`${column} DESC NULLS LAST`;
   const tieBreak = sort.order === 'asc' ? asc(properties.id) : desc(properties.id);
@@ -326,7 +332,7 @@ function portalOrder(filter: PortalFilter, sort: PortalSort): SQL[] {
       return [direction(properties.areaValue), tieBreak];
     case 'distance':
       return filter.near
-        ? [direction(distanceKm(filter.near.latitude, filter.near.longitude)), tieBreak]
+        ? [direction(distanceKm(bind(filter.near.latitude), bind(filter.near.longitude))), tieBreak]
         : [desc(properties.createdAt), desc(properties.id)];
     default:
       return sort.order === 'asc'
@@ -334,6 +340,24 @@ function portalOrder(filter: PortalFilter, sort: PortalSort): SQL[] {
         : [desc(properties.createdAt), desc(properties.id)];
   }
 }
+
+/**
+ * What changes the listing's text: the sort, which filters are present, and how many words the text
+ * filters have (one test per word); every other value is bound.
+ */
+function portalShape(filter: PortalFilter, sort: PortalSort): string {
+  const present = Object.entries(filter)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => {
+      if (typeof value === 'string') return `${name}:${wordsOf(value).length}`;
+      if (Array.isArray(value)) return `${name}:${value.length > 0 ? 'some' : 'none'}`;
+      return name;
+    })
+    .sort();
+  return `${sort.by} ${sort.order} ${present.join(',')}`;
+}
+
+const listingStatements = new StatementCache();
 
 /** One page of the published stock matching `filter`, and the count of all matches. */
 export async function listPortalProperties(
@@ -343,17 +367,22 @@ export async function listPortalProperties(
   sort: PortalSort,
   page: { limit: number; offset: number },
 ): Promise<{ items: PortalPropertyWithAgent[]; total: number }> {
-  const where = and(...portalConditions(organizationId, filter));
+  let where: SQL | undefined;
   // The count rides along as an uncorrelated subquery (computed once): one statement, one round trip.
-  const rows = await tx
-    .select({ property: portalColumns, agent: agentCard, total: countOf(properties, where) })
-    .from(properties)
-    .leftJoin(agents, eq(agents.id, properties.agentId))
-    .where(where)
-    .orderBy(...portalOrder(filter, sort))
-    .limit(page.limit)
-    .offset(page.offset);
+  const rows = await listingStatements.select(tx, portalShape(filter, sort), (bind) => {
+    where = and(...portalConditions(organizationId, filter, bind));
+    return tx
+      .select({ property: portalColumns, agent: agentCard, total: countOf(properties, where) })
+      .from(properties)
+      .leftJoin(agents, eq(agents.id, properties.agentId))
+      .where(where)
+      .orderBy(...portalOrder(filter, sort, bind))
+      .limit(bind(page.limit))
+      .offset(bind(page.offset));
+  });
   const items = rows.map(({ property, agent }) => ({ property, agent }));
+  // An empty page past the first counts on its own (rare): built again, with the values inline.
+  if (rows.length === 0 && page.offset > 0) where = and(...portalConditions(organizationId, filter, inline));
   return { items, total: await totalOf(tx, rows, page, properties, where) };
 }
 
