@@ -10,6 +10,8 @@ export interface LoadOptions {
   requests: AutocannonRequest[];
   /** Processes whose CPU use is reported for the measured run (the client is added as `client`). */
   cpuPids?: Record<string, number>;
+  /** Offered rate in requests per second over all connections (autocannon's overallRate); unset: as fast as answered. */
+  overallRate?: number;
 }
 
 export interface LoadSummary {
@@ -45,7 +47,12 @@ const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 
 /** Runs autocannon: a warm-up run (discarded), then the measured run. */
 export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
-  const base = { url: options.url, connections: options.connections, requests: options.requests };
+  const base = {
+    url: options.url,
+    connections: options.connections,
+    requests: options.requests,
+    ...(options.overallRate === undefined ? {} : { overallRate: options.overallRate }),
+  };
   const warmup = options.warmupS > 0 ? await autocannon({ ...base, duration: options.warmupS }) : null;
 
   // Every 2xx latency, in ms with microsecond resolution (autocannon's histogram keeps whole ms).

@@ -34,6 +34,48 @@ export interface Medians {
 
 const fmt = (value: number, digits = 1) => Number(value.toFixed(digits));
 
+/** One measured run of `target` after waiting for a quiet machine; the other targets' CPU shows as idle*. */
+async function measure(
+  target: Target,
+  targets: Target[],
+  load: LoadArguments,
+  round: number,
+  log: (line: string) => void,
+  overallRate?: number,
+): Promise<RunRecord> {
+  const quiet = await waitForQuiet(
+    { maxBusyPercent: QUIET_BUSY_PERCENT, timeoutS: QUIET_TIMEOUT_S },
+    (busy) =>
+      log(`  (machine busy at ${busy}% of a core before the run: waiting up to ${QUIET_TIMEOUT_S} s)`),
+  );
+  const others = Object.fromEntries(
+    targets.filter((t) => t !== target).map((t) => [`idle:${t.name}`, t.pid]),
+  );
+  const summary = await runLoad({
+    url: target.url,
+    connections: load.connections,
+    durationS: load.durationS,
+    warmupS: load.warmupS,
+    requests: target.requests,
+    cpuPids: { server: target.pid, ...others },
+    ...(overallRate === undefined ? {} : { overallRate }),
+  });
+  const label = overallRate === undefined ? `round ${round}` : `at ${overallRate}/s`;
+  log(
+    `  ${label} ${target.name.padEnd(10)} ${summary.reqPerSec.toFixed(0).padStart(6)} req/s  ` +
+      `p50 ${summary.latencyMs.p50.toFixed(2)} ms  p99 ${summary.latencyMs.p99.toFixed(2)} ms  ` +
+      `non-2xx ${summary.non2xx + summary.warmup.non2xx}  errors ${summary.errors + summary.timeouts + summary.warmup.errors}  ` +
+      `cpu% server ${summary.cpu.processes.server ?? '?'} client ${summary.cpu.processes.client ?? '?'} other ${summary.cpu.other ?? '?'}`,
+  );
+  return {
+    round,
+    target: target.name,
+    ...summary,
+    busyBeforePercent: quiet.busyPercent,
+    waitedForQuietS: quiet.waitedS,
+  };
+}
+
 /**
  * `rounds` times, each target in turn (the same order every round), each run after waiting for a
  * quiet machine: warm-up then measured load (bench/lib/load.ts). The CPU of every other target is
@@ -49,38 +91,62 @@ export async function pairedRounds(
   for (let round = 1; round <= load.rounds; round++) {
     for (const target of targets) {
       await beforeRun?.(round, target);
-      const quiet = await waitForQuiet(
-        { maxBusyPercent: QUIET_BUSY_PERCENT, timeoutS: QUIET_TIMEOUT_S },
-        (busy) =>
-          log(`  (machine busy at ${busy}% of a core before the run: waiting up to ${QUIET_TIMEOUT_S} s)`),
-      );
-      const others = Object.fromEntries(
-        targets.filter((t) => t !== target).map((t) => [`idle:${t.name}`, t.pid]),
-      );
-      const summary = await runLoad({
-        url: target.url,
-        connections: load.connections,
-        durationS: load.durationS,
-        warmupS: load.warmupS,
-        requests: target.requests,
-        cpuPids: { server: target.pid, ...others },
-      });
-      runs.push({
-        round,
-        target: target.name,
-        ...summary,
-        busyBeforePercent: quiet.busyPercent,
-        waitedForQuietS: quiet.waitedS,
-      });
-      log(
-        `  round ${round} ${target.name.padEnd(10)} ${summary.reqPerSec.toFixed(0).padStart(6)} req/s  ` +
-          `p50 ${summary.latencyMs.p50.toFixed(2)} ms  p99 ${summary.latencyMs.p99.toFixed(2)} ms  ` +
-          `non-2xx ${summary.non2xx + summary.warmup.non2xx}  errors ${summary.errors + summary.timeouts + summary.warmup.errors}  ` +
-          `cpu% server ${summary.cpu.processes.server ?? '?'} client ${summary.cpu.processes.client ?? '?'} other ${summary.cpu.other ?? '?'}`,
-      );
+      runs.push(await measure(target, targets, load, round, log));
     }
   }
   return runs;
+}
+
+export interface RateRecord extends RunRecord {
+  /** Requests per second offered over all connections. */
+  offeredPerSec: number;
+}
+
+/**
+ * Latency at fixed offered rates (`load.rates`), each target once per rate with the same connections.
+ * At the maximum rate a closed loop of N connections waits N / throughput on average (Little's law),
+ * whatever the server; below it, the latency is the server's own.
+ */
+export async function rateRuns(
+  targets: Target[],
+  load: LoadArguments,
+  baselinePerSec: number,
+  log: (line: string) => void,
+): Promise<RateRecord[]> {
+  const runs: RateRecord[] = [];
+  for (const spec of load.rates) {
+    const offeredPerSec =
+      'perSecond' in spec
+        ? spec.perSecond
+        : Math.max(1, Math.round((baselinePerSec * spec.ofBaseline) / 10) * 10);
+    for (const target of targets) {
+      runs.push({ ...(await measure(target, targets, load, 0, log, offeredPerSec)), offeredPerSec });
+    }
+  }
+  return runs;
+}
+
+/** Per offered rate, each target's achieved req/s and p50/p99, and whether p99 is under `targetP99Ms`. */
+export function ratesTable(runs: RateRecord[], targetP99Ms: number): string {
+  return table([
+    ['offered/s', 'target', 'req/s', 'p50 ms', 'p99 ms', `p99 < ${targetP99Ms} ms`, 'non-2xx', 'errors'],
+    ...runs.map((r) => [
+      r.offeredPerSec,
+      r.target,
+      r.reqPerSec.toFixed(0),
+      r.latencyMs.p50.toFixed(2),
+      r.latencyMs.p99.toFixed(2),
+      r.latencyMs.p99 < targetP99Ms ? 'yes' : 'NO',
+      r.non2xx + r.warmup.non2xx,
+      r.errors + r.timeouts + r.warmup.errors,
+    ]),
+  ]);
+}
+
+/** The highest offered rate at which `target`'s p99 stayed under `targetP99Ms` (null: none). */
+export function highestRateUnder(runs: RateRecord[], target: string, targetP99Ms: number): number | null {
+  const under = runs.filter((r) => r.target === target && r.latencyMs.p99 < targetP99Ms);
+  return under.length === 0 ? null : Math.max(...under.map((r) => r.offeredPerSec));
 }
 
 export function mediansOf(runs: RunRecord[], target: string): Medians {

@@ -19,17 +19,52 @@ export interface LoadArguments {
   rounds: number;
   /** Run the servers under `node --cpu-prof` (profiles in bench/results/profiles). */
   profile: boolean;
+  /**
+   * Fixed offered rates measured after the rounds (each target once per rate, same connections):
+   * a number is req/s, a fraction (`0.5`) is that share of the baseline's median maximum.
+   */
+  rates: RateSpec[];
 }
+
+export type RateSpec = { perSecond: number } | { ofBaseline: number };
 
 // 10 s of warm-up: with 3 s the service (far more code than the bare route) was still getting faster
 // from one round to the next; with 10 s its rounds are flat.
-const DEFAULTS: LoadArguments = { connections: 50, durationS: 10, warmupS: 10, rounds: 5, profile: false };
+const DEFAULTS: LoadArguments = {
+  connections: 50,
+  durationS: 10,
+  warmupS: 10,
+  rounds: 5,
+  profile: false,
+  rates: [{ ofBaseline: 0.25 }, { ofBaseline: 0.5 }, { ofBaseline: 0.75 }],
+};
 
 export const LOAD_USAGE = `  --connections N  concurrent connections (default ${DEFAULTS.connections})
   --duration S     seconds measured per run (default ${DEFAULTS.durationS})
   --warmup S       seconds of discarded load before each run (default ${DEFAULTS.warmupS})
   --rounds N       rounds of (baseline, service) (default ${DEFAULTS.rounds})
-  --profile        run both servers under node --cpu-prof (bench/results/profiles/)`;
+  --profile        run both servers under node --cpu-prof (bench/results/profiles/)
+  --rates LIST     fixed offered rates measured after the rounds, each target once per rate: req/s
+                   (400) or a share of the baseline's median maximum (50%; the service's own where a
+                   scenario has no baseline); 'none' skips them
+                   (default 25%,50%,75%)`;
+
+function parseRates(raw: string | undefined): RateSpec[] {
+  if (raw === undefined) return DEFAULTS.rates;
+  if (raw === 'none') return [];
+  return raw.split(',').map((item) => {
+    const percent = /^(\d+(?:\.\d+)?)%$/.exec(item.trim());
+    if (percent) {
+      const share = Number(percent[1]) / 100;
+      if (share > 0 && share <= 2) return { ofBaseline: share };
+    } else if (/^\d+$/.test(item.trim()) && Number(item) > 0) {
+      return { perSecond: Number(item) };
+    }
+    throw new UsageError(
+      `--rates takes req/s (400) or shares of the baseline (50%), comma-separated; got ${item}`,
+    );
+  });
+}
 
 export function positive(name: string, raw: string | undefined, fallback: number, min: number): number {
   if (raw === undefined) return fallback;
@@ -59,6 +94,7 @@ export function parseLoadArguments(args: string[], extra: Options = {}) {
         warmup: { type: 'string' },
         rounds: { type: 'string' },
         profile: { type: 'boolean' },
+        rates: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }) as { values: Record<string, string | boolean | undefined> });
@@ -75,6 +111,7 @@ export function parseLoadArguments(args: string[], extra: Options = {}) {
     warmupS: positive('warmup', text('warmup'), DEFAULTS.warmupS, 0),
     rounds: positive('rounds', text('rounds'), DEFAULTS.rounds, 1),
     profile: values.profile === true,
+    rates: parseRates(text('rates')),
   };
   return { load, help: values.help === true, text, positive };
 }

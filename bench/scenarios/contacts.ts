@@ -12,7 +12,16 @@ import { startChild, type ChildServer } from '../lib/child.ts';
 import type { ContactsBareServerOptions } from '../lib/contacts-bare-server.ts';
 import { entry, KEY_LIMIT_PER_MINUTE, POOL_SIZE } from '../lib/portal-stack.ts';
 import { machine, median, writeResult } from '../lib/report.ts';
-import { failuresOf, mediansOf, pairedRounds, roundRatios, runsTable } from '../lib/rounds.ts';
+import {
+  failuresOf,
+  highestRateUnder,
+  mediansOf,
+  pairedRounds,
+  rateRuns,
+  ratesTable,
+  roundRatios,
+  runsTable,
+} from '../lib/rounds.ts';
 import { LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
 import type { ServiceServerOptions } from '../lib/service-server.ts';
 import {
@@ -291,24 +300,32 @@ async function run(args: string[]): Promise<void> {
     }
     await explainer.end();
 
-    const runs = await pairedRounds(
-      [
-        { name: 'baseline', url: baseline.url, pid: baseline.pid, requests },
-        { name: 'service', url: service.url, pid: service.pid, requests },
-      ],
-      load,
-      log,
-    );
+    const targets = [
+      { name: 'baseline', url: baseline.url, pid: baseline.pid, requests },
+      { name: 'service', url: service.url, pid: service.pid, requests },
+    ];
+    const runs = await pairedRounds(targets, load, log);
     const medians = { baseline: mediansOf(runs, 'baseline'), service: mediansOf(runs, 'service') };
+    const rates = await rateRuns(targets, load, medians.baseline.reqPerSec, log);
+    const p99HoldsUpTo = {
+      baseline: highestRateUnder(rates, 'baseline', TARGET_P99_MS),
+      service: highestRateUnder(rates, 'service', TARGET_P99_MS),
+    };
     const ratios = roundRatios(runs, 'baseline', 'service', (r) => r.reqPerSec);
     const pairedRatio = Number(median(ratios.filter((r) => !Number.isNaN(r))).toFixed(3));
-    const serviceFailures = failuresOf(runs, 'service');
+    const serviceFailures = failuresOf([...runs, ...rates], 'service');
     const meetsP99 = medians.service.p99Ms < TARGET_P99_MS;
     log(
       `\n${runsTable(runs, ['baseline', 'service'])}\n\nservice/baseline req/s (median of paired rounds): ${pairedRatio} (per round ${ratios.join(', ')})\n` +
         `service p99 (median of rounds): ${medians.service.p99Ms.toFixed(2)} ms at ${load.connections} connections; target < ${TARGET_P99_MS} ms: ${meetsP99 ? 'meets' : 'ABOVE'}\n` +
         `service responses not 2xx: ${serviceFailures.non2xx}, socket errors/timeouts: ${serviceFailures.errors}`,
     );
+    if (rates.length > 0)
+      log(
+        `\nfixed offered rates, ${load.connections} connections:\n${ratesTable(rates, TARGET_P99_MS)}\n` +
+          `service p99 < ${TARGET_P99_MS} ms up to ${p99HoldsUpTo.service ?? 'none of the'} req/s offered ` +
+          `(baseline: ${p99HoldsUpTo.baseline ?? 'none'})`,
+      );
     const file = writeResult('contacts', startedAt, {
       scenario: 'contacts',
       startedAt: startedAt.toISOString(),
@@ -329,6 +346,8 @@ async function run(args: string[]): Promise<void> {
       explains,
       runs,
       medians,
+      rates,
+      p99HoldsUpTo,
       roundRatios: ratios,
       pairedRatio,
       targets: { p99Ms: TARGET_P99_MS },

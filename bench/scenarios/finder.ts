@@ -11,7 +11,15 @@ import { requireDatabaseUrl } from '../lib/bench-database.ts';
 import { citiesOf, SALE_PRICE_MIDDLE } from '../lib/portal-data.ts';
 import { KEY_LIMIT_PER_MINUTE, startPortalStack } from '../lib/portal-stack.ts';
 import { machine, median, writeResult } from '../lib/report.ts';
-import { failuresOf, mediansOf, pairedRounds, runsTable } from '../lib/rounds.ts';
+import {
+  failuresOf,
+  highestRateUnder,
+  mediansOf,
+  pairedRounds,
+  rateRuns,
+  ratesTable,
+  runsTable,
+} from '../lib/rounds.ts';
 import { LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
 
 const TARGET_P99_MS = 100;
@@ -134,13 +142,13 @@ async function run(args: string[]): Promise<void> {
       body: '{}',
       setupRequest: (req) => ({ ...req, body: JSON.stringify({ ...entry.body, phone: nextPhone() }) }),
     }));
-    const runs = await pairedRounds(
-      [{ name: 'service', url: stack.service.url, pid: stack.service.pid, requests }],
-      load,
-      log,
-    );
+    const targets = [{ name: 'service', url: stack.service.url, pid: stack.service.pid, requests }];
+    const runs = await pairedRounds(targets, load, log);
     const medians = mediansOf(runs, 'service');
-    const failures = failuresOf(runs, 'service');
+    // No baseline here: the shares of --rates are of the service's own median maximum.
+    const rates = await rateRuns(targets, load, medians.reqPerSec, log);
+    const p99HoldsUpTo = highestRateUnder(rates, 'service', TARGET_P99_MS);
+    const failures = failuresOf([...runs, ...rates], 'service');
     const meets = medians.p99Ms < TARGET_P99_MS;
     log(
       `\n${runsTable(runs, ['service'])}\n\n` +
@@ -149,6 +157,11 @@ async function run(args: string[]): Promise<void> {
         `responses not 2xx: ${failures.non2xx}, socket errors/timeouts: ${failures.errors}; ` +
         `${sent} finder requests sent (each a new contact)`,
     );
+    if (rates.length > 0)
+      log(
+        `\nfixed offered rates, ${load.connections} connections:\n${ratesTable(rates, TARGET_P99_MS)}\n` +
+          `finder p99 < ${TARGET_P99_MS} ms up to ${p99HoldsUpTo ?? 'none of the'} req/s offered`,
+      );
     const file = writeResult('finder', startedAt, {
       scenario: 'finder',
       startedAt: startedAt.toISOString(),
@@ -168,6 +181,8 @@ async function run(args: string[]): Promise<void> {
       totals,
       runs,
       medians,
+      rates,
+      p99HoldsUpTo,
       target: TARGET_P99_MS,
       meetsTarget: meets,
       failures,

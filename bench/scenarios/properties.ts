@@ -21,7 +21,16 @@ import {
   KEY_LIMIT_PER_MINUTE,
 } from '../lib/portal-stack.ts';
 import { machine, median, RESULTS_DIR, writeResult } from '../lib/report.ts';
-import { failuresOf, mediansOf, pairedRounds, roundRatios, runsTable } from '../lib/rounds.ts';
+import {
+  failuresOf,
+  highestRateUnder,
+  mediansOf,
+  pairedRounds,
+  rateRuns,
+  ratesTable,
+  roundRatios,
+  runsTable,
+} from '../lib/rounds.ts';
 import { LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
 import type { CapturedStatement } from '../lib/sql-capture.ts';
 
@@ -129,19 +138,21 @@ async function run(args: string[]): Promise<void> {
         `sent the same statements (text and parameters) from both servers`,
     );
 
-    const runs = await pairedRounds(
-      [
-        { name: 'baseline', url: baseline.url, pid: baseline.pid, requests },
-        { name: 'service', url: stack.service.url, pid: stack.service.pid, requests },
-      ],
-      load,
-      log,
-    );
+    const targets = [
+      { name: 'baseline', url: baseline.url, pid: baseline.pid, requests },
+      { name: 'service', url: stack.service.url, pid: stack.service.pid, requests },
+    ];
+    const runs = await pairedRounds(targets, load, log);
     const medians = { baseline: mediansOf(runs, 'baseline'), service: mediansOf(runs, 'service') };
+    const rates = await rateRuns(targets, load, medians.baseline.reqPerSec, log);
+    const p99HoldsUpTo = {
+      baseline: highestRateUnder(rates, 'baseline', TARGET_P99_MS),
+      service: highestRateUnder(rates, 'service', TARGET_P99_MS),
+    };
     const ratios = roundRatios(runs, 'baseline', 'service', (r) => r.reqPerSec);
     const pairedRatio = fmt(median(ratios.filter((r) => !Number.isNaN(r))));
     const ratioOfMedians = fmt(medians.service.reqPerSec / medians.baseline.reqPerSec);
-    const serviceFailures = failuresOf(runs, 'service');
+    const serviceFailures = failuresOf([...runs, ...rates], 'service');
     const meetsRatio = pairedRatio >= TARGET_RATIO;
     const meetsP99 = medians.service.p99Ms < TARGET_P99_MS;
     log(
@@ -152,6 +163,12 @@ async function run(args: string[]): Promise<void> {
         `target < ${TARGET_P99_MS} ms: ${meetsP99 ? 'meets' : 'ABOVE'}\n` +
         `service responses not 2xx: ${serviceFailures.non2xx}, socket errors/timeouts: ${serviceFailures.errors}`,
     );
+    if (rates.length > 0)
+      log(
+        `\nfixed offered rates, ${load.connections} connections:\n${ratesTable(rates, TARGET_P99_MS)}\n` +
+          `service p99 < ${TARGET_P99_MS} ms up to ${p99HoldsUpTo.service ?? 'none of the'} req/s offered ` +
+          `(baseline: ${p99HoldsUpTo.baseline ?? 'none'})`,
+      );
     const file = writeResult('properties', startedAt, {
       scenario: 'properties',
       startedAt: startedAt.toISOString(),
@@ -174,6 +191,8 @@ async function run(args: string[]): Promise<void> {
       sample,
       runs,
       medians,
+      rates,
+      p99HoldsUpTo,
       roundRatios: ratios,
       pairedRatio,
       ratioOfMedians,
