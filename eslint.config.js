@@ -2,7 +2,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'db/**', '.cache/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'data/**',
+      'db/**',
+      '.cache/**',
+      // Written by `npm run client:generate`, checked by CI against the API.
+      'clients/typescript/src/generated/**',
+      'clients/typescript/dist/**',
+      'clients/typescript/node_modules/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -47,6 +58,11 @@ export default tseslint.config(
         ].map((name) => [name, 'readonly']),
       ),
     },
+  },
+  {
+    // The client's examples are plain Node scripts.
+    files: ['clients/typescript/examples/**/*.mjs'],
+    languageOptions: { globals: { Buffer: 'readonly' } },
   },
   {
     files: ['eslint.config.js', 'vitest.config.ts', 'drizzle.config.ts'],

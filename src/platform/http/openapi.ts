@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { eventCatalog } from '../events/catalog.ts';
+import { ACTOR_KINDS, eventCatalog } from '../events/catalog.ts';
 
 const DESCRIPTION = `Multi-tenant API for real-estate agencies: public portal, leads, booking, CRM, conversations,
 webhooks and a read-only MCP endpoint.
@@ -72,7 +72,11 @@ function catalogWebhooks(): Record<string, unknown> {
                   livemode: { type: 'boolean', description: 'false for events of the test organization' },
                   actor: {
                     type: 'object',
-                    properties: { kind: { type: 'string' }, userId: { type: ['string', 'null'] } },
+                    required: ['kind', 'userId'],
+                    properties: {
+                      kind: { type: 'string', enum: [...ACTOR_KINDS] },
+                      userId: { type: ['string', 'null'] },
+                    },
                   },
                   data,
                 },
