@@ -1,16 +1,4 @@
-import {
-  and,
-  asc,
-  between,
-  count,
-  desc,
-  eq,
-  gte,
-  lte,
-  sql,
-  type AnyColumn,
-  type SQL,
-} from 'drizzle-orm';
+import { and, asc, between, count, desc, eq, gte, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { countOf, queryRows, totalOf, type Tx } from '../../db/database.ts';
 import { inline, StatementCache, type Bind } from '../../db/statements.ts';
 import { agents, properties, type AgentRow, type PropertyRow } from '../../db/schema.ts';
