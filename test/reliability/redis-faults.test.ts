@@ -160,5 +160,5 @@ describe.skipIf(!FAULT_TESTS)('Redis faults under traffic (private Redis)', () =
       backgroundAnswers: tally(samples),
       latencyDuringOutageMs: latencyFigures(outage.map((s) => s.ms)),
     });
-  });
+  }, 90_000);
 });
