@@ -1391,16 +1391,16 @@ CREATE INDEX visit_requests_organization_id_created_at_idx ON public.visit_reque
 CREATE INDEX webhook_attempts_delivery_id_attempt_idx ON public.webhook_attempts USING btree (delivery_id, attempt);
 
 --
--- Name: webhook_deliveries_due_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX webhook_deliveries_due_idx ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'PENDING'::text);
-
---
 -- Name: webhook_deliveries_event_id_idx; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX webhook_deliveries_event_id_idx ON public.webhook_deliveries USING btree (event_id);
+
+--
+-- Name: webhook_deliveries_pending_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_pending_idx ON public.webhook_deliveries USING btree (subscription_id, next_attempt_at) WHERE (status = 'PENDING'::text);
 
 --
 -- Name: webhook_deliveries_subscription_id_created_at_idx; Type: INDEX; Schema: public; Owner: -

@@ -125,11 +125,15 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
 
   const verifier = new KeyVerifier(deps.db, app.log);
-  const limits = RateLimits.create(config.redisUrl, {
-    limit: config.authFailureLimit,
-    windowS: config.authFailureWindowS,
-    blockS: config.authFailureBlockS,
-  });
+  const limits = RateLimits.create(
+    config.redisUrl,
+    {
+      limit: config.authFailureLimit,
+      windowS: config.authFailureWindowS,
+      blockS: config.authFailureBlockS,
+    },
+    app.log,
+  );
   app.decorate('keyVerifier', verifier);
   app.decorate('rateLimits', limits);
   app.addHook('onClose', async () => {
@@ -170,7 +174,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   registerAuth(app, { verifier, limits, adminToken: config.adminToken });
   registerInputGuard(app);
   registerIdempotency(app, deps.db);
-  registerMetrics(app);
+  registerMetrics(app, limits.metrics);
 
   await app.register(opsRoutes, { db: deps.db });
   await app.register(meRoutes);

@@ -13,8 +13,13 @@ async function main() {
   await db.migrate();
   const jobs = startJobs(workerJobs(db, { ...config, log }), log);
   log.info('worker started');
+  // The scheduler's timers do not hold the process open, and a worker has no listening socket: its
+  // only other handles are pooled connections, which a database restart closes. Without this the
+  // process would exit (code 0) in the middle of its backlog when PostgreSQL restarts.
+  const keepAlive = setInterval(() => undefined, 60 * 60_000);
 
   const shutdown = async () => {
+    clearInterval(keepAlive);
     await jobs.stop();
     await db.close();
     process.exit(0);

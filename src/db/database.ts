@@ -12,6 +12,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { isDatabaseUnavailable } from './errors.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -101,6 +102,13 @@ const ORGANIZATION_ID = /^org_[0-9A-Za-z]{22}$/;
 const MIGRATION_LOCK_KEY = 7_340_112_001;
 /** A single statement may not run longer than this; a hung query must not hold a connection forever. */
 const STATEMENT_TIMEOUT_MS = 15_000;
+/** How long to wait for a new connection, or for a free one when the pool is busy. */
+const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * The client's own limit on an answer, past the server's statement_timeout: a server that stopped
+ * answering altogether (frozen, partitioned) enforces nothing, and the request would hang.
+ */
+const ANSWER_MARGIN_MS = 1_000;
 
 function preludeStatements(options: TransactionOptions): string[] {
   const statements: string[] = [];
@@ -114,16 +122,28 @@ function preludeStatements(options: TransactionOptions): string[] {
   return statements;
 }
 
+export interface PostgresTimeouts {
+  /** statement_timeout; the client gives up on any answer 1 s after it. */
+  statementMs: number;
+  /** Connecting, or waiting for a free pooled connection. */
+  connectMs: number;
+}
+
 export interface OpenDatabaseOptions {
   databaseUrl: string | undefined;
   dataDir: string;
   poolSize?: number;
+  /** PostgreSQL only; the fault tests shorten them (docs/reliability.md). */
+  timeouts?: Partial<PostgresTimeouts>;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   return options.databaseUrl === undefined
     ? openPglite(options.dataDir)
-    : openPostgres(options.databaseUrl, options.poolSize ?? 10);
+    : openPostgres(options.databaseUrl, options.poolSize ?? 10, {
+        statementMs: options.timeouts?.statementMs ?? STATEMENT_TIMEOUT_MS,
+        connectMs: options.timeouts?.connectMs ?? CONNECT_TIMEOUT_MS,
+      });
 }
 
 function withHelpers(
@@ -179,17 +199,22 @@ function preparingStatements(client: pg.PoolClient): pg.PoolClient {
   return Object.assign(Object.create(client) as pg.PoolClient, { query: prepared });
 }
 
-function openPostgres(databaseUrl: string, poolSize: number): Database {
+function openPostgres(databaseUrl: string, poolSize: number, timeouts: PostgresTimeouts): Database {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: poolSize,
     application_name: 'agency-crm',
-    statement_timeout: STATEMENT_TIMEOUT_MS,
+    statement_timeout: timeouts.statementMs,
+    query_timeout: timeouts.statementMs + ANSWER_MARGIN_MS,
     idle_in_transaction_session_timeout: 60_000,
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: timeouts.connectMs,
   });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // Nor may a checked-out one between two statements (pg_terminate_backend, a restart): pg-pool
+  // listens only to idle clients, and an unheard 'error' event is an uncaught exception. The next
+  // statement on it then fails, and the error mapping answers 503.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   // One Drizzle handle per pooled connection object, built once (building one parses the schema).
   const handles = new WeakMap<pg.PoolClient, Tx>();
   const handleFor = (client: pg.PoolClient): Tx => {
@@ -214,6 +239,12 @@ function openPostgres(databaseUrl: string, poolSize: number): Database {
         client.release();
         return result;
       } catch (error) {
+        if (isDatabaseUnavailable(error)) {
+          // The connection is gone or the server does not answer: a ROLLBACK would fail or wait
+          // as long again. Destroying the connection ends the transaction on the server.
+          client.release(error as Error);
+          throw error;
+        }
         try {
           await client.query('ROLLBACK');
           client.release();

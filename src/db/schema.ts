@@ -873,7 +873,11 @@ export const webhookDeliveries = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
-    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'PENDING'`),
+    // The claim walks the subscriptions with PENDING rows and takes each one's due rows in order
+    // (webhooks.store.ts claimDue): a subscription's backlog is never scanned to reach another's.
+    index('webhook_deliveries_pending_idx')
+      .on(t.subscriptionId, t.nextAttemptAt)
+      .where(sql`status = 'PENDING'`),
     index('webhook_deliveries_subscription_id_created_at_idx').on(t.subscriptionId, t.createdAt.desc(), t.id),
     index('webhook_deliveries_subscription_id_status_idx').on(t.subscriptionId, t.status, t.createdAt.desc()),
     index('webhook_deliveries_subscription_id_event_type_idx').on(

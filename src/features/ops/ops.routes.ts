@@ -36,7 +36,7 @@ export const opsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app
       try {
         await db.ping();
       } catch (error) {
-        throw Errors.unavailable('Database is not reachable', error);
+        throw Errors.databaseUnavailable(error);
       }
       return { status: 'ready' };
     },

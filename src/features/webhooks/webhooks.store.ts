@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/database.ts';
 import {
   events,
@@ -260,8 +260,14 @@ const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.par
 /**
  * Claims up to `limit` due deliveries for `leaseMs` (FOR UPDATE SKIP LOCKED: concurrent workers
  * never claim the same row), so that no subscription has more than `perSubscription` in flight in
- * this worker, counting the `inFlight` ones it already has (subscription id -> count). Returns each with its subscription's
- * URL and signing secrets and its event: the whole send in one round trip.
+ * this worker, counting the `inFlight` ones it already has (subscription id -> count). Returns each
+ * with its subscription's URL and signing secrets and its event: the whole send in one round trip.
+ *
+ * The subscriptions with PENDING rows are walked one index probe each (a recursive skip scan of
+ * `webhook_deliveries_pending_idx`), and each gives at most its free slots of due rows, oldest first;
+ * the oldest of those are then locked. A subscription's backlog is thus never scanned to reach
+ * another's. (Scanning all due rows in time order instead, a hanging receiver's growing backlog made
+ * every claim slower and delayed every other receiver: docs/reliability.md, hanging receiver.)
  */
 export async function claimDue(
   tx: Tx,
@@ -276,24 +282,36 @@ export async function claimDue(
   const rows = await queryRows<ClaimRow>(
     tx,
     sql`
-    WITH due AS (
-      SELECT id, subscription_id, next_attempt_at FROM webhook_deliveries
-      WHERE status = 'PENDING' AND next_attempt_at <= now()
-        AND (locked_until IS NULL OR locked_until <= now())
-        AND coalesce((${JSON.stringify(options.inFlight)}::jsonb ->> subscription_id)::int, 0) < ${options.perSubscription}
-      ORDER BY next_attempt_at
-      LIMIT ${options.limit * 4}
-      FOR UPDATE SKIP LOCKED
+    WITH RECURSIVE pending AS (
+      (SELECT subscription_id AS id FROM webhook_deliveries WHERE status = 'PENDING'
+       ORDER BY subscription_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT subscription_id FROM webhook_deliveries
+              WHERE status = 'PENDING' AND subscription_id > pending.id
+              ORDER BY subscription_id LIMIT 1)
+      FROM pending WHERE pending.id IS NOT NULL
+    ), candidates AS (
+      SELECT due.id, due.next_attempt_at
+      FROM pending
+      CROSS JOIN LATERAL (
+        SELECT id, next_attempt_at FROM webhook_deliveries
+        WHERE subscription_id = pending.id AND status = 'PENDING' AND next_attempt_at <= now()
+          AND (locked_until IS NULL OR locked_until <= now())
+        ORDER BY next_attempt_at
+        LIMIT greatest(0, ${options.perSubscription}
+                          - coalesce((${JSON.stringify(options.inFlight)}::jsonb ->> pending.id)::int, 0))
+      ) due
+      WHERE pending.id IS NOT NULL
+      ORDER BY due.next_attempt_at
+      -- Twice the need: rows another worker locked meanwhile are skipped below.
+      LIMIT ${options.limit * 2}
     ), picked AS (
-      SELECT id FROM (
-        SELECT id, next_attempt_at,
-               row_number() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, id)
-                 + coalesce((${JSON.stringify(options.inFlight)}::jsonb ->> subscription_id)::int, 0) AS rank
-        FROM due
-      ) ranked
-      WHERE rank <= ${options.perSubscription}
+      SELECT id FROM webhook_deliveries
+      WHERE id IN (SELECT id FROM candidates) AND status = 'PENDING'
+        AND (locked_until IS NULL OR locked_until <= now())
       ORDER BY next_attempt_at
       LIMIT ${options.limit}
+      FOR UPDATE SKIP LOCKED
     )
     UPDATE webhook_deliveries d
     SET locked_until = now() + ${options.leaseMs} * interval '1 millisecond', claim_id = ${options.claimId}
@@ -383,13 +401,25 @@ export async function completeClaim(
   return true;
 }
 
-/** After a failed attempt: starts (or continues) the subscription's failing run; returns its start. */
+/**
+ * After a failed attempt: starts (or continues) the subscription's failing run; returns the
+ * subscription with its start. Only the first failure of a run writes the row. Every failed attempt
+ * used to update it, and a row update holds the row's lock until commit: the attempts of a hanging
+ * receiver, which time out together, then queued on that lock one transaction after the other,
+ * each holding a pooled connection, and deliveries to every other receiver waited for a connection
+ * (docs/reliability.md, hanging receiver).
+ */
 export async function markFailing(tx: Tx, subscriptionId: string): Promise<WebhookSubscriptionRow | null> {
-  const rows = await tx
+  const started = await tx
     .update(webhookSubscriptions)
-    .set({ failingSince: sql`coalesce(${webhookSubscriptions.failingSince}, now())` })
-    .where(eq(webhookSubscriptions.id, subscriptionId))
+    .set({ failingSince: sql`now()` })
+    .where(and(eq(webhookSubscriptions.id, subscriptionId), isNull(webhookSubscriptions.failingSince)))
     .returning();
+  if (started[0]) return started[0];
+  const rows = await tx
+    .select()
+    .from(webhookSubscriptions)
+    .where(eq(webhookSubscriptions.id, subscriptionId));
   return rows[0] ?? null;
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../../db/errors.ts';
 import { AppError, Errors, type ErrorDetail } from './errors.ts';
 
 interface AjvIssue {
@@ -96,6 +97,8 @@ export function toAppError(error: unknown): AppError {
       { field: 'request', message: fastifyError.message },
     ]);
   }
+  // A database that is down, restarting or dropped the connection: retryable, not a server bug.
+  if (isDatabaseUnavailable(error)) return Errors.databaseUnavailable(error);
   return Errors.internal(error);
 }
 

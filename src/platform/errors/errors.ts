@@ -58,6 +58,12 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * Retry-After of a 503 for an unavailable database: a PostgreSQL restart or failover takes seconds,
+ * and clients that honour it come back spread over that time instead of in a tight loop.
+ */
+export const DATABASE_RETRY_AFTER_S = 2;
+
 function limitHeaders(retryAfterS: number, limit: number | undefined): Record<string, string> {
   const headers: Record<string, string> = { 'retry-after': String(retryAfterS) };
   if (limit !== undefined) {
@@ -125,6 +131,11 @@ export const Errors = {
     }),
   payloadTooLarge: (limitBytes: number) =>
     new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limitBytes} bytes`),
-  unavailable: (message: string, cause?: unknown) => new AppError('SERVICE_UNAVAILABLE', message, { cause }),
+  /** The database is down, restarting or dropped the connection: retryable, so a 503 with Retry-After. */
+  databaseUnavailable: (cause?: unknown) =>
+    new AppError('SERVICE_UNAVAILABLE', 'The database is temporarily unavailable; retry shortly', {
+      headers: { 'retry-after': String(DATABASE_RETRY_AFTER_S) },
+      cause,
+    }),
   internal: (cause?: unknown) => new AppError('INTERNAL_ERROR', 'Internal server error', { cause }),
 };

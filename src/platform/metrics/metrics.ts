@@ -1,6 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -86,10 +86,14 @@ class HttpMetrics {
   }
 }
 
-/** Prometheus metrics at GET /metrics (admin token). One registry per app instance. */
-export function registerMetrics(app: FastifyInstance) {
+/**
+ * Prometheus metrics at GET /metrics (admin token). One registry per app instance; `extra` are
+ * metrics of the platform's other parts (the rate limiter's Redis fallbacks).
+ */
+export function registerMetrics(app: FastifyInstance, extra: readonly Metric[] = []) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  for (const metric of extra) registry.registerMetric(metric);
   const http = new HttpMetrics();
   registry.registerMetric(http.counter() as never);
   registry.registerMetric(http.histogram() as never);

@@ -1,5 +1,7 @@
 import { Redis } from 'ioredis';
+import { Counter, type Metric } from 'prom-client';
 import { Errors } from '../errors/errors.ts';
+import type { Logger } from '../logging/logger.ts';
 import { MemoryLimitStore, RedisLimitStore, type LimitStore, type Window } from './stores.ts';
 
 const WINDOW_S = 60;
@@ -30,23 +32,62 @@ function resetSeconds(window: Window): number {
 }
 
 /**
+ * Watches the shared store: every limit decided in process memory because Redis failed is counted
+ * (`rate_limit_fallbacks_total`); the first one of an outage logs a warning, and Redis answering
+ * again logs that shared limits resumed (docs/decisions.md "Redis unavailable").
+ */
+class RedisFallbackMonitor {
+  private degraded = false;
+  readonly fallbacks = new Counter({
+    name: 'rate_limit_fallbacks_total',
+    help: 'Rate-limit decisions made with per-process counters because Redis did not answer',
+    registers: [],
+  });
+
+  constructor(private readonly log: Logger | undefined) {}
+
+  fellBack(): void {
+    this.fallbacks.inc();
+    if (this.degraded) return;
+    this.degraded = true;
+    this.log?.warn(
+      'Redis is unreachable: rate limits fall back to per-process counters until it answers again',
+    );
+  }
+
+  reconnected(): void {
+    if (!this.degraded) return;
+    this.degraded = false;
+    this.log?.info('Redis answers again: rate limits are shared again');
+  }
+}
+
+/**
  * Per-key and per-organization limits over one-minute windows, plus the failed-auth IP block, in
  * process memory by default and in Redis when REDIS_URL is set (several API processes then share
- * one count).
+ * one count; while Redis is down, each process counts on its own).
  */
 export class RateLimits {
   private constructor(
     private readonly limits: LimitStore,
     private readonly auth: AuthFailureOptions,
     readonly store: 'memory' | 'redis',
+    /** Metrics for the app's registry (GET /metrics). */
+    readonly metrics: Metric[] = [],
   ) {}
 
-  static create(redisUrl: string | undefined, auth: AuthFailureOptions): RateLimits {
+  static create(redisUrl: string | undefined, auth: AuthFailureOptions, log?: Logger): RateLimits {
     if (redisUrl === undefined) return new RateLimits(new MemoryLimitStore(), auth, 'memory');
+    // No offline queue: while Redis is down a command fails at once (and the insurance limiter
+    // decides) instead of waiting for a reconnection with the request on hold.
     const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    const monitor = new RedisFallbackMonitor(log);
     // ioredis reconnects by itself; an unhandled 'error' event would crash the process.
     redis.on('error', () => undefined);
-    return new RateLimits(new RedisLimitStore(redis), auth, 'redis');
+    redis.on('ready', () => monitor.reconnected());
+    return new RateLimits(new RedisLimitStore(redis, () => monitor.fellBack()), auth, 'redis', [
+      monitor.fallbacks,
+    ]);
   }
 
   /**

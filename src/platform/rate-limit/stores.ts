@@ -95,15 +95,54 @@ export class MemoryLimitStore implements LimitStore {
 
 const REDIS_PREFIX = 'agency-crm:rl';
 
+type MemoryOptions = ConstructorParameters<typeof RateLimiterMemory>[0];
+
+/**
+ * rate-limiter-flexible's in-process insurance limiter, which it calls only when a Redis command
+ * failed: each call is a decision made without Redis, reported to `fellBack`.
+ */
+class InsuranceLimiter extends RateLimiterMemory {
+  constructor(
+    options: MemoryOptions,
+    private readonly fellBack: () => void,
+  ) {
+    super(options);
+  }
+
+  override consume(...args: Parameters<RateLimiterMemory['consume']>) {
+    this.fellBack();
+    return super.consume(...args);
+  }
+
+  override reward(...args: Parameters<RateLimiterMemory['reward']>) {
+    this.fellBack();
+    return super.reward(...args);
+  }
+
+  override get(...args: Parameters<RateLimiterMemory['get']>) {
+    this.fellBack();
+    return super.get(...args);
+  }
+
+  override block(...args: Parameters<RateLimiterMemory['block']>) {
+    this.fellBack();
+    return super.block(...args);
+  }
+}
+
 /**
  * Counters in Redis through rate-limiter-flexible (atomic scripts), shared by every process. If
- * Redis fails, each limiter falls back to an in-process insurance limiter: fail open, as Stripe's
- * limiters do, rather than refusing traffic.
+ * Redis fails, each limiter falls back to an in-process insurance limiter: fail open to
+ * per-process limits, as Stripe's limiters do, rather than refusing traffic or dropping limits.
+ * Every decision made that way is reported to `fellBack` (a warning and a metric, rate-limits.ts).
  */
 export class RedisLimitStore implements LimitStore {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
 
-  constructor(private readonly redis: Redis) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly fellBack: () => void = () => undefined,
+  ) {}
 
   private limiter(bucket: string, limit: number, windowS: number): RateLimiterAbstract {
     const id = `${bucket}:${limit}:${windowS}`;
@@ -113,7 +152,7 @@ export class RedisLimitStore implements LimitStore {
       limiter = new RateLimiterRedis({
         ...options,
         storeClient: this.redis,
-        insuranceLimiter: new RateLimiterMemory(options),
+        insuranceLimiter: new InsuranceLimiter(options, this.fellBack),
       });
       this.limiters.set(id, limiter);
     }

@@ -27,7 +27,9 @@ describe('health', () => {
     const broken: Database = { ...real, ping: async () => Promise.reject(new Error('connection refused')) };
     const sick = await buildTestApp({}, { db: broken });
     try {
-      expectError(await sick.inject({ method: 'GET', url: '/readyz' }), 503, 'SERVICE_UNAVAILABLE');
+      const response = await sick.inject({ method: 'GET', url: '/readyz' });
+      expectError(response, 503, 'SERVICE_UNAVAILABLE');
+      expect(response.headers['retry-after']).toBe('2');
     } finally {
       await sick.close();
     }

@@ -8,9 +8,12 @@ export interface Received {
   at: number;
 }
 
-/** What the receiver does with one request: answer a status (and body), hang, or drop the connection. */
+/**
+ * What the receiver does with one request: answer a status (and body), after `delayMs` if given,
+ * hang, or drop the connection.
+ */
 export type Behaviour =
-  { status: number; body?: string; headers?: Record<string, string> } | 'hang' | 'reset';
+  { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | 'hang' | 'reset';
 
 /**
  * A real local webhook receiver (node:http on 127.0.0.1, random port). Each path answers by its
@@ -47,8 +50,15 @@ export class Receiver {
           request.socket.destroy();
           return;
         }
-        response.writeHead(behaviour.status, { 'content-type': 'text/plain', ...(behaviour.headers ?? {}) });
-        response.end(behaviour.body ?? 'ok');
+        const answer = () => {
+          response.writeHead(behaviour.status, {
+            'content-type': 'text/plain',
+            ...(behaviour.headers ?? {}),
+          });
+          response.end(behaviour.body ?? 'ok');
+        };
+        if (behaviour.delayMs) setTimeout(answer, behaviour.delayMs);
+        else answer();
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));

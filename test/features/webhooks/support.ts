@@ -1,5 +1,7 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Database } from '../../../src/db/database.ts';
@@ -13,6 +15,7 @@ import { startJobs } from '../../../src/platform/jobs/scheduler.ts';
 import type { Lookup } from '../../../src/features/webhooks/webhooks.ssrf.ts';
 import { createTenant } from '../../helpers/factories.ts';
 import { api, expectStatus } from '../../helpers/http.ts';
+import { ADMIN_TOKEN } from '../../helpers/test-app.ts';
 
 /**
  * A DNS resolver with made-up names (the real one is used for nothing): each name maps to its
@@ -64,18 +67,63 @@ export function busyTenant(app: FastifyInstance) {
   return createTenant(app, { secret: { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 } });
 }
 
-/** Records `type` with its catalog example in the organization's transaction (the one recording path). */
-export async function emit(db: Database, organizationId: string, type: string): Promise<string> {
+/**
+ * Records `count` events of `type` in one transaction of the organization: a backlog of deliveries
+ * queued at once. Returns the event ids.
+ */
+export async function emitMany(db: Database, organizationId: string, type: string, count: number) {
   const definition = eventCatalog.get(type);
   if (!definition) throw new Error(`no event type ${type}`);
-  const event = await db.tenantTx(organizationId, (tx) =>
-    recordEvent(tx, {
-      type,
-      data: definition.example as Record<string, unknown>,
-      actor: { kind: 'API', userId: null },
-    }),
-  );
-  return event.id;
+  return db.tenantTx(organizationId, async (tx) => {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const event = await recordEvent(tx, {
+        type,
+        data: definition.example as Record<string, unknown>,
+        actor: { kind: 'API', userId: null },
+      });
+      ids.push(event.id);
+    }
+    return ids;
+  });
+}
+
+/** Records `type` with its catalog example in the organization's transaction (the one recording path). */
+export async function emit(db: Database, organizationId: string, type: string): Promise<string> {
+  const [id] = await emitMany(db, organizationId, type, 1);
+  return id as string;
+}
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+/**
+ * `npm run worker` as a child process on the PostgreSQL at `databaseUrl` (PGlite serves one
+ * process only). Lease = 2 x WEBHOOK_TIMEOUT_MS + 1 s = 5 s: how long a killed worker's claims stay taken.
+ */
+export function startWorkerProcess(databaseUrl: string, env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+    cwd: ROOT,
+    stdio: process.env.DEBUG_WORKER ? 'inherit' : 'ignore',
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'test',
+      DATABASE_URL: databaseUrl,
+      ADMIN_TOKEN,
+      LOG_LEVEL: process.env.DEBUG_WORKER ? 'info' : 'silent',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_RETRY_DELAYS_MS: '0,200,200,200,200',
+      ...env,
+    },
+  });
+}
+
+/** Sends `signal` (SIGTERM: graceful; SIGKILL: a crash) and waits for the process to exit. */
+export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await exited;
 }
 
 /** Runs one delivery worker of `db` until stopped (tiny delays and polls). */

@@ -3,42 +3,14 @@
  * in the middle of deliveries and restarted, nothing is lost; two workers side by side never send
  * a delivery twice. PGlite serves one process only, so this file runs on the PostgreSQL leg.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/database.ts';
-import { ADMIN_TOKEN, buildTestApp, TEST_DATABASE_URL, testDatabase } from '../../helpers/test-app.ts';
+import { buildTestApp, TEST_DATABASE_URL, testDatabase } from '../../helpers/test-app.ts';
 import { Receiver } from './receiver.ts';
-import { busyTenant, emit, eventually, subscribe } from './support.ts';
-
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-
-function startWorkerProcess(): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
-    cwd: ROOT,
-    stdio: 'ignore',
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      DATABASE_URL: TEST_DATABASE_URL,
-      ADMIN_TOKEN,
-      LOG_LEVEL: 'silent',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      // Lease = 2 x timeout + 1 s = 5 s: how long a killed worker's claims stay taken.
-      WEBHOOK_TIMEOUT_MS: '2000',
-      WEBHOOK_RETRY_DELAYS_MS: '0,200,200,200,200',
-    },
-  });
-}
-
-async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill(signal);
-  await exited;
-}
+import { busyTenant, emit, eventually, startWorkerProcess, stopProcess, subscribe } from './support.ts';
 
 async function statusCounts(db: Database, subscriptionId: string): Promise<Record<string, number>> {
   const result = (await db.systemTx((tx) =>
@@ -73,13 +45,13 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('worker processes (PostgreSQL)'
     const ids = new Set<string>();
     for (let i = 0; i < 30; i++) ids.add(await emit(db, tenant.org.id, 'deal.won'));
 
-    const first = startWorkerProcess();
+    const first = startWorkerProcess(TEST_DATABASE_URL as string);
     children.push(first);
     await receiver.waitFor(5, '/crash', 30_000);
     await stopProcess(first, 'SIGKILL');
     receiver.script('/crash', { status: 200 });
 
-    const second = startWorkerProcess();
+    const second = startWorkerProcess(TEST_DATABASE_URL as string);
     children.push(second);
     await eventually(async () => expect(await statusCounts(db, hook.id)).toEqual({ SUCCEEDED: 30 }), 60_000);
     const answered = new Set(receiver.at('/crash').map((request) => request.headers['webhook-id'] as string));
@@ -92,7 +64,10 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('worker processes (PostgreSQL)'
     const hook = await subscribe(app, tenant.secret.key, receiver.url('/pair'), ['contact.*']);
     const ids = new Set<string>();
     for (let i = 0; i < 200; i++) ids.add(await emit(db, tenant.org.id, 'contact.updated'));
-    const pair = [startWorkerProcess(), startWorkerProcess()];
+    const pair = [
+      startWorkerProcess(TEST_DATABASE_URL as string),
+      startWorkerProcess(TEST_DATABASE_URL as string),
+    ];
     children.push(...pair);
     await eventually(async () => expect(await statusCounts(db, hook.id)).toEqual({ SUCCEEDED: 200 }), 60_000);
     const received = receiver.at('/pair').map((request) => request.headers['webhook-id'] as string);
