@@ -30,75 +30,11 @@ import {
   CONTACT_TYPES,
 } from '../../src/features/contacts/contacts.schema.ts';
 import { fold } from '../../src/platform/text/fold.ts';
+import { DOMAINS, FIRST, LAST, phoneOf } from '../lib/contacts-data.ts';
 
 const TARGET_P99_MS = 50;
 const DEFAULTS = { orgs: 1000, perOrg: 1000, keys: 16 };
 
-const FIRST = [
-  'José',
-  'María',
-  'Lucía',
-  'Álvaro',
-  'Sofía',
-  'Martín',
-  'Inés',
-  'Raúl',
-  'Carmen',
-  'Javier',
-  'Elena',
-  'Pablo',
-  'Nuria',
-  'Andrés',
-  'Marta',
-  'Sergio',
-  'Begoña',
-  'Íñigo',
-  'Laura',
-  'David',
-];
-const LAST = [
-  'García',
-  'Fernández',
-  'López',
-  'Martínez',
-  'Sánchez',
-  'Pérez',
-  'Gómez',
-  'Martín',
-  'Jiménez',
-  'Ruiz',
-  'Hernández',
-  'Díaz',
-  'Moreno',
-  'Muñoz',
-  'Álvarez',
-  'Romero',
-  'Alonso',
-  'Gutiérrez',
-  'Navarro',
-  'Torres',
-  'Domínguez',
-  'Vázquez',
-  'Ramos',
-  'Gil',
-  'Ramírez',
-  'Serrano',
-  'Blanco',
-  'Molina',
-  'Morales',
-  'Suárez',
-  'Ortega',
-  'Delgado',
-  'Castro',
-  'Ortiz',
-  'Rubio',
-  'Marín',
-  'Sanz',
-  'Núñez',
-  'Iglesias',
-  'Medina',
-];
-const DOMAINS = ['gmail.com', 'hotmail.es', 'yahoo.es', 'outlook.com', 'telefonica.net'];
 // Every accented letter of the names, and its folded form (as fold() in the app).
 const ACCENTED = [...new Set([...FIRST, ...LAST].join('').split(''))]
   .filter((c) => fold(c) !== c.toLowerCase())
@@ -118,9 +54,6 @@ ${LOAD_USAGE}
 const sqlArray = (values: readonly string[]) =>
   `ARRAY[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',')}]`;
 const pick = (array: string, hash: string, length: number) => `(${array})[1 + (${hash} % ${length})]`;
-
-/** Phone of contact n of organization index o: +346 and 8 digits, unique within an organization. */
-const phoneOf = (o: number, n: number) => `+346${String(o * 37 + n * 9973).padStart(8, '0')}`;
 
 async function loadContacts(url: string, orgIds: string[], perOrg: number, log: (l: string) => void) {
   const client = new pg.Client({ connectionString: url });
