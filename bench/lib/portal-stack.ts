@@ -11,6 +11,7 @@ import { adminClient, publishableKey, type BenchKey, type BenchOrganization } fr
 import { createBenchDatabase, type BenchDatabase } from './bench-database.ts';
 import { startChild, type ChildServer } from './child.ts';
 import { citiesOf, createOrganizations, loadPortalStock, SALE_PRICE_MIDDLE } from './portal-data.ts';
+import { generatedOrganizations, keptDatabase, openGeneratedDatabase } from './scale-data.ts';
 import type { CaptureOptions } from './sql-capture.ts';
 import type { ServiceServerOptions } from './service-server.ts';
 
@@ -23,6 +24,8 @@ export const POOL_SIZE = 10;
 
 export interface PortalStackOptions {
   serverUrl: string;
+  /** A generated database (`npm run bench -- generate`) to run on: organizations and perOrg are then its own. */
+  database?: string | undefined;
   organizations: number;
   perOrg: number;
   /** Publishable keys, spread round-robin over the first `keyOrganizations` organizations. */
@@ -42,6 +45,8 @@ export interface PortalStack {
   service: ChildServer;
   organizations: BenchOrganization[];
   keys: BenchKey[];
+  /** What the database holds, and whether it was generated (kept) or loaded for this run (dropped). */
+  stock: { organizations: number; perOrg: number; generated: string | null };
   stop(): Promise<void>;
 }
 
@@ -50,7 +55,9 @@ export interface PortalStack {
  * rethrowing. `stop()` does the same at the end.
  */
 export async function startPortalStack(options: PortalStackOptions): Promise<PortalStack> {
-  const database = await createBenchDatabase(options.serverUrl);
+  const generated =
+    options.database === undefined ? null : await openGeneratedDatabase(options.serverUrl, options.database);
+  const database = generated ? keptDatabase(generated) : await createBenchDatabase(options.serverUrl);
   let service: ChildServer | null = null;
   const stop = async () => {
     try {
@@ -60,22 +67,35 @@ export async function startPortalStack(options: PortalStackOptions): Promise<Por
     }
   };
   try {
-    options.log(`database ${database.name}: migrating through the service`);
+    options.log(`database ${database.name}: ${generated ? 'generated, ' : ''}migrating through the service`);
     service = await startChild<ServiceServerOptions>({
       name: 'service',
       entry: entry('service-server.ts'),
       options: { env: { DATABASE_URL: database.url }, captureSql: options.captureSql },
       nodeArgs: options.nodeArgs,
     });
-    const organizations = await createOrganizations(service.url, options.organizations, {
-      ...(options.organizationWriteLimitPerMinute === undefined
-        ? {}
-        : { writeLimitPerMinute: options.organizationWriteLimitPerMinute }),
-    });
-    options.log(
-      `${organizations.length} organizations created through the admin API; loading ${options.perOrg.toLocaleString('en')} properties each`,
-    );
-    await loadPortalStock(database.url, { organizations, perOrg: options.perOrg, log: options.log });
+    let organizations: BenchOrganization[];
+    if (generated) {
+      organizations = await generatedOrganizations(
+        service.url,
+        generated,
+        options.keyOrganizations,
+        options.organizationWriteLimitPerMinute,
+      );
+      options.log(
+        `generated stock: ${organizations.length} organizations x ${generated.size.propertiesPerOrg.toLocaleString('en')} properties`,
+      );
+    } else {
+      organizations = await createOrganizations(service.url, options.organizations, {
+        ...(options.organizationWriteLimitPerMinute === undefined
+          ? {}
+          : { writeLimitPerMinute: options.organizationWriteLimitPerMinute }),
+      });
+      options.log(
+        `${organizations.length} organizations created through the admin API; loading ${options.perOrg.toLocaleString('en')} properties each`,
+      );
+      await loadPortalStock(database.url, { organizations, perOrg: options.perOrg, log: options.log });
+    }
     const admin = adminClient(service.url);
     const keys: BenchKey[] = [];
     const keyOrgs = Math.min(options.keyOrganizations, organizations.length);
@@ -96,7 +116,14 @@ export async function startPortalStack(options: PortalStackOptions): Promise<Por
         ),
       );
     }
-    return { database, service, organizations, keys, stop };
+    const stock = generated
+      ? {
+          organizations: generated.size.orgs,
+          perOrg: generated.size.propertiesPerOrg,
+          generated: generated.name,
+        }
+      : { organizations: options.organizations, perOrg: options.perOrg, generated: null };
+    return { database, service, organizations, keys, stock, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -7,8 +7,8 @@
  * scenarios run on it with `--database <name>` instead of loading their own stock.
  */
 import pg from 'pg';
-import type { BenchOrganization } from './admin-client.ts';
-import { withDatabase } from './bench-database.ts';
+import { adminClient, type BenchOrganization } from './admin-client.ts';
+import { withDatabase, type BenchDatabase } from './bench-database.ts';
 import { copyInto } from './copy.ts';
 import { searchText as contactSearchText } from '../../src/features/contacts/contacts.service.ts';
 import { createOrganizations, verifyDerivedColumns } from './portal-data.ts';
@@ -345,4 +345,37 @@ export async function openGeneratedDatabase(serverUrl: string, name: string): Pr
   } finally {
     await client.end();
   }
+}
+
+/** A generated database as a scenario's database: kept at the end (`drop` does nothing). */
+export function keptDatabase(generated: GeneratedDatabase): BenchDatabase {
+  return { name: generated.name, url: generated.url, drop: async () => undefined };
+}
+
+/**
+ * The organizations of a generated database in index order, as the admin API shows them: the
+ * first `count` read through it (and given `writeLimitPerMinute` when asked, for write scenarios:
+ * the change stays in the database, harmless for later runs), the others from the manifest alone.
+ */
+export async function generatedOrganizations(
+  serviceUrl: string,
+  generated: GeneratedDatabase,
+  count: number,
+  writeLimitPerMinute?: number,
+): Promise<BenchOrganization[]> {
+  const admin = adminClient(serviceUrl);
+  const organizations: BenchOrganization[] = [];
+  for (const { idx, id } of generated.organizations) {
+    if (idx >= count) {
+      organizations.push({ id, name: '', testOrganizationId: null, effectiveWriteLimitPerMinute: 0 });
+      continue;
+    }
+    const path = `/admin/v1/organizations/${id}`;
+    organizations.push(
+      writeLimitPerMinute === undefined
+        ? await admin.get<BenchOrganization>(path)
+        : await admin.patch<BenchOrganization>(path, { writeLimitPerMinute }),
+    );
+  }
+  return organizations;
 }
