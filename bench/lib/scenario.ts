@@ -128,8 +128,9 @@ export const DATABASE_USAGE = `  --database NAME  run on database NAME made by \
                    --per-org are then its own) instead of loading a fresh one`;
 
 /** The load options plus `--orgs`, `--per-org`, `--keys` and `--database` of the data-set scenarios. */
-export function parseScaleArguments(args: string[], defaults: ScaleArguments) {
+export function parseScaleArguments(args: string[], defaults: ScaleArguments, extra: Options = {}) {
   const { load, help, text } = parseLoadArguments(args, {
+    ...extra,
     orgs: { type: 'string' },
     'per-org': { type: 'string' },
     keys: { type: 'string' },
@@ -141,5 +142,5 @@ export function parseScaleArguments(args: string[], defaults: ScaleArguments) {
     keys: positive('keys', text('keys'), defaults.keys, 1),
     database: text('database'),
   };
-  return { load, help, scale };
+  return { load, help, scale, text };
 }
