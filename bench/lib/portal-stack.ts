@@ -18,6 +18,7 @@ import {
   keptDatabase,
   openGeneratedDatabase,
 } from './scale-data.ts';
+import type { ScaleArguments } from './scenario.ts';
 import type { CaptureOptions } from './sql-capture.ts';
 import type { ServiceServerOptions } from './service-server.ts';
 
@@ -223,6 +224,17 @@ export async function publishedListings(
     await client.end();
   }
 }
+
+/** The options of a scenario's --orgs, --per-org, --keys (one per organization) and --database. */
+export const scaleStackOptions = (serverUrl: string, scale: ScaleArguments, log: (line: string) => void) => ({
+  serverUrl,
+  database: scale.database,
+  organizations: scale.orgs,
+  perOrg: scale.perOrg,
+  keys: scale.keys,
+  keyOrganizations: scale.keys,
+  log,
+});
 
 export const profileDirFor = (resultsDir: string, scenario: string, startedAt: Date) =>
   join(resultsDir, 'profiles', `${scenario}-${startedAt.toISOString().replace(/[:.]/g, '-')}`);

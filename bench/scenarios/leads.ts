@@ -21,6 +21,7 @@ import {
   KEY_LIMIT_PER_MINUTE,
   POOL_SIZE,
   publishedListings,
+  scaleStackOptions,
   startPortalStack,
 } from '../lib/portal-stack.ts';
 import { machine, writeResult } from '../lib/report.ts';
@@ -81,16 +82,10 @@ export async function runLeads(
       `${workerCount} workers, ${load.rounds} x (baseline, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${scale.keys} publishable keys`,
   );
   const stack = await startPortalStack({
-    serverUrl,
-    database: scale.database,
-    organizations: scale.orgs,
-    perOrg: scale.perOrg,
-    keys: scale.keys,
-    keyOrganizations: scale.keys,
+    ...scaleStackOptions(serverUrl, scale, log),
     writeLimitPerMinute: KEY_LIMIT_PER_MINUTE,
     organizationWriteLimitPerMinute: WRITE_LIMIT_PER_MINUTE,
     env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
-    log,
   });
   const receiver = subscriptions > 0 ? await startReceiver() : null;
   const subscriptionIds: string[] = [];

@@ -8,7 +8,7 @@
  */
 import { request } from '../lib/admin-client.ts';
 import { requireDatabaseUrl } from '../lib/bench-database.ts';
-import { listingRequests, startPortalStack } from '../lib/portal-stack.ts';
+import { listingRequests, scaleStackOptions, startPortalStack } from '../lib/portal-stack.ts';
 import { machine, median, writeResult } from '../lib/report.ts';
 import {
   failuresOf,
@@ -55,15 +55,9 @@ async function run(args: string[]): Promise<void> {
       `${load.rounds} x (one, two), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${scale.keys} publishable keys`,
   );
   const stack = await startPortalStack({
-    serverUrl,
-    database: scale.database,
-    organizations: scale.orgs,
-    perOrg: scale.perOrg,
-    keys: scale.keys,
-    keyOrganizations: scale.keys,
+    ...scaleStackOptions(serverUrl, scale, log),
     services: 2,
     env: { REDIS_URL: redisUrl },
-    log,
   });
   try {
     const [first, second] = stack.services;

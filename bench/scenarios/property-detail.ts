@@ -15,6 +15,7 @@ import {
   KEY_LIMIT_PER_MINUTE,
   POOL_SIZE,
   publishedListings,
+  scaleStackOptions,
   startPortalStack,
 } from '../lib/portal-stack.ts';
 import { machine, writeResult } from '../lib/report.ts';
@@ -50,13 +51,7 @@ async function run(args: string[]): Promise<void> {
       `${load.rounds} x (baseline, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${scale.keys} publishable keys`,
   );
   const stack = await startPortalStack({
-    serverUrl,
-    database: scale.database,
-    organizations: scale.orgs,
-    perOrg: scale.perOrg,
-    keys: scale.keys,
-    keyOrganizations: scale.keys,
-    log,
+    ...scaleStackOptions(serverUrl, scale, log),
   });
   let baseline: ChildServer | null = null;
   try {
