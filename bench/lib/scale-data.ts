@@ -165,8 +165,9 @@ export async function generateScaleData(options: GenerateOptions): Promise<Scale
       [orgs.map((o) => o.idx), orgs.map((o) => o.id)],
     );
     await client.query(`INSERT INTO ${MANIFEST_SCHEMA}.manifest (size) VALUES ($1)`, [JSON.stringify(size)]);
-    // Index builds sort in memory up to this much per build (the server default is 64 MB).
+    // This session's sorts: index builds (server default 64 MB) and the daily aggregation (4 MB).
     await client.query(`SET maintenance_work_mem = '1GB'`);
+    await client.query(`SET work_mem = '256MB'`);
 
     const { rows: roles } = await client.query<{ rolsuper: boolean }>(
       'SELECT rolsuper FROM pg_roles WHERE rolname = current_user',
