@@ -17,6 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { startChild } from './lib/child.ts';
 import { BENCH_ADMIN_TOKEN } from './lib/protocol.ts';
+// Deterministic pseudo-random numbers, so every run imports the same file.
+import { prng } from './lib/scale-recipes.ts';
 
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -30,18 +32,6 @@ const { values } = parseArgs({
 });
 const ROWS = Number(values.rows);
 const BATCH_SIZE = values['batch-size'] as string;
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run imports the same file. */
-function prng(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const CITIES = [
   { city: 'Málaga', lat: 36.7213, lng: -4.4214, hoods: ['Centro', 'Soho', 'El Limonar', 'Teatinos'] },

@@ -21,12 +21,16 @@ export function adminClient(serviceUrl: string) {
       `${serviceUrl}${path}`,
       {
         method,
-        headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
+        headers: {
+          authorization: `Bearer ${BENCH_ADMIN_TOKEN}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       },
       expected,
     ).then(({ body: answer }) => answer.data);
   return {
+    get: <T>(path: string) => call<T>('GET', path, undefined, 200),
     post: <T>(path: string, body: unknown) => call<T>('POST', path, body, 201),
     patch: <T>(path: string, body: unknown) => call<T>('PATCH', path, body, 200),
   };

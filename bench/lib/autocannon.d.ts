@@ -30,6 +30,8 @@ declare module 'autocannon' {
       headers?: Record<string, string>;
       body?: string | Buffer;
       requests?: AutocannonRequest[];
+      /** Requests per second over all connections (an open model); unset: as fast as answered. */
+      overallRate?: number;
       title?: string;
     }
 

@@ -1,10 +1,12 @@
 /**
- * What both SQL baselines share (`bare-sql-server.ts`, `contacts-bare-server.ts`): a bare Fastify 5
- * server (default options, no logger, no hooks) with one GET route declared with the service's
- * query-string and response schemas, whose handler runs a feature service's own read on a plain pg
- * Pool — no transaction (the service's `db.tenantTx(org, fn)` runs `fn` straight on the pool), no RLS
- * (the pool connects as DATABASE_URL's user; a superuser bypasses row-level security), no key
- * verification or rate limiting (the key is looked up in a map to find its organization).
+ * What the SQL baselines share (`bare-sql-server.ts`, `contacts-bare-server.ts`,
+ * `detail-bare-server.ts`, `leads-bare-server.ts`): a bare Fastify 5 server (default options, no
+ * logger, no hooks) with one route declared with the service's schemas, whose handler runs a
+ * feature service's own code on a plain pg Pool — no RLS (the pool connects as DATABASE_URL's user;
+ * a superuser bypasses row-level security), no key verification or rate limiting (the key is looked
+ * up in a map to find its organization). Reads run straight on the pool (the service's
+ * `db.tenantTx(org, fn)` runs `fn` without a transaction); writes (`transaction: true`) run in one
+ * transaction with the tenant set, as the events' statement needs, without the role switch.
  */
 import type { TSchema } from '@fastify/type-provider-typebox';
 import { drizzle } from 'drizzle-orm/node-postgres';
@@ -24,32 +26,80 @@ export interface BareTenantRouteOptions {
 export async function listenBareTenantRoute(
   options: BareTenantRouteOptions,
   route: {
+    method?: 'GET' | 'POST';
     url: string;
     /** Named schemas the route's schemas refer to. */
     schemas: TSchema[];
-    querystring: TSchema;
+    querystring?: TSchema;
+    params?: TSchema;
+    body?: TSchema;
     response: TSchema;
-    read: (db: Database, organizationId: string, query: unknown) => Promise<unknown>;
+    /** The success status (200 for reads, 201 for creations). */
+    status?: number;
+    /** Run the handler's tenantTx calls as transactions with the tenant set (writes). */
+    transaction?: boolean;
+    read: (
+      db: Database,
+      organizationId: string,
+      query: unknown,
+      request: { params: unknown; body: unknown },
+    ) => Promise<unknown>;
   },
 ) {
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize });
   const handle = drizzle(pool, { schema }) as unknown as Tx;
+  // One Drizzle handle per pooled connection, built once (building one parses the schema).
+  const handles = new WeakMap<pg.PoolClient, Tx>();
+  const inTransaction = async (organizationId: string, fn: (tx: Tx) => Promise<unknown>) => {
+    if (!/^org_[0-9A-Za-z]{22}$/.test(organizationId)) throw new Error('malformed organization id');
+    const client = await pool.connect();
+    let tx = handles.get(client);
+    if (!tx) {
+      tx = drizzle(client, { schema }) as unknown as Tx;
+      handles.set(client, tx);
+    }
+    try {
+      // BEGIN and the tenant in one round trip, as the service does (the id is checked above).
+      await client.query(`BEGIN; SELECT set_config('app.organization_id', '${organizationId}', true)`);
+      const result = await fn(tx);
+      await client.query('COMMIT');
+      client.release();
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+      throw error;
+    }
+  };
   const plain = {
-    tenantTx: (_organizationId: string, fn: (tx: Tx) => Promise<unknown>) => fn(handle),
+    tenantTx: route.transaction
+      ? inTransaction
+      : (_organizationId: string, fn: (tx: Tx) => Promise<unknown>) => fn(handle),
   } as unknown as Database;
   const keys = new Map(Object.entries(options.keyOrganizations));
+  const status = route.status ?? 200;
 
   const app = Fastify();
   for (const shared of route.schemas) app.addSchema(shared);
-  app.get(
-    route.url,
-    { schema: { querystring: route.querystring, response: { 200: route.response } } },
-    async (request) => {
+  app.route({
+    method: route.method ?? 'GET',
+    url: route.url,
+    schema: {
+      ...(route.querystring ? { querystring: route.querystring } : {}),
+      ...(route.params ? { params: route.params } : {}),
+      ...(route.body ? { body: route.body } : {}),
+      response: { [status]: route.response },
+    },
+    handler: async (request, reply) => {
       const organizationId = keys.get(String(request.headers['x-api-key']));
       if (organizationId === undefined) throw new Error('unknown key');
-      return route.read(plain, organizationId, request.query);
+      const answer = await route.read(plain, organizationId, request.query, {
+        params: request.params,
+        body: request.body,
+      });
+      return reply.code(status).send(answer);
     },
-  );
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no TCP address');

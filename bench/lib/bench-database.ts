@@ -35,7 +35,8 @@ async function dropAllAndExit(signal: NodeJS.Signals) {
   process.exit(signal === 'SIGINT' ? 130 : 143);
 }
 
-function withDatabase(serverUrl: string, name: string): string {
+/** `serverUrl` with its database name replaced by `name`. */
+export function withDatabase(serverUrl: string, name: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();

@@ -59,12 +59,15 @@ export function cpuUsage(pids: Record<string, number>, start: Snapshot): CpuUsag
   const percent = (ticks: number) => Math.round((ticks / TICKS_PER_S / seconds) * 100);
   const processes: Record<string, number | null> = {};
   let ours = 0;
+  const counted = new Set<number>();
   for (const [name, pid] of Object.entries(pids)) {
     const before = start.processTicks.get(pid);
     const after = end.processTicks.get(pid);
     const used = before == null || after == null ? null : after - before;
     processes[name] = used === null ? null : percent(used);
-    ours += used ?? 0;
+    // A process listed under two names (a target that is also another's idle neighbour) counts once.
+    if (!counted.has(pid)) ours += used ?? 0;
+    counted.add(pid);
   }
   const other =
     start.busyTicks === null || end.busyTicks === null

@@ -2,7 +2,8 @@ import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autoc
 import { cpuSnapshot, cpuUsage, type CpuUsage } from './cpu.ts';
 
 export interface LoadOptions {
-  url: string;
+  /** Several URLs: the connections (and the offered rate) are split evenly across them. */
+  url: string | string[];
   connections: number;
   durationS: number;
   warmupS: number;
@@ -45,59 +46,89 @@ function percentile(sorted: Float64Array, p: number): number {
 
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 
-/** Runs autocannon: a warm-up run (discarded), then the measured run. */
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+function mergedCounts(results: AutocannonResult[]): Record<string, number> {
+  const merged: Record<string, number> = {};
+  for (const result of results)
+    for (const [code, count] of Object.entries(statusCounts(result)))
+      merged[code] = (merged[code] ?? 0) + count;
+  return merged;
+}
+
+/**
+ * Runs autocannon: a warm-up run (discarded), then the measured run. With several URLs, one
+ * autocannon instance per URL runs at the same time with its share of the connections and rate;
+ * the figures are summed, the latency percentiles computed over every response of all of them.
+ */
 export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
-  const base = {
-    url: options.url,
-    connections: options.connections,
-    requests: options.requests,
-    ...(options.overallRate === undefined ? {} : { overallRate: options.overallRate }),
-  };
-  const warmup = options.warmupS > 0 ? await autocannon({ ...base, duration: options.warmupS }) : null;
+  const urls = Array.isArray(options.url) ? options.url : [options.url];
+  const share = (total: number, i: number) =>
+    Math.floor(total / urls.length) + (i < total % urls.length ? 1 : 0);
+  const instances = (durationS: number) =>
+    urls.map((url, i) =>
+      autocannon({
+        url,
+        connections: share(options.connections, i),
+        requests: options.requests,
+        duration: durationS,
+        ...(options.overallRate === undefined
+          ? {}
+          : { overallRate: Math.max(1, Math.round(options.overallRate / urls.length)) }),
+      }),
+    );
+  const warmup = options.warmupS > 0 ? await Promise.all(instances(options.warmupS)) : null;
 
   // Every 2xx latency, in ms with microsecond resolution (autocannon's histogram keeps whole ms).
   let latencies = new Float64Array(1 << 20);
   let count = 0;
   const pids = { client: process.pid, ...options.cpuPids };
   const cpuStart = cpuSnapshot(pids);
-  const instance = autocannon({ ...base, duration: options.durationS });
-  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-    if (statusCode < 200 || statusCode >= 300) return;
-    if (count === latencies.length) {
-      const grown = new Float64Array(latencies.length * 2);
-      grown.set(latencies);
-      latencies = grown;
-    }
-    latencies[count++] = responseTime;
-  });
-  const result = await instance;
+  const measured = instances(options.durationS);
+  for (const instance of measured) {
+    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+      if (statusCode < 200 || statusCode >= 300) return;
+      if (count === latencies.length) {
+        const grown = new Float64Array(latencies.length * 2);
+        grown.set(latencies);
+        latencies = grown;
+      }
+      latencies[count++] = responseTime;
+    });
+  }
+  const results = await Promise.all(measured);
   const cpu = cpuUsage(pids, cpuStart);
 
   const sorted = latencies.subarray(0, count).sort();
-  let sum = 0;
-  for (const value of sorted) sum += value;
+  let total = 0;
+  for (const value of sorted) total += value;
+  const completed = sum(results.map((r) => r.requests.total));
   return {
-    reqPerSec: round(result.requests.average, 1),
-    completedPerSec: round(result.requests.total / result.duration, 1),
+    reqPerSec: round(sum(results.map((r) => r.requests.average)), 1),
+    completedPerSec: round(sum(results.map((r) => r.requests.total / r.duration)), 1),
     latencyMs: {
-      mean: round(count === 0 ? 0 : sum / count, 3),
+      mean: round(count === 0 ? 0 : total / count, 3),
       p50: round(percentile(sorted, 50), 3),
       p90: round(percentile(sorted, 90), 3),
       p99: round(percentile(sorted, 99), 3),
       max: round(percentile(sorted, 100), 3),
     },
-    autocannonLatencyMs: { p50: result.latency.p50, p99: result.latency.p99 },
-    completed: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    statusCodes: statusCounts(result),
+    // Whole milliseconds as autocannon reports them; with several instances, the highest of theirs.
+    autocannonLatencyMs: {
+      p50: Math.max(...results.map((r) => r.latency.p50)),
+      p99: Math.max(...results.map((r) => r.latency.p99)),
+    },
+    completed,
+    non2xx: sum(results.map((r) => r.non2xx)),
+    errors: sum(results.map((r) => r.errors)),
+    timeouts: sum(results.map((r) => r.timeouts)),
+    statusCodes: mergedCounts(results),
     cpu,
     warmup: {
-      completed: warmup?.requests.total ?? 0,
-      non2xx: warmup?.non2xx ?? 0,
-      errors: warmup?.errors ?? 0,
-      statusCodes: warmup ? statusCounts(warmup) : {},
+      completed: sum(warmup?.map((r) => r.requests.total) ?? []),
+      non2xx: sum(warmup?.map((r) => r.non2xx) ?? []),
+      errors: sum(warmup?.map((r) => r.errors) ?? []),
+      statusCodes: warmup ? mergedCounts(warmup) : {},
     },
   };
 }

@@ -21,7 +21,7 @@ import { fold } from '../../src/platform/text/fold.ts';
 import { adminClient, type BenchOrganization } from './admin-client.ts';
 
 /** Cities an agency may cover: name, centre, price level (1 = national average). */
-const CITY_POOL: Array<[string, number, number, number]> = [
+export const CITY_POOL: Array<[string, number, number, number]> = [
   ['Málaga', 36.7213, -4.4214, 1.2],
   ['Córdoba', 37.8882, -4.7794, 0.8],
   ['Cádiz', 36.5271, -6.2886, 1.0],
@@ -68,10 +68,10 @@ const CITY_POOL: Array<[string, number, number, number]> = [
   ['Santa Cruz de Tenerife', 28.4636, -16.2518, 1.0],
 ];
 /** Share of an agency's stock in each of its eight cities (the first is its home town). */
-const CITY_SHARES = [0.3, 0.2, 0.15, 0.1, 0.08, 0.07, 0.06, 0.04];
+export const CITY_SHARES = [0.3, 0.2, 0.15, 0.1, 0.08, 0.07, 0.06, 0.04];
 export const CITIES_PER_ORG = CITY_SHARES.length;
 
-const NEIGHBORHOODS = [
+export const NEIGHBORHOODS = [
   'Centro',
   'Casco Antiguo',
   'Ensanche',
@@ -86,7 +86,7 @@ const NEIGHBORHOODS = [
   'Nueva Andalucía',
 ];
 /** Spanish labels of PROPERTY_TYPES, in the same order. */
-const TYPE_LABELS = [
+export const TYPE_LABELS = [
   'Piso',
   'Casa',
   'Estudio',
@@ -102,11 +102,13 @@ const TYPE_LABELS = [
   'Habitación',
 ];
 /** Cumulative share of each type (APARTMENT 45 %, HOUSE 15 %, ...). */
-const TYPE_CUMULATIVE = [0.45, 0.6, 0.67, 0.72, 0.77, 0.82, 0.86, 0.89, 0.93, 0.96, 0.97, 0.99, 1];
-const SALE_BASE = [220e3, 380e3, 120e3, 450e3, 300e3, 280e3, 900e3, 150e3, 250e3, 260e3, 400e3, 25e3, 60e3];
-const RENT_BASE = [950, 1600, 650, 1900, 1300, 1250, 3500, 400, 1400, 1200, 2200, 90, 380];
-const AREA_BASE = [85, 180, 40, 130, 140, 150, 320, 1500, 120, 110, 600, 13, 15];
-const ADJECTIVES = [
+export const TYPE_CUMULATIVE = [0.45, 0.6, 0.67, 0.72, 0.77, 0.82, 0.86, 0.89, 0.93, 0.96, 0.97, 0.99, 1];
+export const SALE_BASE = [
+  220e3, 380e3, 120e3, 450e3, 300e3, 280e3, 900e3, 150e3, 250e3, 260e3, 400e3, 25e3, 60e3,
+];
+export const RENT_BASE = [950, 1600, 650, 1900, 1300, 1250, 3500, 400, 1400, 1200, 2200, 90, 380];
+export const AREA_BASE = [85, 180, 40, 130, 140, 150, 320, 1500, 120, 110, 600, 13, 15];
+export const ADJECTIVES = [
   'luminoso',
   'reformado',
   'con vistas',
@@ -116,7 +118,7 @@ const ADJECTIVES = [
   'a estrenar',
   'con encanto',
 ];
-const SENTENCES = [
+export const SENTENCES = [
   'Cocina equipada y salón comedor con salida a terraza.',
   'Muy cerca de colegios, mercado y transporte público.',
   'Calefacción central y ventanas de doble acristalamiento.',
@@ -128,7 +130,7 @@ const SENTENCES = [
   'Edificio rehabilitado con ascensor y portero físico.',
   'Posibilidad de plaza de garaje en el mismo edificio.',
 ];
-const STREETS = [
+export const STREETS = [
   'Larios',
   'Mayor',
   'del Carmen',
@@ -139,12 +141,12 @@ const STREETS = [
   'Colón',
 ];
 /** Probability of each amenity, in AMENITIES order. */
-const AMENITY_SHARES = [
+export const AMENITY_SHARES = [
   0.25, 0.2, 0.35, 0.2, 0.45, 0.3, 0.5, 0.35, 0.4, 0.25, 0.1, 0.05, 0.4, 0.08, 0.08, 0.15,
 ];
-const FIRST_NAMES = ['Lucía', 'Martín', 'Sofía', 'Hugo', 'María José', 'Álvaro', 'Inés', 'Íñigo'];
-const LAST_NAMES = ['García', 'Martínez', 'López', 'Sánchez', 'Pérez', 'Gómez', 'Núñez', 'Ibáñez'];
-const AGENTS_PER_ORG = 4;
+export const FIRST_NAMES = ['Lucía', 'Martín', 'Sofía', 'Hugo', 'María José', 'Álvaro', 'Inés', 'Íñigo'];
+export const LAST_NAMES = ['García', 'Martínez', 'López', 'Sánchez', 'Pérez', 'Gómez', 'Núñez', 'Ibáñez'];
+export const AGENTS_PER_ORG = 4;
 
 /** Centre of a city of the pool (latitude, longitude). */
 export function cityCentre(name: string): { latitude: number; longitude: number } {
@@ -161,23 +163,32 @@ export function citiesOf(orgIndex: number): string[] {
 /** Sale prices around this value are the middle of the stock (priceMax filters in the scenarios). */
 export const SALE_PRICE_MIDDLE = 250_000;
 
-/** Creates `count` ENTERPRISE organizations through the admin API (the service makes their twins). */
+/**
+ * Creates `count` ENTERPRISE organizations through the admin API (the service makes their twins),
+ * `concurrency` requests at a time; index i of the answer is the organization named for index i.
+ */
 export async function createOrganizations(
   serviceUrl: string,
   count: number,
-  options: { writeLimitPerMinute?: number } = {},
+  options: { writeLimitPerMinute?: number; concurrency?: number } = {},
 ): Promise<BenchOrganization[]> {
+  const { concurrency = 1, ...limits } = options;
   const admin = adminClient(serviceUrl);
   const organizations: BenchOrganization[] = [];
-  for (let i = 0; i < count; i++) {
+  for (let first = 0; first < count; first += concurrency) {
+    const batch = Array.from({ length: Math.min(concurrency, count - first) }, (_, k) => first + k);
     organizations.push(
-      await admin.post<BenchOrganization>('/admin/v1/organizations', {
-        name: `Inmobiliaria ${citiesOf(i)[0]} ${i + 1}`,
-        plan: 'ENTERPRISE',
-        defaultCountry: 'ES',
-        defaultCurrency: 'EUR',
-        ...options,
-      }),
+      ...(await Promise.all(
+        batch.map((i) =>
+          admin.post<BenchOrganization>('/admin/v1/organizations', {
+            name: `Inmobiliaria ${citiesOf(i)[0]} ${i + 1}`,
+            plan: 'ENTERPRISE',
+            defaultCountry: 'ES',
+            defaultCurrency: 'EUR',
+            ...limits,
+          }),
+        ),
+      )),
     );
   }
   return organizations;
@@ -409,8 +420,15 @@ export async function loadPortalStock(databaseUrl: string, options: LoadOptions)
   }
 }
 
-/** The derived columns must be what propertyColumns() would have written for the same input. */
-async function verifyDerivedColumns(client: pg.Client, log: (line: string) => void): Promise<void> {
+/**
+ * The derived columns must be what propertyColumns() would have written for the same input: every
+ * row, or a sample of `sample` rows spread over the table (bench/lib/scale-data.ts, 1M rows).
+ */
+export async function verifyDerivedColumns(
+  client: pg.Client,
+  log: (line: string) => void,
+  sample?: number,
+): Promise<void> {
   const { rows } = await client.query<{
     id: string;
     code: string;
@@ -429,7 +447,7 @@ async function verifyDerivedColumns(client: pg.Client, log: (line: string) => vo
   }>(
     `SELECT id, code, title, description, city, neighborhood, latitude, longitude, approximate_location,
             portal_latitude, portal_longitude, search_city, search_neighborhood, search_text
-     FROM properties`,
+     FROM properties${sample === undefined ? '' : ` ORDER BY md5(id) LIMIT ${Math.floor(sample)}`}`,
   );
   let wrong = 0;
   for (const row of rows) {
@@ -465,5 +483,7 @@ async function verifyDerivedColumns(client: pg.Client, log: (line: string) => vo
   }
   if (wrong > 0)
     throw new Error(`${wrong} of ${rows.length} rows have derived columns propertyColumns() would not write`);
-  log(`  derived columns of all ${rows.length.toLocaleString('en')} rows match propertyColumns()`);
+  log(
+    `  derived columns of ${sample === undefined ? 'all' : 'a sample of'} ${rows.length.toLocaleString('en')} rows match propertyColumns()`,
+  );
 }

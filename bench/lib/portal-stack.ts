@@ -6,11 +6,19 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AutocannonRequest } from 'autocannon';
+import pg from 'pg';
 import { fold } from '../../src/platform/text/fold.ts';
 import { adminClient, publishableKey, type BenchKey, type BenchOrganization } from './admin-client.ts';
 import { createBenchDatabase, type BenchDatabase } from './bench-database.ts';
 import { startChild, type ChildServer } from './child.ts';
 import { citiesOf, createOrganizations, loadPortalStock, SALE_PRICE_MIDDLE } from './portal-data.ts';
+import {
+  generateScaleData,
+  generatedOrganizations,
+  keptDatabase,
+  openGeneratedDatabase,
+} from './scale-data.ts';
+import type { ScaleArguments } from './scenario.ts';
 import type { CaptureOptions } from './sql-capture.ts';
 import type { ServiceServerOptions } from './service-server.ts';
 
@@ -23,6 +31,8 @@ export const POOL_SIZE = 10;
 
 export interface PortalStackOptions {
   serverUrl: string;
+  /** A generated database (`npm run bench -- generate`) to run on: organizations and perOrg are then its own. */
+  database?: string | undefined;
   organizations: number;
   perOrg: number;
   /** Publishable keys, spread round-robin over the first `keyOrganizations` organizations. */
@@ -34,14 +44,26 @@ export interface PortalStackOptions {
   organizationWriteLimitPerMinute?: number;
   captureSql?: CaptureOptions;
   nodeArgs?: string[];
+  /**
+   * Fill a fresh database with the scale generator (COPY, bench/lib/scale-data.ts: properties, and
+   * these contacts and analytics events per organization) instead of portal-data's SQL.
+   */
+  generate?: { contactsPerOrg: number; eventsPerOrg: number };
+  /** Extra environment of the service processes. */
+  env?: Record<string, string>;
+  /** Service processes on the same database (default 1); `service` is the first. */
+  services?: number;
   log: (line: string) => void;
 }
 
 export interface PortalStack {
   database: BenchDatabase;
   service: ChildServer;
+  services: ChildServer[];
   organizations: BenchOrganization[];
   keys: BenchKey[];
+  /** What the database holds, and whether it was generated (kept) or loaded for this run (dropped). */
+  stock: { organizations: number; perOrg: number; contactsPerOrg: number; generated: string | null };
   stop(): Promise<void>;
 }
 
@@ -50,32 +72,66 @@ export interface PortalStack {
  * rethrowing. `stop()` does the same at the end.
  */
 export async function startPortalStack(options: PortalStackOptions): Promise<PortalStack> {
-  const database = await createBenchDatabase(options.serverUrl);
-  let service: ChildServer | null = null;
+  let generated =
+    options.database === undefined ? null : await openGeneratedDatabase(options.serverUrl, options.database);
+  const database = generated ? keptDatabase(generated) : await createBenchDatabase(options.serverUrl);
+  const services: ChildServer[] = [];
   const stop = async () => {
     try {
-      await service?.stop();
+      for (const service of services) await service.stop();
     } finally {
       await database.drop();
     }
   };
   try {
-    options.log(`database ${database.name}: migrating through the service`);
-    service = await startChild<ServiceServerOptions>({
-      name: 'service',
-      entry: entry('service-server.ts'),
-      options: { env: { DATABASE_URL: database.url }, captureSql: options.captureSql },
-      nodeArgs: options.nodeArgs,
-    });
-    const organizations = await createOrganizations(service.url, options.organizations, {
-      ...(options.organizationWriteLimitPerMinute === undefined
-        ? {}
-        : { writeLimitPerMinute: options.organizationWriteLimitPerMinute }),
-    });
-    options.log(
-      `${organizations.length} organizations created through the admin API; loading ${options.perOrg.toLocaleString('en')} properties each`,
-    );
-    await loadPortalStock(database.url, { organizations, perOrg: options.perOrg, log: options.log });
+    options.log(`database ${database.name}: ${generated ? 'generated, ' : ''}migrating through the service`);
+    for (let i = 0; i < (options.services ?? 1); i++) {
+      services.push(
+        await startChild<ServiceServerOptions>({
+          name: i === 0 ? 'service' : `service ${i + 1}`,
+          entry: entry('service-server.ts'),
+          options: { env: { ...options.env, DATABASE_URL: database.url }, captureSql: options.captureSql },
+          nodeArgs: options.nodeArgs,
+        }),
+      );
+    }
+    const [service] = services as [ChildServer];
+    if (!generated && options.generate) {
+      const size = { orgs: options.organizations, propertiesPerOrg: options.perOrg, ...options.generate };
+      options.log(
+        `generating ${size.orgs} organizations x (${size.propertiesPerOrg} properties, ${size.contactsPerOrg} contacts, ${size.eventsPerOrg} events)`,
+      );
+      await generateScaleData({
+        databaseUrl: database.url,
+        serviceUrl: service.url,
+        size,
+        indexes: 'during',
+        log: options.log,
+      });
+      generated = await openGeneratedDatabase(options.serverUrl, database.name);
+    }
+    let organizations: BenchOrganization[];
+    if (generated) {
+      organizations = await generatedOrganizations(
+        service.url,
+        generated,
+        options.keyOrganizations,
+        options.organizationWriteLimitPerMinute,
+      );
+      options.log(
+        `stock: ${organizations.length} organizations x ${generated.size.propertiesPerOrg.toLocaleString('en')} properties`,
+      );
+    } else {
+      organizations = await createOrganizations(service.url, options.organizations, {
+        ...(options.organizationWriteLimitPerMinute === undefined
+          ? {}
+          : { writeLimitPerMinute: options.organizationWriteLimitPerMinute }),
+      });
+      options.log(
+        `${organizations.length} organizations created through the admin API; loading ${options.perOrg.toLocaleString('en')} properties each`,
+      );
+      await loadPortalStock(database.url, { organizations, perOrg: options.perOrg, log: options.log });
+    }
     const admin = adminClient(service.url);
     const keys: BenchKey[] = [];
     const keyOrgs = Math.min(options.keyOrganizations, organizations.length);
@@ -96,7 +152,15 @@ export async function startPortalStack(options: PortalStackOptions): Promise<Por
         ),
       );
     }
-    return { database, service, organizations, keys, stop };
+    const stock = generated
+      ? {
+          organizations: generated.size.orgs,
+          perOrg: generated.size.propertiesPerOrg,
+          contactsPerOrg: generated.size.contactsPerOrg,
+          generated: options.database ?? null,
+        }
+      : { organizations: options.organizations, perOrg: options.perOrg, contactsPerOrg: 0, generated: null };
+    return { database, service, services, organizations, keys, stock, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -138,6 +202,39 @@ export function listingRequests(
   }
   return requests;
 }
+
+/** Up to `perOrg` published, active listings of each organization, spread over its stock. */
+export async function publishedListings(
+  databaseUrl: string,
+  organizationIds: string[],
+  perOrg: number,
+): Promise<Map<string, string[]>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ organization_id: string; ids: string[] }>(
+      `SELECT organization_id, (array_agg(id ORDER BY md5(id)))[1:$2] AS ids
+       FROM properties
+       WHERE organization_id = ANY($1) AND status = 'ACTIVE' AND published_on_portal
+       GROUP BY organization_id`,
+      [organizationIds, perOrg],
+    );
+    return new Map(rows.map((row) => [row.organization_id, row.ids]));
+  } finally {
+    await client.end();
+  }
+}
+
+/** The options of a scenario's --orgs, --per-org, --keys (one per organization) and --database. */
+export const scaleStackOptions = (serverUrl: string, scale: ScaleArguments, log: (line: string) => void) => ({
+  serverUrl,
+  database: scale.database,
+  organizations: scale.orgs,
+  perOrg: scale.perOrg,
+  keys: scale.keys,
+  keyOrganizations: scale.keys,
+  log,
+});
 
 export const profileDirFor = (resultsDir: string, scenario: string, startedAt: Date) =>
   join(resultsDir, 'profiles', `${scenario}-${startedAt.toISOString().replace(/[:.]/g, '-')}`);

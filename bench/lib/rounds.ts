@@ -13,8 +13,11 @@ const QUIET_TIMEOUT_S = Number(process.env.BENCH_QUIET_TIMEOUT_S ?? 120);
 /** A server a round measures, with the requests it is sent. */
 export interface Target {
   name: string;
-  url: string;
+  /** Several URLs: the load is split evenly across them (bench/lib/load.ts). */
+  url: string | string[];
   pid: number;
+  /** More processes whose CPU use the run reports (e.g. a second service process). */
+  pids?: Record<string, number>;
   requests: AutocannonRequest[];
 }
 
@@ -57,7 +60,7 @@ async function measure(
     durationS: load.durationS,
     warmupS: load.warmupS,
     requests: target.requests,
-    cpuPids: { server: target.pid, ...others },
+    cpuPids: { server: target.pid, ...others, ...target.pids },
     ...(overallRate === undefined ? {} : { overallRate }),
   });
   const label = overallRate === undefined ? `round ${round}` : `at ${overallRate}/s`;

@@ -120,19 +120,27 @@ export interface ScaleArguments {
   orgs: number;
   perOrg: number;
   keys: number;
+  /** A database made by `npm run bench -- generate` to run on instead of loading a fresh one. */
+  database?: string;
 }
 
-/** The load options plus `--orgs`, `--per-org` and `--keys` of the data-set scenarios. */
-export function parseScaleArguments(args: string[], defaults: ScaleArguments) {
+export const DATABASE_USAGE = `  --database NAME  run on database NAME made by \`npm run bench -- generate\` (kept; --orgs and
+                   --per-org are then its own) instead of loading a fresh one`;
+
+/** The load options plus `--orgs`, `--per-org`, `--keys` and `--database` of the data-set scenarios. */
+export function parseScaleArguments(args: string[], defaults: ScaleArguments, extra: Options = {}) {
   const { load, help, text } = parseLoadArguments(args, {
+    ...extra,
     orgs: { type: 'string' },
     'per-org': { type: 'string' },
     keys: { type: 'string' },
+    database: { type: 'string' },
   });
   const scale: ScaleArguments = {
     orgs: positive('orgs', text('orgs'), defaults.orgs, 1),
     perOrg: positive('per-org', text('per-org'), defaults.perOrg, 1),
     keys: positive('keys', text('keys'), defaults.keys, 1),
+    database: text('database'),
   };
-  return { load, help, scale };
+  return { load, help, scale, text };
 }

@@ -22,7 +22,8 @@ import {
   roundRatios,
   runsTable,
 } from '../lib/rounds.ts';
-import { LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
+import { DATABASE_USAGE, LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
+import { keptDatabase, openGeneratedDatabase } from '../lib/scale-data.ts';
 import type { ServiceServerOptions } from '../lib/service-server.ts';
 import {
   CONTACT_SOURCES,
@@ -30,75 +31,11 @@ import {
   CONTACT_TYPES,
 } from '../../src/features/contacts/contacts.schema.ts';
 import { fold } from '../../src/platform/text/fold.ts';
+import { DOMAINS, FIRST, LAST, phoneOf } from '../lib/contacts-data.ts';
 
 const TARGET_P99_MS = 50;
 const DEFAULTS = { orgs: 1000, perOrg: 1000, keys: 16 };
 
-const FIRST = [
-  'José',
-  'María',
-  'Lucía',
-  'Álvaro',
-  'Sofía',
-  'Martín',
-  'Inés',
-  'Raúl',
-  'Carmen',
-  'Javier',
-  'Elena',
-  'Pablo',
-  'Nuria',
-  'Andrés',
-  'Marta',
-  'Sergio',
-  'Begoña',
-  'Íñigo',
-  'Laura',
-  'David',
-];
-const LAST = [
-  'García',
-  'Fernández',
-  'López',
-  'Martínez',
-  'Sánchez',
-  'Pérez',
-  'Gómez',
-  'Martín',
-  'Jiménez',
-  'Ruiz',
-  'Hernández',
-  'Díaz',
-  'Moreno',
-  'Muñoz',
-  'Álvarez',
-  'Romero',
-  'Alonso',
-  'Gutiérrez',
-  'Navarro',
-  'Torres',
-  'Domínguez',
-  'Vázquez',
-  'Ramos',
-  'Gil',
-  'Ramírez',
-  'Serrano',
-  'Blanco',
-  'Molina',
-  'Morales',
-  'Suárez',
-  'Ortega',
-  'Delgado',
-  'Castro',
-  'Ortiz',
-  'Rubio',
-  'Marín',
-  'Sanz',
-  'Núñez',
-  'Iglesias',
-  'Medina',
-];
-const DOMAINS = ['gmail.com', 'hotmail.es', 'yahoo.es', 'outlook.com', 'telefonica.net'];
 // Every accented letter of the names, and its folded form (as fold() in the app).
 const ACCENTED = [...new Set([...FIRST, ...LAST].join('').split(''))]
   .filter((c) => fold(c) !== c.toLowerCase())
@@ -113,14 +50,12 @@ service's listContacts on a plain pg Pool, on a fresh database dropped at the en
 ${LOAD_USAGE}
   --orgs N         organizations (default ${DEFAULTS.orgs}; ${DEFAULTS.keys} through the admin API, the rest SQL)
   --per-org N      contacts per organization (default ${DEFAULTS.perOrg})
-  --keys N         secret keys, one per organization (default ${DEFAULTS.keys})`;
+  --keys N         secret keys, one per organization (default ${DEFAULTS.keys})
+${DATABASE_USAGE}`;
 
 const sqlArray = (values: readonly string[]) =>
   `ARRAY[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',')}]`;
 const pick = (array: string, hash: string, length: number) => `(${array})[1 + (${hash} % ${length})]`;
-
-/** Phone of contact n of organization index o: +346 and 8 digits, unique within an organization. */
-const phoneOf = (o: number, n: number) => `+346${String(o * 37 + n * 9973).padStart(8, '0')}`;
 
 async function loadContacts(url: string, orgIds: string[], perOrg: number, log: (l: string) => void) {
   const client = new pg.Client({ connectionString: url });
@@ -182,7 +117,9 @@ async function run(args: string[]): Promise<void> {
   log(
     `contacts: ${orgs} organizations x ${perOrg} contacts, ${load.rounds} x (baseline, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${keyCount} secret keys`,
   );
-  const database = await createBenchDatabase(serverUrl);
+  const generated =
+    scale.database === undefined ? null : await openGeneratedDatabase(serverUrl, scale.database);
+  const database = generated ? keptDatabase(generated) : await createBenchDatabase(serverUrl);
   let service: ChildServer | null = null;
   let baseline: ChildServer | null = null;
   try {
@@ -192,44 +129,57 @@ async function run(args: string[]): Promise<void> {
       options: { env: { DATABASE_URL: database.url } },
     });
     const admin = adminClient(service.url);
-    const keyed: Array<{ id: string; key: string }> = [];
-    for (let i = 0; i < keyCount; i++) {
-      const org = await admin.post<{ id: string }>('/admin/v1/organizations', {
-        name: `Inmobiliaria CRM ${i + 1}`,
-        plan: 'ENTERPRISE',
-        defaultCountry: 'ES',
-        defaultCurrency: 'EUR',
-      });
+    const secretKey = async (organizationId: string, i: number) => {
       const key = await admin.post<{ key: string; rateLimitPerMinute: number }>(
-        `/admin/v1/organizations/${org.id}/api-keys`,
+        `/admin/v1/organizations/${organizationId}/api-keys`,
         { type: 'secret', name: `bench ${i}`, rateLimitPerMinute: KEY_LIMIT_PER_MINUTE },
       );
       if (key.rateLimitPerMinute !== KEY_LIMIT_PER_MINUTE) throw new Error('key limit not raised');
-      keyed.push({ id: org.id, key: key.key });
+      return { id: organizationId, key: key.key };
+    };
+    const keyed: Array<{ id: string; key: string }> = [];
+    if (generated) {
+      // The generated contacts of organization i have the phones phoneOf(i, n) the terms below use.
+      for (const org of generated.organizations.slice(0, keyCount))
+        keyed.push(await secretKey(org.id, org.idx));
+      log(
+        `generated database ${generated.name}: ${generated.size.orgs} organizations x ${generated.size.contactsPerOrg} contacts; ` +
+          `${keyed.length} secret keys through the admin API`,
+      );
+    } else {
+      for (let i = 0; i < keyCount; i++) {
+        const org = await admin.post<{ id: string }>('/admin/v1/organizations', {
+          name: `Inmobiliaria CRM ${i + 1}`,
+          plan: 'ENTERPRISE',
+          defaultCountry: 'ES',
+          defaultCurrency: 'EUR',
+        });
+        keyed.push(await secretKey(org.id, i));
+      }
+      const pgc = new pg.Client({ connectionString: database.url });
+      await pgc.connect();
+      // The other organizations: copies of the first one's row (live, no test twin, no keys).
+      const template = keyed[0]?.id ?? '';
+      await pgc.query(
+        `INSERT INTO organizations
+         SELECT (jsonb_populate_record(null::organizations, to_jsonb(o) || jsonb_build_object(
+           'id', 'org_' || substr(md5('bench' || g), 1, 24), 'name', 'Inmobiliaria SQL ' || g,
+           'live_organization_id', null))).*
+         FROM organizations o, generate_series(1, $2::int) g WHERE o.id = $1`,
+        [template, orgs - keyCount],
+      );
+      const others = (
+        await pgc.query<{ id: string }>(
+          `SELECT id FROM organizations WHERE name LIKE 'Inmobiliaria SQL %' ORDER BY id`,
+        )
+      ).rows.map((r) => r.id);
+      await pgc.end();
+      const orgIds = [...keyed.map((k) => k.id), ...others];
+      log(
+        `${keyCount} organizations (+ test twins, secret keys) through the admin API, ${others.length} by SQL`,
+      );
+      await loadContacts(database.url, orgIds, perOrg, log);
     }
-    const pgc = new pg.Client({ connectionString: database.url });
-    await pgc.connect();
-    // The other organizations: copies of the first one's row (live, no test twin, no keys).
-    const template = keyed[0]?.id ?? '';
-    await pgc.query(
-      `INSERT INTO organizations
-       SELECT (jsonb_populate_record(null::organizations, to_jsonb(o) || jsonb_build_object(
-         'id', 'org_' || substr(md5('bench' || g), 1, 24), 'name', 'Inmobiliaria SQL ' || g,
-         'live_organization_id', null))).*
-       FROM organizations o, generate_series(1, $2::int) g WHERE o.id = $1`,
-      [template, orgs - keyCount],
-    );
-    const others = (
-      await pgc.query<{ id: string }>(
-        `SELECT id FROM organizations WHERE name LIKE 'Inmobiliaria SQL %' ORDER BY id`,
-      )
-    ).rows.map((r) => r.id);
-    await pgc.end();
-    const orgIds = [...keyed.map((k) => k.id), ...others];
-    log(
-      `${keyCount} organizations (+ test twins, secret keys) through the admin API, ${others.length} by SQL`,
-    );
-    await loadContacts(database.url, orgIds, perOrg, log);
 
     // q terms per key: a first-name piece as typed, an accented surname, an email fragment, phone digits.
     const requests: Array<AutocannonRequest & { path: string; headers: Record<string, string> }> = [];
@@ -332,6 +282,7 @@ async function run(args: string[]): Promise<void> {
       finishedAt: new Date().toISOString(),
       command: `npm run bench -- contacts ${args.join(' ')}`.trim(),
       machine: machine(),
+      database: generated?.name ?? null,
       settings: {
         ...load,
         organizations: orgs,

@@ -20,7 +20,7 @@ import {
   ratesTable,
   runsTable,
 } from '../lib/rounds.ts';
-import { LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
+import { DATABASE_USAGE, LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
 
 const TARGET_P99_MS = 100;
 const DEFAULTS = { orgs: 100, perOrg: 1000, keys: 16 };
@@ -35,7 +35,8 @@ ${LOAD_USAGE}
   --orgs N         organizations (default ${DEFAULTS.orgs})
   --per-org N      properties per organization (default ${DEFAULTS.perOrg})
   --keys N         publishable keys, one per organization from the first (default ${DEFAULTS.keys}),
-                   each limited to ${KEY_LIMIT_PER_MINUTE}/min (and as many writes)`;
+                   each limited to ${KEY_LIMIT_PER_MINUTE}/min (and as many writes)
+${DATABASE_USAGE}`;
 
 /** Four searches a visitor might run on agency `orgIndex`'s portal. */
 function criteria(orgIndex: number): Array<Record<string, unknown>> {
@@ -88,6 +89,7 @@ async function run(args: string[]): Promise<void> {
   );
   const stack = await startPortalStack({
     serverUrl,
+    database: scale.database,
     organizations: orgs,
     perOrg,
     keys: keyCount,
@@ -168,6 +170,7 @@ async function run(args: string[]): Promise<void> {
       finishedAt: new Date().toISOString(),
       command: `npm run bench -- finder ${args.join(' ')}`.trim(),
       machine: machine(),
+      stock: stack.stock,
       settings: {
         ...load,
         organizations: orgs,

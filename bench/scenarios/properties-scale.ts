@@ -7,16 +7,31 @@
  *            the ten agencies the keys belong to, so both answer byte-identical bodies.
  *   agency   one organization with 10,000 vs 100,000 properties: the agency itself grows, and so do
  *            the matches each request must count.
+ * `--database NAME` adds a third service on a database made by `npm run bench -- generate` (the 1M
+ * point: 1,000 organizations x 1,000 in tenants mode, one organization x 1M in agency mode); its
+ * first agencies' stock is the same recipe's, so tenants mode still checks byte-identical bodies.
+ * After the rounds, the fixed offered rates (--rates) are shares of the smallest size's maximum.
  * See bench/README.md.
  */
 import { request } from '../lib/admin-client.ts';
 import { requireDatabaseUrl } from '../lib/bench-database.ts';
 import { listingRequests, startPortalStack, type PortalStack } from '../lib/portal-stack.ts';
 import { machine, median, writeResult } from '../lib/report.ts';
-import { failuresOf, mediansOf, pairedRounds, roundRatios, runsTable } from '../lib/rounds.ts';
+import {
+  failuresOf,
+  mediansOf,
+  pairedRounds,
+  rateRuns,
+  ratesTable,
+  roundRatios,
+  runsTable,
+  type RateRecord,
+} from '../lib/rounds.ts';
 import { LOAD_USAGE, parseLoadArguments, UsageError, type Scenario } from '../lib/scenario.ts';
 
 const TARGET_FACTOR = 1.5;
+/** The portal's p99 target (the `properties` scenario's), for the fixed-rate table. */
+const TARGET_P99_MS = 50;
 const KEYS = 16;
 const MODES = {
   tenants: { small: { orgs: 10, perOrg: 1000 }, large: { orgs: 100, perOrg: 1000 }, keyOrganizations: 10 },
@@ -27,15 +42,24 @@ type Mode = keyof typeof MODES;
 const USAGE = `Usage: DATABASE_URL=postgres://USER@HOST:PORT/DB npm run bench -- properties-scale [options]
 
 GET /v1/properties?city=&priceMax=&sortBy=price&sortOrder=asc of two services (child processes), one on
-10,000 and one on 100,000 properties (two fresh databases, dropped at the end), measured alternately.
+10,000 and one on 100,000 properties (two fresh databases, dropped at the end), measured alternately;
+with --database, a third service on a generated database (the 1M point).
 ${LOAD_USAGE}
   --mode M         tenants: 10 vs 100 organizations x 1,000 properties (default)
-                   agency:  1 organization with 10,000 vs 100,000 properties`;
+                   agency:  1 organization with 10,000 vs 100,000 properties
+  --database NAME  a third size: database NAME made by \`npm run bench -- generate\` (kept), e.g.
+                   tenants: --orgs 1000 --properties 1000000; agency: --orgs 1 --properties 1000000.
+                   The fixed offered rates (--rates) are shares of the 10k service's maximum`;
 
 const fmt = (value: number, digits = 3) => Number(value.toFixed(digits));
+const sizeName = (properties: number) =>
+  properties >= 1_000_000 ? `${properties / 1_000_000}M` : `${properties / 1000}k`;
 
 async function run(args: string[]): Promise<void> {
-  const { load, help, text } = parseLoadArguments(args, { mode: { type: 'string' } });
+  const { load, help, text } = parseLoadArguments(args, {
+    mode: { type: 'string' },
+    database: { type: 'string' },
+  });
   if (help) {
     process.stdout.write(`${USAGE}\n`);
     return;
@@ -46,87 +70,115 @@ async function run(args: string[]): Promise<void> {
   const setup = MODES[mode];
   const startedAt = new Date();
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  const sizes = {
-    small: setup.small.orgs * setup.small.perOrg,
-    large: setup.large.orgs * setup.large.perOrg,
-  };
-  const names = { small: `${sizes.small / 1000}k`, large: `${sizes.large / 1000}k` };
+  const sizes: Array<{ orgs: number; perOrg: number; database?: string }> = [setup.small, setup.large];
+  const generated = text('database');
+  if (generated !== undefined) sizes.push({ orgs: 0, perOrg: 0, database: generated });
   log(
     `properties-scale --mode ${mode}: ${setup.small.orgs} x ${setup.small.perOrg} vs ${setup.large.orgs} x ${setup.large.perOrg} ` +
-      `properties, ${load.rounds} x (${names.small}, ${names.large}), -c ${load.connections} -d ${load.durationS} ` +
+      `properties${generated ? ` vs generated database ${generated}` : ''}, ${load.rounds} rounds, -c ${load.connections} -d ${load.durationS} ` +
       `(+${load.warmupS} s warm-up), ${KEYS} publishable keys over ${setup.keyOrganizations} organization(s)`,
   );
 
   const stacks: PortalStack[] = [];
   try {
-    for (const size of ['small', 'large'] as const) {
+    for (const size of sizes) {
       stacks.push(
         await startPortalStack({
           serverUrl,
-          organizations: setup[size].orgs,
-          perOrg: setup[size].perOrg,
+          database: size.database,
+          organizations: size.orgs,
+          perOrg: size.perOrg,
           keys: KEYS,
           keyOrganizations: setup.keyOrganizations,
           log,
         }),
       );
     }
-    const [small, large] = stacks as [PortalStack, PortalStack];
-    const requests = {
-      small: listingRequests(small.keys, small.organizations),
-      large: listingRequests(large.keys, large.organizations),
-    };
-    // Both request lists name the same organization indexes, cities and price caps, in the same order.
-    const totals: Array<{ path: string; small: number; large: number }> = [];
+    const names = stacks.map((s) => sizeName(s.stock.organizations * s.stock.perOrg));
+    if (new Set(names).size !== names.length)
+      throw new Error(`two sizes have the same name: ${names.join(', ')}`);
+    const requests = stacks.map((s) => listingRequests(s.keys, s.organizations));
+    const [first] = requests;
+    if (!first || requests.some((r) => r.length !== first.length)) throw new Error('request lists differ');
+    // Every request list names the same organization indexes, cities and price caps, in the same order.
+    const totals: Array<{ path: string; totals: number[] }> = [];
     let identical = 0;
-    for (let i = 0; i < requests.small.length; i++) {
-      const [rs, rl] = [requests.small[i], requests.large[i]];
-      if (!rs || !rl || rs.path !== rl.path) throw new Error('request lists differ');
-      const answers = await Promise.all([
-        request<{ meta: { total: number } }>(`${small.service.url}${rs.path}`, { headers: rs.headers }, 200),
-        request<{ meta: { total: number } }>(`${large.service.url}${rl.path}`, { headers: rl.headers }, 200),
-      ]);
-      if (answers[0].text === answers[1].text) identical++;
-      totals.push({ path: rs.path, small: answers[0].body.meta.total, large: answers[1].body.meta.total });
-    }
-    if (mode === 'tenants' && identical !== requests.small.length)
-      throw new Error(
-        `tenants mode: ${requests.small.length - identical} requests answer differently at 10k and 100k`,
+    for (let i = 0; i < first.length; i++) {
+      const path = first[i]?.path ?? '';
+      if (requests.some((r) => r[i]?.path !== path)) throw new Error('request lists differ');
+      const answers = await Promise.all(
+        stacks.map((stack, k) =>
+          request<{ meta: { total: number } }>(
+            `${stack.service.url}${path}`,
+            { headers: requests[k]?.[i]?.headers ?? {} },
+            200,
+          ),
+        ),
       );
-    const medianTotal = (size: 'small' | 'large') => median(totals.map((t) => t[size]));
+      if (answers.every((a) => a.text === answers[0]?.text)) identical++;
+      totals.push({ path, totals: answers.map((a) => a.body.meta.total) });
+    }
+    if (mode === 'tenants' && identical !== first.length)
+      throw new Error(
+        `tenants mode: ${first.length - identical} requests answer differently at ${names.join(', ')}`,
+      );
     log(
-      `checked: ${identical} of ${totals.length} requests answer byte-identical bodies on both databases; ` +
-        `median matches counted per request: ${medianTotal('small')} (${names.small}) vs ${medianTotal('large')} (${names.large})`,
+      `checked: ${identical} of ${totals.length} requests answer byte-identical bodies on all databases; ` +
+        `median matches counted per request: ${names.map((n, k) => `${median(totals.map((t) => t.totals[k] ?? 0))} (${n})`).join(' vs ')}`,
     );
 
-    const runs = await pairedRounds(
-      [
-        { name: names.small, url: small.service.url, pid: small.service.pid, requests: requests.small },
-        { name: names.large, url: large.service.url, pid: large.service.pid, requests: requests.large },
-      ],
-      load,
-      log,
+    const targets = stacks.map((stack, k) => ({
+      name: names[k] ?? '',
+      url: stack.service.url,
+      pid: stack.service.pid,
+      requests: requests[k] ?? [],
+    }));
+    const runs = await pairedRounds(targets, load, log);
+    const medians = Object.fromEntries(names.map((name) => [name, mediansOf(runs, name)]));
+    const smallest = names[0] ?? '';
+    const rates = await rateRuns(targets, load, medians[smallest]?.reqPerSec ?? 0, log);
+    // Each larger size against the smallest, round by round.
+    const factors = Object.fromEntries(
+      names.slice(1).map((name) => {
+        const factor = (value: (r: (typeof runs)[number]) => number) => {
+          const perRound = roundRatios(runs, smallest, name, value);
+          return { perRound, median: fmt(median(perRound.filter((r) => !Number.isNaN(r)))) };
+        };
+        return [
+          name,
+          {
+            p50: factor((r) => r.latencyMs.p50),
+            p99: factor((r) => r.latencyMs.p99),
+            reqPerSec: factor((r) => r.reqPerSec),
+          },
+        ];
+      }),
     );
-    const medians = {
-      [names.small]: mediansOf(runs, names.small),
-      [names.large]: mediansOf(runs, names.large),
-    };
-    const factor = (value: (r: (typeof runs)[number]) => number) => {
-      const perRound = roundRatios(runs, names.small, names.large, value);
-      return { perRound, median: fmt(median(perRound.filter((r) => !Number.isNaN(r)))) };
-    };
-    const p50Factor = factor((r) => r.latencyMs.p50);
-    const p99Factor = factor((r) => r.latencyMs.p99);
-    const throughputFactor = factor((r) => r.reqPerSec);
-    const failures = [failuresOf(runs, names.small), failuresOf(runs, names.large)];
-    const meets = p50Factor.median <= TARGET_FACTOR && p99Factor.median <= TARGET_FACTOR;
+    // At a fixed offered rate, the same factors run by run (each size once per rate).
+    const rateFactors = load.rates.length === 0 ? [] : rateFactorsOf(rates, smallest, names.slice(1));
+    const failures = names.map((name) => failuresOf([...runs, ...rates], name));
+    const meets = Object.values(factors).every(
+      (f) => f.p50.median <= TARGET_FACTOR && f.p99.median <= TARGET_FACTOR,
+    );
     log(
-      `\n${runsTable(runs, [names.small, names.large])}\n\n` +
-        `${names.large} / ${names.small}, median of paired rounds: p50 x${p50Factor.median} (per round ${p50Factor.perRound.join(', ')}), ` +
-        `p99 x${p99Factor.median} (per round ${p99Factor.perRound.join(', ')}), req/s x${throughputFactor.median}; ` +
-        `target latency within x${TARGET_FACTOR}: ${meets ? 'meets' : 'MISSES'}\n` +
+      `\n${runsTable(runs, names)}\n\n` +
+        Object.entries(factors)
+          .map(
+            ([name, f]) =>
+              `${name} / ${smallest}, median of paired rounds: p50 x${f.p50.median} (per round ${f.p50.perRound.join(', ')}), ` +
+              `p99 x${f.p99.median} (per round ${f.p99.perRound.join(', ')}), req/s x${f.reqPerSec.median}`,
+          )
+          .join('\n') +
+        `\ntarget latency within x${TARGET_FACTOR} at the maximum rate: ${meets ? 'meets' : 'MISSES'}\n` +
         `responses not 2xx: ${failures.map((f) => f.non2xx).join(' / ')}, socket errors/timeouts: ${failures.map((f) => f.errors).join(' / ')}`,
     );
+    if (rates.length > 0)
+      log(
+        `\nfixed offered rates, ${load.connections} connections:\n${ratesTable(rates, TARGET_P99_MS)}\n` +
+          rateFactors
+            .map((f) => `at ${f.offeredPerSec}/s ${f.name} / ${smallest}: p50 x${f.p50}, p99 x${f.p99}`)
+            .join('\n'),
+      );
     const file = writeResult(`properties-scale-${mode}`, startedAt, {
       scenario: 'properties-scale',
       mode,
@@ -134,15 +186,16 @@ async function run(args: string[]): Promise<void> {
       finishedAt: new Date().toISOString(),
       command: `npm run bench -- properties-scale ${args.join(' ')}`.trim(),
       machine: machine(),
-      settings: { ...load, ...setup, keys: KEYS, requests: requests.small.map((r) => r.path) },
-      services: { [names.small]: small.service.info, [names.large]: large.service.info },
+      settings: { ...load, ...setup, keys: KEYS, requests: first.map((r) => r.path) },
+      stocks: Object.fromEntries(stacks.map((stack, k) => [names[k], stack.stock])),
+      services: Object.fromEntries(stacks.map((stack, k) => [names[k], stack.service.info])),
       identicalBodies: identical,
       matchesCounted: totals,
       runs,
       medians,
-      p50Factor,
-      p99Factor,
-      throughputFactor,
+      rates,
+      factors,
+      rateFactors,
       target: TARGET_FACTOR,
       meetsTarget: meets,
       failures,
@@ -154,7 +207,29 @@ async function run(args: string[]): Promise<void> {
   }
 }
 
+/** Per offered rate, each larger size's p50 and p99 over the smallest's at that rate. */
+function rateFactorsOf(rates: RateRecord[], smallest: string, larger: string[]) {
+  const offered = [...new Set(rates.map((r) => r.offeredPerSec))];
+  return offered.flatMap((offeredPerSec) => {
+    const base = rates.find((r) => r.offeredPerSec === offeredPerSec && r.target === smallest);
+    return larger.flatMap((name) => {
+      const run = rates.find((r) => r.offeredPerSec === offeredPerSec && r.target === name);
+      return base && run
+        ? [
+            {
+              offeredPerSec,
+              name,
+              p50: fmt(run.latencyMs.p50 / base.latencyMs.p50),
+              p99: fmt(run.latencyMs.p99 / base.latencyMs.p99),
+            },
+          ]
+        : [];
+    });
+  });
+}
+
 export const scenario: Scenario = {
-  description: 'GET /v1/properties latency at 10k vs 100k properties (--mode tenants | agency), PostgreSQL',
+  description:
+    'GET /v1/properties latency at 10k vs 100k (vs a generated 1M with --database) properties, PostgreSQL',
   run,
 };

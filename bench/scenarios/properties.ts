@@ -31,7 +31,7 @@ import {
   roundRatios,
   runsTable,
 } from '../lib/rounds.ts';
-import { LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
+import { DATABASE_USAGE, LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
 import type { CapturedStatement } from '../lib/sql-capture.ts';
 
 const TARGET_RATIO = 0.6;
@@ -50,7 +50,8 @@ ${LOAD_USAGE}
   --orgs N         organizations (default ${DEFAULTS.orgs})
   --per-org N      properties per organization (default ${DEFAULTS.perOrg})
   --keys N         publishable keys, one per organization from the first (default ${DEFAULTS.keys}),
-                   each limited to ${KEY_LIMIT_PER_MINUTE}/min`;
+                   each limited to ${KEY_LIMIT_PER_MINUTE}/min
+${DATABASE_USAGE}`;
 
 const fmt = (value: number, digits = 3) => Number(value.toFixed(digits));
 
@@ -81,6 +82,7 @@ async function run(args: string[]): Promise<void> {
   mkdirSync(captureDir, { recursive: true });
   const stack = await startPortalStack({
     serverUrl,
+    database: scale.database,
     organizations: orgs,
     perOrg,
     keys: keyCount,
@@ -175,6 +177,7 @@ async function run(args: string[]): Promise<void> {
       finishedAt: new Date().toISOString(),
       command: `npm run bench -- properties ${args.join(' ')}`.trim(),
       machine: machine(),
+      stock: stack.stock,
       settings: {
         ...load,
         organizations: orgs,

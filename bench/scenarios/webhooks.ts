@@ -8,22 +8,19 @@
  *    commit-to-receipt time (event transaction committed -> receiver got the POST), p50/p99.
  * See bench/README.md.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { eventCatalog } from '../../src/platform/events/catalog.ts';
 import { recordEvent } from '../../src/platform/events/record.ts';
 import { createBenchDatabase, requireDatabaseUrl } from '../lib/bench-database.ts';
+import { BENCH_ADMIN_TOKEN as ADMIN_TOKEN } from '../lib/protocol.ts';
+import { startReceiver, startWorker, stopWorker } from '../lib/webhook-receiver.ts';
 import { machine, table, writeResult } from '../lib/report.ts';
 import { positive, UsageError, type Scenario } from '../lib/scenario.ts';
 import { parseArgs } from 'node:util';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const DEFAULTS = { events: 10_000, subscriptions: 3, rate: 500, latencyEvents: 3_000 };
 const TARGETS = { deliveriesPerSecond: 500, p99Ms: 1_000 };
 
@@ -38,44 +35,6 @@ Webhook deliveries from a worker process to a local receiver, on a fresh Postgre
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
-}
-
-/** The receiver: answers 200 at once and notes when each (event, subscription) arrived. */
-async function startReceiver() {
-  const arrivals = new Map<string, number>();
-  let total = 0;
-  const server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      const key = `${request.headers['webhook-id']} ${request.url}`;
-      if (!arrivals.has(key)) arrivals.set(key, Date.now());
-      total += 1;
-      response.writeHead(200).end('ok');
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    arrivals,
-    total: () => total,
-    port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-function startWorker(databaseUrl: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      DATABASE_URL: databaseUrl,
-      ADMIN_TOKEN,
-      LOG_LEVEL: 'warn',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    },
-  });
 }
 
 async function emitBatch(
@@ -259,11 +218,7 @@ async function run(args: string[]): Promise<void> {
     if (throughput < TARGETS.deliveriesPerSecond || (result.latency.p99Ms ?? Infinity) > TARGETS.p99Ms)
       process.stdout.write('below target\n');
   } finally {
-    if (worker && worker.exitCode === null) {
-      const exited = new Promise((resolve) => worker?.once('exit', resolve));
-      worker.kill('SIGTERM');
-      await exited;
-    }
+    if (worker) await stopWorker(worker);
     await receiver.close();
     await db.close();
     await database.drop();

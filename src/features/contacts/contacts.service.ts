@@ -98,7 +98,8 @@ export interface PortalContactInput {
   tags?: string[];
 }
 
-function searchText(row: Pick<ContactRow, 'firstName' | 'lastName' | 'email' | 'phone'>): string {
+/** The `search_text` of a contact (what `q` matches); the benchmark generator fills it with this too. */
+export function searchText(row: Pick<ContactRow, 'firstName' | 'lastName' | 'email' | 'phone'>): string {
   return fold([row.firstName, row.lastName, row.email ?? '', row.phone ?? ''].join(' '));
 }
 

@@ -1,0 +1,59 @@
+/**
+ * Child-process entry: the baseline of the leads scenario. One route, POST /v1/leads, whose handler
+ * runs the service's own `captureLead` (phone normalization, contact upsert, lead, score, analytics
+ * count, events and their webhook fan-out: the same statements) in one transaction with the tenant
+ * set on a plain pg Pool (`bare-tenant-route.ts`: no RLS role, no key verification, no rate or
+ * write limits, no idempotency layer).
+ */
+import {
+  CreateLeadBodySchema,
+  LeadResponseSchema,
+  leadsSchemas,
+  type CreateLeadBody,
+} from '../../src/features/leads/leads.schema.ts';
+import { captureLead } from '../../src/features/leads/leads.service.ts';
+import type { Principal } from '../../src/platform/auth/principal.ts';
+import { listenBareTenantRoute, type BareTenantRouteOptions } from './bare-tenant-route.ts';
+import { serveChild } from './protocol.ts';
+
+export type LeadsBareServerOptions = BareTenantRouteOptions;
+
+/** What captureLead reads of the principal: the organization, its country, the key's agent. */
+function principalOf(organizationId: string): Principal {
+  return {
+    keyId: 'key_bare',
+    keyType: 'publishable',
+    mode: 'live',
+    scopes: ['leads:write'],
+    accessLevel: 1,
+    agentId: null,
+    organization: {
+      id: organizationId,
+      liveOrganizationId: organizationId,
+      name: 'bench',
+      plan: 'ENTERPRISE',
+      isActive: true,
+      readOnly: false,
+      livemode: true,
+      writesPerMinute: 100_000,
+      defaultCountry: 'ES',
+      defaultCurrency: 'EUR',
+    },
+    limits: { requestsPerMinute: 100_000, writesPerMinute: 100_000 },
+  };
+}
+
+serveChild<LeadsBareServerOptions>((options) =>
+  listenBareTenantRoute(options, {
+    method: 'POST',
+    url: '/v1/leads',
+    schemas: leadsSchemas,
+    body: CreateLeadBodySchema,
+    response: LeadResponseSchema,
+    status: 201,
+    transaction: true,
+    read: async (db, organizationId, _query, request) => ({
+      data: await captureLead(db, principalOf(organizationId), request.body as CreateLeadBody),
+    }),
+  }),
+);
