@@ -22,7 +22,13 @@ import {
   roundRatios,
   runsTable,
 } from '../lib/rounds.ts';
-import { DATABASE_USAGE, LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
+import {
+  DATABASE_USAGE,
+  LOAD_USAGE,
+  parseScaleArguments,
+  UsageError,
+  type Scenario,
+} from '../lib/scenario.ts';
 import { keptDatabase, openGeneratedDatabase } from '../lib/scale-data.ts';
 import type { ServiceServerOptions } from '../lib/service-server.ts';
 import {
@@ -140,6 +146,10 @@ async function run(args: string[]): Promise<void> {
     const keyed: Array<{ id: string; key: string }> = [];
     if (generated) {
       // The generated contacts of organization i have the phones phoneOf(i, n) the terms below use.
+      if (generated.size.contactsPerOrg < 500 + keyCount)
+        throw new UsageError(
+          `--database ${generated.name} has ${generated.size.contactsPerOrg} contacts per organization; the phone terms need ${500 + keyCount}`,
+        );
       for (const org of generated.organizations.slice(0, keyCount))
         keyed.push(await secretKey(org.id, org.idx));
       log(
