@@ -49,7 +49,12 @@ import { mcpSchemas } from './mcp/mcp.schema.ts';
 import { demoRoutes, type DemoPortalSettings } from './features/demo/demo.routes.ts';
 import { registerAuth } from './platform/auth/auth.plugin.ts';
 import { KeyVerifier } from './platform/auth/key-verifier.ts';
-import { registerErrorHandling } from './platform/errors/error-handler.ts';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  MAX_PARAM_LENGTH,
+  registerErrorHandling,
+} from './platform/errors/error-handler.ts';
 import { registerRouteConventions } from './platform/http/conventions.ts';
 import { registerInputGuard } from './platform/http/input-guard.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
@@ -105,9 +110,34 @@ function bodyStrictValidators(): BuildCompilerFromPool {
       ...options,
       customOptions: { ...options.customOptions, coerceTypes: false },
     });
-    return (route) => (route.httpPart === 'body' ? forBody(route) : forText(route));
+    return (route) =>
+      route.httpPart === 'body' ? forBody(route) : finiteOnly(forText(route) as TextValidator);
   };
   return factory as unknown as BuildCompilerFromPool;
+}
+
+type TextValidator = ((data: unknown) => boolean) & { errors?: unknown[] | null };
+
+/**
+ * Ajv coerces "1e309" and "Infinity" to Infinity and then skips minimum/maximum for a non-finite
+ * number, so `?pageSize=1e309` passed as a valid integer and reached SQL (a 500). A coerced value
+ * that is not finite is refused here, as the type error it is.
+ */
+function finiteOnly(validate: TextValidator): TextValidator {
+  const checked: TextValidator = (data) => {
+    const valid = validate(data);
+    checked.errors = validate.errors;
+    if (!valid || data === null || typeof data !== 'object') return valid;
+    const issues = Object.entries(data as Record<string, unknown>).flatMap(([name, value]) =>
+      (Array.isArray(value) ? value : [value]).some((v) => typeof v === 'number' && !Number.isFinite(v))
+        ? [{ instancePath: `/${name}`, keyword: 'type', params: {}, message: 'must be a finite number' }]
+        : [],
+    );
+    if (issues.length === 0) return true;
+    checked.errors = issues;
+    return false;
+  };
+  return checked;
 }
 
 /** Builds the whole service on an open, migrated database. Never listens: server.ts and tests do. */
@@ -119,7 +149,21 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Failures before routing (bad percent-encoding, malformed HTTP) answer in the envelope too.
+    frameworkErrors,
+    clientErrorHandler,
     trustProxy: config.trustProxy,
+    // Fastify's default (0) lets a client that sends a body one byte a minute hold a connection
+    // for ever. Node checks the limit every connectionsCheckingInterval, so that follows it.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(config.requestTimeoutMs / 4))),
+      // Checked by the input guard instead, which answers in the envelope (Node's 400 has no body).
+      requireHostHeader: false,
+    },
     ajv: { customOptions: { removeAdditional: false, allErrors: true } },
     schemaController: { compilersFactory: { buildValidator: bodyStrictValidators() } },
   });

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
-import { DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.ts';
+import { Amount, DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.ts';
 import { PROPERTY_TYPES } from '../properties/properties.schema.ts';
 
 /** Where a contact came from (docs/decisions.md "Contact value sets"). */
@@ -95,7 +95,7 @@ const writableFields = {
   ownerId: Type.Union([Type.String({ description: 'agt_… of an agent of the organization' }), Type.Null()]),
   preferredCity: NullableText(100),
   preferredType: Type.Union([StringEnum(PROPERTY_TYPES), Type.Null()]),
-  budget: Type.Union([Type.Number({ minimum: 0, maximum: 1e12 }), Type.Null()]),
+  budget: Type.Union([Amount(), Type.Null()]),
   currency: Type.Union([Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' }), Type.Null()]),
   tags: Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
     maxItems: 50,

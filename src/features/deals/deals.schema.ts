@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
-import { DataOf, DateTime, StringEnum, ref } from '../../platform/http/schemas.ts';
+import { Amount, DataOf, DateTime, StringEnum, ref } from '../../platform/http/schemas.ts';
 
 /** What entering a stage means for a deal: still open, won, or lost. A deal's status is its stage's kind. */
 export const STAGE_KINDS = ['OPEN', 'WON', 'LOST'] as const;
@@ -207,7 +207,7 @@ const NullableText = (maxLength: number) => Nullable(Type.String({ minLength: 1,
 /** Fields a deal takes on creation and in a PATCH (besides its place in a pipeline). */
 const writableFields = {
   title: Type.String({ minLength: 1, maxLength: 200 }),
-  value: Type.Number({ minimum: 0, maximum: 1e12, description: 'Default 0' }),
+  value: Amount({ description: 'Default 0' }),
   currency: Type.String({ pattern: '^[A-Z]{3}$', description: "ISO 4217; default: the organization's" }),
   agentId: Nullable(Type.String({ description: 'agt_… of an agent of the organization' })),
   propertyId: Nullable(Type.String({ description: 'prop_… of a property of the organization' })),
@@ -219,7 +219,7 @@ const writableFields = {
   saasPlanId: NullableText(200),
   saasPlanName: NullableText(200),
   saasBillingPeriod: Nullable(StringEnum(SAAS_BILLING_PERIODS)),
-  saasMrrAmount: Nullable(Type.Number({ minimum: 0, maximum: 1e12 })),
+  saasMrrAmount: Nullable(Amount()),
   trialStartedAt: Nullable(DateOrDateTime('A date (midnight UTC) or a date-time')),
   trialEndsAt: Nullable(DateOrDateTime('A date (midnight UTC) or a date-time')),
 };

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
-import { DataOf, ref, StringEnum } from '../../platform/http/schemas.ts';
+import { Amount, DataOf, ref, StringEnum } from '../../platform/http/schemas.ts';
 import { AMENITIES, PROPERTY_TYPES, TRANSACTION_TYPES } from '../properties/properties.schema.ts';
 
 /** What a person may look for (SPEC.md "POST /v1/finder"): buy or rent; SALE_OR_RENT is a listing's value. */
@@ -22,8 +22,7 @@ export type MatchState = (typeof MATCH_STATES)[number];
 /** The largest number of properties one answer lists. */
 export const FINDER_MAX_RESULTS = 12;
 
-const Budget = (description: string) =>
-  Type.Optional(Type.Number({ minimum: 0, maximum: 1e12, description }));
+const Budget = (description: string) => Type.Optional(Amount({ description }));
 
 export const FinderBodySchema = Type.Object(
   {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
-import { DataOf, DateTime, StringEnum, ref } from '../../platform/http/schemas.ts';
+import { Amount, DataOf, DateTime, StringEnum, ref } from '../../platform/http/schemas.ts';
 
 export const TRANSACTION_TYPES = ['SALE', 'RENT', 'SALE_OR_RENT'] as const;
 /** The property types an agency can list (docs/decisions.md "Property model"). */
@@ -140,7 +140,7 @@ const writableFields = {
   status: StringEnum(PROPERTY_STATUSES),
   publishedOnPortal: Type.Boolean(),
   featured: Type.Boolean(),
-  price: Type.Number({ minimum: 0, maximum: 1e12 }),
+  price: Amount(),
   currency: Type.String({ pattern: '^[A-Z]{3}$', description: "ISO 4217; default: the organization's" }),
   city: Type.String({ minLength: 1, maxLength: 100 }),
   neighborhood: NullableString({ maxLength: 100 }),

@@ -1,5 +1,8 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
+import { newId } from '../ids/ids.ts';
 import { AppError, Errors, type ErrorDetail } from './errors.ts';
 
 interface AjvIssue {
@@ -79,6 +82,10 @@ export function toAppError(error: unknown): AppError {
       ]);
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return Errors.validation('body is not valid JSON', [{ field: 'body', message: 'is not valid JSON' }]);
+    case 'FST_ERR_BAD_URL':
+      return Errors.invalidField('path', 'is not valid percent-encoded UTF-8');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return Errors.invalidField('path', `has a parameter longer than ${MAX_PARAM_LENGTH} characters`);
     default:
       break;
   }
@@ -130,6 +137,64 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, thrown: 
     .code(error.statusCode)
     .type('application/json; charset=utf-8')
     .send(errorBody(error, request.id));
+}
+
+/** Fastify's limit on one path parameter (its default); no id of ours comes close. */
+export const MAX_PARAM_LENGTH = 100;
+
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any route or hook runs (a path that
+ * is not valid percent-encoded UTF-8, a path parameter over MAX_PARAM_LENGTH). Without it Fastify
+ * writes its own `{error, code, message, statusCode}` body.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // The auth hook, which sets it on every routed request, does not run for these.
+  reply.header('x-request-id', request.id);
+  return sendError(request, reply, error);
+}
+
+function clientErrorOf(error: NodeJS.ErrnoException): AppError {
+  switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new AppError('REQUEST_TIMEOUT', 'The request was not received in time');
+    case 'HPE_HEADER_OVERFLOW':
+      return new AppError(
+        'REQUEST_HEADERS_TOO_LARGE',
+        'The request line and headers are larger than the 16 KiB limit',
+      );
+    default:
+      return Errors.invalidField('request', `is not valid HTTP/1.1 (${error.code ?? 'parse error'})`);
+  }
+}
+
+/**
+ * Fastify's `clientErrorHandler`: Node's HTTP parser refused the connection's bytes (malformed
+ * request line or header, bad chunked framing, headers over the size limit, the request timeout)
+ * before there is a request. Answers in the envelope, with a request id of its own, then closes
+ * the connection as Node does.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const appError = clientErrorOf(error);
+  const requestId = newId('req');
+  this.log.info(
+    { requestId, code: appError.code, parserError: error.code },
+    'request refused by the HTTP parser',
+  );
+  // A response already under way on this connection cannot be replaced.
+  const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !current?.headersSent) {
+    const body = JSON.stringify(errorBody(appError, requestId));
+    socket.write(
+      `HTTP/1.1 ${appError.statusCode} ${STATUS_CODES[appError.statusCode]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  }
+  socket.destroy(error);
 }
 
 /** The one error mapping: every failure on every route renders `{error:{code,message,requestId,details?}}`. */

@@ -1,19 +1,35 @@
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 import { Errors } from '../errors/errors.ts';
 import { appendRouteHook } from './conventions.ts';
 
-/** Finds the first string (key or value) holding U+0000; iterative, so deep JSON cannot overflow the stack. */
-export function findNul(root: unknown, rootName: string): string | null {
+/** In `u` mode a valid surrogate pair is one code point: only a lone surrogate matches. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** What is wrong with one string (key or value), or null. */
+function textProblem(text: string): string | null {
+  if (text.includes('\u0000')) return 'must not contain NUL (U+0000) characters';
+  if (LONE_SURROGATE.test(text)) return 'must be well-formed Unicode (it holds a lone surrogate)';
+  return null;
+}
+
+/**
+ * Finds the first string (key or value) that PostgreSQL cannot store as sent; iterative, so deep
+ * JSON cannot overflow the stack.
+ */
+export function findBadText(root: unknown, rootName: string): { field: string; problem: string } | null {
   const stack: Array<[unknown, string]> = [[root, rootName]];
   while (stack.length > 0) {
     const [value, path] = stack.pop() as [unknown, string];
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return path;
+      const problem = textProblem(value);
+      if (problem) return { field: path, problem };
     } else if (Array.isArray(value)) {
       value.forEach((item, i) => stack.push([item, `${path}[${i}]`]));
     } else if (value !== null && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) {
-        if (key.includes('\u0000')) return path;
+        const problem = textProblem(key);
+        if (problem) return { field: path, problem };
         stack.push([item, `${path}.${key}`]);
       }
     }
@@ -22,15 +38,39 @@ export function findNul(root: unknown, rootName: string): string | null {
 }
 
 /**
- * PostgreSQL refuses U+0000 in text and jsonb: reject it at the edge with a 400 naming the field,
- * before validation or any handler can turn it into a 500.
+ * PostgreSQL refuses U+0000 in text and jsonb, and refuses a lone surrogate (JSON allows `\ud800`)
+ * in jsonb while silently turning it into U+FFFD in text: reject both at the edge with a 400 naming
+ * the field, before validation or any handler can turn them into a 500 or a changed value.
  */
 export function registerInputGuard(app: FastifyInstance) {
+  // JSON is UTF-8 (RFC 8259). Read as text, invalid bytes became U+FFFD: a silent change of what
+  // the client sent. Checked on the bytes, then Fastify's own parser (prototype-poisoning guard).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    if (!isUtf8(body as Buffer)) {
+      done(Errors.invalidField('body', 'is not valid UTF-8'), undefined);
+      return;
+    }
+    parseJson(request, (body as Buffer).toString('utf8'), done);
+  });
+
   const guard: preValidationAsyncHookHandler = async function (request) {
-    const field =
-      findNul(request.params, 'path') ?? findNul(request.query, 'query') ?? findNul(request.body, 'body');
-    if (field !== null) throw Errors.invalidField(field, 'must not contain NUL (U+0000) characters');
+    const bad =
+      findBadText(request.params, 'path') ??
+      findBadText(request.query, 'query') ??
+      findBadText(request.body, 'body');
+    if (bad !== null) throw Errors.invalidField(bad.field, bad.problem);
   };
+  // An HTTP/1.1 request must name its Host (RFC 9112 §3.2). Node's own check answers an empty 400
+  // outside Fastify, so app.ts turns it off (requireHostHeader: false) and it is made here.
+  app.addHook('onRequest', async (request) => {
+    const { httpVersionMajor, httpVersionMinor } = request.raw;
+    if (request.headers.host === undefined && httpVersionMajor === 1 && httpVersionMinor >= 1) {
+      throw Errors.invalidField('header.Host', 'is required on HTTP/1.1');
+    }
+  });
+
   // Only routes that take input carry the guard: GET /v1/me and the like do not pay for it.
   app.addHook('onRoute', (route) => {
     const schema = (route.schema ?? {}) as Record<string, unknown>;

@@ -43,6 +43,16 @@ export const PageMetaSchema = Type.Object(
   { $id: 'PageMeta', additionalProperties: false },
 );
 
+/**
+ * The largest amount of money a request may carry: the most a `numeric(14,2)` column holds. A
+ * larger one (10^12 itself included) overflowed the column: a 500 instead of a 400.
+ */
+export const MAX_AMOUNT = 999_999_999_999.99;
+
+/** A non-negative amount of money (price, budget, deal value), stored in a numeric(14,2) column. */
+export const Amount = (options: { description?: string } = {}) =>
+  Type.Number({ minimum: 0, maximum: MAX_AMOUNT, ...options });
+
 export const DateTime = (options: { description?: string } = {}) =>
   Type.String({ format: 'date-time', ...options });
 
