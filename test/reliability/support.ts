@@ -9,11 +9,11 @@ import type { DestinationStream } from 'pino';
 import { testConfig } from '../helpers/test-app.ts';
 
 /**
- * The fault tests start their own PostgreSQL and Redis, so they do not depend on the CI leg; they
- * run once, in the PostgreSQL leg (TEST_DATABASE_URL set: `.ci/run` step 8, `npm run test:pg`), or
- * alone with `npm run test:faults`. Skipped in the PGlite and Node 24 legs, which would only repeat them.
+ * The fault tests start their own PostgreSQL and Redis and assert latencies, so they run on their
+ * own: `npm run test:faults` (FAULT_TESTS=1), a step of its own in `.ci/run`, never beside the other
+ * test files, whose load would blur those figures. Skipped by `npm test` and `npm run test:pg`.
  */
-export const FAULT_TESTS = process.env.TEST_DATABASE_URL !== undefined || process.env.FAULT_TESTS === '1';
+export const FAULT_TESTS = process.env.FAULT_TESTS === '1';
 
 /** `FAULTS_SIZE=full` runs the bigger sizes documented in docs/reliability.md; the default fits CI. */
 export const FULL = process.env.FAULTS_SIZE === 'full';
