@@ -1,5 +1,6 @@
 import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autocannon';
 import { cpuSnapshot, cpuUsage, type CpuUsage } from './cpu.ts';
+import { runOpenLoop } from './open-loop.ts';
 
 export interface LoadOptions {
   /** Several URLs: the connections (and the offered rate) are split evenly across them. */
@@ -11,7 +12,11 @@ export interface LoadOptions {
   requests: AutocannonRequest[];
   /** Processes whose CPU use is reported for the measured run (the client is added as `client`). */
   cpuPids?: Record<string, number>;
-  /** Offered rate in requests per second over all connections (autocannon's overallRate); unset: as fast as answered. */
+  /**
+   * Offered rate in requests per second over all connections, sent open-loop at evenly spaced
+   * instants (bench/lib/open-loop.ts; autocannon's own `overallRate` sends bursts); unset: a closed
+   * loop, as fast as answered.
+   */
   overallRate?: number;
 }
 
@@ -46,6 +51,19 @@ function percentile(sorted: Float64Array, p: number): number {
 
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 
+function latencySummary(latencies: Float64Array): LoadSummary['latencyMs'] {
+  const sorted = latencies.sort();
+  let total = 0;
+  for (const value of sorted) total += value;
+  return {
+    mean: round(sorted.length === 0 ? 0 : total / sorted.length, 3),
+    p50: round(percentile(sorted, 50), 3),
+    p90: round(percentile(sorted, 90), 3),
+    p99: round(percentile(sorted, 99), 3),
+    max: round(percentile(sorted, 100), 3),
+  };
+}
+
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 function mergedCounts(results: AutocannonResult[]): Record<string, number> {
@@ -62,6 +80,7 @@ function mergedCounts(results: AutocannonResult[]): Record<string, number> {
  * the figures are summed, the latency percentiles computed over every response of all of them.
  */
 export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
+  if (options.overallRate !== undefined) return runAtRate(options, options.overallRate);
   const urls = Array.isArray(options.url) ? options.url : [options.url];
   const share = (total: number, i: number) =>
     Math.floor(total / urls.length) + (i < total % urls.length ? 1 : 0);
@@ -72,9 +91,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
         connections: share(options.connections, i),
         requests: options.requests,
         duration: durationS,
-        ...(options.overallRate === undefined
-          ? {}
-          : { overallRate: Math.max(1, Math.round(options.overallRate / urls.length)) }),
       }),
     );
   const warmup = options.warmupS > 0 ? await Promise.all(instances(options.warmupS)) : null;
@@ -99,20 +115,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
   const results = await Promise.all(measured);
   const cpu = cpuUsage(pids, cpuStart);
 
-  const sorted = latencies.subarray(0, count).sort();
-  let total = 0;
-  for (const value of sorted) total += value;
   const completed = sum(results.map((r) => r.requests.total));
   return {
     reqPerSec: round(sum(results.map((r) => r.requests.average)), 1),
     completedPerSec: round(sum(results.map((r) => r.requests.total / r.duration)), 1),
-    latencyMs: {
-      mean: round(count === 0 ? 0 : total / count, 3),
-      p50: round(percentile(sorted, 50), 3),
-      p90: round(percentile(sorted, 90), 3),
-      p99: round(percentile(sorted, 99), 3),
-      max: round(percentile(sorted, 100), 3),
-    },
+    latencyMs: latencySummary(latencies.subarray(0, count)),
     // Whole milliseconds as autocannon reports them; with several instances, the highest of theirs.
     autocannonLatencyMs: {
       p50: Math.max(...results.map((r) => r.latency.p50)),
@@ -129,6 +136,49 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
       non2xx: sum(warmup?.map((r) => r.non2xx) ?? []),
       errors: sum(warmup?.map((r) => r.errors) ?? []),
       statusCodes: warmup ? mergedCounts(warmup) : {},
+    },
+  };
+}
+
+/**
+ * The open-loop run at `ratePerSec` (bench/lib/open-loop.ts): a warm-up at the same rate
+ * (discarded), then the measured run. Latencies are from each request's due instant; req/s is the
+ * answers over the time from the first due instant to the last answer.
+ */
+async function runAtRate(options: LoadOptions, ratePerSec: number): Promise<LoadSummary> {
+  const urls = Array.isArray(options.url) ? options.url : [options.url];
+  const run = (durationS: number) =>
+    runOpenLoop({
+      urls,
+      connections: options.connections,
+      durationS,
+      ratePerSec,
+      requests: options.requests,
+    });
+  const warmup = options.warmupS > 0 ? await run(options.warmupS) : null;
+  const pids = { client: process.pid, ...options.cpuPids };
+  const cpuStart = cpuSnapshot(pids);
+  const result = await run(options.durationS);
+  const cpu = cpuUsage(pids, cpuStart);
+  const latencyMs = latencySummary(result.latencies);
+  const perSec = round(result.completed / result.elapsedS, 1);
+  return {
+    reqPerSec: perSec,
+    completedPerSec: perSec,
+    latencyMs,
+    // Not autocannon's here: the open loop's own percentiles in whole milliseconds.
+    autocannonLatencyMs: { p50: Math.round(latencyMs.p50), p99: Math.round(latencyMs.p99) },
+    completed: result.completed,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: result.statusCodes,
+    cpu,
+    warmup: {
+      completed: warmup?.completed ?? 0,
+      non2xx: warmup?.non2xx ?? 0,
+      errors: (warmup?.errors ?? 0) + (warmup?.timeouts ?? 0),
+      statusCodes: warmup?.statusCodes ?? {},
     },
   };
 }

@@ -8,7 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import autocannon, { type AutocannonRequest } from 'autocannon';
+import type { AutocannonRequest } from 'autocannon';
+import { runOpenLoop } from '../lib/open-loop.ts';
 import { adminClient } from '../lib/admin-client.ts';
 import { requireDatabaseUrl } from '../lib/bench-database.ts';
 import { waitForQuiet } from '../lib/cpu.ts';
@@ -238,14 +239,13 @@ async function run(args: string[]): Promise<void> {
     }
     const offered = Math.max(1, Math.round((capacity * sharePercent) / 100));
     log(`soak: ${offered} req/s offered (${sharePercent} % of ${capacity}) for ${soakS} s`);
-    if (load.warmupS > 0)
-      await autocannon({
-        url: stack.service.url,
-        connections: load.connections,
-        requests,
-        duration: load.warmupS,
-        overallRate: offered,
-      });
+    const openLoop = {
+      urls: [stack.service.url],
+      connections: load.connections,
+      requests,
+      ratePerSec: offered,
+    };
+    if (load.warmupS > 0) await runOpenLoop({ ...openLoop, durationS: load.warmupS });
 
     const intervals: Interval[] = [];
     let bucket = { latencies: [] as number[], statuses: {} as Record<string, number>, errors: 0, count: 0 };
@@ -293,23 +293,20 @@ async function run(args: string[]): Promise<void> {
           }),
       );
     };
-    const instance = autocannon({
-      url: stack.service.url,
-      connections: load.connections,
-      requests,
-      duration: soakS,
-      overallRate: offered,
-    });
-    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-      bucket.count++;
-      if (statusCode >= 200 && statusCode < 300) bucket.latencies.push(responseTime);
-      else bucket.statuses[statusCode] = (bucket.statuses[statusCode] ?? 0) + 1;
-    });
-    instance.on('reqError', () => {
-      bucket.errors++;
-    });
     const timer = setInterval(sample, INTERVAL_S * 1000);
-    const result = await instance;
+    const result = await runOpenLoop({
+      ...openLoop,
+      durationS: soakS,
+      onAnswer: (_dueAtMs, latencyMs, statusCode) => {
+        bucket.count++;
+        if (statusCode >= 200 && statusCode < 300) bucket.latencies.push(latencyMs);
+        else bucket.statuses[statusCode] = (bucket.statuses[statusCode] ?? 0) + 1;
+      },
+      // Timeouts are counted once, from the result, below.
+      onError: (timedOut) => {
+        if (!timedOut) bucket.errors++;
+      },
+    });
     clearInterval(timer);
     // The tail shorter than an interval is left out of the table (its rates would not compare).
     await Promise.all(pending);
@@ -394,15 +391,14 @@ async function run(args: string[]): Promise<void> {
       service: { pid: stack.service.pid, ...stack.service.info },
       capacity: { reqPerSec: capacity, given: givenCapacity !== null, run: capacityRun },
       offeredPerSec: offered,
-      autocannon: {
-        reqPerSec: result.requests.average,
-        total: result.requests.total,
+      openLoop: {
+        reqPerSec: Math.round((result.completed / result.elapsedS) * 10) / 10,
+        scheduled: result.scheduled,
+        total: result.completed,
         non2xx: result.non2xx,
         errors: result.errors,
         timeouts: result.timeouts,
-        statusCodes: Object.fromEntries(
-          Object.entries(result.statusCodeStats).map(([c, { count }]) => [c, count]),
-        ),
+        statusCodes: result.statusCodes,
       },
       intervals,
       totals,
