@@ -238,7 +238,8 @@ CREATE TABLE public.contacts (
     last_activity_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL
-);
+)
+WITH (autovacuum_vacuum_insert_scale_factor='0.01', autovacuum_vacuum_scale_factor='0.02', autovacuum_analyze_scale_factor='0.02');
 
 ALTER TABLE ONLY public.contacts FORCE ROW LEVEL SECURITY;
 
@@ -549,7 +550,8 @@ CREATE TABLE public.properties (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     price_value double precision GENERATED ALWAYS AS ((price)::double precision) STORED NOT NULL,
     area_value double precision GENERATED ALWAYS AS ((area)::double precision) STORED
-);
+)
+WITH (autovacuum_vacuum_insert_scale_factor='0.01', autovacuum_vacuum_scale_factor='0.02', autovacuum_analyze_scale_factor='0.02');
 
 ALTER TABLE ONLY public.properties FORCE ROW LEVEL SECURITY;
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Tx } from '../../src/db/database.ts';
+import { queryRows, type Database, type Tx } from '../../src/db/database.ts';
 import { apiKeys, organizations, type OrganizationRow } from "../../src/db/schema.ts";
 import { inline, StatementCache, type Bind } from '../../src/db/statements.ts';
 import { newId } from '../../src/platform/ids/ids.ts';
@@ -103,5 +103,27 @@ describe('StatementCache', () => {
       expect(business).toEqual([]);
     });
     expect(cache.size).toBe(1);
+  });
+});
+
+describe('read performance settings', () => {
+  it('vacuums contacts and properties after 1 % new rows, keeping their index-only scans off the heap', async () => {
+    const options = await db.systemTx((tx) =>
+      queryRows<{ relname: string; reloptions: string[] | null }>(
+        tx,
+        sql`SELECT relname, reloptions FROM pg_class
+            WHERE relname IN ('contacts', 'properties') AND relkind = 'r' AND relnamespace = 'public'::regnamespace
+            ORDER BY relname`,
+      ),
+    );
+    expect(options.map((row) => row.relname)).toEqual(['contacts', 'properties']);
+    for (const row of options)
+      expect(row.reloptions ?? []).toEqual(
+        expect.arrayContaining([
+          'autovacuum_vacuum_insert_scale_factor=0.01',
+          'autovacuum_vacuum_scale_factor=0.02',
+          'autovacuum_analyze_scale_factor=0.02',
+        ]),
+      );
   });
 });
