@@ -11,7 +11,12 @@ import type { Tx } from './database.ts';
  */
 export type Bind = <T>(value: T) => T;
 
-export const inline: Bind = (value) => value;
+/**
+ * An array is one parameter (`= ANY($1::text[])`, `@> $1::text[]`), as it is when bound to a
+ * placeholder: left bare in a `sql` template, Drizzle would expand it into a list `($1, $2)`, which is
+ * no array (found by the long fuzz run: a 500 on an empty page past the first with two amenity flags).
+ */
+export const inline: Bind = (value) => (Array.isArray(value) ? (sql.param(value) as unknown as typeof value) : value);
 
 /** The part of a Drizzle select builder a cached statement needs (what `await` runs). */
 interface SelectBuilder<T> extends PromiseLike<T> {

@@ -9,7 +9,7 @@ import { MAX_AMOUNT } from '../../src/platform/http/schemas.ts';
 import { createPipeline } from '../features/deals/support.ts';
 import { createProperty, createTenant, type Tenant } from '../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../helpers/http.ts';
-import { buildTestApp } from '../helpers/test-app.ts';
+import { ADMIN_TOKEN, buildTestApp } from '../helpers/test-app.ts';
 
 let app: FastifyInstance;
 let tenant: Tenant;
@@ -145,5 +145,75 @@ describe('numbers', () => {
     expect(expectStatus(created, 201).data.budget).toBe(MAX_AMOUNT);
     const property = await createProperty(app, tenant.org.id, { price: MAX_AMOUNT });
     expect(property.price).toBe(MAX_AMOUNT);
+  });
+});
+
+describe('lists past their last page', () => {
+  it('counts an empty page past the first with array filters (two amenities, a transaction type: was a 500)', async () => {
+    // The count of an empty page is compiled with the values inline, where Drizzle expanded an
+    // array into a list `($1, $2)::text[]` ("cannot cast type record to text[]").
+    const portal = await createTenant(app);
+    await createProperty(app, portal.org.id, {
+      transactionType: 'SALE',
+      amenities: ['pool', 'garden'],
+      status: 'ACTIVE',
+      publishedOnPortal: true,
+    });
+    for (const query of [
+      'hasPool=true&hasGarden=true',
+      'transactionType=SALE',
+      'transactionType=SALE&hasPool=true&hasGarden=true',
+    ]) {
+      const first = expectStatus(
+        await api(app, 'GET', `/v1/properties?${query}`, { key: portal.publishable.key }),
+        200,
+      );
+      expect(first.meta.total).toBe(1);
+      const past = expectStatus(
+        await api(app, 'GET', `/v1/properties?${query}&page=2`, { key: portal.publishable.key }),
+        200,
+      );
+      expect(past.data).toEqual([]);
+      expect(past.meta).toMatchObject({ total: 1, page: 2, totalPages: 1 });
+    }
+  });
+});
+
+describe('JSON nested too deep', () => {
+  it('refuses customFields nested deeper than 64 levels (thousands of levels were a 500)', async () => {
+    const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+    const create = (customFields: string) =>
+      app.inject({
+        method: 'POST',
+        url: `/admin/v1/organizations/${tenant.org.id}/properties`,
+        payload: `{"code":"DEEP-${customFields.length}","title":"Deep","transactionType":"SALE","type":"APARTMENT","price":1,"city":"Madrid","customFields":${customFields}}`,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      });
+    expect(expectError(await create(nested(20_000)), 400, 'VALIDATION_ERROR').message).toBe(
+      'body must not nest arrays and objects deeper than 64 levels',
+    );
+    // The body is level 1 and customFields level 2: 62 levels inside it are still accepted.
+    expect((await create(nested(62))).statusCode).toBe(201);
+  });
+
+  it('refuses MCP messages nested deeper than 64 levels in the envelope (the SDK overflowed its stack: a JSON-RPC parse error)', async () => {
+    const send = (payload: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/mcp',
+        payload,
+        headers: {
+          authorization: `Bearer ${tenant.secret.key}`,
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+        },
+      });
+    const deep = await send(`{"jsonrpc":"2.0","id":5,"result":{"a":${'['.repeat(5000)}${']'.repeat(5000)}}}`);
+    expect(expectError(deep, 400, 'VALIDATION_ERROR').message).toBe(
+      'body must not nest arrays and objects deeper than 64 levels',
+    );
+    // 64 levels in all (the message object is the first) are still handed to the SDK: a response is accepted.
+    const deepest = await send(`{"jsonrpc":"2.0","id":5,"result":{"a":${'['.repeat(62)}${']'.repeat(62)}}}`);
+    expect(deepest.statusCode).toBe(202);
   });
 });

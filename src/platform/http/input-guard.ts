@@ -38,6 +38,26 @@ export function findBadText(root: unknown, rootName: string): { field: string; p
 }
 
 /**
+ * Free-form JSON (`customFields`, usage-event `props`, MCP messages) is copied, serialized and
+ * validated by recursive code (JSON.stringify, PostgreSQL's jsonb, the MCP SDK): thousands of levels
+ * overflowed a stack there (500s and a JSON-RPC parse error, found by the long fuzz run). No field of
+ * this API needs more than a few levels.
+ */
+export const MAX_BODY_DEPTH = 64;
+
+/** Whether JSON nests arrays and objects deeper than `max` levels; iterative, like findBadText. */
+export function nestedDeeperThan(root: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[root, 0]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop() as [unknown, number];
+    if (value === null || typeof value !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const item of Array.isArray(value) ? value : Object.values(value)) stack.push([item, depth + 1]);
+  }
+  return false;
+}
+
+/**
  * PostgreSQL refuses U+0000 in text and jsonb, and refuses a lone surrogate (JSON allows `\ud800`)
  * in jsonb while silently turning it into U+FFFD in text: reject both at the edge with a 400 naming
  * the field, before validation or any handler can turn them into a 500 or a changed value.
@@ -61,6 +81,11 @@ export function registerInputGuard(app: FastifyInstance) {
       findBadText(request.query, 'query') ??
       findBadText(request.body, 'body');
     if (bad !== null) throw Errors.invalidField(bad.field, bad.problem);
+    if (nestedDeeperThan(request.body, MAX_BODY_DEPTH))
+      throw Errors.invalidField(
+        'body',
+        `must not nest arrays and objects deeper than ${MAX_BODY_DEPTH} levels`,
+      );
   };
   // An HTTP/1.1 request must name its Host (RFC 9112 §3.2). Node's own check answers an empty 400
   // outside Fastify, so app.ts turns it off (requireHostHeader: false) and it is made here.
