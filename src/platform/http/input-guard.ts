@@ -14,30 +14,6 @@ function textProblem(text: string): string | null {
 }
 
 /**
- * Finds the first string (key or value) that PostgreSQL cannot store as sent; iterative, so deep
- * JSON cannot overflow the stack.
- */
-export function findBadText(root: unknown, rootName: string): { field: string; problem: string } | null {
-  const stack: Array<[unknown, string]> = [[root, rootName]];
-  while (stack.length > 0) {
-    const [value, path] = stack.pop() as [unknown, string];
-    if (typeof value === 'string') {
-      const problem = textProblem(value);
-      if (problem) return { field: path, problem };
-    } else if (Array.isArray(value)) {
-      value.forEach((item, i) => stack.push([item, `${path}[${i}]`]));
-    } else if (value !== null && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        const problem = textProblem(key);
-        if (problem) return { field: path, problem };
-        stack.push([item, `${path}.${key}`]);
-      }
-    }
-  }
-  return null;
-}
-
-/**
  * Free-form JSON (`customFields`, usage-event `props`, MCP messages) is copied, serialized and
  * validated by recursive code (JSON.stringify, PostgreSQL's jsonb, the MCP SDK): thousands of levels
  * overflowed a stack there (500s and a JSON-RPC parse error, found by the long fuzz run). No field of
@@ -45,16 +21,35 @@ export function findBadText(root: unknown, rootName: string): { field: string; p
  */
 export const MAX_BODY_DEPTH = 64;
 
-/** Whether JSON nests arrays and objects deeper than `max` levels; iterative, like findBadText. */
-export function nestedDeeperThan(root: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[root, 0]];
+/**
+ * Finds the first string (key or value) that PostgreSQL cannot store as sent, or nesting deeper than
+ * MAX_BODY_DEPTH levels of arrays and objects; iterative, so deep JSON cannot overflow the stack.
+ */
+export function findBadInput(root: unknown, rootName: string): { field: string; problem: string } | null {
+  const stack: Array<[unknown, string, number]> = [[root, rootName, 0]];
   while (stack.length > 0) {
-    const [value, depth] = stack.pop() as [unknown, number];
-    if (value === null || typeof value !== 'object') continue;
-    if (depth + 1 > max) return true;
-    for (const item of Array.isArray(value) ? value : Object.values(value)) stack.push([item, depth + 1]);
+    const [value, path, depth] = stack.pop() as [unknown, string, number];
+    if (typeof value === 'string') {
+      const problem = textProblem(value);
+      if (problem) return { field: path, problem };
+    } else if (value !== null && typeof value === 'object') {
+      if (depth + 1 > MAX_BODY_DEPTH)
+        return {
+          field: rootName,
+          problem: `must not nest arrays and objects deeper than ${MAX_BODY_DEPTH} levels`,
+        };
+      if (Array.isArray(value)) {
+        value.forEach((item, i) => stack.push([item, `${path}[${i}]`, depth + 1]));
+      } else {
+        for (const [key, item] of Object.entries(value)) {
+          const problem = textProblem(key);
+          if (problem) return { field: path, problem };
+          stack.push([item, `${path}.${key}`, depth + 1]);
+        }
+      }
+    }
   }
-  return false;
+  return null;
 }
 
 /**
@@ -77,15 +72,10 @@ export function registerInputGuard(app: FastifyInstance) {
 
   const guard: preValidationAsyncHookHandler = async function (request) {
     const bad =
-      findBadText(request.params, 'path') ??
-      findBadText(request.query, 'query') ??
-      findBadText(request.body, 'body');
+      findBadInput(request.params, 'path') ??
+      findBadInput(request.query, 'query') ??
+      findBadInput(request.body, 'body');
     if (bad !== null) throw Errors.invalidField(bad.field, bad.problem);
-    if (nestedDeeperThan(request.body, MAX_BODY_DEPTH))
-      throw Errors.invalidField(
-        'body',
-        `must not nest arrays and objects deeper than ${MAX_BODY_DEPTH} levels`,
-      );
   };
   // An HTTP/1.1 request must name its Host (RFC 9112 §3.2). Node's own check answers an empty 400
   // outside Fastify, so app.ts turns it off (requireHostHeader: false) and it is made here.
