@@ -12,6 +12,8 @@ export default tseslint.config(
       'clients/typescript/src/generated/**',
       'clients/typescript/dist/**',
       'clients/typescript/node_modules/**',
+      // CommonJS configuration of dependency-cruiser (npm run lint:imports).
+      '.dependency-cruiser.cjs',
     ],
   },
   js.configs.recommended,

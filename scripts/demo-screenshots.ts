@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { seedDemo } from '../src/features/admin/admin.service.ts';
+import { seedDemo } from '../src/features/demo/index.ts';
 import type { DemoPortalSettings } from '../src/features/demo/demo.routes.ts';
 import { launchChromium, offlineContext } from '../test/helpers/browser.ts';
 

@@ -50,8 +50,10 @@ echo "MCP Inspector ($INSPECTOR): tools/list"
 inspector "$KEY" --method tools/list >"$WORK/tools.json"
 node -e '
   const { tools } = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-  const expected = ["get_summary", "search_properties", "get_property", "search_contacts", "get_contact",
-    "list_appointments", "list_pipelines", "list_deals", "list_pending_tasks", "match_properties_for_contact"];
+  // Feature-list order (src/features.ts), as test/features/mcp/mcp-tools.test.ts expects it.
+  const expected = ["get_summary", "search_contacts", "search_properties", "get_property",
+    "match_properties_for_contact", "list_pending_tasks", "list_appointments", "list_pipelines", "list_deals",
+    "get_contact"];
   const names = tools.map((t) => t.name);
   if (JSON.stringify(names) !== JSON.stringify(expected)) throw new Error(`tools/list: ${names.join(", ")}`);
   for (const t of tools) {

@@ -4,49 +4,9 @@ import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync }
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { adminSchemas } from './features/admin/admin.schema.ts';
-import { contactsRoutes } from './features/contacts/contacts.routes.ts';
-import { contactsSchemas } from './features/contacts/contacts.schema.ts';
-import { agentsRoutes } from './features/agents/agents.routes.ts';
-import { agentsSchemas } from './features/agents/agents.schema.ts';
-import { propertiesImportRoutes } from './features/properties/properties-import.routes.ts';
-import { propertiesRoutes } from './features/properties/properties.routes.ts';
-import { propertiesSchemas } from './features/properties/properties.schema.ts';
-import { portalRoutes } from './features/portal/portal.routes.ts';
-import { portalSchemas } from './features/portal/portal.schema.ts';
-import { leadsRoutes } from './features/leads/leads.routes.ts';
-import { leadsSchemas } from './features/leads/leads.schema.ts';
-import { bookingRoutes } from './features/booking/booking.routes.ts';
-import { bookingSchemas } from './features/booking/booking.schema.ts';
-import { finderRoutes } from './features/finder/finder.routes.ts';
-import { finderSchemas } from './features/finder/finder.schema.ts';
-import { analyticsRoutes } from './features/analytics/analytics.routes.ts';
-import { analyticsSchemas } from './features/analytics/analytics.schema.ts';
-import { tasksRoutes } from './features/tasks/tasks.routes.ts';
-import { tasksSchemas } from './features/tasks/tasks.schema.ts';
-import { appointmentsRoutes } from './features/appointments/appointments.routes.ts';
-import { appointmentsSchemas } from './features/appointments/appointments.schema.ts';
-import { dealsRoutes } from './features/deals/deals.routes.ts';
-import { dealsSchemas } from './features/deals/deals.schema.ts';
-import { usageRoutes } from './features/usage/usage.routes.ts';
-import { conversationsHookRoutes } from './features/conversations/conversations-hook.routes.ts';
-import { conversationsSetupRoutes } from './features/conversations/conversations-setup.routes.ts';
-import { conversationsRoutes } from './features/conversations/conversations.routes.ts';
-import { conversationsSchemas } from './features/conversations/conversations.schema.ts';
-import { httpProvider, sandboxProvider } from './features/conversations/conversations.provider.ts';
-import { usageSchemas } from './features/usage/usage.schema.ts';
-import { webhooksRoutes } from './features/webhooks/webhooks.routes.ts';
-import { webhooksSchemas } from './features/webhooks/webhooks.schema.ts';
-import type { Lookup } from './features/webhooks/webhooks.ssrf.ts';
-import { adminRoutes } from './features/admin/admin.routes.ts';
-import { eventsSchemas } from './features/events/events.schema.ts';
-import { eventsRoutes } from './features/events/events.routes.ts';
-import { meSchemas } from './features/me/me.schema.ts';
-import { meRoutes } from './features/me/me.routes.ts';
-import { opsRoutes } from './features/ops/ops.routes.ts';
+import { FEATURES } from './features.ts';
 import { mcpRoutes } from './mcp/mcp.routes.ts';
 import { mcpSchemas } from './mcp/mcp.schema.ts';
-import { demoRoutes, type DemoPortalSettings } from './features/demo/demo.routes.ts';
 import { registerAuth } from './platform/auth/auth.plugin.ts';
 import { KeyVerifier } from './platform/auth/key-verifier.ts';
 import {
@@ -64,6 +24,7 @@ import { newId } from './platform/ids/ids.ts';
 import { loggerOptions } from './platform/logging/logger.ts';
 import { registerMetrics } from './platform/metrics/metrics.ts';
 import { RateLimits } from './platform/rate-limit/rate-limits.ts';
+import type { AppContext } from './platform/features/manifest.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -72,13 +33,13 @@ export interface AppDependencies {
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
   /** What the demo page at /demo/ is told (server.ts fills in the key of the agency it seeds). */
-  demoPortal?: DemoPortalSettings;
+  demoPortal?: AppContext['demoPortal'];
   /** Extra plugins registered after the features (tests use this to exercise platform mechanisms). */
   plugins?: FastifyPluginAsync[];
   /** Extra named schemas those plugins reference. */
   schemas?: TSchema[];
   /** DNS resolver of the webhook URL check (tests resolve made-up names); node:dns by default. */
-  lookup?: Lookup;
+  lookup?: AppContext['lookup'];
   /** The service's clock (messaging windows); tests inject one to cross the 24-hour boundary. */
   clock?: () => Date;
 }
@@ -188,26 +149,11 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   // JSON only: any other body type is a 415 rather than a string the schemas then refuse.
   app.removeContentTypeParser('text/plain');
 
+  // Named schemas in OpenAPI order: the shared ones, each feature's in list order, then the MCP endpoint's.
   for (const schema of [
     ...sharedSchemas,
-    ...meSchemas,
-    ...eventsSchemas,
-    ...adminSchemas,
-    ...contactsSchemas,
-    ...agentsSchemas,
-    ...propertiesSchemas,
-    ...portalSchemas,
-    ...leadsSchemas,
-    ...bookingSchemas,
-    ...finderSchemas,
-    ...analyticsSchemas,
-    ...tasksSchemas,
-    ...appointmentsSchemas,
-    ...dealsSchemas,
-    ...usageSchemas,
+    ...FEATURES.flatMap((feature) => feature.schemas ?? []),
     ...mcpSchemas,
-    ...webhooksSchemas,
-    ...conversationsSchemas,
     ...(deps.schemas ?? []),
   ]) {
     app.addSchema(schema);
@@ -220,47 +166,20 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   registerIdempotency(app, deps.db);
   registerMetrics(app, limits.metrics);
 
-  await app.register(opsRoutes, { db: deps.db });
-  await app.register(meRoutes);
-  await app.register(eventsRoutes);
-  await app.register(adminRoutes, { db: deps.db, verifier });
-  await app.register(agentsRoutes, { db: deps.db });
-  await app.register(propertiesRoutes, { db: deps.db });
-  await app.register(propertiesImportRoutes, { db: deps.db });
-  await app.register(contactsRoutes, { db: deps.db });
-  await app.register(portalRoutes, { db: deps.db });
-  await app.register(leadsRoutes, { db: deps.db });
-  await app.register(bookingRoutes, { db: deps.db });
-  await app.register(finderRoutes, { db: deps.db });
-  await app.register(analyticsRoutes, { db: deps.db });
-  await app.register(tasksRoutes, { db: deps.db });
-  await app.register(appointmentsRoutes, { db: deps.db });
-  await app.register(dealsRoutes, { db: deps.db });
-  await app.register(usageRoutes, { db: deps.db });
-  await app.register(mcpRoutes, { db: deps.db });
-  await app.register(demoRoutes, { settings: deps.demoPortal ?? { publishableKey: null } });
-  await app.register(webhooksRoutes, {
+  const context: AppContext = {
+    config,
     db: deps.db,
-    urlPolicy: { allowPrivate: config.webhookAllowPrivateUrls, lookup: deps.lookup },
-  });
-  const messaging = {
-    provider:
-      config.messagingProvider === 'http'
-        ? httpProvider({
-            apiUrl: config.messagingApiUrl as string,
-            token: config.messagingApiToken,
-            timeoutMs: config.messagingTimeoutMs,
-          })
-        : sandboxProvider,
+    verifier,
     clock: deps.clock ?? (() => new Date()),
+    lookup: deps.lookup,
+    demoPortal: deps.demoPortal ?? { publishableKey: null },
   };
-  await app.register(conversationsRoutes, { db: deps.db, messaging });
-  await app.register(conversationsSetupRoutes, { db: deps.db });
-  await app.register(conversationsHookRoutes, {
-    db: deps.db,
-    messaging,
-    webhookSecret: config.messagingWebhookSecret,
-  });
+  for (const feature of FEATURES) {
+    for (const plugin of [...(feature.routes ?? []), ...(feature.adminRoutes ?? [])]) {
+      await app.register(plugin, context);
+    }
+  }
+  await app.register(mcpRoutes, { db: deps.db });
   for (const plugin of deps.plugins ?? []) await app.register(plugin);
 
   return app;

@@ -1,42 +1,23 @@
+import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { failInterruptedSends } from './features/conversations/conversations.service.ts';
-import { purgeUsageDetail } from './features/usage/usage.service.ts';
-import { webhookDeliveryJob, type DeliveryWorkerSettings } from './features/webhooks/webhooks.worker.ts';
-import type { Job } from './platform/jobs/scheduler.ts';
+import { FEATURES } from './features.ts';
+import type { JobContext } from './platform/features/manifest.ts';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency/idempotency.store.ts';
+import type { Job } from './platform/jobs/scheduler.ts';
 
 const PURGE_BATCH = 1_000;
-/** USAGE_DETAIL_RETENTION_DAYS's default, for callers that pass no config (tests). */
-const DEFAULT_USAGE_DETAIL_RETENTION_DAYS = 90;
-/** WEBHOOK_RETRY_DELAYS_MS's default (DESIGN.md), likewise. */
-const DEFAULT_RETRY_DELAYS_MS = [0, 5_000, 30_000, 120_000, 600_000];
 
-export interface WorkerJobSettings extends Partial<DeliveryWorkerSettings> {
-  /** Where the delivery worker reports errors (the app's or the worker's logger). */
-  log?: { error(obj: unknown, msg: string): void };
-  /** Days raw usage events are kept (Config.usageDetailRetentionDays): pass the Config itself. */
-  usageDetailRetentionDays?: number;
-  intervalsMs?: { purge?: number; usagePurge?: number; messagingSweep?: number };
+export interface WorkerJobSettings extends Partial<Config> {
+  /** Where jobs report errors (the app's or the worker's logger). */
+  log?: JobContext['log'];
 }
 
-/** Every timed job of the worker (features add theirs here: webhook deliveries, ...). */
-export function workerJobs(db: Database, settings: WorkerJobSettings = {}): Job[] {
-  const intervalsMs = settings.intervalsMs ?? {};
+/** The platform's own jobs: machinery every feature shares. */
+function platformJobs(db: Database): Job[] {
   return [
-    // Webhook deliveries: claims due rows of webhook_deliveries and POSTs them (features/webhooks).
-    webhookDeliveryJob(
-      db,
-      {
-        ...settings,
-        webhookRetryDelaysMs: settings.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
-        webhookTimeoutMs: settings.webhookTimeoutMs ?? 10_000,
-        webhookAllowPrivateUrls: settings.webhookAllowPrivateUrls ?? false,
-      },
-      settings.log,
-    ),
     {
       name: 'idempotency.purge',
-      intervalMs: intervalsMs.purge ?? 10 * 60_000,
+      intervalMs: 10 * 60_000,
       async run() {
         // Batches keep each transaction short; loop until a batch comes back short.
         let purged: number;
@@ -45,21 +26,15 @@ export function workerJobs(db: Database, settings: WorkerJobSettings = {}): Job[
         } while (purged === PURGE_BATCH);
       },
     },
-    {
-      // Raw usage detail past its retention; the daily aggregates are kept for good.
-      name: 'usage.purge',
-      intervalMs: intervalsMs.usagePurge ?? 60 * 60_000,
-      async run() {
-        await purgeUsageDetail(db, settings.usageDetailRetentionDays ?? DEFAULT_USAGE_DETAIL_RETENTION_DAYS);
-      },
-    },
-    {
-      // Sends a crash interrupted between their two transactions: FAILED, never QUEUED for ever.
-      name: 'messages.fail_interrupted',
-      intervalMs: intervalsMs.messagingSweep ?? 60_000,
-      async run() {
-        await failInterruptedSends(db);
-      },
-    },
   ];
+}
+
+/**
+ * Every timed job of the worker: the platform's, then each feature's (its manifest's `jobs`), so a
+ * job a feature declares is always scheduled. Pass the Config; tests pass none and get the defaults.
+ */
+export function workerJobs(db: Database, settings: WorkerJobSettings = {}): Job[] {
+  const { log, ...config } = settings;
+  const context: JobContext = { db, config, log };
+  return [...platformJobs(db), ...FEATURES.flatMap((feature) => feature.jobs?.(context) ?? [])];
 }

@@ -1,12 +1,11 @@
 import { buildApp } from './app.ts';
 import { loadConfigOrExit, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import type { DemoPortalSettings } from './features/demo/demo.routes.ts';
-import { seedDemoIfEmpty, type DemoSeedResult } from './features/admin/admin.service.ts';
+import { seedDemoIfEmpty, type DemoPortalSettings, type DemoSeed } from './features/demo/index.ts';
 import { workerJobs } from './jobs.ts';
 import { startJobs } from './platform/jobs/scheduler.ts';
 
-function banner(config: Config, baseUrl: string, seed: DemoSeedResult | null): string {
+function banner(config: Config, baseUrl: string, seed: DemoSeed | null): string {
   const lines = [
     '',
     `agency-crm listening on ${baseUrl}`,

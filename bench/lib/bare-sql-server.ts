@@ -10,7 +10,7 @@ import {
   propertiesSchemas,
   type PortalListQuery,
 } from '../../src/features/properties/properties.schema.ts';
-import { searchPortalProperties } from '../../src/features/properties/properties.service.ts';
+import { searchPortalProperties } from '../../src/features/properties/properties.portal.ts';
 import { PageMetaSchema } from '../../src/platform/http/schemas.ts';
 import { listenBareTenantRoute, type BareTenantRouteOptions } from './bare-tenant-route.ts';
 import { serveChild } from './protocol.ts';

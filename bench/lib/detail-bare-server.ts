@@ -8,7 +8,7 @@ import {
   PropertyIdParamsSchema,
   propertiesSchemas,
 } from '../../src/features/properties/properties.schema.ts';
-import { getPortalProperty } from '../../src/features/properties/properties.service.ts';
+import { getPortalProperty } from '../../src/features/properties/properties.portal.ts';
 import { listenBareTenantRoute, type BareTenantRouteOptions } from './bare-tenant-route.ts';
 import { serveChild } from './protocol.ts';
 

@@ -12,7 +12,7 @@ import pg from 'pg';
 import * as prettier from 'prettier';
 import { openDatabase } from '../../src/db/database.ts';
 import type { PortalListQuery } from '../../src/features/properties/properties.schema.ts';
-import { searchPortalProperties } from '../../src/features/properties/properties.service.ts';
+import { searchPortalProperties } from '../../src/features/properties/properties.portal.ts';
 import { requireDatabaseUrl } from '../lib/bench-database.ts';
 import { cityCentre, citiesOf } from '../lib/portal-data.ts';
 import { startPortalStack } from '../lib/portal-stack.ts';
@@ -470,7 +470,7 @@ Migration \`0005_portal_perf\` and the stores (\`properties.store.ts\`, \`contac
    distinct statement text is parsed, rewritten and, once PostgreSQL's plan cache judges a generic
    plan as good, planned once per connection (planning was ~40 % of the portal's database time).
 7. The statement is compiled once per filter shape, not per request (\`StatementCache\` in
-   \`src/db/statements.ts\`; docs/decisions.md): drizzle's compilation was ~450 µs of Node CPU per listing.
+   \`src/db/statements.ts\`; docs/decisions/0091-sql-compiled-once-per-shape.md): drizzle's compilation was ~450 µs of Node CPU per listing.
 
 Left: \`q\` and the amenity flags in a very large agency (a Filter over its stock); a capped or
 estimated count was not adopted (the API keeps an exact \`meta.total\`).

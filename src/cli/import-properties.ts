@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import type { ImportResult, ImportRowError } from '../features/properties/properties-import.schema.ts';
+import type { ImportResult, ImportRowError } from './api-types.ts';
 import { AdminApiError, ConnectionError } from './admin-client.ts';
 import { CommandFailure, UsageError } from './cli-errors.ts';
-import type { CliCommand, FlagSpecs } from './main.ts';
+import type { CliCommand, FlagSpecs } from './command.ts';
 import {
   markRepeatedCodes,
   rowsFromCsv,

@@ -1,5 +1,5 @@
-import type { CreatedApiKey } from '../features/admin/admin.schema.ts';
-import type { CliCommand, FlagSpecs } from './main.ts';
+import type { CreatedApiKey } from './api-types.ts';
+import type { CliCommand, FlagSpecs } from './command.ts';
 
 const flags = {
   org: {

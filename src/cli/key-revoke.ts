@@ -1,5 +1,5 @@
-import type { AdminApiKey } from '../features/admin/admin.schema.ts';
-import type { CliCommand } from './main.ts';
+import type { AdminApiKey } from './api-types.ts';
+import type { CliCommand } from './command.ts';
 
 /** `key revoke KEY_ID`: PATCH /admin/v1/api-keys/{keyId} with status deactivated. */
 export const keyRevoke: CliCommand<Record<string, never>> = {

@@ -1,6 +1,6 @@
-import type { AdminOrganization } from '../features/admin/admin.schema.ts';
+import type { AdminOrganization } from './api-types.ts';
 import { PLANS } from '../platform/auth/plans.ts';
-import type { CliCommand, FlagSpecs } from './main.ts';
+import type { CliCommand, FlagSpecs } from './command.ts';
 
 const flags = {
   name: { kind: 'string', placeholder: 'NAME', description: 'organization name', required: true },

@@ -5,7 +5,7 @@
  * The server remains the judge of values: conversion only fails where a cell cannot become the
  * JSON type its column needs (see docs/import.md for the format).
  */
-import { AMENITIES } from '../features/properties/properties.schema.ts';
+import { AMENITIES } from '../shared/property-vocabulary.ts';
 import { CsvSyntaxError, parseCsv } from './csv.ts';
 
 /** One row of the file: the body to send, or the reasons it cannot be sent. */

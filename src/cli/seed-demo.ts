@@ -1,5 +1,5 @@
-import type { DemoSeed } from '../features/admin/admin.schema.ts';
-import type { CliCommand } from './main.ts';
+import type { DemoSeed } from './api-types.ts';
+import type { CliCommand } from './command.ts';
 
 /** `seed demo`: POST /admin/v1/demo-seed. Each run creates a new demo agency with new keys. */
 export const seedDemo: CliCommand<Record<string, never>> = {

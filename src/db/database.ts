@@ -41,6 +41,11 @@ export interface Database {
    */
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
+  /**
+   * The embedded database's data directory as an uncompressed tarball (what `pgliteSnapshot` opens):
+   * the tests migrate once and start every file from it. PostgreSQL has pg_dump for this and refuses.
+   */
+  dumpSnapshot(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -135,11 +140,16 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   /** PostgreSQL only; the fault tests shorten them (docs/reliability.md). */
   timeouts?: Partial<PostgresTimeouts>;
+  /**
+   * In-memory PGlite only: start from this data directory (a `dumpDataDir()` tarball) instead of an
+   * empty cluster. The tests start every file from one migrated snapshot.
+   */
+  pgliteSnapshot?: Blob;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   return options.databaseUrl === undefined
-    ? openPglite(options.dataDir)
+    ? openPglite(options.dataDir, options.pgliteSnapshot)
     : openPostgres(options.databaseUrl, options.poolSize ?? 10, {
         statementMs: options.timeouts?.statementMs ?? STATEMENT_TIMEOUT_MS,
         connectMs: options.timeouts?.connectMs ?? CONNECT_TIMEOUT_MS,
@@ -276,6 +286,9 @@ function openPostgres(databaseUrl: string, poolSize: number, timeouts: PostgresT
     async ping() {
       await pool.query('SELECT 1');
     },
+    async dumpSnapshot(): Promise<Uint8Array> {
+      throw new Error('dumpSnapshot is for the embedded database; use pg_dump for PostgreSQL');
+    },
     async close() {
       await pool.end();
     },
@@ -315,14 +328,15 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, snapshot?: Blob): Promise<Database> {
   const inMemory = dataDir === 'memory://';
   const releaseLock = inMemory ? () => undefined : takeLock(dataDir);
   let client: PGlite;
   try {
     // The extensions migrations create (0002): PGlite only offers the ones it was given here.
     const options = { extensions: { pg_trgm, btree_gist } };
-    client = inMemory ? new PGlite(options) : new PGlite(dataDir, options);
+    if (snapshot !== undefined && !inMemory) throw new Error('a PGlite snapshot opens only in memory');
+    client = inMemory ? new PGlite({ ...options, loadDataDir: snapshot }) : new PGlite(dataDir, options);
     await client.waitReady;
   } catch (error) {
     releaseLock();
@@ -347,6 +361,9 @@ async function openPglite(dataDir: string): Promise<Database> {
     },
     async ping() {
       await client.query('SELECT 1');
+    },
+    async dumpSnapshot() {
+      return new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer());
     },
     async close() {
       try {

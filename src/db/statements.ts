@@ -153,9 +153,17 @@ export interface StatementCacheOptions {
   /**
    * Also compiles on every call and throws if the text or the bound (non-placeholder) parameters
    * differ from the cached ones: proves in tests that a key names every shape and that every value
-   * is bound. On in the test suite (vitest.config.ts), off in production.
+   * is bound. Unset: follows `verifyStatementCaches` (on in the test suite, off in production).
    */
   verify?: boolean;
+}
+
+/** Whether caches built without a `verify` option verify; the test setup turns it on for every cache. */
+let verifyByDefault = false;
+
+/** Makes every statement cache without its own `verify` option verify its shapes (the tests do). */
+export function verifyStatementCaches(enabled: boolean): void {
+  verifyByDefault = enabled;
 }
 
 /**
@@ -171,11 +179,15 @@ export interface StatementCacheOptions {
 export class StatementCache {
   private readonly compiled = new Map<string, Compiled>();
   private readonly limit: number;
-  private readonly verify: boolean;
+  private readonly verifyOption: boolean | undefined;
 
   constructor(options: StatementCacheOptions = {}) {
     this.limit = options.limit ?? 256;
-    this.verify = options.verify ?? process.env.AGENCY_VERIFY_STATEMENT_CACHE === '1';
+    this.verifyOption = options.verify;
+  }
+
+  private get verify(): boolean {
+    return this.verifyOption ?? verifyByDefault;
   }
 
   get size(): number {

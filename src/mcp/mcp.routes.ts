@@ -5,7 +5,7 @@ import { principalOf } from '../platform/auth/auth.plugin.ts';
 import { Errors } from '../platform/errors/errors.ts';
 import { SECRET_KEYS } from '../platform/http/route-config.ts';
 import { ErrorResponseSchema, ref } from '../platform/http/schemas.ts';
-import type { McpToolDefinition } from './mcp-tool.ts';
+import type { McpToolDefinition } from '../platform/mcp/mcp-tool.ts';
 import { McpMessageSchema, McpResponseSchema } from './mcp.schema.ts';
 import { buildMcpServer, compileTools } from './mcp.server.ts';
 import { MCP_TOOLS } from './mcp.tools.ts';

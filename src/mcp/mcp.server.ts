@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { toAppError } from '../platform/errors/error-handler.ts';
 import type { AppError } from '../platform/errors/errors.ts';
-import type { McpToolContext, McpToolDefinition } from './mcp-tool.ts';
+import type { McpToolContext, McpToolDefinition } from '../platform/mcp/mcp-tool.ts';
 
 export const MCP_SERVER_NAME = 'agency-crm';
 export const MCP_SERVER_VERSION = '1.0.0';

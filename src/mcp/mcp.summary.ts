@@ -1,15 +1,13 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import type { Scope } from '../platform/auth/scopes.ts';
 import { pageRequest } from '../platform/http/pagination.ts';
-import { listAppointments } from '../features/appointments/appointments.service.ts';
-import { listContacts } from '../features/contacts/contacts.service.ts';
-import { listDeals } from '../features/deals/deals.service.ts';
-import { MeSchema } from '../features/me/me.schema.ts';
-import { describeKey } from '../features/me/me.service.ts';
-import type { PortalListQuery } from '../features/properties/properties.schema.ts';
-import { searchPortalProperties } from '../features/properties/properties.service.ts';
-import { listPendingTasks } from '../features/tasks/tasks.service.ts';
-import { defineTool, type McpToolContext, type McpToolDefinition } from './mcp-tool.ts';
+import { listAppointments } from '../features/appointments/index.ts';
+import { listContacts } from '../features/contacts/index.ts';
+import { listDeals } from '../features/deals/index.ts';
+import { describeKey, MeSchema } from '../features/me/index.ts';
+import { type PortalListQuery, searchPortalProperties } from '../features/properties/index.ts';
+import { listPendingTasks } from '../features/tasks/index.ts';
+import { defineTool, type McpToolContext, type McpToolDefinition } from '../platform/mcp/mcp-tool.ts';
 
 const me = MeSchema.properties;
 const Count = (description: string) => Type.Optional(Type.Integer({ minimum: 0, description }));

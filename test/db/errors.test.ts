@@ -1,6 +1,5 @@
 /**
- * Which database failures are "unavailable" (503 with Retry-After, docs/decisions.md "Database
- * unavailable"), with errors raised by the real driver. The fault tests (test/reliability/) check
+ * Which database failures are "unavailable" (503 with Retry-After, docs/decisions/0020-database-unavailable.md), with errors raised by the real driver. The fault tests (test/reliability/) check
  * the same mapping end to end while PostgreSQL is stopped, killed and frozen.
  */
 import pg from 'pg';

@@ -8,7 +8,7 @@ import { openDatabase, queryRows, type Database } from '../../src/db/database.ts
 import { apiKeys, events, idempotencyKeys, organizations } from '../../src/db/schema.ts';
 import { recordEvent } from '../../src/platform/events/record.ts';
 import { newId } from '../../src/platform/ids/ids.ts';
-import '../../src/features/admin/admin.events.ts';
+import '../../src/features.ts';
 import { TEST_DATABASE_URL, testDatabase } from '../helpers/test-app.ts';
 
 let db: Database;

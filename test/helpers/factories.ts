@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { AdminOrganization, CreatedApiKey } from '../../src/features/admin/admin.schema.ts';
+import type { CreatedApiKey } from '../../src/features/api-keys/index.ts';
+import type { AdminOrganization } from '../../src/features/organizations/index.ts';
 import { SCOPES } from '../../src/platform/auth/scopes.ts';
 import { admin, expectStatus } from './http.ts';
 

@@ -5,7 +5,7 @@ import type { Database } from '../../src/db/database.ts';
 import { events } from '../../src/db/schema.ts';
 import { principalOf } from '../../src/platform/auth/auth.plugin.ts';
 import { Errors } from '../../src/platform/errors/errors.ts';
-import { defineEvent } from '../../src/platform/events/catalog.ts';
+import { defineEvent, eventCatalog } from '../../src/platform/events/catalog.ts';
 import { recordEvent } from '../../src/platform/events/record.ts';
 import { ANY_KEY, SECRET_KEYS } from '../../src/platform/http/route-config.ts';
 import { DataOf } from '../../src/platform/http/schemas.ts';
@@ -21,6 +21,9 @@ export const ProbeNoted = defineEvent({
   schema: Type.Object({ note: Type.Object({ text: Type.String() }) }, { additionalProperties: false }),
   example: { note: { text: 'hello' } },
 });
+// A real feature's manifest lists its events and src/features.ts registers them; the probe is no
+// feature of the list, so it registers its own.
+eventCatalog.register([ProbeNoted]);
 
 const NoteSchema = Type.Object(
   { id: Type.String(), text: Type.String(), livemode: Type.Boolean() },

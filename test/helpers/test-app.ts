@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp, type AppDependencies } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
@@ -7,8 +9,10 @@ import { openDatabase, type Database } from '../../src/db/database.ts';
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
 /**
- * `TEST_DATABASE_URL` selects PostgreSQL (the CI's second leg); unset, each test file gets a fresh
- * in-memory PGlite. `TEST_REDIS_URL` is the Redis the shared-limit tests use.
+ * `TEST_DATABASE_URL` selects PostgreSQL (the CI's second leg): by the time a test file runs it names
+ * the file's own copy of the migrated template (test/helpers/per-file-database.ts). Unset, each test
+ * file gets an in-memory PGlite opened from the run's migrated snapshot (test/helpers/global-setup.ts).
+ * `TEST_REDIS_URL` is the Redis the shared-limit tests use.
  */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -18,7 +22,14 @@ let shared: Promise<Database> | undefined;
 /** One migrated database per test file (tests isolate by creating their own organizations). */
 export function testDatabase(): Promise<Database> {
   shared ??= (async () => {
-    const db = await openDatabase({ databaseUrl: TEST_DATABASE_URL, dataDir: 'memory://', poolSize: 5 });
+    const snapshotPath = TEST_DATABASE_URL === undefined ? inject('pgliteSnapshot') : null;
+    const db = await openDatabase({
+      databaseUrl: TEST_DATABASE_URL,
+      dataDir: 'memory://',
+      poolSize: 5,
+      pgliteSnapshot: snapshotPath ? new Blob([readFileSync(snapshotPath)]) : undefined,
+    });
+    // Nothing to apply on a copy of the migrated database; kept so a stale snapshot cannot pass.
     await db.migrate();
     return db;
   })();

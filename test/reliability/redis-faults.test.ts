@@ -1,5 +1,5 @@
 /**
- * Redis failing under traffic (docs/reliability.md "Faults"; docs/decisions.md "Redis unavailable"):
+ * Redis failing under traffic (docs/reliability.md "Faults"; docs/decisions/0016-redis-unavailable.md):
  * two API processes share rate limits through a Redis of the test's own; it is killed, then started
  * again. While it is gone each process counts on its own (fail open to per-process limits, never to
  * no limit), says so once in a warning and counts it in a metric; requests keep succeeding; when it

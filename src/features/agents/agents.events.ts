@@ -1,8 +1,7 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { defineEvent } from '../../platform/events/catalog.ts';
 import { AgentBookingSettingsSchema } from './agents.schema.ts';
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+import { Nullable } from '../../platform/http/schemas.ts';
 
 // Event schemas are inline (no $ref): the catalog and samples show them whole.
 const AgentPayload = Type.Object(

@@ -2,13 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
 import { ANY_KEY } from '../../platform/http/route-config.ts';
-import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
-import { OrganizationIdParamsSchema } from '../admin/admin.schema.ts';
+import { ErrorResponseSchema, ref, DeletedResponseSchema } from '../../platform/http/schemas.ts';
+import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
 import {
   AdminAgentListResponseSchema,
   AdminAgentResponseSchema,
   CreateAgentBodySchema,
-  DeletedAgentResponseSchema,
   ListAgentsQuerySchema,
   OrgAgentParamsSchema,
   PortalAgentListResponseSchema,
@@ -128,7 +127,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
           '409 DUPLICATE while the agent has upcoming appointments (deactivate with `active: false` instead).',
         tags: ADMIN_TAGS,
         params: OrgAgentParamsSchema,
-        response: { 200: DeletedAgentResponseSchema, ...CLASH },
+        response: { 200: DeletedResponseSchema, ...CLASH },
       },
     },
     async (request) => ({

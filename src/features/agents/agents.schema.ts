@@ -227,9 +227,6 @@ export type PortalAgentsQuery = Static<typeof PortalAgentsQuerySchema>;
 
 export const AdminAgentResponseSchema = DataOf(ref(AdminAgentSchema));
 export const AdminAgentListResponseSchema = ListOf(ref(AdminAgentSchema));
-export const DeletedAgentResponseSchema = DataOf(
-  Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false }),
-);
 export const PortalAgentListResponseSchema = ListOf(ref(PortalAgentSchema));
 
 export const agentsSchemas: TSchema[] = [

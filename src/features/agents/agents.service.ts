@@ -1,14 +1,13 @@
 import type { Database, Tx } from '../../db/database.ts';
-import { databaseError, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import type { AgentBookingSettings, AgentRow } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
-import { inTenantOrganization } from '../admin/admin.service.ts';
-import { normalizePhone } from '../contacts/contacts.service.ts';
-import { canonicalTimeZone, minutesOf } from '../booking/booking.slots.ts';
+import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { normalizePhone } from '../../platform/text/phone.ts';
+import { canonicalTimeZone, minutesOf } from '../../platform/time/clock-time.ts';
 import { AgentCreated, AgentDeleted, AgentUpdated } from './agents.events.ts';
 import {
   BOOKING_DEFAULTS,
@@ -142,30 +141,9 @@ export function bookingSettings(
   };
 }
 
-/**
- * Runs `work` in the tenant transaction of an admin route's organization (live or test twin):
- * 404 for a malformed or unknown id, before anything else is read.
- */
-async function inOrganization<T>(
-  db: Database,
-  organizationId: string,
-  work: (tx: Tx, organization: { defaultCountry: string }) => Promise<T>,
-  slug?: string | null,
-): Promise<T> {
-  const run = () => inTenantOrganization(db, organizationId, work);
-  try {
-    return await run();
-  } catch (error) {
-    const failure = databaseError(error);
-    // A parallel write took the slug between our insert's check and its commit.
-    if (
-      failure?.code === UNIQUE_VIOLATION &&
-      failure.constraint === 'agents_organization_id_booking_slug_key'
-    ) {
-      throw slugTaken(slug ?? '');
-    }
-    throw error;
-  }
+/** A parallel write took the slug between a transaction's own check and its commit. */
+function slugConflict(slug: string | null | undefined) {
+  return { agents_organization_id_booking_slug_key: slugTaken(slug ?? '').message };
 }
 
 function slugTaken(slug: string) {
@@ -184,7 +162,7 @@ export async function createAgent(
   organizationId: string,
   body: CreateAgentBody,
 ): Promise<AdminAgent> {
-  return inOrganization(
+  return inTenantOrganization(
     db,
     organizationId,
     async (tx, organization) => {
@@ -206,13 +184,13 @@ export async function createAgent(
       await recordEvent(tx, { type: AgentCreated.type, data: { agent: eventAgent(row) }, actor: OPERATOR });
       return toAdminAgent(row);
     },
-    body.bookingSlug,
+    slugConflict(body.bookingSlug),
   );
 }
 
 /** One agent, back-office view; 404 outside the organization. */
 export async function getAgent(db: Database, organizationId: string, agentId: string): Promise<AdminAgent> {
-  return inOrganization(db, organizationId, async (tx) =>
+  return inTenantOrganization(db, organizationId, async (tx) =>
     toAdminAgent(await loadAgent(tx, organizationId, agentId)),
   );
 }
@@ -220,7 +198,7 @@ export async function getAgent(db: Database, organizationId: string, agentId: st
 /** The organization's agents by name, optionally only (in)active or (not) bookable ones. */
 export async function listAgents(db: Database, organizationId: string, query: ListAgentsQuery) {
   const page = pageRequest(query);
-  const { items, total } = await inOrganization(db, organizationId, (tx) =>
+  const { items, total } = await inTenantOrganization(db, organizationId, (tx) =>
     store.listAgents(tx, organizationId, { active: query.active, bookable: query.bookable }, page),
   );
   return { data: items.map(toAdminAgent), meta: pageMeta(total, page) };
@@ -236,7 +214,7 @@ export async function updateAgent(
   agentId: string,
   body: UpdateAgentBody,
 ): Promise<AdminAgent> {
-  return inOrganization(
+  return inTenantOrganization(
     db,
     organizationId,
     async (tx, organization) => {
@@ -268,7 +246,7 @@ export async function updateAgent(
       });
       return toAdminAgent(row);
     },
-    body.bookingSlug,
+    slugConflict(body.bookingSlug),
   );
 }
 
@@ -282,7 +260,7 @@ export async function deleteAgent(
   organizationId: string,
   agentId: string,
 ): Promise<{ id: string; deleted: true }> {
-  return inOrganization(db, organizationId, async (tx) => {
+  return inTenantOrganization(db, organizationId, async (tx) => {
     await loadAgent(tx, organizationId, agentId);
     const upcoming = await store.countUpcomingAppointments(tx, organizationId, agentId, new Date());
     if (upcoming > 0) {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
 import { ANY_KEY } from '../../platform/http/route-config.ts';
-import { OrganizationIdParamsSchema } from '../admin/admin.schema.ts';
+import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
 import {
   AnalyticsAcceptedResponseSchema,
   AnalyticsReportQuerySchema,

@@ -1,8 +1,8 @@
 import type { Database, Tx } from '../../db/database.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { isId } from '../../platform/ids/ids.ts';
-import { requireTenantOrganization } from '../admin/admin.service.ts';
-import { requirePortalProperty } from '../properties/properties.service.ts';
+import { requireTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { requirePortalProperty } from '../properties/index.ts';
 import {
   ANALYTICS_EVENT_TYPES,
   type AnalyticsEventType,
@@ -12,6 +12,7 @@ import {
 } from './analytics.schema.ts';
 import * as store from './analytics.store.ts';
 import type { AnalyticsWriter } from './analytics.writer.ts';
+import { dayRange } from '../../platform/http/dates.ts';
 
 /**
  * Published properties seen recently, per process: a page view of a property is the hottest
@@ -99,24 +100,11 @@ export async function recordAnalyticsEventInTx(
   if (inserted !== 1) throw new Error(`analytics event of ${organizationId} outside its tenant transaction`);
 }
 
-const DAY_MS = 86_400_000;
 /** The longest range one report covers: a year, leap day included. */
 export const MAX_REPORT_DAYS = 366;
 /** Default range: the last 30 days, today included. */
 const DEFAULT_REPORT_DAYS = 30;
 const TOP_PROPERTIES = 50;
-
-function dayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-function parseDay(value: string, field: string): number {
-  const ms = Date.parse(`${value}T00:00:00Z`);
-  // Date.parse rolls 2024-02-30 over to March: a round trip catches impossible dates.
-  if (Number.isNaN(ms) || dayOf(ms) !== value)
-    throw Errors.invalidField(field, 'must be a date (YYYY-MM-DD)');
-  return ms;
-}
 
 /**
  * Daily aggregates of an organization for its dashboard: totals per type, counts per UTC day and
@@ -128,16 +116,10 @@ export async function getAnalyticsReport(
   query: AnalyticsReportQuery,
   now = Date.now(),
 ): Promise<AnalyticsReport> {
-  const toMs =
-    query.to === undefined ? Date.parse(`${dayOf(now)}T00:00:00Z`) : parseDay(query.to, 'query.to');
-  const fromMs =
-    query.from === undefined ? toMs - (DEFAULT_REPORT_DAYS - 1) * DAY_MS : parseDay(query.from, 'query.from');
-  if (fromMs > toMs) throw Errors.invalidField('query.from', 'must be on or before query.to');
-  if ((toMs - fromMs) / DAY_MS + 1 > MAX_REPORT_DAYS)
-    throw Errors.invalidField('query.from', `must be at most ${MAX_REPORT_DAYS} days before query.to`);
+  const range = dayRange(query, { defaultDays: DEFAULT_REPORT_DAYS, maxDays: MAX_REPORT_DAYS }, now);
   if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
 
-  const filter = { from: dayOf(fromMs), to: dayOf(toMs), propertyId: query.propertyId, type: query.type };
+  const filter = { ...range, propertyId: query.propertyId, type: query.type };
   const { byDay, byProperty } = await db.tenantTx(organizationId, async (tx) => {
     await requireTenantOrganization(tx, organizationId);
     return {

@@ -1,27 +1,24 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { defineEvent } from '../../platform/events/catalog.ts';
+import { Nullable } from '../../platform/http/schemas.ts';
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
-
-// Inline schemas (no $ref): the catalog and samples show the payload whole. The appointment has
-// the members of `appointment.created` (booking.events.ts), so one parser reads all three events;
-// `contactId` is nullable here because a deleted contact leaves its appointments behind.
-const AppointmentPayload = Type.Object(
-  {
-    id: Type.String(),
-    agentId: Type.String(),
-    contactId: Nullable(Type.String()),
-    propertyId: Nullable(Type.String()),
-    type: Type.String(),
-    status: Type.String(),
-    startsAt: Type.String({ format: 'date-time' }),
-    endsAt: Type.String({ format: 'date-time' }),
-    timezone: Type.String(),
-    source: Type.String(),
-    notes: Nullable(Type.String()),
-  },
-  { additionalProperties: false },
-);
+// Inline schemas (no $ref): the catalog and samples show the payload whole. The three events carry
+// the same appointment members, so one parser reads them all; `contactId` is nullable in updates
+// and deletions because a deleted contact leaves its appointments behind, never in a booking.
+const appointmentFields = {
+  id: Type.String(),
+  agentId: Type.String(),
+  contactId: Nullable(Type.String()),
+  propertyId: Nullable(Type.String()),
+  type: Type.String(),
+  status: Type.String(),
+  startsAt: Type.String({ format: 'date-time' }),
+  endsAt: Type.String({ format: 'date-time' }),
+  timezone: Type.String(),
+  source: Type.String(),
+  notes: Nullable(Type.String()),
+};
+const AppointmentPayload = Type.Object(appointmentFields, { additionalProperties: false });
 
 const ContactSummary = Type.Object(
   {
@@ -48,6 +45,34 @@ const example = {
   source: 'BOOKING',
   notes: 'Could we also see the storage room?',
 };
+
+export const AppointmentCreated = defineEvent({
+  type: 'appointment.created',
+  description:
+    "Someone booked a slot on an agent's booking page. `appointment.status` is CONFIRMED when the agent " +
+    "auto-confirms, SCHEDULED otherwise; times are UTC instants, `timezone` is the agent's.",
+  schema: Type.Object(
+    {
+      appointment: Type.Object(
+        { ...appointmentFields, contactId: Type.String() },
+        { additionalProperties: false },
+      ),
+      contact: ContactSummary,
+    },
+    { additionalProperties: false },
+  ),
+  example: {
+    appointment: { ...example, status: 'CONFIRMED' },
+    contact: {
+      id: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uC',
+      firstName: 'Marta',
+      lastName: 'Gil',
+      fullName: 'Marta Gil',
+      phone: '+34611222333',
+      email: 'marta@example.com',
+    },
+  },
+});
 
 export const AppointmentUpdated = defineEvent({
   type: 'appointment.updated',

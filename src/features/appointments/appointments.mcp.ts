@@ -1,7 +1,7 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { defineTool, pagedArguments, pageSummary } from '../../mcp/mcp-tool.ts';
+import { defineTool, pagedArguments, pageSummary } from '../../platform/mcp/mcp-tool.ts';
 import { AppointmentListResponseSchema, ListAppointmentsQuerySchema } from './appointments.schema.ts';
-import { listAppointments } from './appointments.service.ts';
+import { listAppointments } from './appointments.read.ts';
 
 const { page, pageSize, from, to, agentId, status } = ListAppointmentsQuerySchema.properties;
 const ListAppointmentsInputSchema = Type.Object(

@@ -2,19 +2,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
-import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
-import { OrganizationIdParamsSchema } from '../admin/admin.schema.ts';
+import { ErrorResponseSchema, ref, DeletedResponseSchema } from '../../platform/http/schemas.ts';
+import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
 import {
   AppointmentIdParamsSchema,
   AppointmentListResponseSchema,
   AppointmentResponseSchema,
   CreateAppointmentBodySchema,
-  DeletedAppointmentResponseSchema,
   ListAppointmentsQuerySchema,
   OrgAppointmentParamsSchema,
   UpdateAppointmentBodySchema,
 } from './appointments.schema.ts';
 import * as appointments from './appointments.service.ts';
+import * as read from './appointments.read.ts';
 
 const ADMIN = { admin: true } as const;
 const ADMIN_TAGS = ['Admin: appointments'];
@@ -43,8 +43,7 @@ export const appointmentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = a
         response: { 200: AppointmentListResponseSchema },
       },
     },
-    async (request) =>
-      appointments.searchAppointments(db, principalOf(request).organization.id, request.query),
+    async (request) => read.searchAppointments(db, principalOf(request).organization.id, request.query),
   );
 
   app.get(
@@ -60,7 +59,7 @@ export const appointmentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = a
       },
     },
     async (request) => ({
-      data: await appointments.findAppointment(db, principalOf(request).organization.id, request.params.id),
+      data: await read.findAppointment(db, principalOf(request).organization.id, request.params.id),
     }),
   );
 
@@ -102,7 +101,7 @@ export const appointmentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = a
         response: { 200: AppointmentListResponseSchema },
       },
     },
-    async (request) => appointments.listAdminAppointments(db, request.params.orgId, request.query),
+    async (request) => read.listAdminAppointments(db, request.params.orgId, request.query),
   );
 
   app.get(
@@ -118,7 +117,7 @@ export const appointmentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = a
       },
     },
     async (request) => ({
-      data: await appointments.getAdminAppointment(db, request.params.orgId, request.params.appointmentId),
+      data: await read.getAdminAppointment(db, request.params.orgId, request.params.appointmentId),
     }),
   );
 
@@ -161,7 +160,7 @@ export const appointmentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = a
           'instead. Records `appointment.deleted`.',
         tags: ADMIN_TAGS,
         params: OrgAppointmentParamsSchema,
-        response: { 200: DeletedAppointmentResponseSchema },
+        response: { 200: DeletedResponseSchema },
       },
     },
     async (request) => ({

@@ -1,12 +1,14 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { DateOrDateTime } from '../../platform/http/dates.ts';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
-import { DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.ts';
-import { APPOINTMENT_TYPES } from '../booking/booking.schema.ts';
+import { DataOf, DateTime, ref, StringEnum, Nullable } from '../../platform/http/schemas.ts';
 
-export { APPOINTMENT_TYPES, type AppointmentType } from '../booking/booking.schema.ts';
+/** What an appointment is for (docs/decisions/0055-booking-appointment-types.md). */
+export const APPOINTMENT_TYPES = ['SHOWING', 'VALUATION', 'MEETING', 'VIDEO_CALL', 'PHONE_CALL'] as const;
+export type AppointmentType = (typeof APPOINTMENT_TYPES)[number];
 
 /**
- * Every appointment status (docs/decisions.md "Appointments in the back office"): a booking starts
+ * Every appointment status (docs/decisions/0137-appointments-back-office.md): a booking starts
  * SCHEDULED or CONFIRMED; CANCELLED, COMPLETED and NO_SHOW end it. Only SCHEDULED and CONFIRMED
  * hold the agent's time (ACTIVE_APPOINTMENT_STATUSES, the no-overlap constraint's predicate).
  */
@@ -19,13 +21,6 @@ export const APPOINTMENT_SORTS = ['startsAt', 'createdAt'] as const;
 /** Longest appointment accepted (a day): longer spans are typing mistakes, and they block the agent. */
 export const MAX_APPOINTMENT_MINUTES = 24 * 60;
 
-/** A calendar date (midnight UTC) or a date-time with its offset (DESIGN.md: date filters take either). */
-export const DATE_OR_DATE_TIME =
-  '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$';
-export const DateOrDateTime = (description: string) =>
-  Type.String({ pattern: DATE_OR_DATE_TIME, maxLength: 40, description });
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 
 export const AppointmentSchema = Type.Object(
@@ -131,9 +126,6 @@ export const OrgAppointmentParamsSchema = Type.Object(
 
 export const AppointmentResponseSchema = DataOf(ref(AppointmentSchema));
 export const AppointmentListResponseSchema = ListOf(ref(AppointmentSchema));
-export const DeletedAppointmentResponseSchema = DataOf(
-  Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false }),
-);
 
 export const appointmentsSchemas: TSchema[] = [
   AppointmentSchema,

@@ -1,13 +1,11 @@
 import type { Database, Tx } from '../../db/database.ts';
-import { databaseError, EXCLUSION_VIOLATION } from '../../db/errors.ts';
 import { ACTIVE_APPOINTMENT_STATUSES, type AppointmentRow } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
-import { pageMeta, pageRequest, type PageMeta, type PageRequest } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
-import { inTenantOrganization } from '../admin/admin.service.ts';
-import { AppointmentCreated } from '../booking/booking.events.ts';
+import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { AppointmentCreated } from './appointments.events.ts';
 import { AppointmentDeleted, AppointmentUpdated } from './appointments.events.ts';
 import {
   MAX_APPOINTMENT_MINUTES,
@@ -16,12 +14,11 @@ import {
   type AppointmentStatus,
   type AppointmentType,
   type CreateAppointmentBody,
-  type ListAppointmentsQuery,
   type UpdateAppointmentBody,
 } from './appointments.schema.ts';
 import * as store from './appointments.store.ts';
-import { recomputeContactScore } from '../contacts/contacts.service.ts';
-import { isPropertyOf } from '../properties/properties.service.ts';
+import { recomputeContactScore } from '../contacts/index.ts';
+import { isPropertyOf } from '../properties/index.ts';
 
 /** Back-office changes are recorded with a SYSTEM actor (the operator). */
 const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
@@ -29,30 +26,9 @@ const MINUTE = 60_000;
 /** Length of a back-office appointment for an agent without booking settings (no slot length to go by). */
 const DEFAULT_MINUTES = 30;
 
-/**
- * The instant a date filter names: a calendar date (YYYY-MM-DD) is its midnight UTC, a date-time
- * its own instant. A 400 naming `field` for an impossible date (2027-02-30), which `Date` would
- * silently roll over into March.
- */
-export function parseDateBound(value: string, field: string): Date {
-  const day = value.slice(0, 10);
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  const midnight = new Date(Date.UTC(year, month - 1, date));
-  const instant = value.length === 10 ? midnight : new Date(value);
-  if (
-    !/^\d{4}-\d{2}-\d{2}/.test(value) ||
-    Number.isNaN(midnight.getTime()) ||
-    midnight.toISOString().slice(0, 10) !== day ||
-    Number.isNaN(instant.getTime())
-  ) {
-    throw Errors.invalidField(field, 'is not a valid date (YYYY-MM-DD) or date-time');
-  }
-  return instant;
-}
-
 const isActive = (status: string) => (ACTIVE_APPOINTMENT_STATUSES as readonly string[]).includes(status);
 
-function toAppointment(row: AppointmentRow): Appointment {
+export function toAppointment(row: AppointmentRow): Appointment {
   return {
     id: row.id,
     agentId: row.agentId,
@@ -101,25 +77,15 @@ function eventContact(contact: store.ContactRef | null) {
 }
 
 /**
- * A back-office transaction on `organizationId`: 404 when it is not an organization (checked
- * before the id reaches the tenant setting). An overlap with another active appointment of the
- * agent that a parallel write committed first (appointments_no_overlap) is the same 409 as one
- * found beforehand.
+ * An overlap with another active appointment of the agent that a parallel write committed first
+ * (appointments_no_overlap) is the same 409 as one found beforehand.
  */
-async function adminTx<T>(db: Database, organizationId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
-  try {
-    return await inTenantOrganization(db, organizationId, (tx) => work(tx));
-  } catch (error) {
-    if (databaseError(error)?.code === EXCLUSION_VIOLATION) {
-      throw Errors.duplicate(
-        'The agent already has a SCHEDULED or CONFIRMED appointment at that time: pick another time, or cancel the other appointment',
-      );
-    }
-    throw error;
-  }
-}
+const OVERLAP_CONFLICT = {
+  appointments_no_overlap:
+    'The agent already has a SCHEDULED or CONFIRMED appointment at that time: pick another time, or cancel the other appointment',
+};
 
-async function loadAppointment(tx: Tx, organizationId: string, id: string): Promise<AppointmentRow> {
+export async function loadAppointment(tx: Tx, organizationId: string, id: string): Promise<AppointmentRow> {
   const row = isId(id, 'apt') ? await store.findAppointmentById(tx, organizationId, id) : null;
   if (!row) throw Errors.notFound('Appointment', id);
   return row;
@@ -215,35 +181,40 @@ export async function createAppointment(
   organizationId: string,
   body: CreateAppointmentBody,
 ): Promise<Appointment> {
-  return adminTx(db, organizationId, async (tx) => {
-    const agent = await requireAgent(tx, organizationId, body.agentId);
-    const contact = await requireContact(tx, organizationId, body.contactId);
-    await checkProperty(tx, organizationId, body.propertyId);
-    const startsAt = new Date(body.startsAt);
-    const endsAt = endOf(startsAt, body, agent.slotMinutes ?? DEFAULT_MINUTES);
-    const status: AppointmentStatus = body.status ?? 'SCHEDULED';
-    await checkFree(tx, organizationId, { agentId: agent.id, status, startsAt, endsAt }, null);
-    const row = await store.insertAppointment(tx, {
-      id: newId('apt'),
-      organizationId,
-      agentId: agent.id,
-      contactId: contact.id,
-      propertyId: body.propertyId ?? null,
-      type: body.type ?? 'SHOWING',
-      status,
-      startsAt,
-      endsAt,
-      source: 'ADMIN',
-      notes: body.notes ?? null,
-    });
-    await recomputeContactScore(tx, organizationId, contact.id);
-    await recordEvent(tx, {
-      type: AppointmentCreated.type,
-      data: { appointment: eventAppointment(row, agent), contact: eventContact(contact) },
-      actor: OPERATOR,
-    });
-    return toAppointment(row);
-  });
+  return inTenantOrganization(
+    db,
+    organizationId,
+    async (tx) => {
+      const agent = await requireAgent(tx, organizationId, body.agentId);
+      const contact = await requireContact(tx, organizationId, body.contactId);
+      await checkProperty(tx, organizationId, body.propertyId);
+      const startsAt = new Date(body.startsAt);
+      const endsAt = endOf(startsAt, body, agent.slotMinutes ?? DEFAULT_MINUTES);
+      const status: AppointmentStatus = body.status ?? 'SCHEDULED';
+      await checkFree(tx, organizationId, { agentId: agent.id, status, startsAt, endsAt }, null);
+      const row = await store.insertAppointment(tx, {
+        id: newId('apt'),
+        organizationId,
+        agentId: agent.id,
+        contactId: contact.id,
+        propertyId: body.propertyId ?? null,
+        type: body.type ?? 'SHOWING',
+        status,
+        startsAt,
+        endsAt,
+        source: 'ADMIN',
+        notes: body.notes ?? null,
+      });
+      await recomputeContactScore(tx, organizationId, contact.id);
+      await recordEvent(tx, {
+        type: AppointmentCreated.type,
+        data: { appointment: eventAppointment(row, agent), contact: eventContact(contact) },
+        actor: OPERATOR,
+      });
+      return toAppointment(row);
+    },
+    OVERLAP_CONFLICT,
+  );
 }
 
 /**
@@ -257,52 +228,57 @@ export async function updateAppointment(
   appointmentId: string,
   body: UpdateAppointmentBody,
 ): Promise<Appointment> {
-  return adminTx(db, organizationId, async (tx) => {
-    const current = await loadAppointment(tx, organizationId, appointmentId);
-    const agent =
-      body.agentId !== undefined
-        ? await requireAgent(tx, organizationId, body.agentId)
-        : await store.findAgentRef(tx, organizationId, current.agentId);
-    if (body.contactId !== undefined) await requireContact(tx, organizationId, body.contactId);
-    await checkProperty(tx, organizationId, body.propertyId);
-    const startsAt = body.startsAt !== undefined ? new Date(body.startsAt) : current.startsAt;
-    const length = (current.endsAt.getTime() - current.startsAt.getTime()) / MINUTE;
-    const endsAt =
-      body.endsAt === undefined && body.durationMinutes === undefined
-        ? new Date(startsAt.getTime() + length * MINUTE)
-        : endOf(startsAt, body, length);
-    const status = body.status ?? current.status;
-    await checkFree(
-      tx,
-      organizationId,
-      { agentId: agent?.id ?? current.agentId, status, startsAt, endsAt },
-      current.id,
-    );
+  return inTenantOrganization(
+    db,
+    organizationId,
+    async (tx) => {
+      const current = await loadAppointment(tx, organizationId, appointmentId);
+      const agent =
+        body.agentId !== undefined
+          ? await requireAgent(tx, organizationId, body.agentId)
+          : await store.findAgentRef(tx, organizationId, current.agentId);
+      if (body.contactId !== undefined) await requireContact(tx, organizationId, body.contactId);
+      await checkProperty(tx, organizationId, body.propertyId);
+      const startsAt = body.startsAt !== undefined ? new Date(body.startsAt) : current.startsAt;
+      const length = (current.endsAt.getTime() - current.startsAt.getTime()) / MINUTE;
+      const endsAt =
+        body.endsAt === undefined && body.durationMinutes === undefined
+          ? new Date(startsAt.getTime() + length * MINUTE)
+          : endOf(startsAt, body, length);
+      const status = body.status ?? current.status;
+      await checkFree(
+        tx,
+        organizationId,
+        { agentId: agent?.id ?? current.agentId, status, startsAt, endsAt },
+        current.id,
+      );
 
-    const changes: Partial<store.NewAppointment> = { startsAt, endsAt, status };
-    if (body.agentId !== undefined) changes.agentId = body.agentId;
-    if (body.contactId !== undefined) changes.contactId = body.contactId;
-    if (body.propertyId !== undefined) changes.propertyId = body.propertyId;
-    if (body.type !== undefined) changes.type = body.type;
-    if (body.notes !== undefined) changes.notes = body.notes;
-    const row = await store.updateAppointment(tx, organizationId, appointmentId, changes);
-    if (!row) throw Errors.notFound('Appointment', appointmentId);
-    // Appointments count toward the contact's score (cancelled ones do not): both contacts change.
-    for (const contactId of new Set([current.contactId, row.contactId])) {
-      if (contactId) await recomputeContactScore(tx, organizationId, contactId);
-    }
-    const contact = row.contactId ? await store.findContactRef(tx, organizationId, row.contactId) : null;
-    await recordEvent(tx, {
-      type: AppointmentUpdated.type,
-      data: {
-        appointment: eventAppointment(row, agent),
-        contact: eventContact(contact),
-        changes: Object.keys(body).sort(),
-      },
-      actor: OPERATOR,
-    });
-    return toAppointment(row);
-  });
+      const changes: Partial<store.NewAppointment> = { startsAt, endsAt, status };
+      if (body.agentId !== undefined) changes.agentId = body.agentId;
+      if (body.contactId !== undefined) changes.contactId = body.contactId;
+      if (body.propertyId !== undefined) changes.propertyId = body.propertyId;
+      if (body.type !== undefined) changes.type = body.type;
+      if (body.notes !== undefined) changes.notes = body.notes;
+      const row = await store.updateAppointment(tx, organizationId, appointmentId, changes);
+      if (!row) throw Errors.notFound('Appointment', appointmentId);
+      // Appointments count toward the contact's score (cancelled ones do not): both contacts change.
+      for (const contactId of new Set([current.contactId, row.contactId])) {
+        if (contactId) await recomputeContactScore(tx, organizationId, contactId);
+      }
+      const contact = row.contactId ? await store.findContactRef(tx, organizationId, row.contactId) : null;
+      await recordEvent(tx, {
+        type: AppointmentUpdated.type,
+        data: {
+          appointment: eventAppointment(row, agent),
+          contact: eventContact(contact),
+          changes: Object.keys(body).sort(),
+        },
+        actor: OPERATOR,
+      });
+      return toAppointment(row);
+    },
+    OVERLAP_CONFLICT,
+  );
 }
 
 /** Deletes an appointment (its time is free again; tasks linked to it stay, unlinked). */
@@ -311,117 +287,44 @@ export async function deleteAppointment(
   organizationId: string,
   appointmentId: string,
 ): Promise<{ id: string; deleted: true }> {
-  return adminTx(db, organizationId, async (tx) => {
-    const row = isId(appointmentId, 'apt')
-      ? await store.deleteAppointment(tx, organizationId, appointmentId)
-      : null;
-    if (!row) throw Errors.notFound('Appointment', appointmentId);
-    if (row.contactId) await recomputeContactScore(tx, organizationId, row.contactId);
-    const agent = await store.findAgentRef(tx, organizationId, row.agentId);
-    await recordEvent(tx, {
-      type: AppointmentDeleted.type,
-      data: { appointment: eventAppointment(row, agent) },
-      actor: OPERATOR,
-    });
-    return { id: appointmentId, deleted: true as const };
-  });
+  return inTenantOrganization(
+    db,
+    organizationId,
+    async (tx) => {
+      const row = isId(appointmentId, 'apt')
+        ? await store.deleteAppointment(tx, organizationId, appointmentId)
+        : null;
+      if (!row) throw Errors.notFound('Appointment', appointmentId);
+      if (row.contactId) await recomputeContactScore(tx, organizationId, row.contactId);
+      const agent = await store.findAgentRef(tx, organizationId, row.agentId);
+      await recordEvent(tx, {
+        type: AppointmentDeleted.type,
+        data: { appointment: eventAppointment(row, agent) },
+        actor: OPERATOR,
+      });
+      return { id: appointmentId, deleted: true as const };
+    },
+    OVERLAP_CONFLICT,
+  );
 }
 
 /** One appointment, back-office view; 404 outside the organization. */
-export async function getAdminAppointment(
-  db: Database,
-  organizationId: string,
-  appointmentId: string,
-): Promise<Appointment> {
-  return adminTx(db, organizationId, async (tx) =>
-    toAppointment(await loadAppointment(tx, organizationId, appointmentId)),
-  );
-}
-
-/** The filters and sort of a list query, parsed (dates) and checked (range in order). */
-function listFilter(query: Omit<ListAppointmentsQuery, 'page' | 'pageSize'>) {
-  const filter: store.AppointmentFilter = {
-    agentId: query.agentId,
-    contactId: query.contactId,
-    status: query.status,
-    type: query.type,
-  };
-  if (query.from !== undefined) filter.from = parseDateBound(query.from, 'query.from');
-  if (query.to !== undefined) filter.to = parseDateBound(query.to, 'query.to');
-  if (filter.from && filter.to && filter.to.getTime() <= filter.from.getTime()) {
-    throw Errors.invalidField('query.to', 'must be later than from');
-  }
-  const sort: store.AppointmentSort = { by: query.sortBy ?? 'startsAt', order: query.sortOrder ?? 'asc' };
-  return { filter, sort };
-}
-
-async function pageOf(
-  tx: Tx,
-  organizationId: string,
-  filter: store.AppointmentFilter,
-  sort: store.AppointmentSort,
-  page: PageRequest,
-): Promise<{ data: Appointment[]; meta: PageMeta }> {
-  const { items, total } = await store.listAppointments(tx, organizationId, filter, sort, page);
-  return { data: items.map(toAppointment), meta: pageMeta(total, page) };
-}
-
-/** The back office's appointment list: the same filters, sort and paging as GET /v1/appointments. */
-export async function listAdminAppointments(
-  db: Database,
-  organizationId: string,
-  query: ListAppointmentsQuery,
-) {
-  const { filter, sort } = listFilter(query);
-  return adminTx(db, organizationId, (tx) => pageOf(tx, organizationId, filter, sort, pageRequest(query)));
-}
-
-/** GET /v1/appointments: the key's organization's appointments, soonest first by default. */
-export async function searchAppointments(db: Database, organizationId: string, query: ListAppointmentsQuery) {
-  const { filter, sort } = listFilter(query);
-  return db.tenantTx(organizationId, (tx) => pageOf(tx, organizationId, filter, sort, pageRequest(query)));
-}
-
-/** GET /v1/appointments/{id}: 404 when malformed, unknown or another organization's. */
-export async function findAppointment(
-  db: Database,
-  organizationId: string,
-  id: string,
-): Promise<Appointment> {
-  return db.tenantTx(organizationId, async (tx) =>
-    toAppointment(await loadAppointment(tx, organizationId, id)),
-  );
-}
-
-/** What the MCP tool `list_appointments` filters on. */
-export interface AppointmentRangeFilter {
-  /** startsAt at or after; a date (YYYY-MM-DD) means its midnight UTC. */
-  from?: Date | string;
-  /** startsAt strictly before. */
-  to?: Date | string;
-  agentId?: string;
-  status?: AppointmentStatus;
-}
 
 /**
- * Appointments in a date range (on startsAt), optionally of one agent and status, soonest first;
- * HTTP-free, for the MCP tools. String bounds are parsed like the API's (400 naming `from`/`to`).
+ * Stores an appointment inside the caller's transaction (the booking's, which checked the slot
+ * itself; the no-overlap constraint still has the last word). Records no event: the caller does.
  */
-export async function listAppointments(
-  db: Database,
+export async function insertAppointmentInTx(tx: Tx, row: store.NewAppointment): Promise<AppointmentRow> {
+  return store.insertAppointment(tx, row);
+}
+
+/** An agent's appointments that hold time (SCHEDULED, CONFIRMED) and overlap [from, to), in ms. */
+export async function listBusyIntervals(
+  tx: Tx,
   organizationId: string,
-  filter: AppointmentRangeFilter,
-  page: PageRequest,
-): Promise<{ data: Appointment[]; meta: PageMeta }> {
-  const bound = (value: Date | string | undefined, field: string) =>
-    typeof value === 'string' ? parseDateBound(value, field) : value;
-  const parsed: store.AppointmentFilter = {
-    from: bound(filter.from, 'from'),
-    to: bound(filter.to, 'to'),
-    agentId: filter.agentId,
-    status: filter.status,
-  };
-  return db.tenantTx(organizationId, (tx) =>
-    pageOf(tx, organizationId, parsed, { by: 'startsAt', order: 'asc' }, page),
-  );
+  agentId: string,
+  from: Date,
+  to: Date,
+): Promise<{ startsAt: number; endsAt: number }[]> {
+  return store.listBusyIntervals(tx, organizationId, agentId, from, to);
 }

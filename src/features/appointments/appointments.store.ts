@@ -183,3 +183,27 @@ export async function findContactRef(tx: Tx, organizationId: string, id: string)
     .limit(1);
   return rows[0] ?? null;
 }
+
+/** An agent's appointments that hold time (SCHEDULED, CONFIRMED) and overlap [from, to). */
+export async function listBusyIntervals(
+  tx: Tx,
+  organizationId: string,
+  agentId: string,
+  from: Date,
+  to: Date,
+): Promise<{ startsAt: number; endsAt: number }[]> {
+  const rows = await tx
+    .select({ startsAt: appointments.startsAt, endsAt: appointments.endsAt })
+    .from(appointments)
+    .where(
+      and(
+        eq(appointments.organizationId, organizationId),
+        eq(appointments.agentId, agentId),
+        inArray(appointments.status, [...ACTIVE_APPOINTMENT_STATUSES]),
+        lt(appointments.startsAt, to),
+        gt(appointments.endsAt, from),
+      ),
+    )
+    .orderBy(asc(appointments.startsAt));
+  return rows.map((row) => ({ startsAt: row.startsAt.getTime(), endsAt: row.endsAt.getTime() }));
+}

@@ -1,9 +1,8 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.ts';
+import { APPOINTMENT_TYPES } from '../appointments/index.ts';
+import { PortalPersonFields } from '../contacts/index.ts';
 
-/** What a booked appointment is for (docs/decisions.md "Booking appointment types"). */
-export const APPOINTMENT_TYPES = ['SHOWING', 'VALUATION', 'MEETING', 'VIDEO_CALL', 'PHONE_CALL'] as const;
-export type AppointmentType = (typeof APPOINTMENT_TYPES)[number];
 /** A booking starts CONFIRMED (the agent auto-confirms) or SCHEDULED (the agent confirms later). */
 export const BOOKING_STATUSES = ['CONFIRMED', 'SCHEDULED'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
@@ -85,14 +84,7 @@ export type BookingAvailability = Static<typeof BookingAvailabilitySchema>;
 
 export const CreateBookingBodySchema = Type.Object(
   {
-    firstName: Type.String({ minLength: 2, maxLength: 100 }),
-    lastName: Type.Optional(Type.String({ maxLength: 100 })),
-    phone: Type.String({
-      minLength: 7,
-      maxLength: 20,
-      description: "International (+34612345678) or national in the agency's default country",
-    }),
-    email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+    ...PortalPersonFields,
     date: CalendarDate,
     startTime: Time,
     type: Type.Optional(StringEnum(APPOINTMENT_TYPES, { description: 'Default SHOWING' })),

@@ -5,12 +5,17 @@ import { actorOf, type Principal } from '../../platform/auth/principal.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { newId } from '../../platform/ids/ids.ts';
-import { findBookingAgent, listBookingAgents, type BookingAgent } from '../agents/agents.service.ts';
-import { normalizePhone, recomputeContactScore, upsertPortalContact } from '../contacts/contacts.service.ts';
-import { requirePortalProperty } from '../properties/properties.service.ts';
-import { AppointmentCreated } from './booking.events.ts';
+import { type BookingAgent, findBookingAgent, listBookingAgents } from '../agents/index.ts';
+import { normalizePhone } from '../../platform/text/phone.ts';
+import { recomputeContactScore, upsertPortalContact } from '../contacts/index.ts';
+import { requirePortalProperty } from '../properties/index.ts';
+import {
+  AppointmentCreated,
+  type AppointmentType,
+  insertAppointmentInTx,
+  listBusyIntervals,
+} from '../appointments/index.ts';
 import type {
-  AppointmentType,
   AvailabilityQuery,
   BookingAgentCard,
   BookingAvailability,
@@ -28,7 +33,7 @@ import {
   wallClock,
   type Slot,
 } from './booking.slots.ts';
-import * as store from './booking.store.ts';
+import { insertTaskInTx } from '../tasks/index.ts';
 
 /** One message for "no such page" whether the slug is unknown or another agency's. */
 function pageNotFound(slug: string) {
@@ -68,7 +73,7 @@ async function freeSlotsOn(
   const grid = freeSlots(rules, gridSlots(rules, dates), [], now);
   const span = busySpan(rules, grid);
   if (!span) return [];
-  const busy = await store.listBusyIntervals(tx, organizationId, agent.id, span.from, span.to);
+  const busy = await listBusyIntervals(tx, organizationId, agent.id, span.from, span.to);
   return freeSlots(rules, grid, busy, now);
 }
 
@@ -166,7 +171,7 @@ export async function bookSlot(
         actor,
       );
       const status: BookingStatus = booking.autoConfirm ? 'CONFIRMED' : 'SCHEDULED';
-      const appointment = await store.insertAppointment(tx, {
+      const appointment = await insertAppointmentInTx(tx, {
         id: newId('apt'),
         organizationId,
         agentId: agent.id,
@@ -181,7 +186,7 @@ export async function bookSlot(
       });
       await recomputeContactScore(tx, organizationId, contact.id);
       const name = [body.firstName.trim(), body.lastName?.trim()].filter(Boolean).join(' ');
-      await store.insertTask(tx, {
+      await insertTaskInTx(tx, {
         id: newId('task'),
         organizationId,
         title: `New booking: ${name} on ${body.date} ${body.startTime}`,

@@ -8,6 +8,8 @@
  * that happens twice is offered once, at its first occurrence.
  */
 
+import { minutesOf } from '../../platform/time/clock-time.ts';
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
@@ -64,20 +66,6 @@ function formatter(zone: string): Intl.DateTimeFormat {
   return found;
 }
 
-/**
- * The canonical name of an IANA time zone ("europe/madrid" -> "Europe/Madrid", "US/Eastern" ->
- * "America/New_York"), or null when Intl does not know it. Offsets such as "+01:00" are refused:
- * they have no DST rules, so an agent's hours would drift by an hour twice a year.
- */
-export function canonicalTimeZone(zone: string): string | null {
-  try {
-    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
-    return /^[A-Za-z]/.test(resolved) ? resolved : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The wall clock of `instant` in `zone`, as milliseconds of the same fields read as UTC. */
 function wallMs(instant: number, zone: string): number {
   const fields: Record<string, number> = {};
@@ -109,12 +97,6 @@ export function wallClock(instant: number, zone: string): { date: string; time: 
 function dateMs(date: string): number {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   return Date.UTC(year, month - 1, day);
-}
-
-/** Minutes since midnight of "HH:MM". */
-export function minutesOf(time: string): number {
-  const [hours, minutes] = time.split(':').map(Number) as [number, number];
-  return hours * 60 + minutes;
 }
 
 function timeOf(minutes: number): string {

@@ -2,19 +2,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
-import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
-import { OrganizationIdParamsSchema } from '../admin/admin.schema.ts';
+import { ErrorResponseSchema, ref, DeletedResponseSchema } from '../../platform/http/schemas.ts';
+import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
 import {
   ContactIdParamsSchema,
   ContactListResponseSchema,
   ContactResponseSchema,
   CreateContactBodySchema,
-  DeletedContactResponseSchema,
   ListContactsQuerySchema,
   OrgContactParamsSchema,
   UpdateContactBodySchema,
 } from './contacts.schema.ts';
 import * as contacts from './contacts.service.ts';
+import * as write from './contacts.write.ts';
 
 const READ = { auth: { scope: 'contacts:read', keyTypes: SECRET_KEYS, write: false } } as const;
 // Creating and changing people is support-approved (SPEC.md: contacts:write, access level 3).
@@ -88,7 +88,7 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ data: await contacts.createContact(db, principalOf(request), request.body) }),
+      reply.code(201).send({ data: await write.createContact(db, principalOf(request), request.body) }),
   );
 
   app.patch(
@@ -106,7 +106,7 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
       },
     },
     async (request) => ({
-      data: await contacts.updateContact(db, principalOf(request), request.params.id, request.body),
+      data: await write.updateContact(db, principalOf(request), request.params.id, request.body),
     }),
   );
 
@@ -125,9 +125,7 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
       },
     },
     async (request, reply) =>
-      reply
-        .code(201)
-        .send({ data: await contacts.createAdminContact(db, request.params.orgId, request.body) }),
+      reply.code(201).send({ data: await write.createAdminContact(db, request.params.orgId, request.body) }),
   );
 
   app.get(
@@ -179,12 +177,7 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
       },
     },
     async (request) => ({
-      data: await contacts.updateAdminContact(
-        db,
-        request.params.orgId,
-        request.params.contactId,
-        request.body,
-      ),
+      data: await write.updateAdminContact(db, request.params.orgId, request.params.contactId, request.body),
     }),
   );
 
@@ -200,11 +193,11 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
           'and tasks stay, without a contact. Records `contact.deleted`.',
         tags: ADMIN_TAGS,
         params: OrgContactParamsSchema,
-        response: { 200: DeletedContactResponseSchema },
+        response: { 200: DeletedResponseSchema },
       },
     },
     async (request) => ({
-      data: await contacts.deleteAdminContact(db, request.params.orgId, request.params.contactId),
+      data: await write.deleteAdminContact(db, request.params.orgId, request.params.contactId),
     }),
   );
 };

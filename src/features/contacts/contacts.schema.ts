@@ -1,9 +1,25 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { DateOrDateTime } from '../../platform/http/dates.ts';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
-import { Amount, DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.ts';
-import { PROPERTY_TYPES } from '../properties/properties.schema.ts';
+import { Amount, DataOf, DateTime, ref, StringEnum, Nullable } from '../../platform/http/schemas.ts';
+import { PROPERTY_TYPES } from '../properties/index.ts';
 
-/** Where a contact came from (docs/decisions.md "Contact value sets"). */
+/** Where a contact came from (docs/decisions/0042-contact-value-sets.md). */
+/**
+ * What a visitor types about themselves into a portal form (lead, visit, booking, finder): SPEC.md
+ * "Lead" limits, plus sane maxima for the rest. The phone is read in the agency's default country.
+ */
+export const PortalPersonFields = {
+  firstName: Type.String({ minLength: 2, maxLength: 100 }),
+  lastName: Type.Optional(Type.String({ maxLength: 100 })),
+  phone: Type.String({
+    minLength: 7,
+    maxLength: 20,
+    description: "International (+34612345678) or national in the agency's default country",
+  }),
+  email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+};
+
 export const CONTACT_SOURCES = [
   'WEBSITE',
   'PORTAL',
@@ -33,8 +49,6 @@ export const CONTACT_TYPES = ['LEAD', 'CLIENT', 'OWNER', 'TENANT', 'INVESTOR', '
 export type ContactSource = (typeof CONTACT_SOURCES)[number];
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
 export type ContactType = (typeof CONTACT_TYPES)[number];
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** SPEC.md "Contact", plus updatedAt, optedOut and externalId. Event payloads carry exactly this. */
 export const ContactSchema = Type.Object(
@@ -134,12 +148,6 @@ export type UpdateContactBody = Static<typeof UpdateContactBodySchema>;
 // ---------------------------------------------------------------------------------------------
 // Reads
 
-/** A date (its start, UTC) or a date-time with an offset; validity is checked by the service. */
-export const DATE_OR_DATE_TIME =
-  '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$';
-const DateOrDateTime = (description: string) =>
-  Type.String({ pattern: DATE_OR_DATE_TIME, maxLength: 40, description });
-
 export const CONTACT_SORTS = ['createdAt', 'updatedAt', 'score', 'lastName'] as const;
 export type ContactSort = (typeof CONTACT_SORTS)[number];
 
@@ -183,8 +191,5 @@ export const OrgContactParamsSchema = Type.Object(
 
 export const ContactResponseSchema = DataOf(ref(ContactSchema));
 export const ContactListResponseSchema = ListOf(ref(ContactSchema));
-export const DeletedContactResponseSchema = DataOf(
-  Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false }),
-);
 
 export const contactsSchemas: TSchema[] = [ContactSchema, CreateContactBodySchema, UpdateContactBodySchema];

@@ -1,8 +1,7 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { defineEvent } from '../../platform/events/catalog.ts';
 import { StringEnum } from '../../platform/http/schemas.ts';
-import { exampleContact } from '../contacts/contacts.events.ts';
-import { ContactSchema } from '../contacts/contacts.schema.ts';
+import { ContactSchema, exampleContact } from '../contacts/index.ts';
 import {
   MESSAGE_STATUSES,
   MessageAgentSchema,

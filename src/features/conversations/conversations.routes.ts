@@ -1,7 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Database } from '../../db/database.ts';
+import type { FeaturePlugin } from '../../platform/features/manifest.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
+import { PageQuerySchema } from '../../platform/http/pagination.ts';
 import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
 import {
   ContactIdParamsSchema,
@@ -11,11 +11,12 @@ import {
   MessageListResponseSchema,
   MessageResponseSchema,
   OrgContactParamsSchema,
-  PageQuerySchema,
   SendMessageBodySchema,
   UpdateConversationBodySchema,
 } from './conversations.schema.ts';
 import * as conversations from './conversations.service.ts';
+import * as inbound from './conversations.inbound.ts';
+import * as send from './conversations.send.ts';
 
 const READ = { auth: { scope: 'conversations:read', keyTypes: SECRET_KEYS, write: false } } as const;
 const SEND = { auth: { scope: 'messages:write', keyTypes: ['secret'], write: true } } as const;
@@ -37,10 +38,9 @@ const SEND_DESCRIPTION =
   "bound to one, otherwise the contact's owner. Records `message.sent`.";
 
 /** Conversations over the messaging channel: the v1 API and the back office's inbox controls. */
-export const conversationsRoutes: FastifyPluginAsyncTypebox<{
-  db: Database;
-  messaging: conversations.MessagingContext;
-}> = async (app, { db, messaging }) => {
+export const conversationsRoutes: FeaturePlugin = async (app, context) => {
+  const { db } = context;
+  const messaging = conversations.messagingContext(context);
   app.get(
     '/v1/conversations',
     {
@@ -132,7 +132,7 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox<{
       // Scoped to the organization so two tenants' keys never meet at the platform.
       const idempotencyKey =
         typeof header === 'string' ? `${principal.organization.id}:${header}` : undefined;
-      const message = await conversations.sendMessage(
+      const message = await send.sendMessage(
         db,
         messaging,
         principal,
@@ -212,7 +212,7 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) =>
       reply.code(201).send({
-        data: await conversations.recordAdminInbound(
+        data: await inbound.recordAdminInbound(
           db,
           messaging,
           request.params.orgId,

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
-import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
-import { DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.ts';
+import { ListOf } from '../../platform/http/pagination.ts';
+import { TEMPLATE_CATEGORIES } from '../messaging-setup/index.ts';
+import { DataOf, DateTime, ref, StringEnum, Nullable } from '../../platform/http/schemas.ts';
 
 /** SPEC.md "Messaging modes": what the API may send to a contact right now. */
 export const MESSAGING_MODES = ['FREE_FORM', 'TEMPLATE_ONLY', 'HUMAN_AGENT_ONLY', 'BLOCKED'] as const;
@@ -16,17 +17,8 @@ export type MessageType = (typeof MESSAGE_TYPES)[number];
 /** An outbound message: QUEUED, then SENT or FAILED, then DELIVERED and READ as receipts arrive. */
 export const MESSAGE_STATUSES = ['QUEUED', 'SENT', 'DELIVERED', 'READ', 'FAILED'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
-export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
-export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
-export const TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED'] as const;
-export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
-
 /** SPEC's message body limit. */
 export const MAX_MESSAGE_LENGTH = 4096;
-/** The messaging platform's limit on a template body. */
-export const MAX_TEMPLATE_LENGTH = 1024;
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const MessageAgentSchema = Type.Object(
   { id: Type.String(), firstName: Type.String(), lastName: Type.String() },
@@ -123,8 +115,6 @@ export const OrgContactParamsSchema = Type.Object(
   { orgId: Type.String(), contactId: Type.String() },
   { additionalProperties: false },
 );
-export const PageQuerySchema = Type.Object({ ...pageQuery() }, { additionalProperties: false });
-export type PageQuery = Static<typeof PageQuerySchema>;
 
 export const UpdateConversationBodySchema = Type.Object(
   {
@@ -150,122 +140,6 @@ export const MessageListResponseSchema = ListOf(ref(MessageSchema));
 export const ConversationResponseSchema = DataOf(ref(ConversationSchema));
 export const ConversationListResponseSchema = ListOf(ref(ConversationSchema));
 
-// ---------------------------------------------------------------------------------------------
-// Back office: the messaging number and the templates.
-
-export const MessagingNumberSchema = Type.Object(
-  {
-    id: Type.String({ description: 'mnum_… identifier; the inbound hook is /hooks/messaging/{id}' }),
-    phone: Type.String({ description: 'E.164' }),
-    providerNumberId: Type.String({ description: "The platform's id of the number" }),
-    active: Type.Boolean(),
-    createdAt: DateTime(),
-    updatedAt: DateTime(),
-  },
-  { $id: 'MessagingNumber', additionalProperties: false },
-);
-export type MessagingNumber = Static<typeof MessagingNumberSchema>;
-
-const numberFields = {
-  phone: Type.String({ minLength: 5, maxLength: 32, description: 'Read in the organization country' }),
-  providerNumberId: Type.String({
-    minLength: 1,
-    maxLength: 64,
-    pattern: '^[A-Za-z0-9_-]+$',
-    description: "The platform's id of the number; default the phone's digits",
-  }),
-  active: Type.Boolean({ description: 'At most one active number per organization' }),
-};
-export const CreateMessagingNumberBodySchema = Type.Object(
-  {
-    phone: numberFields.phone,
-    providerNumberId: Type.Optional(numberFields.providerNumberId),
-    active: Type.Optional(numberFields.active),
-  },
-  { $id: 'CreateMessagingNumberBody', additionalProperties: false },
-);
-export type CreateMessagingNumberBody = Static<typeof CreateMessagingNumberBodySchema>;
-export const UpdateMessagingNumberBodySchema = Type.Object(
-  Type.Partial(Type.Object(numberFields)).properties,
-  { $id: 'UpdateMessagingNumberBody', additionalProperties: false, minProperties: 1 },
-);
-export type UpdateMessagingNumberBody = Static<typeof UpdateMessagingNumberBodySchema>;
-
-export const MessageTemplateSchema = Type.Object(
-  {
-    id: Type.String({ description: 'tpl_… identifier' }),
-    name: Type.String(),
-    language: Type.String(),
-    category: StringEnum(TEMPLATE_CATEGORIES),
-    body: Type.String(),
-    variables: Type.Array(Type.String(), { description: 'The {{variables}} of the body, in order' }),
-    status: StringEnum(TEMPLATE_STATUSES),
-    createdAt: DateTime(),
-    updatedAt: DateTime(),
-  },
-  { $id: 'MessageTemplate', additionalProperties: false },
-);
-export type MessageTemplate = Static<typeof MessageTemplateSchema>;
-
-const templateFields = {
-  name: Type.String({ minLength: 1, maxLength: 512, pattern: '^[a-z0-9_]+$' }),
-  language: Type.String({ pattern: '^[a-z]{2,3}(_[A-Z]{2})?$', description: 'e.g. es or en_US; default en' }),
-  category: StringEnum(TEMPLATE_CATEGORIES),
-  body: Type.String({
-    minLength: 1,
-    maxLength: MAX_TEMPLATE_LENGTH,
-    description: 'Text with {{name}} variables (letters, digits, _)',
-  }),
-  status: StringEnum(TEMPLATE_STATUSES, { description: 'Default PENDING (the platform reviews it)' }),
-};
-export const CreateMessageTemplateBodySchema = Type.Object(
-  {
-    name: templateFields.name,
-    language: Type.Optional(templateFields.language),
-    category: templateFields.category,
-    body: templateFields.body,
-    status: Type.Optional(templateFields.status),
-  },
-  { $id: 'CreateMessageTemplateBody', additionalProperties: false },
-);
-export type CreateMessageTemplateBody = Static<typeof CreateMessageTemplateBodySchema>;
-export const UpdateMessageTemplateBodySchema = Type.Object(
-  Type.Partial(Type.Object(templateFields)).properties,
-  { $id: 'UpdateMessageTemplateBody', additionalProperties: false, minProperties: 1 },
-);
-export type UpdateMessageTemplateBody = Static<typeof UpdateMessageTemplateBodySchema>;
-
-export const OrgNumberParamsSchema = Type.Object(
-  { orgId: Type.String(), numberId: Type.String() },
-  { additionalProperties: false },
-);
-export const OrgTemplateParamsSchema = Type.Object(
-  { orgId: Type.String(), templateId: Type.String() },
-  { additionalProperties: false },
-);
-export const MessagingNumberResponseSchema = DataOf(ref(MessagingNumberSchema));
-export const MessagingNumberListResponseSchema = ListOf(ref(MessagingNumberSchema));
-export const MessageTemplateResponseSchema = DataOf(ref(MessageTemplateSchema));
-export const MessageTemplateListResponseSchema = ListOf(ref(MessageTemplateSchema));
-export const DeletedResponseSchema = DataOf(
-  Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false }),
-);
-
-// ---------------------------------------------------------------------------------------------
-// The provider's inbound hook (Cloud-API-shaped payload; unknown members are ignored).
-
-export const HookParamsSchema = Type.Object({ numberId: Type.String() }, { additionalProperties: false });
-export const HookResultSchema = DataOf(
-  Type.Object(
-    {
-      received: Type.Integer({ description: 'Inbound messages recorded' }),
-      statuses: Type.Integer({ description: 'Delivery receipts applied' }),
-      ignored: Type.Integer({ description: 'Repeats, unknown messages and unsupported items' }),
-    },
-    { additionalProperties: false },
-  ),
-);
-
 export const conversationsSchemas: TSchema[] = [
   MessageAgentSchema,
   MessageUsageSchema,
@@ -274,10 +148,4 @@ export const conversationsSchemas: TSchema[] = [
   SendMessageBodySchema,
   UpdateConversationBodySchema,
   InboundMessageBodySchema,
-  MessagingNumberSchema,
-  CreateMessagingNumberBodySchema,
-  UpdateMessagingNumberBodySchema,
-  MessageTemplateSchema,
-  CreateMessageTemplateBodySchema,
-  UpdateMessageTemplateBodySchema,
 ];

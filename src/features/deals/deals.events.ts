@@ -1,7 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { defineEvent } from '../../platform/events/catalog.ts';
-import { exampleContact } from '../contacts/contacts.events.ts';
-import { ContactSchema } from '../contacts/contacts.schema.ts';
+import { ContactSchema, exampleContact } from '../contacts/index.ts';
 import { DealSchema, type Deal } from './deals.schema.ts';
 
 // Event payloads inline their schemas (no $ref): the catalog serves them to integrators as is.

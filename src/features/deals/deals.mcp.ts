@@ -1,26 +1,7 @@
 import type { Static } from '@fastify/type-provider-typebox';
-import { defineTool, pageSummary } from '../../mcp/mcp-tool.ts';
-import { listPipelines } from './deals-pipelines.service.ts';
-import {
-  DealListResponseSchema,
-  ListDealsQuerySchema,
-  ListPipelinesQuerySchema,
-  PipelineListResponseSchema,
-} from './deals.schema.ts';
-import { listDeals } from './deals.service.ts';
-
-export const listPipelinesTool = defineTool({
-  name: 'list_pipelines',
-  title: 'List sales pipelines',
-  description:
-    "The agency's sales pipelines, the default first, each with its stages in order (name, kind OPEN/WON/LOST, " +
-    'probability). Use the ids with list_deals (`pipelineId`, `stageId`). Paged like every list.',
-  scopes: ['deals:read'],
-  input: ListPipelinesQuerySchema,
-  output: PipelineListResponseSchema,
-  run: ({ db, principal }, args) => listPipelines(db, principal.organization.id, args),
-  summarize: (result) => pageSummary(result, 'pipeline'),
-});
+import { defineTool, pageSummary } from '../../platform/mcp/mcp-tool.ts';
+import { DealListResponseSchema, ListDealsQuerySchema } from './deals.schema.ts';
+import { listDeals } from './deals.read.ts';
 
 export const listDealsTool = defineTool({
   name: 'list_deals',
@@ -41,4 +22,4 @@ export const listDealsTool = defineTool({
   summarize: (result) => pageSummary(result, 'deal'),
 });
 
-export const dealsMcpTools = [listPipelinesTool, listDealsTool];
+export const dealsMcpTools = [listDealsTool];

@@ -2,21 +2,20 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
-import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
-import { OrganizationIdParamsSchema } from '../admin/admin.schema.ts';
-import { pipelinesRoutes } from './deals-pipelines.routes.ts';
+import { ErrorResponseSchema, ref, DeletedResponseSchema } from '../../platform/http/schemas.ts';
+import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
 import {
   CreateDealBodySchema,
   DealIdParamsSchema,
   DealListResponseSchema,
   DealResponseSchema,
-  DeletedResponseSchema,
   ListDealsQuerySchema,
   MoveDealBodySchema,
   OrgDealParamsSchema,
   UpdateDealBodySchema,
 } from './deals.schema.ts';
 import * as deals from './deals.service.ts';
+import * as read from './deals.read.ts';
 
 const ADMIN = { admin: true } as const;
 const ADMIN_TAGS = ['Admin: deals'];
@@ -31,8 +30,6 @@ const LIST_DESCRIPTION =
 
 /** Deals: the v1 reads (deals:read, secret keys) and the back office's deal CRUD and moves; pipelines alongside. */
 export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
-  await app.register(pipelinesRoutes, { db });
-
   app.get(
     '/v1/deals',
     {
@@ -46,8 +43,7 @@ export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
         response: { 200: DealListResponseSchema },
       },
     },
-    async (request) =>
-      deals.listDeals(db, principalOf(request).organization.id, request.query, request.query),
+    async (request) => read.listDeals(db, principalOf(request).organization.id, request.query, request.query),
   );
 
   app.get(
@@ -63,7 +59,7 @@ export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       },
     },
     async (request) => ({
-      data: await deals.getDeal(db, principalOf(request).organization.id, request.params.id),
+      data: await read.getDeal(db, principalOf(request).organization.id, request.params.id),
     }),
   );
 
@@ -102,7 +98,7 @@ export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
         response: { 200: DealListResponseSchema },
       },
     },
-    async (request) => deals.listAdminDeals(db, request.params.orgId, request.query),
+    async (request) => read.listAdminDeals(db, request.params.orgId, request.query),
   );
 
   app.get(
@@ -118,7 +114,7 @@ export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       },
     },
     async (request) => ({
-      data: await deals.getAdminDeal(db, request.params.orgId, request.params.dealId),
+      data: await read.getAdminDeal(db, request.params.orgId, request.params.dealId),
     }),
   );
 

@@ -1,11 +1,12 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { DateOrDateTime } from '../../platform/http/dates.ts';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
-import { Amount, DataOf, DateTime, StringEnum, ref } from '../../platform/http/schemas.ts';
+import { Amount, DataOf, DateTime, StringEnum, ref, Nullable } from '../../platform/http/schemas.ts';
+import { STAGE_KINDS, type StageKind } from '../pipelines/index.ts';
 
-/** What entering a stage means for a deal: still open, won, or lost. A deal's status is its stage's kind. */
-export const STAGE_KINDS = ['OPEN', 'WON', 'LOST'] as const;
+/** A deal's status is its stage's kind. */
 export const DEAL_STATUSES = STAGE_KINDS;
-/** What the client wants to do (docs/decisions.md "Deal value sets"). */
+/** What the client wants to do (docs/decisions/0141-deal-value-sets.md). */
 export const DEAL_INTENTS = [
   'PURCHASE',
   'SALE',
@@ -34,130 +35,11 @@ export const DEAL_LEAD_SOURCES = [
 export const SAAS_BILLING_PERIODS = ['MONTHLY', 'QUARTERLY', 'YEARLY'] as const;
 export const DEAL_SORTS = ['createdAt', 'updatedAt', 'value', 'expectedCloseDate', 'stageEnteredAt'] as const;
 
-export type StageKind = (typeof STAGE_KINDS)[number];
 export type DealStatus = StageKind;
 export type DealIntent = (typeof DEAL_INTENTS)[number];
 export type DealLeadSource = (typeof DEAL_LEAD_SOURCES)[number];
 export type SaasBillingPeriod = (typeof SAAS_BILLING_PERIODS)[number];
 export type DealSort = (typeof DEAL_SORTS)[number];
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-/** A calendar date (midnight UTC) or a date-time with its offset. */
-export const DATE_OR_DATE_TIME =
-  '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$';
-const DateOrDateTime = (description: string) =>
-  Type.String({ pattern: DATE_OR_DATE_TIME, maxLength: 40, description });
-
-// ---------------------------------------------------------------------------------------------
-// Pipelines
-
-export const PipelineStageSchema = Type.Object(
-  {
-    id: Type.String({ description: 'stg_… identifier' }),
-    name: Type.String(),
-    kind: StringEnum(STAGE_KINDS, { description: 'A deal entering the stage takes this as its status' }),
-    probability: Type.Integer({
-      minimum: 0,
-      maximum: 100,
-      description: 'Win probability a deal takes when it enters the stage (WON 100, LOST 0)',
-    }),
-    position: Type.Integer({ minimum: 0, description: 'Order in the pipeline, from 0' }),
-  },
-  { $id: 'PipelineStage', additionalProperties: false },
-);
-export type PipelineStage = Static<typeof PipelineStageSchema>;
-
-export const PipelineSchema = Type.Object(
-  {
-    id: Type.String({ description: 'pl_… identifier' }),
-    name: Type.String(),
-    isDefault: Type.Boolean({
-      description: 'Deals created without a pipeline go here; exactly one per organization',
-    }),
-    stages: Type.Array(ref(PipelineStageSchema), { description: 'In order (position ascending)' }),
-    createdAt: DateTime(),
-    updatedAt: DateTime(),
-  },
-  { $id: 'Pipeline', additionalProperties: false },
-);
-export type Pipeline = Static<typeof PipelineSchema>;
-
-const stageName = Type.String({ minLength: 1, maxLength: 100 });
-const stageProbability = Type.Integer({
-  minimum: 0,
-  maximum: 100,
-  description:
-    'Default: OPEN stages spread from 10 to 90 by position, WON 100, LOST 0 (the only values allowed there)',
-});
-
-const NewStageSchema = Type.Object(
-  { name: stageName, kind: StringEnum(STAGE_KINDS), probability: Type.Optional(stageProbability) },
-  { additionalProperties: false },
-);
-
-export const CreatePipelineBodySchema = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
-    isDefault: Type.Optional(
-      Type.Boolean({
-        description: "Make it the organization's default pipeline; the first pipeline always is",
-      }),
-    ),
-    stages: Type.Array(NewStageSchema, {
-      minItems: 1,
-      maxItems: 50,
-      description: 'In order; at least one OPEN stage; names unique in the pipeline',
-    }),
-  },
-  { $id: 'CreatePipelineBody', additionalProperties: false },
-);
-export type CreatePipelineBody = Static<typeof CreatePipelineBodySchema>;
-
-const StageChangeSchema = Type.Object(
-  {
-    id: Type.Optional(
-      Type.String({ description: 'A stage of this pipeline to keep; without id a stage is added' }),
-    ),
-    name: stageName,
-    kind: StringEnum(STAGE_KINDS),
-    probability: Type.Optional(stageProbability),
-  },
-  { additionalProperties: false },
-);
-
-export const UpdatePipelineBodySchema = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    isDefault: Type.Optional(
-      Type.Boolean({
-        description: '`true` makes it the default; `false` is refused on the default pipeline',
-      }),
-    ),
-    stages: Type.Optional(
-      Type.Array(StageChangeSchema, {
-        minItems: 1,
-        maxItems: 50,
-        description:
-          'The whole new list, in order: stages with `id` are kept (renamed, reordered), stages without are ' +
-          'added, stages left out are removed (409 while deals are in them). A stage holding deals keeps its kind',
-      }),
-    ),
-  },
-  { $id: 'UpdatePipelineBody', additionalProperties: false, minProperties: 1 },
-);
-export type UpdatePipelineBody = Static<typeof UpdatePipelineBodySchema>;
-export type StageChange = Static<typeof StageChangeSchema>;
-
-export const PipelineResponseSchema = DataOf(ref(PipelineSchema));
-export const PipelineListResponseSchema = ListOf(ref(PipelineSchema));
-export const ListPipelinesQuerySchema = Type.Object({ ...pageQuery() }, { additionalProperties: false });
-export type ListPipelinesQuery = Static<typeof ListPipelinesQuerySchema>;
-
-export const OrgPipelineParamsSchema = Type.Object(
-  { orgId: Type.String(), pipelineId: Type.String() },
-  { additionalProperties: false },
-);
 
 // ---------------------------------------------------------------------------------------------
 // Deals
@@ -312,9 +194,6 @@ export type DealFilter = Omit<ListDealsQuery, 'page' | 'pageSize'>;
 
 export const DealResponseSchema = DataOf(ref(DealSchema));
 export const DealListResponseSchema = ListOf(ref(DealSchema));
-export const DeletedResponseSchema = DataOf(
-  Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false }),
-);
 
 export const DealIdParamsSchema = Type.Object({ id: Type.String() }, { additionalProperties: false });
 export const OrgDealParamsSchema = Type.Object(
@@ -323,10 +202,6 @@ export const OrgDealParamsSchema = Type.Object(
 );
 
 export const dealsSchemas: TSchema[] = [
-  PipelineStageSchema,
-  PipelineSchema,
-  CreatePipelineBodySchema,
-  UpdatePipelineBodySchema,
   DealSchema,
   CreateDealBodySchema,
   UpdateDealBodySchema,

@@ -1,15 +1,14 @@
 import type { Database, Tx } from '../../db/database.ts';
+import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import { databaseError } from '../../db/errors.ts';
-import type { DealRow, PipelineRow, PipelineStageRow } from '../../db/schema.ts';
+import type { DealRow, PipelineStageRow } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
-import { pageMeta, pageRequest, type PageMeta } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
-import { findContactInTx } from '../contacts/contacts.service.ts';
-import type { Contact } from '../contacts/contacts.schema.ts';
-import { inOrganization } from './deals-pipelines.service.ts';
-import * as pipelineStore from './deals-pipelines.store.ts';
+import { type Contact, findContactInTx } from '../contacts/index.ts';
+import { placeOfNewDeal, requireStage } from '../pipelines/index.ts';
+import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
 import {
   DealCreated,
   DealDeleted,
@@ -22,7 +21,6 @@ import {
   DEAL_LEAD_SOURCES,
   type CreateDealBody,
   type Deal,
-  type DealFilter,
   type DealIntent,
   type DealLeadSource,
   type DealStatus,
@@ -31,8 +29,8 @@ import {
   type UpdateDealBody,
 } from './deals.schema.ts';
 import * as store from './deals.store.ts';
-import { isPropertyOf } from '../properties/properties.service.ts';
-import { isAgentOf } from '../agents/agents.service.ts';
+import { isPropertyOf } from '../properties/index.ts';
+import { isAgentOf } from '../agents/index.ts';
 
 /** Back-office changes are recorded with a SYSTEM actor (the operator). */
 const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
@@ -74,97 +72,10 @@ export function toDeal(row: DealRow, stageName: string): Deal {
   };
 }
 
-/**
- * An instant from a date (`2026-03-01`, read as midnight UTC) or a date-time with offset (the
- * schema checked the shape); a 400 naming `field` for a date that does not exist (`2026-02-30`).
- */
-export function parseInstant(value: string, field: string): Date {
-  const day = value.slice(0, 10);
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  const calendar = new Date(Date.UTC(year, month - 1, date));
-  const instant = value.length === 10 ? calendar : new Date(value);
-  if (calendar.toISOString().slice(0, 10) !== day || Number.isNaN(instant.getTime()))
-    throw Errors.invalidField(field, 'is not a valid date or date-time');
-  return instant;
-}
-
 const instantOrNull = (value: string | null | undefined, field: string) =>
-  value === null || value === undefined ? null : parseInstant(value, field);
+  value === null || value === undefined ? null : parseDateOrDateTime(value, field);
 
-/** Turns list query parameters into a store filter; 400 when a range ends before it starts. */
-function dealListFilter(filter: DealFilter): store.DealListFilter {
-  const parsed: store.DealListFilter = {
-    pipelineId: filter.pipelineId,
-    stageId: filter.stageId,
-    status: filter.status,
-    agentId: filter.agentId,
-    contactId: filter.contactId,
-    intent: filter.intent,
-    leadSource: filter.leadSource,
-  };
-  for (const [after, before] of [
-    ['expectedCloseAfter', 'expectedCloseBefore'],
-    ['createdAfter', 'createdBefore'],
-  ] as const) {
-    const from = filter[after] === undefined ? undefined : parseInstant(filter[after], `query.${after}`);
-    const to = filter[before] === undefined ? undefined : parseInstant(filter[before], `query.${before}`);
-    if (from && to && from >= to) throw Errors.invalidField(`query.${before}`, `must be later than ${after}`);
-    parsed[after] = from;
-    parsed[before] = to;
-  }
-  return parsed;
-}
-
-function dealListSort(filter: DealFilter): store.DealListSort {
-  const by = filter.sortBy ?? 'createdAt';
-  return { by, order: filter.sortOrder ?? (by === 'expectedCloseDate' ? 'asc' : 'desc') };
-}
-
-/** A checked list request: filters parsed, sort resolved, page computed (before any transaction opens). */
-function dealListRequest(filter: DealFilter, query: { page?: number; pageSize?: number }) {
-  return { filter: dealListFilter(filter), sort: dealListSort(filter), page: pageRequest(query) };
-}
-
-async function dealsPage(
-  tx: Tx,
-  organizationId: string,
-  request: ReturnType<typeof dealListRequest>,
-): Promise<{ data: Deal[]; meta: PageMeta }> {
-  const { items, total } = await store.listDeals(
-    tx,
-    organizationId,
-    request.filter,
-    request.sort,
-    request.page,
-  );
-  return {
-    data: items.map((item) => toDeal(item.deal, item.stageName)),
-    meta: pageMeta(total, request.page),
-  };
-}
-
-/** The organization's deals matching `filter` (filters and sort), one page (v1 and MCP). */
-export async function listDeals(
-  db: Database,
-  organizationId: string,
-  filter: DealFilter,
-  page: { page?: number; pageSize?: number } = {},
-): Promise<{ data: Deal[]; meta: PageMeta }> {
-  const request = dealListRequest(filter, page);
-  return db.tenantTx(organizationId, (tx) => dealsPage(tx, organizationId, request));
-}
-
-/** The same list for the back office (404 for an unknown organization). */
-export async function listAdminDeals(
-  db: Database,
-  organizationId: string,
-  query: DealFilter & { page?: number; pageSize?: number },
-) {
-  const request = dealListRequest(query, query);
-  return inOrganization(db, organizationId, (tx) => dealsPage(tx, organizationId, request));
-}
-
-async function loadDeal(
+export async function loadDeal(
   tx: Tx,
   organizationId: string,
   dealId: string,
@@ -173,22 +84,6 @@ async function loadDeal(
   const found = isId(dealId, 'deal') ? await store.findDealById(tx, organizationId, dealId, options) : null;
   if (!found) throw Errors.notFound('Deal', dealId);
   return found;
-}
-
-/** One deal of the organization; 404 when unknown or another tenant's (v1 and MCP). */
-export async function getDeal(db: Database, organizationId: string, dealId: string): Promise<Deal> {
-  if (!isId(dealId, 'deal')) throw Errors.notFound('Deal', dealId);
-  const found = await db.tenantTx(organizationId, (tx) => store.findDealById(tx, organizationId, dealId));
-  if (!found) throw Errors.notFound('Deal', dealId);
-  return toDeal(found.deal, found.stageName);
-}
-
-/** One deal, back-office view (the same resource). */
-export async function getAdminDeal(db: Database, organizationId: string, dealId: string): Promise<Deal> {
-  return inOrganization(db, organizationId, async (tx) => {
-    const found = await loadDeal(tx, organizationId, dealId);
-    return toDeal(found.deal, found.stageName);
-  });
 }
 
 async function requireContact(tx: Tx, organizationId: string, contactId: string): Promise<Contact> {
@@ -211,47 +106,6 @@ async function checkReferences(
     if (!(await isPropertyOf(tx, organizationId, body.propertyId)))
       throw Errors.invalidField('body.propertyId', 'does not name a property of this organization');
   }
-}
-
-async function requireStage(tx: Tx, organizationId: string, stageId: string): Promise<PipelineStageRow> {
-  const stage = isId(stageId, 'stg') ? await pipelineStore.findStageById(tx, organizationId, stageId) : null;
-  if (!stage)
-    throw Errors.invalidField('body.stageId', 'does not name a pipeline stage of this organization');
-  return stage;
-}
-
-/**
- * Where a new deal starts: the given stage (of the given pipeline, when both are sent), else the
- * first OPEN stage of the given pipeline, else of the organization's default pipeline.
- */
-async function placeOf(
-  tx: Tx,
-  organizationId: string,
-  body: { pipelineId?: string; stageId?: string },
-): Promise<{ pipeline: PipelineRow; stage: PipelineStageRow }> {
-  let pipeline: PipelineRow | null = null;
-  if (body.pipelineId !== undefined) {
-    pipeline = isId(body.pipelineId, 'pl')
-      ? await pipelineStore.findPipelineById(tx, organizationId, body.pipelineId)
-      : null;
-    if (!pipeline)
-      throw Errors.invalidField('body.pipelineId', 'does not name a pipeline of this organization');
-  }
-  if (body.stageId !== undefined) {
-    const stage = await requireStage(tx, organizationId, body.stageId);
-    if (pipeline && stage.pipelineId !== pipeline.id)
-      throw Errors.invalidField('body.stageId', `is not a stage of pipeline ${pipeline.id}`);
-    pipeline ??= await pipelineStore.findPipelineById(tx, organizationId, stage.pipelineId);
-    if (!pipeline) throw Errors.internal(new Error(`stage ${stage.id} has no pipeline`));
-    return { pipeline, stage };
-  }
-  pipeline ??= await pipelineStore.findDefaultPipeline(tx, organizationId);
-  if (!pipeline)
-    throw Errors.invalidField('body.pipelineId', 'is required: the organization has no pipeline yet');
-  const stages = await pipelineStore.listStages(tx, organizationId, [pipeline.id]);
-  const first = stages.find((stage) => stage.kind === 'OPEN');
-  if (!first) throw Errors.internal(new Error(`pipeline ${pipeline.id} has no OPEN stage`));
-  return { pipeline, stage: first };
 }
 
 /** A deal's probability in a stage: WON 100 and LOST 0 always (SPEC: 100 when won). */
@@ -284,11 +138,11 @@ async function refusingRaces<T>(work: () => Promise<T>): Promise<T> {
  */
 export async function createDeal(db: Database, organizationId: string, body: CreateDealBody): Promise<Deal> {
   return refusingRaces(() =>
-    inOrganization(db, organizationId, async (tx, organization) => {
+    inTenantOrganization(db, organizationId, async (tx, organization) => {
       const title = body.title.trim();
       if (title.length === 0) throw Errors.invalidField('body.title', 'must not be blank');
       const contact = await requireContact(tx, organizationId, body.contactId);
-      const { pipeline, stage } = await placeOf(tx, organizationId, body);
+      const { pipeline, stage } = await placeOfNewDeal(tx, organizationId, body);
       await checkReferences(tx, organizationId, body);
       if (body.lostReason != null && stage.kind !== 'LOST')
         throw Errors.invalidField('body.lostReason', 'only applies to a deal in a LOST stage');
@@ -354,7 +208,7 @@ export async function updateDeal(
   body: UpdateDealBody,
 ): Promise<Deal> {
   return refusingRaces(() =>
-    inOrganization(db, organizationId, async (tx) => {
+    inTenantOrganization(db, organizationId, async (tx) => {
       const current = await loadDeal(tx, organizationId, dealId, { lock: true });
       if (body.pipelineId !== undefined) throw Errors.invalidField('body.pipelineId', MOVE_ONLY);
       if (body.stageId !== undefined) throw Errors.invalidField('body.stageId', MOVE_ONLY);
@@ -409,7 +263,7 @@ export async function deleteDeal(
   organizationId: string,
   dealId: string,
 ): Promise<{ id: string; deleted: true }> {
-  return inOrganization(db, organizationId, async (tx) => {
+  return inTenantOrganization(db, organizationId, async (tx) => {
     const current = await loadDeal(tx, organizationId, dealId, { lock: true });
     const row = await store.deleteDeal(tx, organizationId, dealId);
     if (!row) throw Errors.notFound('Deal', dealId);
@@ -437,7 +291,7 @@ export async function moveDeal(
   body: MoveDealBody,
 ): Promise<Deal> {
   return refusingRaces(() =>
-    inOrganization(db, organizationId, async (tx) => {
+    inTenantOrganization(db, organizationId, async (tx) => {
       const current = await loadDeal(tx, organizationId, dealId, { lock: true });
       const target = await requireStage(tx, organizationId, body.stageId);
       if (target.pipelineId !== current.deal.pipelineId)

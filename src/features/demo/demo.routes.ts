@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@fastify/type-provider-typebox';
+import type { FeaturePlugin } from '../../platform/features/manifest.ts';
 import type { FastifyReply } from 'fastify';
 
 /** The static demo portal page (HTML, CSS, ES modules), served at the fixed path /demo/. */
@@ -61,10 +62,7 @@ const PAGE = { config: { public: true }, schema: { hide: true } } as const;
  * Files are served by @fastify/static's `sendFile` (ETag, Last-Modified, 304, content types, no
  * path traversal: the parameter admits only plain file names).
  */
-export const demoRoutes: FastifyPluginAsyncTypebox<{ settings: DemoPortalSettings }> = async (
-  app,
-  { settings },
-) => {
+export const demoRoutes: FeaturePlugin = async (app, { demoPortal: settings }) => {
   await app.register(fastifyStatic, {
     root: DEMO_WEB_DIR,
     serve: false,

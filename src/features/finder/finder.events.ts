@@ -1,7 +1,7 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { defineEvent } from '../../platform/events/catalog.ts';
 import { StringEnum } from '../../platform/http/schemas.ts';
-import { AMENITIES, PROPERTY_TYPES } from '../properties/properties.schema.ts';
+import { AMENITIES, PROPERTY_TYPES } from '../properties/index.ts';
 import { FINDER_TRANSACTION_TYPES } from './finder.schema.ts';
 
 // Event payloads inline their schemas (no $ref): the catalog serves them to integrators as they are.

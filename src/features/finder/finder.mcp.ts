@@ -1,7 +1,7 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { ref, StringEnum } from '../../platform/http/schemas.ts';
-import { TRANSACTION_TYPES } from '../properties/properties.schema.ts';
-import { defineTool } from '../../mcp/mcp-tool.ts';
+import { TRANSACTION_TYPES } from '../properties/index.ts';
+import { defineTool } from '../../platform/mcp/mcp-tool.ts';
 import { FINDER_MAX_RESULTS, FinderBodySchema, FinderMatchSchema } from './finder.schema.ts';
 import { matchPropertiesForContact, MIN_MATCH_SCORE } from './finder.service.ts';
 

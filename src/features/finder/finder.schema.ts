@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { Amount, DataOf, ref, StringEnum } from '../../platform/http/schemas.ts';
-import { AMENITIES, PROPERTY_TYPES, TRANSACTION_TYPES } from '../properties/properties.schema.ts';
+import { AMENITIES, PROPERTY_TYPES, TRANSACTION_TYPES } from '../properties/index.ts';
+import { PortalPersonFields } from '../contacts/index.ts';
 
 /** What a person may look for (SPEC.md "POST /v1/finder"): buy or rent; SALE_OR_RENT is a listing's value. */
 export const FINDER_TRANSACTION_TYPES = ['SALE', 'RENT'] as const;
@@ -50,13 +51,9 @@ export const FinderBodySchema = Type.Object(
         description: 'Amenities wanted; each one the listing has earns its share of the points',
       }),
     ),
-    firstName: Type.String({ minLength: 2, maxLength: 100 }),
-    phone: Type.String({
-      minLength: 7,
-      maxLength: 20,
-      description: "International (+34612345678) or national in the agency's default country",
-    }),
-    email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+    firstName: PortalPersonFields.firstName,
+    phone: PortalPersonFields.phone,
+    email: PortalPersonFields.email,
     subscribedToAlerts: Type.Optional(
       Type.Boolean({ description: 'The person wants to hear about new matching listings. Default false' }),
     ),

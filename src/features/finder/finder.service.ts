@@ -4,21 +4,21 @@ import { Errors } from '../../platform/errors/errors.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { newId } from '../../platform/ids/ids.ts';
 import { fold } from '../../platform/text/fold.ts';
-import { recordAnalyticsEventInTx } from '../analytics/analytics.service.ts';
+import { normalizePhone } from '../../platform/text/phone.ts';
+import { recordAnalyticsEventInTx } from '../analytics/index.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import {
+  type Contact,
   findContactInTx,
-  normalizePhone,
   recomputeContactScore,
   upsertPortalContact,
-} from '../contacts/contacts.service.ts';
-import type { Contact } from '../contacts/contacts.schema.ts';
+} from '../contacts/index.ts';
 import {
-  PROPERTY_TYPES,
   type Amenity,
+  PROPERTY_TYPES,
   type PropertyType,
   type TransactionType,
-} from '../properties/properties.schema.ts';
+} from '../properties/index.ts';
 import { FinderSubmitted } from './finder.events.ts';
 import {
   FINDER_CRITERIA,

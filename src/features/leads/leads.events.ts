@@ -1,12 +1,10 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { defineEvent } from '../../platform/events/catalog.ts';
-import { StringEnum } from '../../platform/http/schemas.ts';
-import { exampleContact } from '../contacts/contacts.events.ts';
-import { ContactSchema } from '../contacts/contacts.schema.ts';
+import { StringEnum, Nullable } from '../../platform/http/schemas.ts';
+import { ContactSchema, exampleContact } from '../contacts/index.ts';
 import { PREFERRED_TIMES, VISIT_REQUEST_STATUSES } from './leads.schema.ts';
 
 // Event payloads inline their schemas (no $ref): the catalog serves them to integrators as they are.
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const LeadSubmitted = defineEvent({
   type: 'lead.submitted',

@@ -1,24 +1,17 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { DataOf, ref, StringEnum } from '../../platform/http/schemas.ts';
-import { TRANSACTION_TYPES } from '../properties/properties.schema.ts';
+import { TRANSACTION_TYPES } from '../properties/index.ts';
+import { PortalPersonFields } from '../contacts/index.ts';
 
-/** Part of the day a visitor would like to visit (docs/decisions.md "Visit requests"). */
+/** Part of the day a visitor would like to visit (docs/decisions/0046-visit-request-schedule.md). */
 export const PREFERRED_TIMES = ['morning', 'afternoon', 'evening'] as const;
 /** A visit request waits for the agency: PENDING until it is confirmed or turned down. */
 export const VISIT_REQUEST_STATUSES = ['PENDING', 'CONFIRMED', 'DECLINED', 'CANCELLED'] as const;
 export type PreferredTime = (typeof PREFERRED_TIMES)[number];
 export type VisitRequestStatus = (typeof VISIT_REQUEST_STATUSES)[number];
 
-// What a visitor types into a portal form: SPEC.md "Lead" limits, plus sane maxima for the rest.
 const person = {
-  firstName: Type.String({ minLength: 2, maxLength: 100 }),
-  lastName: Type.Optional(Type.String({ maxLength: 100 })),
-  phone: Type.String({
-    minLength: 7,
-    maxLength: 20,
-    description: "International (+34612345678) or national in the agency's default country",
-  }),
-  email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+  ...PortalPersonFields,
   message: Type.Optional(Type.String({ maxLength: 5000 })),
 };
 const Utm = Type.Optional(Type.String({ minLength: 1, maxLength: 200 }));

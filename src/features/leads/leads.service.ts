@@ -3,8 +3,9 @@ import { actorOf, type Principal } from '../../platform/auth/principal.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { newId } from '../../platform/ids/ids.ts';
-import { normalizePhone, recomputeContactScore, upsertPortalContact } from '../contacts/contacts.service.ts';
-import { requirePortalProperty } from '../properties/properties.service.ts';
+import { normalizePhone } from '../../platform/text/phone.ts';
+import { recomputeContactScore, upsertPortalContact } from '../contacts/index.ts';
+import { requirePortalProperty } from '../properties/index.ts';
 import { LeadSubmitted, VisitRequested } from './leads.events.ts';
 import type {
   CreateLeadBody,
@@ -15,7 +16,7 @@ import type {
   VisitRequestStatus,
 } from './leads.schema.ts';
 import * as store from './leads.store.ts';
-import { recordAnalyticsEventInTx } from '../analytics/analytics.service.ts';
+import { recordAnalyticsEventInTx } from '../analytics/index.ts';
 
 /** Tags a portal form adds to its contact, so the back office can tell where people came from. */
 const LEAD_TAG = 'portal-lead';

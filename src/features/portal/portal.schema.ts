@@ -1,9 +1,8 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
-import { DataOf, DateTime, ref } from '../../platform/http/schemas.ts';
+import { DataOf, DateTime, ref, Nullable } from '../../platform/http/schemas.ts';
 
 const Url = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
 const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#RRGGBB' });
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const ColorsSchema = Type.Object(
   {

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { isId } from '../../platform/ids/ids.ts';
-import { normalizePhone } from '../contacts/contacts.service.ts';
+import { normalizePhone } from '../../platform/text/phone.ts';
 import type { Portal, UpdatePortalSettingsBody } from './portal.schema.ts';
 import * as store from './portal.store.ts';
 

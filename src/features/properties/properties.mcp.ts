@@ -1,6 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { StringEnum } from '../../platform/http/schemas.ts';
-import { defineTool, pageSummary } from '../../mcp/mcp-tool.ts';
+import { defineTool, pageSummary } from '../../platform/mcp/mcp-tool.ts';
 import {
   AMENITIES,
   amenityFlag,
@@ -9,7 +9,7 @@ import {
   PortalPropertyResponseSchema,
   type PortalListQuery,
 } from './properties.schema.ts';
-import { getPortalProperty, searchPortalProperties } from './properties.service.ts';
+import { getPortalProperty, searchPortalProperties } from './properties.portal.ts';
 
 const AMENITY_FLAGS = new Set<string>(AMENITIES.map(amenityFlag));
 

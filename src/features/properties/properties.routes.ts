@@ -2,13 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
 import { ANY_KEY } from '../../platform/http/route-config.ts';
-import { OrganizationIdParamsSchema } from '../admin/admin.schema.ts';
+import { OrganizationIdParamsSchema, DeletedResponseSchema } from '../../platform/http/schemas.ts';
 import {
   AdminListPropertiesQuerySchema,
   AdminPropertyListResponseSchema,
   AdminPropertyResponseSchema,
   CreatePropertyBodySchema,
-  DeletedResponseSchema,
   FeaturedQuerySchema,
   OrgPropertyParamsSchema,
   PortalFiltersResponseSchema,
@@ -20,6 +19,7 @@ import {
   type PortalListQuery,
 } from './properties.schema.ts';
 import * as properties from './properties.service.ts';
+import * as portal from './properties.portal.ts';
 
 const ADMIN = { admin: true } as const;
 const PORTAL = { auth: { scope: 'portal:read', keyTypes: ANY_KEY, write: false } } as const;
@@ -46,7 +46,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
       },
     },
     async (request) =>
-      properties.searchPortalProperties(
+      portal.searchPortalProperties(
         db,
         principalOf(request).organization.id,
         request.query as PortalListQuery,
@@ -65,8 +65,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
         response: { 200: PortalPropertyListResponseSchema },
       },
     },
-    async (request) =>
-      properties.listFeaturedProperties(db, principalOf(request).organization.id, request.query),
+    async (request) => portal.listFeaturedProperties(db, principalOf(request).organization.id, request.query),
   );
 
   app.get(
@@ -83,7 +82,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
       },
     },
     async (request) => ({
-      data: await properties.getPortalProperty(db, principalOf(request).organization.id, request.params.id),
+      data: await portal.getPortalProperty(db, principalOf(request).organization.id, request.params.id),
     }),
   );
 
@@ -101,7 +100,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
         response: { 200: PortalFiltersResponseSchema },
       },
     },
-    async (request) => ({ data: await properties.portalFilters(db, principalOf(request).organization.id) }),
+    async (request) => ({ data: await portal.portalFilters(db, principalOf(request).organization.id) }),
   );
 
   app.post(

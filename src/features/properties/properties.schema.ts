@@ -1,48 +1,24 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
 import { Amount, DataOf, DateTime, StringEnum, ref } from '../../platform/http/schemas.ts';
+import {
+  AMENITIES,
+  PROPERTY_STATUSES,
+  PROPERTY_TYPES,
+  TRANSACTION_TYPES,
+  type Amenity,
+} from '../../shared/property-vocabulary.ts';
 
-export const TRANSACTION_TYPES = ['SALE', 'RENT', 'SALE_OR_RENT'] as const;
-/** The property types an agency can list (docs/decisions.md "Property model"). */
-export const PROPERTY_TYPES = [
-  'APARTMENT',
-  'HOUSE',
-  'STUDIO',
-  'PENTHOUSE',
-  'DUPLEX',
-  'TOWNHOUSE',
-  'VILLA',
-  'LAND',
-  'COMMERCIAL',
-  'OFFICE',
-  'WAREHOUSE',
-  'PARKING',
-  'ROOM',
-] as const;
-export const PROPERTY_STATUSES = ['ACTIVE', 'RESERVED', 'SOLD', 'RENTED', 'INACTIVE'] as const;
-/** Amenity names: `amenities` holds these, and the portal filters on each with `has<Name>=1`. */
-export const AMENITIES = [
-  'petFriendly',
-  'pool',
-  'parking',
-  'garden',
-  'elevator',
-  'furnished',
-  'airConditioning',
-  'terrace',
-  'balcony',
-  'storage',
-  'security',
-  'gym',
-  'heating',
-  'fireplace',
-  'seaView',
-  'accessible',
-] as const;
-export type TransactionType = (typeof TRANSACTION_TYPES)[number];
-export type PropertyType = (typeof PROPERTY_TYPES)[number];
-export type PropertyStatus = (typeof PROPERTY_STATUSES)[number];
-export type Amenity = (typeof AMENITIES)[number];
+export {
+  AMENITIES,
+  PROPERTY_STATUSES,
+  PROPERTY_TYPES,
+  TRANSACTION_TYPES,
+  type Amenity,
+  type PropertyStatus,
+  type PropertyType,
+  type TransactionType,
+} from '../../shared/property-vocabulary.ts';
 
 /** `hasPetFriendly`, `hasPool`, ... */
 export const amenityFlag = (amenity: Amenity) => `has${amenity[0]?.toUpperCase()}${amenity.slice(1)}`;
@@ -189,9 +165,6 @@ export const AdminPropertyResponseSchema = DataOf(ref(AdminPropertySchema));
 export const AdminPropertyListResponseSchema = ListOf(ref(AdminPropertySchema));
 export const PortalPropertyResponseSchema = DataOf(ref(PortalPropertySchema));
 export const PortalPropertyListResponseSchema = ListOf(ref(PortalPropertySchema));
-export const DeletedResponseSchema = DataOf(
-  Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false }),
-);
 
 export const OrgPropertyParamsSchema = Type.Object(
   { orgId: Type.String(), propertyId: Type.String() },

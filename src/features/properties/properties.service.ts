@@ -1,5 +1,4 @@
 import type { Database, Tx } from '../../db/database.ts';
-import { databaseError, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import type { PropertyRow } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
@@ -7,17 +6,14 @@ import { recordEvent } from '../../platform/events/record.ts';
 import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
 import { fold } from '../../platform/text/fold.ts';
-import { inTenantOrganization, type TenantOrganization } from '../admin/admin.service.ts';
+import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
 import { PropertyCreated, PropertyDeleted, PropertyUpdated } from './properties.events.ts';
 import {
   AMENITIES,
-  amenityFlag,
   type AdminListPropertiesQuery,
   type AdminProperty,
   type Amenity,
   type CreatePropertyBody,
-  type PortalFilters,
-  type PortalListQuery,
   type PortalProperty,
   type PropertyStatus,
   type PropertyType,
@@ -25,7 +21,7 @@ import {
   type UpdatePropertyBody,
 } from './properties.schema.ts';
 import * as store from './properties.store.ts';
-import { isAgentOf } from '../agents/agents.service.ts';
+import { isAgentOf } from '../agents/index.ts';
 
 export type { PropertyRef } from './properties.store.ts';
 
@@ -218,28 +214,11 @@ async function checkAgent(tx: Tx, organizationId: string, agentId: string | null
   }
 }
 
-async function withCodeCheck<T>(code: string | undefined, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    const failure = databaseError(error);
-    if (failure?.code === UNIQUE_VIOLATION && failure.constraint === 'properties_organization_id_code_key') {
-      throw Errors.duplicate(`A property with code ${code} already exists in this organization`);
-    }
-    throw error;
-  }
-}
-
-/**
- * A back-office transaction on `organizationId`: 404 when it is not an organization (checked
- * before the id reaches the tenant setting), with the organization's defaults at hand.
- */
-async function adminTx<T>(
-  db: Database,
-  organizationId: string,
-  work: (tx: Tx, organization: TenantOrganization) => Promise<T>,
-): Promise<T> {
-  return inTenantOrganization(db, organizationId, work);
+/** A parallel write took the code between the update's check and its commit. */
+function codeConflict(code: string | undefined) {
+  return {
+    properties_organization_id_code_key: `A property with code ${code} already exists in this organization`,
+  };
 }
 
 async function loadAdminProperty(tx: Tx, organizationId: string, propertyId: string) {
@@ -256,7 +235,7 @@ export async function createProperty(
   organizationId: string,
   body: CreatePropertyBody,
 ): Promise<AdminProperty> {
-  return adminTx(db, organizationId, async (tx, organization) => {
+  return inTenantOrganization(db, organizationId, async (tx, organization) => {
     await checkAgent(tx, organizationId, body.agentId);
     const row = await store.insertProperty(tx, {
       id: newId('prop'),
@@ -285,8 +264,10 @@ export async function updateProperty(
   propertyId: string,
   body: UpdatePropertyBody,
 ): Promise<AdminProperty> {
-  return withCodeCheck(body.code, () =>
-    adminTx(db, organizationId, async (tx, organization) => {
+  return inTenantOrganization(
+    db,
+    organizationId,
+    async (tx, organization) => {
       const current = await loadAdminProperty(tx, organizationId, propertyId);
       if (body.agentId !== undefined) await checkAgent(tx, organizationId, body.agentId);
       const merged = { ...writableOf(current.property), ...body } as CreatePropertyBody;
@@ -303,7 +284,8 @@ export async function updateProperty(
         actor: OPERATOR,
       });
       return toAdminProperty(await loadAdminProperty(tx, organizationId, propertyId));
-    }),
+    },
+    codeConflict(body.code),
   );
 }
 
@@ -313,7 +295,7 @@ export async function deleteProperty(
   organizationId: string,
   propertyId: string,
 ): Promise<{ id: string; deleted: true }> {
-  return adminTx(db, organizationId, async (tx) => {
+  return inTenantOrganization(db, organizationId, async (tx) => {
     const row = isId(propertyId, 'prop') ? await store.deleteProperty(tx, organizationId, propertyId) : null;
     if (!row) throw Errors.notFound('Property', propertyId);
     await recordEvent(tx, {
@@ -327,7 +309,7 @@ export async function deleteProperty(
 
 /** One property, back-office view. */
 export async function getAdminProperty(db: Database, organizationId: string, propertyId: string) {
-  return adminTx(db, organizationId, async (tx) => {
+  return inTenantOrganization(db, organizationId, async (tx) => {
     return toAdminProperty(await loadAdminProperty(tx, organizationId, propertyId));
   });
 }
@@ -339,181 +321,10 @@ export async function listAdminProperties(
   query: AdminListPropertiesQuery,
 ) {
   const page = pageRequest(query);
-  const { items, total } = await adminTx(db, organizationId, async (tx) => {
+  const { items, total } = await inTenantOrganization(db, organizationId, async (tx) => {
     return store.listProperties(tx, organizationId, query, page);
   });
   return { data: items.map(toAdminProperty), meta: pageMeta(total, page) };
-}
-
-function parseNumbers(text: string): number[] {
-  return text.split(',').map(Number);
-}
-
-/** Turns the portal query into a checked filter: ranges in order, geo parameters consistent. */
-export function portalFilter(query: PortalListQuery): store.PortalFilter {
-  const filter: store.PortalFilter = {
-    type: query.type,
-    city: query.city,
-    neighborhood: query.neighborhood,
-    q: query.q,
-    priceMin: query.priceMin,
-    priceMax: query.priceMax,
-    bedroomsMin: query.bedroomsMin,
-    bathroomsMin: query.bathroomsMin,
-    areaMin: query.areaMin,
-    areaMax: query.areaMax,
-    featured: query.featured,
-  };
-  if (query.transactionType !== undefined) {
-    filter.transactionTypes =
-      query.transactionType === 'SALE_OR_RENT' ? ['SALE_OR_RENT'] : [query.transactionType, 'SALE_OR_RENT'];
-  }
-  if (query.priceMin !== undefined && query.priceMax !== undefined && query.priceMin > query.priceMax)
-    throw Errors.invalidField('querystring.priceMax', 'must be greater than or equal to priceMin');
-  if (query.areaMin !== undefined && query.areaMax !== undefined && query.areaMin > query.areaMax)
-    throw Errors.invalidField('querystring.areaMax', 'must be greater than or equal to areaMin');
-  const amenities = AMENITIES.filter((amenity) => ['1', 'true'].includes(query[amenityFlag(amenity)] ?? ''));
-  if (amenities.length > 0) filter.amenities = amenities;
-  if (query.bounds !== undefined) {
-    const [south, west, north, east] = parseNumbers(query.bounds) as [number, number, number, number];
-    if (south < -90 || north > 90 || south > north)
-      throw Errors.invalidField(
-        'querystring.bounds',
-        'must be south,west,north,east with -90 <= south <= north <= 90',
-      );
-    if (west < -180 || east > 180 || west > east)
-      throw Errors.invalidField(
-        'querystring.bounds',
-        'must be south,west,north,east with -180 <= west <= east <= 180',
-      );
-    filter.bounds = { south, west, north, east };
-  }
-  if (query.near !== undefined) {
-    const [latitude, longitude] = parseNumbers(query.near) as [number, number];
-    if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180)
-      throw Errors.invalidField(
-        'querystring.near',
-        'must be latitude,longitude within -90..90 and -180..180',
-      );
-    filter.near = { latitude, longitude, radiusKm: query.radiusKm ?? 10 };
-  } else if (query.radiusKm !== undefined) {
-    throw Errors.invalidField('querystring.radiusKm', 'needs near=latitude,longitude');
-  }
-  if (query.sortBy === 'distance' && !filter.near)
-    throw Errors.invalidField('querystring.sortBy', 'distance needs near=latitude,longitude');
-  return filter;
-}
-
-function portalSort(query: PortalListQuery): store.PortalSort {
-  const by = query.sortBy ?? 'createdAt';
-  return { by, order: query.sortOrder ?? (by === 'createdAt' ? 'desc' : 'asc') };
-}
-
-/** The published stock matching the portal filters, one page of at most 48. */
-export async function searchPortalProperties(db: Database, organizationId: string, query: PortalListQuery) {
-  const filter = portalFilter(query);
-  const page = pageRequest(query, 12);
-  const { items, total } = await db.tenantTx(organizationId, (tx) =>
-    store.listPortalProperties(tx, organizationId, filter, portalSort(query), page),
-  );
-  return { data: items.map(toPortalProperty), meta: pageMeta(total, page) };
-}
-
-/** Featured published properties, newest first. */
-export async function listFeaturedProperties(
-  db: Database,
-  organizationId: string,
-  query: { page?: number; pageSize?: number },
-) {
-  const page = pageRequest(query, 12);
-  const { items, total } = await db.tenantTx(organizationId, (tx) =>
-    store.listPortalProperties(
-      tx,
-      organizationId,
-      { featured: true },
-      { by: 'createdAt', order: 'desc' },
-      page,
-    ),
-  );
-  return { data: items.map(toPortalProperty), meta: pageMeta(total, page) };
-}
-
-/** One published property; 404 when unknown, unpublished or of another agency (one message for all). */
-export async function getPortalProperty(db: Database, organizationId: string, propertyId: string) {
-  const found = isId(propertyId, 'prop')
-    ? await db.tenantTx(organizationId, (tx) =>
-        store.findPropertyById(tx, organizationId, propertyId, { portal: true }),
-      )
-    : null;
-  if (!found) throw Errors.notFound('Property', propertyId);
-  return toPortalProperty(found);
-}
-
-/** Facets of the published stock, to build a search form from what the agency actually has. */
-export async function portalFilters(db: Database, organizationId: string): Promise<PortalFilters> {
-  const rows = await db.tenantTx(organizationId, (tx) => store.portalFacets(tx, organizationId));
-  const filters: PortalFilters = {
-    total: 0,
-    transactionTypes: [],
-    types: [],
-    cities: [],
-    neighborhoods: [],
-    bedrooms: [],
-    amenities: [],
-    priceRanges: [],
-    area: { min: null, max: null },
-    sortOptions: ['createdAt', 'price', 'area', 'distance'],
-  };
-  const num = (value: string | number | null) => (value === null ? null : Number(value));
-  for (const row of rows) {
-    const count = Number(row.n);
-    const key = row.key1 ?? '';
-    switch (row.facet) {
-      case 'total':
-        filters.total = count;
-        filters.area = { min: num(row.min), max: num(row.max) };
-        break;
-      case 'transactionType':
-        filters.transactionTypes.push({ value: key, count });
-        break;
-      case 'type':
-        filters.types.push({ value: key, count });
-        break;
-      case 'city':
-        filters.cities.push({ value: key, count });
-        break;
-      case 'neighborhood':
-        filters.neighborhoods.push({ city: key, value: row.key2 ?? '', count });
-        break;
-      case 'bedrooms':
-        filters.bedrooms.push({ value: Number(key), count });
-        break;
-      case 'amenity':
-        if ((AMENITIES as readonly string[]).includes(key))
-          filters.amenities.push({ value: key as Amenity, flag: amenityFlag(key as Amenity), count });
-        break;
-      case 'price':
-        filters.priceRanges.push({
-          transactionType: key as TransactionType,
-          currency: row.key2 ?? '',
-          min: Number(row.min),
-          max: Number(row.max),
-        });
-        break;
-    }
-  }
-  const byCount = (a: { count: number; value: unknown }, b: { count: number; value: unknown }) =>
-    b.count - a.count || String(a.value).localeCompare(String(b.value));
-  filters.transactionTypes.sort(byCount);
-  filters.types.sort(byCount);
-  filters.cities.sort(byCount);
-  filters.neighborhoods.sort((a, b) => a.city.localeCompare(b.city) || byCount(a, b));
-  filters.bedrooms.sort((a, b) => a.value - b.value);
-  filters.amenities.sort(byCount);
-  filters.priceRanges.sort(
-    (a, b) => a.transactionType.localeCompare(b.transactionType) || a.currency.localeCompare(b.currency),
-  );
-  return filters;
 }
 
 /**

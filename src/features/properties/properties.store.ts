@@ -1,8 +1,7 @@
-import { and, asc, between, count, desc, eq, gte, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { countOf, queryRows, totalOf, type Tx } from '../../db/database.ts';
-import { inline, StatementCache, type Bind } from '../../db/statements.ts';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { type Tx } from '../../db/database.ts';
 import { agents, properties, type AgentRow, type PropertyRow } from '../../db/schema.ts';
-import { fold, likeLiteral } from '../../platform/text/fold.ts';
+import { containsAllWords } from '../../platform/text/search-sql.ts';
 
 /** Visible on the portal: ACTIVE and published (the partial indexes' predicate). */
 export const portalVisible = sql`${properties.status} = 'ACTIVE' AND ${properties.publishedOnPortal}`;
@@ -43,7 +42,7 @@ export interface PropertyWithAgent {
   agent: Pick<AgentRow, 'id' | 'firstName' | 'lastName' | 'phone' | 'email' | 'photoUrl'> | null;
 }
 
-const agentCard = {
+export const agentCard = {
   id: agents.id,
   firstName: agents.firstName,
   lastName: agents.lastName,
@@ -53,7 +52,7 @@ const agentCard = {
 };
 
 /** The columns the portal shows (no internal notes, custom fields, exact location or search columns). */
-const portalColumns = {
+export const portalColumns = {
   id: properties.id,
   code: properties.code,
   title: properties.title,
@@ -184,231 +183,4 @@ export async function listProperties(
     tx.select({ total: count() }).from(properties).where(where),
   ]);
   return { items, total: Number(totals[0]?.total ?? 0) };
-}
-
-/** The folded words of a search text: each one must occur (the query's shape has one test per word). */
-const wordsOf = (text: string) => fold(text).split(/\s+/).filter(Boolean);
-
-/** Every word of `text` (folded) appears in `column` (a folded search column): trigram-indexable. */
-export function containsAllWords(column: AnyColumn, text: string, bind: Bind = inline): SQL {
-  return and(...wordsOf(text).map((word) => sql`${column} LIKE ${bind(`%${likeLiteral(word)}%`)}`)) as SQL;
-}
-
-/** The portal's filters, already parsed and checked by the service. */
-export interface PortalFilter {
-  transactionTypes?: string[];
-  type?: string;
-  city?: string;
-  neighborhood?: string;
-  q?: string;
-  priceMin?: number;
-  priceMax?: number;
-  bedroomsMin?: number;
-  bathroomsMin?: number;
-  areaMin?: number;
-  areaMax?: number;
-  featured?: boolean;
-  amenities?: string[];
-  bounds?: { south: number; west: number; north: number; east: number };
-  near?: { latitude: number; longitude: number; radiusKm: number };
-}
-
-export interface PortalSort {
-  by: 'price' | 'createdAt' | 'area' | 'distance';
-  order: 'asc' | 'desc';
-}
-
-const EARTH_RADIUS_KM = 6371;
-
-/** Great-circle distance in km from a point (bound values) to the property's portal coordinates (haversine). */
-function distanceKm(latitude: unknown, longitude: unknown): SQL {
-  return sql`(2 * ${EARTH_RADIUS_KM} * asin(sqrt(
-    power(sin(radians(${properties.portalLatitude} - ${latitude}) / 2), 2) +
-    cos(radians(${latitude})) * cos(radians(${properties.portalLatitude})) *
-    power(sin(radians(${properties.portalLongitude} - ${longitude}) / 2), 2))))`;
-}
-
-/**
- * The agency's distinct visible values of a folded search column that contain every word of `text`,
- * as an array subquery. `LIKE` is not leakproof, so under row-level security it can never be an index
- * condition; the few distinct values (cities, neighbourhoods) are found instead by a loose index scan
- * (one probe per distinct value, `>` on text is leakproof) and matched there, and the listing then
- * filters with `= ANY(...)` (text equality: an index condition). Same matches as the substring test.
- */
-function agencyValuesContaining(
-  organizationId: string,
-  column: 'search_city' | 'search_neighborhood',
-  text: string,
-  bind: Bind,
-): SQL {
-  const c = sql.identifier(column);
-  const words = wordsOf(text);
-  const matches =
-    words.length === 0
-      ? sql`true`
-      : sql.join(
-          words.map((word) => sql`v LIKE ${bind(`%${likeLiteral(word)}%`)}`),
-          sql` AND `,
-        );
-  const organization = bind(organizationId);
-  const next = (after: SQL) =>
-    sql`SELECT r.${c} FROM properties AS r
-        WHERE r.organization_id = ${organization} AND r.status = 'ACTIVE' AND r.published_on_portal${after}
-        ORDER BY r.${c} LIMIT 1`;
-  return sql`ARRAY(WITH RECURSIVE agency_values(v) AS (
-      (${next(sql``)})
-      UNION ALL
-      SELECT (${next(sql` AND r.${c} > agency_values.v`)}) FROM agency_values WHERE agency_values.v IS NOT NULL
-    ) SELECT v FROM agency_values WHERE v IS NOT NULL AND ${matches})`;
-}
-
-/** Every value is bound (`bind`): the statement's text depends only on `portalShape`'s key. */
-function portalConditions(organizationId: string, filter: PortalFilter, bind: Bind): SQL[] {
-  const c: SQL[] = [eq(properties.organizationId, bind(organizationId)), portalVisible];
-  if (filter.transactionTypes)
-    c.push(sql`${properties.transactionType} = ANY(${bind(filter.transactionTypes)}::text[])`);
-  if (filter.type !== undefined) c.push(eq(properties.type, bind(filter.type)));
-  if (filter.city !== undefined)
-    c.push(
-      sql`${properties.searchCity} = ANY(${agencyValuesContaining(organizationId, 'search_city', filter.city, bind)})`,
-    );
-  if (filter.neighborhood !== undefined)
-    c.push(
-      sql`${properties.searchNeighborhood} = ANY(${agencyValuesContaining(organizationId, 'search_neighborhood', filter.neighborhood, bind)})`,
-    );
-  if (filter.q !== undefined) c.push(containsAllWords(properties.searchText, filter.q, bind));
-  // float8 copies: leakproof comparisons, so index conditions under RLS (numeric ones are not).
-  if (filter.priceMin !== undefined) c.push(gte(properties.priceValue, bind(filter.priceMin)));
-  if (filter.priceMax !== undefined) c.push(lte(properties.priceValue, bind(filter.priceMax)));
-  if (filter.bedroomsMin !== undefined) c.push(gte(properties.bedrooms, bind(filter.bedroomsMin)));
-  if (filter.bathroomsMin !== undefined) c.push(gte(properties.bathrooms, bind(filter.bathroomsMin)));
-  if (filter.areaMin !== undefined) c.push(gte(properties.areaValue, bind(filter.areaMin)));
-  if (filter.areaMax !== undefined) c.push(lte(properties.areaValue, bind(filter.areaMax)));
-  if (filter.featured !== undefined) c.push(eq(properties.featured, bind(filter.featured)));
-  if (filter.amenities && filter.amenities.length > 0)
-    c.push(sql`${properties.amenities} @> ${bind(filter.amenities)}::text[]`);
-  if (filter.bounds) {
-    const b = filter.bounds;
-    c.push(between(properties.portalLatitude, bind(b.south), bind(b.north)));
-    c.push(between(properties.portalLongitude, bind(b.west), bind(b.east)));
-  }
-  if (filter.near) {
-    const { latitude, longitude, radiusKm } = filter.near;
-    // A bounding box the index can use first, then the exact circle.
-    const dLat = (radiusKm / EARTH_RADIUS_KM) * (180 / Math.PI);
-    const cosLat = Math.max(Math.cos((latitude * Math.PI) / 180), 0.01);
-    const dLng = Math.min(180, dLat / cosLat);
-    c.push(between(properties.portalLatitude, bind(latitude - dLat), bind(latitude + dLat)));
-    c.push(between(properties.portalLongitude, bind(longitude - dLng), bind(longitude + dLng)));
-    c.push(sql`${distanceKm(bind(latitude), bind(longitude))} <= ${bind(radiusKm)}`);
-  }
-  return c;
-}
-
-function portalOrder(filter: PortalFilter, sort: PortalSort, bind: Bind): SQL[] {
-  const direction = (column: SQL | AnyColumn) =>
-    sort.order === 'asc' ? sql`${column} ASC NULLS LAST` : sql`${column} DESC NULLS LAST`;
-  const tieBreak = sort.order === 'asc' ? asc(properties.id) : desc(properties.id);
-  // Each order is exactly an index's forward or backward scan (properties_portal_*_idx).
-  switch (sort.by) {
-    case 'price':
-      // NOT NULL: no NULLS clause, so the backward scan of (organization_id, price_value, id) serves desc.
-      return sort.order === 'asc'
-        ? [asc(properties.priceValue), asc(properties.id)]
-        : [desc(properties.priceValue), desc(properties.id)];
-    case 'area':
-      return [direction(properties.areaValue), tieBreak];
-    case 'distance':
-      return filter.near
-        ? [direction(distanceKm(bind(filter.near.latitude), bind(filter.near.longitude))), tieBreak]
-        : [desc(properties.createdAt), desc(properties.id)];
-    default:
-      return sort.order === 'asc'
-        ? [asc(properties.createdAt), asc(properties.id)]
-        : [desc(properties.createdAt), desc(properties.id)];
-  }
-}
-
-/**
- * What changes the listing's text: the sort, which filters are present, and how many words the text
- * filters have (one test per word); every other value is bound.
- */
-function portalShape(filter: PortalFilter, sort: PortalSort): string {
-  const present = Object.entries(filter)
-    .filter(([, value]) => value !== undefined)
-    .map(([name, value]) => {
-      if (typeof value === 'string') return `${name}:${wordsOf(value).length}`;
-      if (Array.isArray(value)) return `${name}:${value.length > 0 ? 'some' : 'none'}`;
-      return name;
-    })
-    .sort();
-  return `${sort.by} ${sort.order} ${present.join(',')}`;
-}
-
-const listingStatements = new StatementCache();
-
-/** One page of the published stock matching `filter`, and the count of all matches. */
-export async function listPortalProperties(
-  tx: Tx,
-  organizationId: string,
-  filter: PortalFilter,
-  sort: PortalSort,
-  page: { limit: number; offset: number },
-): Promise<{ items: PortalPropertyWithAgent[]; total: number }> {
-  let where: SQL | undefined;
-  // The count rides along as an uncorrelated subquery (computed once): one statement, one round trip.
-  const rows = await listingStatements.select(tx, portalShape(filter, sort), (bind) => {
-    where = and(...portalConditions(organizationId, filter, bind));
-    return tx
-      .select({ property: portalColumns, agent: agentCard, total: countOf(properties, where) })
-      .from(properties)
-      .leftJoin(agents, eq(agents.id, properties.agentId))
-      .where(where)
-      .orderBy(...portalOrder(filter, sort, bind))
-      .limit(bind(page.limit))
-      .offset(bind(page.offset));
-  });
-  const items = rows.map(({ property, agent }) => ({ property, agent }));
-  // An empty page past the first counts on its own (rare): built again, with the values inline.
-  if (rows.length === 0 && page.offset > 0) where = and(...portalConditions(organizationId, filter, inline));
-  return { items, total: await totalOf(tx, rows, page, properties, where) };
-}
-
-interface FacetRow {
-  facet: string;
-  key1: string | null;
-  key2: string | null;
-  n: string | number;
-  min: string | number | null;
-  max: string | number | null;
-}
-
-/** Facet counts of the published stock in one statement (one scan of the organization's rows). */
-export async function portalFacets(tx: Tx, organizationId: string): Promise<FacetRow[]> {
-  return queryRows<FacetRow>(
-    tx,
-    sql`
-    WITH stock AS (
-      SELECT transaction_type, type, city, neighborhood, bedrooms, amenities, price, currency, area
-      FROM properties
-      WHERE organization_id = ${organizationId} AND status = 'ACTIVE' AND published_on_portal
-    )
-    SELECT 'total' AS facet, NULL AS key1, NULL AS key2, count(*) AS n, min(area) AS min, max(area) AS max FROM stock
-    UNION ALL
-    SELECT 'transactionType', transaction_type, NULL, count(*), NULL, NULL FROM stock GROUP BY transaction_type
-    UNION ALL
-    SELECT 'type', type, NULL, count(*), NULL, NULL FROM stock GROUP BY type
-    UNION ALL
-    SELECT 'city', city, NULL, count(*), NULL, NULL FROM stock GROUP BY city
-    UNION ALL
-    SELECT 'neighborhood', city, neighborhood, count(*), NULL, NULL FROM stock
-      WHERE neighborhood IS NOT NULL GROUP BY city, neighborhood
-    UNION ALL
-    SELECT 'bedrooms', bedrooms::text, NULL, count(*), NULL, NULL FROM stock GROUP BY bedrooms
-    UNION ALL
-    SELECT 'amenity', a, NULL, count(*), NULL, NULL FROM stock, unnest(amenities) AS a GROUP BY a
-    UNION ALL
-    SELECT 'price', transaction_type, currency, count(*), min(price), max(price) FROM stock
-      GROUP BY transaction_type, currency`,
-  );
 }

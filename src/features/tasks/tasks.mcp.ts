@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { defineTool, pagedArguments, pageSummary } from '../../mcp/mcp-tool.ts';
+import { defineTool, pagedArguments, pageSummary } from '../../platform/mcp/mcp-tool.ts';
 import { ListTasksQuerySchema, TaskListResponseSchema } from './tasks.schema.ts';
 import { listPendingTasks } from './tasks.service.ts';
 

@@ -2,10 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
-import { OrganizationIdParamsSchema } from '../admin/admin.schema.ts';
+import { OrganizationIdParamsSchema, DeletedResponseSchema } from '../../platform/http/schemas.ts';
 import {
   CreateTaskBodySchema,
-  DeletedTaskResponseSchema,
   ListTasksQuerySchema,
   OrgTaskParamsSchema,
   TaskIdParamsSchema,
@@ -144,7 +143,7 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
         description: 'Removes it for good. Records `task.deleted`.',
         tags: ADMIN_TAGS,
         params: OrgTaskParamsSchema,
-        response: { 200: DeletedTaskResponseSchema },
+        response: { 200: DeletedResponseSchema },
       },
     },
     async (request) => ({ data: await tasks.deleteTask(db, request.params.orgId, request.params.taskId) }),

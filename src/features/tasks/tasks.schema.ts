@@ -1,10 +1,10 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
-import { DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.ts';
-import { DateOrDateTime } from '../appointments/appointments.schema.ts';
+import { DataOf, DateTime, ref, StringEnum, Nullable } from '../../platform/http/schemas.ts';
+import { DateOrDateTime } from '../../platform/http/dates.ts';
 
 /**
- * What a task asks of its assignee (docs/decisions.md "Tasks"). NOTIFICATION is what a booking
+ * What a task asks of its assignee (docs/decisions/0136-tasks-back-office.md). NOTIFICATION is what a booking
  * leaves in the agent's inbox; the others are the back office's to-dos.
  */
 export const TASK_TYPES = ['TODO', 'CALL', 'EMAIL', 'MEETING', 'FOLLOW_UP', 'NOTIFICATION', 'OTHER'] as const;
@@ -14,7 +14,6 @@ export const TASK_STATUSES = ['PENDING', 'DONE', 'CANCELLED'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 export const TASK_SORTS = ['dueAt', 'createdAt'] as const;
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 
 export const TaskSchema = Type.Object(
@@ -99,8 +98,5 @@ export const OrgTaskParamsSchema = Type.Object(
 
 export const TaskResponseSchema = DataOf(ref(TaskSchema));
 export const TaskListResponseSchema = ListOf(ref(TaskSchema));
-export const DeletedTaskResponseSchema = DataOf(
-  Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false }),
-);
 
 export const tasksSchemas: TSchema[] = [TaskSchema, CreateTaskBodySchema, UpdateTaskBodySchema];

@@ -5,8 +5,9 @@ import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { pageMeta, pageRequest, type PageMeta, type PageRequest } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
-import { inTenantOrganization } from '../admin/admin.service.ts';
-import { parseDateBound, requireAppointmentRef } from '../appointments/appointments.service.ts';
+import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { parseDateOrDateTime } from '../../platform/http/dates.ts';
+import { requireAppointmentRef } from '../appointments/index.ts';
 import { TaskCreated, TaskDeleted, TaskUpdated } from './tasks.events.ts';
 import type {
   CreateTaskBody,
@@ -17,8 +18,8 @@ import type {
   UpdateTaskBody,
 } from './tasks.schema.ts';
 import * as store from './tasks.store.ts';
-import { isContactOf } from '../contacts/contacts.service.ts';
-import { isAgentOf } from '../agents/agents.service.ts';
+import { isContactOf } from '../contacts/index.ts';
+import { isAgentOf } from '../agents/index.ts';
 
 /** Back-office changes are recorded with a SYSTEM actor (the operator). */
 const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
@@ -40,11 +41,6 @@ function toTask(row: TaskRow): Task {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
-}
-
-/** A back-office transaction on `organizationId`: 404 when it is not an organization. */
-async function adminTx<T>(db: Database, organizationId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return inTenantOrganization(db, organizationId, (tx) => work(tx));
 }
 
 async function loadTask(tx: Tx, organizationId: string, id: string): Promise<TaskRow> {
@@ -82,7 +78,7 @@ function completedAt(status: string, current: TaskRow | null, now: Date): Date |
 
 /** Creates a task in the back office (PENDING TODO by default); referenced ids must be the organization's. */
 export async function createTask(db: Database, organizationId: string, body: CreateTaskBody): Promise<Task> {
-  return adminTx(db, organizationId, async (tx) => {
+  return inTenantOrganization(db, organizationId, async (tx) => {
     await checkReferences(tx, organizationId, body);
     const status = body.status ?? 'PENDING';
     const row = await store.insertTask(tx, {
@@ -111,7 +107,7 @@ export async function updateTask(
   taskId: string,
   body: UpdateTaskBody,
 ): Promise<Task> {
-  return adminTx(db, organizationId, async (tx) => {
+  return inTenantOrganization(db, organizationId, async (tx) => {
     const current = await loadTask(tx, organizationId, taskId);
     await checkReferences(tx, organizationId, body);
     const changes: Partial<store.NewTask> = {};
@@ -144,7 +140,7 @@ export async function deleteTask(
   organizationId: string,
   taskId: string,
 ): Promise<{ id: string; deleted: true }> {
-  return adminTx(db, organizationId, async (tx) => {
+  return inTenantOrganization(db, organizationId, async (tx) => {
     const row = isId(taskId, 'task') ? await store.deleteTask(tx, organizationId, taskId) : null;
     if (!row) throw Errors.notFound('Task', taskId);
     await recordEvent(tx, { type: TaskDeleted.type, data: { task: toTask(row) }, actor: OPERATOR });
@@ -154,7 +150,9 @@ export async function deleteTask(
 
 /** One task, back-office view; 404 outside the organization. */
 export async function getAdminTask(db: Database, organizationId: string, taskId: string): Promise<Task> {
-  return adminTx(db, organizationId, async (tx) => toTask(await loadTask(tx, organizationId, taskId)));
+  return inTenantOrganization(db, organizationId, async (tx) =>
+    toTask(await loadTask(tx, organizationId, taskId)),
+  );
 }
 
 /** The filters and sort of a list query, parsed (dates) and checked (range in order). */
@@ -165,8 +163,9 @@ function listFilter(query: Omit<ListTasksQuery, 'page' | 'pageSize'>) {
     assigneeId: query.assigneeId,
     contactId: query.contactId,
   };
-  if (query.dueAfter !== undefined) filter.dueAfter = parseDateBound(query.dueAfter, 'query.dueAfter');
-  if (query.dueBefore !== undefined) filter.dueBefore = parseDateBound(query.dueBefore, 'query.dueBefore');
+  if (query.dueAfter !== undefined) filter.dueAfter = parseDateOrDateTime(query.dueAfter, 'query.dueAfter');
+  if (query.dueBefore !== undefined)
+    filter.dueBefore = parseDateOrDateTime(query.dueBefore, 'query.dueBefore');
   if (filter.dueAfter && filter.dueBefore && filter.dueBefore.getTime() <= filter.dueAfter.getTime()) {
     throw Errors.invalidField('query.dueBefore', 'must be later than dueAfter');
   }
@@ -188,7 +187,9 @@ async function pageOf(
 /** The back office's task list: the same filters, sort and paging as GET /v1/tasks. */
 export async function listAdminTasks(db: Database, organizationId: string, query: ListTasksQuery) {
   const { filter, sort } = listFilter(query);
-  return adminTx(db, organizationId, (tx) => pageOf(tx, organizationId, filter, sort, pageRequest(query)));
+  return inTenantOrganization(db, organizationId, (tx) =>
+    pageOf(tx, organizationId, filter, sort, pageRequest(query)),
+  );
 }
 
 /** GET /v1/tasks: the key's organization's tasks, soonest due first by default. */
@@ -220,7 +221,9 @@ export async function listPendingTasks(
   page: PageRequest,
 ): Promise<{ data: Task[]; meta: PageMeta }> {
   const dueBefore =
-    typeof filter.dueBefore === 'string' ? parseDateBound(filter.dueBefore, 'dueBefore') : filter.dueBefore;
+    typeof filter.dueBefore === 'string'
+      ? parseDateOrDateTime(filter.dueBefore, 'dueBefore')
+      : filter.dueBefore;
   return db.tenantTx(organizationId, (tx) =>
     pageOf(
       tx,
@@ -230,4 +233,9 @@ export async function listPendingTasks(
       page,
     ),
   );
+}
+
+/** Stores a task inside the caller's transaction (a booking's notification). Records no event. */
+export async function insertTaskInTx(tx: Tx, row: store.NewTask): Promise<TaskRow> {
+  return store.insertTask(tx, row);
 }

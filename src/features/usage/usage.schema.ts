@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { DataOf, DateTime, ref } from '../../platform/http/schemas.ts';
 
-/** Largest `props` accepted, measured as its JSON text in UTF-8 (docs/decisions.md "Usage events"). */
+/** Largest `props` accepted, measured as its JSON text in UTF-8 (docs/decisions/0133-usage-event-fields.md). */
 export const USAGE_PROPS_MAX_BYTES = 8 * 1024;
 
 // SPEC.md "POST /v1/usage/events" and its Limits row; contactId and email get sane maxima of our own.

@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { isId } from '../../platform/ids/ids.ts';
-import { findContactInTx, recomputeContactScore } from '../contacts/contacts.service.ts';
+import { findContactInTx, recomputeContactScore } from '../contacts/index.ts';
 import {
   USAGE_PROPS_MAX_BYTES,
   type ContactUsage,
@@ -10,6 +10,7 @@ import {
   type RecordUsageEventBody,
 } from './usage.schema.ts';
 import * as store from './usage.store.ts';
+import { dayRange } from '../../platform/http/dates.ts';
 
 const DAY_MS = 86_400_000;
 /** occurredAt may run this far ahead of our clock (client clocks and time zone slips), no further. */
@@ -87,18 +88,6 @@ export const MAX_USAGE_DAYS = 366;
 /** Default range: the last 30 days, today included. */
 const DEFAULT_USAGE_DAYS = 30;
 
-function dayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-function parseDay(value: string, field: string): number {
-  const ms = Date.parse(`${value}T00:00:00Z`);
-  // Date.parse rolls 2024-02-30 over to March: a round trip catches impossible dates.
-  if (Number.isNaN(ms) || dayOf(ms) !== value)
-    throw Errors.invalidField(field, 'must be a date (YYYY-MM-DD)');
-  return ms;
-}
-
 /**
  * A contact's usage aggregates over UTC days `from`..`to` (default the last 30 days, at most
  * 366): totals per name and counts per day and name. 404 for a contact outside the organization,
@@ -111,16 +100,9 @@ export async function getContactUsage(
   query: ContactUsageQuery,
   now = Date.now(),
 ): Promise<ContactUsage> {
-  const toMs =
-    query.to === undefined ? Date.parse(`${dayOf(now)}T00:00:00Z`) : parseDay(query.to, 'query.to');
-  const fromMs =
-    query.from === undefined ? toMs - (DEFAULT_USAGE_DAYS - 1) * DAY_MS : parseDay(query.from, 'query.from');
-  if (fromMs > toMs) throw Errors.invalidField('query.from', 'must be on or before query.to');
-  if ((toMs - fromMs) / DAY_MS + 1 > MAX_USAGE_DAYS)
-    throw Errors.invalidField('query.from', `must be at most ${MAX_USAGE_DAYS} days before query.to`);
+  const range = dayRange(query, { defaultDays: DEFAULT_USAGE_DAYS, maxDays: MAX_USAGE_DAYS }, now);
   if (!isId(contactId, 'ct')) throw Errors.notFound('Contact', contactId);
 
-  const range = { from: dayOf(fromMs), to: dayOf(toMs) };
   const rows = await db.tenantTx(organizationId, async (tx) => {
     if ((await findContactInTx(tx, organizationId, contactId)) === null)
       throw Errors.notFound('Contact', contactId);

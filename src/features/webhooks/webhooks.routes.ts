@@ -1,10 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import type { FeaturePlugin } from '../../platform/features/manifest.ts';
 import type { RouteAuth } from '../../platform/http/route-config.ts';
 import {
   CreateWebhookBodySchema,
-  DeletedWebhookResponseSchema,
   DeliveryIdParamsSchema,
   DeliveryListResponseSchema,
   DeliveryResponseSchema,
@@ -25,6 +23,7 @@ import { Type } from '@fastify/type-provider-typebox';
 import { pageQuery } from '../../platform/http/pagination.ts';
 import * as webhooks from './webhooks.service.ts';
 import type { UrlPolicy } from './webhooks.ssrf.ts';
+import { DeletedResponseSchema } from '../../platform/http/schemas.ts';
 
 // Secret key, webhooks:write (support approval) and access level 3 on every webhook route (SPEC.md).
 const auth = (write: boolean): { auth: RouteAuth } => ({
@@ -36,10 +35,12 @@ const TAGS = ['Webhooks'];
 const ListQuery = Type.Object(pageQuery(), { additionalProperties: false });
 
 /** Subscriptions, the delivery log, replay and samples (docs/webhooks.md). */
-export const webhooksRoutes: FastifyPluginAsyncTypebox<{ db: Database; urlPolicy: UrlPolicy }> = async (
-  app,
-  { db, urlPolicy },
-) => {
+export const webhooksRoutes: FeaturePlugin = async (app, context) => {
+  const { db } = context;
+  const urlPolicy: UrlPolicy = {
+    allowPrivate: context.config.webhookAllowPrivateUrls,
+    lookup: context.lookup,
+  };
   const orgOf = (request: Parameters<typeof principalOf>[0]) => principalOf(request).organization.id;
 
   app.post(
@@ -145,7 +146,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ db: Database; urlPolicy
         description: 'Its delivery log goes with it; queued deliveries are not sent.',
         tags: TAGS,
         params: WebhookIdParamsSchema,
-        response: { 200: DeletedWebhookResponseSchema },
+        response: { 200: DeletedResponseSchema },
       },
     },
     async (request) => ({ data: await webhooks.deleteSubscription(db, orgOf(request), request.params.id) }),

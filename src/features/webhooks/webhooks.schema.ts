@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox'
 import { WEBHOOK_DELIVERY_STATUSES } from '../../db/schema.ts';
 import { ACTOR_KINDS } from '../../platform/events/catalog.ts';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
-import { DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.ts';
+import { DataOf, DateTime, ref, StringEnum, Nullable } from '../../platform/http/schemas.ts';
 import { MAX_URL_LENGTH } from './webhooks.ssrf.ts';
 
 /** At most this many subscriptions per organization (a 403 beyond). */
@@ -10,8 +10,6 @@ export const MAX_SUBSCRIPTIONS = 20;
 export const MAX_EVENT_TYPES = 100;
 /** `recover` re-queues at most this many failed deliveries per call (the answer says how many). */
 export const MAX_RECOVER = 10_000;
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const EventTypes = Type.Array(
   Type.String({ minLength: 1, maxLength: 100, description: 'Exact type (`deal.won`), `object.*` or `*`' }),
@@ -153,9 +151,6 @@ export const SampleParamsSchema = Type.Object(
 export const WebhookResponseSchema = DataOf(ref(WebhookSubscriptionSchema));
 export const WebhookWithSecretResponseSchema = DataOf(ref(WithSecret));
 export const WebhookListResponseSchema = ListOf(ref(WebhookSubscriptionSchema));
-export const DeletedWebhookResponseSchema = DataOf(
-  Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false }),
-);
 export const DeliveryResponseSchema = DataOf(ref(WebhookDeliverySchema));
 export const DeliveryListResponseSchema = ListOf(ref(WebhookDeliverySchema));
 export const TestEventResponseSchema = DataOf(

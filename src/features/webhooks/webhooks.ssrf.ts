@@ -5,7 +5,7 @@ import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-f
 import { Errors } from '../../platform/errors/errors.ts';
 
 /**
- * SSRF guard of webhook URLs (docs/decisions.md "Webhooks"). Addresses are classified by
+ * SSRF guard of webhook URLs (docs/decisions/0098-webhook-url-ssrf-rules.md). Addresses are classified by
  * ipaddr.js: anything but plain public unicast (loopback, private, link-local and the metadata
  * address 169.254.169.254, CGNAT, multicast, reserved, unspecified, IPv4-mapped, NAT64, 6to4,
  * Teredo, ...) is refused. Checked twice: when a URL is saved (here) and inside the socket's own

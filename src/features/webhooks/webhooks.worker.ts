@@ -8,6 +8,7 @@ import { sendWebhook, type SendOutcome } from './webhooks.sender.ts';
 import { serviceSignature, standardSignature } from './webhooks.signing.ts';
 import { deliveryAgents, type Lookup } from './webhooks.ssrf.ts';
 import * as store from './webhooks.store.ts';
+import * as queue from './webhooks.queue.store.ts';
 
 export const USER_AGENT = 'agency-crm-webhooks/1.0 (+https://github.com/agency-crm)';
 const SYSTEM: Actor = { kind: 'SYSTEM', userId: null };
@@ -38,7 +39,7 @@ export function isRetryable(outcome: SendOutcome): boolean {
 }
 
 /** The exact bytes sent: the SPEC envelope, `event` first. The same on every attempt. */
-export function envelopeBody(event: store.ClaimedDelivery['event']): string {
+export function envelopeBody(event: queue.ClaimedDelivery['event']): string {
   return JSON.stringify({
     event: event.type,
     id: event.id,
@@ -52,7 +53,7 @@ export function envelopeBody(event: store.ClaimedDelivery['event']): string {
 }
 
 /** Headers of one attempt, signed now (every attempt is signed afresh: receivers allow 5 minutes). */
-export function signedHeaders(delivery: store.ClaimedDelivery, body: string, now = Date.now()) {
+export function signedHeaders(delivery: queue.ClaimedDelivery, body: string, now = Date.now()) {
   const timestamp = Math.floor(now / 1000);
   return {
     'content-type': 'application/json',
@@ -80,7 +81,7 @@ export class DeliveryWorker {
   private stopping = false;
   private wake: (() => void) | null = null;
   /** Successful attempts waiting to be written together (see flush). */
-  private successes: { success: store.Success; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private successes: { success: queue.Success; resolve: () => void; reject: (error: unknown) => void }[] = [];
   private flushing: Promise<void> = Promise.resolve();
   private flushTimer: NodeJS.Timeout | null = null;
 
@@ -134,10 +135,10 @@ export class DeliveryWorker {
     this.agents.https.destroy();
   }
 
-  private async claim(limit: number): Promise<store.ClaimedDelivery[]> {
+  private async claim(limit: number): Promise<queue.ClaimedDelivery[]> {
     const inFlight = Object.fromEntries(this.perSubscription);
     return this.db.systemTx((tx) =>
-      store.claimDue(tx, {
+      queue.claimDue(tx, {
         limit,
         perSubscription: this.perSubscriptionLimit,
         inFlight,
@@ -147,7 +148,7 @@ export class DeliveryWorker {
     );
   }
 
-  private launch(delivery: store.ClaimedDelivery): void {
+  private launch(delivery: queue.ClaimedDelivery): void {
     const id = delivery.subscriptionId;
     this.perSubscription.set(id, (this.perSubscription.get(id) ?? 0) + 1);
     const task = this.deliver(delivery)
@@ -169,7 +170,7 @@ export class DeliveryWorker {
    * deliveries instead of one each. The attempt's slot is held until its batch is written, so
    * shutdown and the claim count both see it.
    */
-  private recordSuccess(success: store.Success): Promise<void> {
+  private recordSuccess(success: queue.Success): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.successes.push({ success, resolve, reject });
       if (this.successes.length >= 64) void this.flush();
@@ -187,7 +188,7 @@ export class DeliveryWorker {
     this.flushing = this.flushing
       .then(() =>
         this.db.systemTx((tx) =>
-          store.completeSuccesses(
+          queue.completeSuccesses(
             tx,
             batch.map((item) => item.success),
           ),
@@ -201,10 +202,10 @@ export class DeliveryWorker {
   }
 
   /** One attempt of one delivery, then its outcome written (if the claim is still ours). */
-  async deliver(delivery: store.ClaimedDelivery): Promise<void> {
+  async deliver(delivery: queue.ClaimedDelivery): Promise<void> {
     if (!delivery.enabled) {
       await this.db.tenantTx(delivery.organizationId, (tx) =>
-        store.completeClaim(
+        queue.completeClaim(
           tx,
           delivery,
           {
@@ -245,7 +246,7 @@ export class DeliveryWorker {
       });
       return;
     }
-    const result: store.AttemptResult = {
+    const result: queue.AttemptResult = {
       status: retry ? 'PENDING' : 'FAILED',
       retryInMs: retry ? (delays[attemptNumber] ?? 0) : null,
       attempt: {
@@ -259,8 +260,8 @@ export class DeliveryWorker {
       lastStatusCode: outcome.statusCode,
     };
     await this.db.tenantTx(delivery.organizationId, async (tx) => {
-      if (!(await store.completeClaim(tx, delivery, result, newId('wha')))) return;
-      const subscription = await store.markFailing(tx, delivery.subscriptionId);
+      if (!(await queue.completeClaim(tx, delivery, result, newId('wha')))) return;
+      const subscription = await queue.markFailing(tx, delivery.subscriptionId);
       if (!subscription || !subscription.enabled) return;
       const failingFor = Date.now() - (subscription.failingSince?.getTime() ?? Date.now());
       const reason = gone ? 'GONE' : failingFor >= this.disableAfterMs ? 'FAILING' : null;

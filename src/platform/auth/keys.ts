@@ -2,8 +2,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { base62Number, randomBase62 } from '../ids/ids.ts';
 
-export type KeyType = 'publishable' | 'secret' | 'read_only_secret';
-export type KeyMode = 'live' | 'test';
+import type { KeyMode, KeyType } from '../../db/schema.ts';
+
+export type { KeyMode, KeyType } from '../../db/schema.ts';
 
 const RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;

@@ -1,7 +1,9 @@
 import type { KeyType } from './keys.ts';
 
-export const PLANS = ['FREE', 'STARTER', 'PROFESSIONAL', 'BUSINESS', 'ENTERPRISE'] as const;
-export type Plan = (typeof PLANS)[number];
+import type { Plan } from '../../db/schema.ts';
+
+// The plans are stored values (db/schema/platform.ts); what each allows is decided here.
+export { PLANS, type Plan } from '../../db/schema.ts';
 
 /** Key types each plan may hold. FREE has no API access at all. */
 export const PLAN_KEY_TYPES: Record<Plan, readonly KeyType[]> = {
@@ -12,7 +14,7 @@ export const PLAN_KEY_TYPES: Record<Plan, readonly KeyType[]> = {
   ENTERPRISE: ['publishable', 'secret', 'read_only_secret'],
 };
 
-/** Organization-wide writes per minute when the organization has no override (docs/decisions.md). */
+/** Organization-wide writes per minute when the organization has no override (docs/decisions/0009-plans.md). */
 export const PLAN_WRITE_LIMITS: Record<Plan, number> = {
   FREE: 0,
   STARTER: 120,

@@ -21,11 +21,18 @@ export interface EventDefinition<T extends TSchema = TSchema> {
 
 const TYPE_PATTERN = /^[a-z][a-z_]*\.[a-z][a-z_]*$/;
 
-/** The catalog: every event type the service emits. Features add theirs with `defineEvent`. */
+/**
+ * The catalog: every event type the service emits. `src/features.ts` registers the event types the
+ * feature manifests declare, once, when it is first imported (the app and the worker import it).
+ */
 class EventCatalog {
   private readonly definitions = new Map<string, EventDefinition>();
 
-  add(definition: EventDefinition): void {
+  register(definitions: readonly EventDefinition[]): void {
+    for (const definition of definitions) this.add(definition);
+  }
+
+  private add(definition: EventDefinition): void {
     if (!TYPE_PATTERN.test(definition.type)) throw new Error(`bad event type ${definition.type}`);
     const existing = this.definitions.get(definition.type);
     if (existing && existing !== definition) throw new Error(`event type ${definition.type} defined twice`);
@@ -54,9 +61,8 @@ class EventCatalog {
 
 export const eventCatalog = new EventCatalog();
 
-/** Declares an event type (in a feature's `*.events.ts`) and adds it to the catalog. */
+/** Declares an event type (in a feature's `*.events.ts`); its manifest's `events` lists it for the catalog. */
 export function defineEvent<T extends TSchema>(definition: EventDefinition<T>): EventDefinition<T> {
-  eventCatalog.add(definition as unknown as EventDefinition);
   return definition;
 }
 

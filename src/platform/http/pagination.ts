@@ -27,6 +27,10 @@ export function pageQuery(options: { maxPageSize?: number; defaultPageSize?: num
   };
 }
 
+/** A list's query that has nothing but the page: `?page=&pageSize=`. */
+export const PageQuerySchema = Type.Object({ ...pageQuery() }, { additionalProperties: false });
+export type PageQuery = Static<typeof PageQuerySchema>;
+
 export interface PageRequest {
   page: number;
   pageSize: number;

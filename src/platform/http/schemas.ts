@@ -56,6 +56,15 @@ export const Amount = (options: { description?: string } = {}) =>
 export const DateTime = (options: { description?: string } = {}) =>
   Type.String({ format: 'date-time', ...options });
 
+/** `{orgId}` of the admin routes under /admin/v1/organizations/{orgId}/ (a live organization or its test twin). */
+export const OrganizationIdParamsSchema = Type.Object(
+  { orgId: Type.String() },
+  { additionalProperties: false },
+);
+
+/** The schema or null (a nullable field). */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
 /** Registered with app.addSchema before any route; features add their own named schemas too. */
 export const sharedSchemas: TSchema[] = [ErrorDetailSchema, ErrorResponseSchema, PageMetaSchema];
 
@@ -71,3 +80,8 @@ export function StringEnum<const T extends readonly string[]>(
 ) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
+
+/** The answer of a DELETE: `{data: {id, deleted: true}}`. */
+export const DeletedResponseSchema = DataOf(
+  Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false }),
+);

@@ -34,7 +34,7 @@ function resetSeconds(window: Window): number {
 /**
  * Watches the shared store: every limit decided in process memory because Redis failed is counted
  * (`rate_limit_fallbacks_total`); the first one of an outage logs a warning, and Redis answering
- * again logs that shared limits resumed (docs/decisions.md "Redis unavailable").
+ * again logs that shared limits resumed (docs/decisions/0016-redis-unavailable.md).
  */
 class RedisFallbackMonitor {
   private degraded = false;

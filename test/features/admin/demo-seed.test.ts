@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CITIES } from '../../../src/features/admin/demo-data.ts';
+import { DEMO_CITIES } from '../../../src/features/demo/demo-data.ts';
 import { admin, api, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 

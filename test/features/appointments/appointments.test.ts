@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listAppointments } from '../../../src/features/appointments/appointments.service.ts';
+import { listAppointments } from '../../../src/features/appointments/appointments.read.ts';
 import { eventCatalog } from '../../../src/platform/events/catalog.ts';
 import { pageRequest } from '../../../src/platform/http/pagination.ts';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalTimeZone } from '../../../src/platform/time/clock-time.ts';
 import {
-  canonicalTimeZone,
   freeSlots,
   gridSlots,
   isoWeekday,

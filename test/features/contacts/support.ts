@@ -2,7 +2,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { events } from '../../../src/db/schema.ts';
-import type { AdminOrganization } from '../../../src/features/admin/admin.schema.ts';
+import type { AdminOrganization } from '../../../src/features/organizations/index.ts';
 import { SCOPES } from '../../../src/platform/auth/scopes.ts';
 import { eventCatalog, fieldTree } from '../../../src/platform/events/catalog.ts';
 import { createApiKey } from '../../helpers/factories.ts';

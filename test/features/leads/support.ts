@@ -6,7 +6,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { queryRows } from '../../../src/db/database.ts';
 import { appointments, contacts, events, leads, visitRequests } from '../../../src/db/schema.ts';
-import type { AdminOrganization } from '../../../src/features/admin/admin.schema.ts';
+import type { AdminOrganization } from '../../../src/features/organizations/index.ts';
 import { createApiKey } from '../../helpers/factories.ts';
 import { admin, expectStatus } from '../../helpers/http.ts';
 import { testDatabase } from '../../helpers/test-app.ts';

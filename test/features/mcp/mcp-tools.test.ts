@@ -17,15 +17,15 @@ import { callError, callOk, connect, listen } from './support.ts';
 
 const TOOLS = [
   'get_summary',
+  'search_contacts',
   'search_properties',
   'get_property',
-  'search_contacts',
-  'get_contact',
+  'match_properties_for_contact',
+  'list_pending_tasks',
   'list_appointments',
   'list_pipelines',
   'list_deals',
-  'list_pending_tasks',
-  'match_properties_for_contact',
+  'get_contact',
 ];
 /** What each tool needs, as SPEC.md "MCP endpoint" assigns the scopes. */
 const TOOL_SCOPES: Record<string, string[]> = {

@@ -403,10 +403,17 @@ function slots(root: unknown): Slot[] {
   return found;
 }
 
-/** Applies the mutations to a copy of `value` (deterministic, so fast-check can replay it). */
+/**
+ * Applies the mutations to a copy of `value` (deterministic, so fast-check can replay it). Inserted
+ * values are copied too: the arbitraries hand out shared constants (`[]`, `{}`, `[null]`), and a
+ * later mutation adding into one of them changed it for every later run, or put an array inside
+ * itself, after which every operation died with "Maximum call stack size exceeded" in `toJson`
+ * (the FUZZ_RUNS=2000 harness failure of docs/reliability.md).
+ */
 export function mutate(value: unknown, mutations: Mutation[]): unknown {
   let root: unknown = structuredCloneSafe(value);
-  for (const m of mutations) {
+  for (const original of mutations) {
+    const m = { ...original, value: structuredCloneSafe(original.value) };
     const all = slots(root);
     const slot = all[m.at % all.length] as Slot;
     const container =

@@ -2993,39 +2993,6 @@ export interface components {
         count: number;
       }[];
     };
-    /** @description A JSON-RPC 2.0 message of the Model Context Protocol (Streamable HTTP transport) */
-    McpMessage: {
-      /** @enum {string} */
-      jsonrpc: '2.0';
-      /** @description Echoed in the response */
-      id?: string | number;
-      /** @description initialize, notifications/initialized, tools/list, tools/call, ping */
-      method?: string;
-      params?: {
-        [key: string]: unknown;
-      };
-      result?: {
-        [key: string]: unknown;
-      };
-      error?: {
-        [key: string]: unknown;
-      };
-    };
-    /** @description The JSON-RPC response (JSON, not SSE) */
-    McpResponse: {
-      /** @enum {string} */
-      jsonrpc: '2.0';
-      id: (string | number) | null;
-      /** @description tools/list: `{tools}`; tools/call: `{content, structuredContent, isError?}` */
-      result?: {
-        [key: string]: unknown;
-      };
-      error?: {
-        code: number;
-        message: string;
-        data?: unknown;
-      };
-    };
     WebhookSubscription: {
       /** @description wh_… identifier */
       id: string;
@@ -3282,6 +3249,39 @@ export interface components {
        * @enum {string}
        */
       status?: 'APPROVED' | 'PENDING' | 'REJECTED';
+    };
+    /** @description A JSON-RPC 2.0 message of the Model Context Protocol (Streamable HTTP transport) */
+    McpMessage: {
+      /** @enum {string} */
+      jsonrpc: '2.0';
+      /** @description Echoed in the response */
+      id?: string | number;
+      /** @description initialize, notifications/initialized, tools/list, tools/call, ping */
+      method?: string;
+      params?: {
+        [key: string]: unknown;
+      };
+      result?: {
+        [key: string]: unknown;
+      };
+      error?: {
+        [key: string]: unknown;
+      };
+    };
+    /** @description The JSON-RPC response (JSON, not SSE) */
+    McpResponse: {
+      /** @enum {string} */
+      jsonrpc: '2.0';
+      id: (string | number) | null;
+      /** @description tools/list: `{tools}`; tools/call: `{content, structuredContent, isError?}` */
+      result?: {
+        [key: string]: unknown;
+      };
+      error?: {
+        code: number;
+        message: string;
+        data?: unknown;
+      };
     };
   };
   responses: never;

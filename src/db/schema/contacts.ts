@@ -1,0 +1,192 @@
+// Contacts and what portal forms and the back office attach to them: leads, visit requests, appointments, tasks, finder searches.
+import { sql } from 'drizzle-orm';
+import { boolean, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt, money } from './columns.ts';
+import { tenantId } from './platform.ts';
+import { agents, properties } from './portal.ts';
+
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    code: text('code').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull().default(''),
+    email: text('email'),
+    /** Lowercased email: the dedupe key. */
+    emailKey: text('email_key'),
+    /** E.164. */
+    phone: text('phone'),
+    source: text('source').notNull(),
+    status: text('status').notNull(),
+    type: text('type').notNull(),
+    score: integer('score').notNull().default(0),
+    ownerId: text('owner_id').references(() => agents.id, { onDelete: 'set null' }),
+    preferredCity: text('preferred_city'),
+    preferredType: text('preferred_type'),
+    budget: money('budget'),
+    currency: text('currency'),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    optedOut: boolean('opted_out').notNull().default(false),
+    externalId: text('external_id'),
+    /** Lowercase, accent-free name, email and phone digits for `q`. */
+    searchText: text('search_text').notNull().default(''),
+    lastActivityAt: timestamp('last_activity_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('contacts_organization_id_code_key').on(t.organizationId, t.code),
+    uniqueIndex('contacts_organization_id_phone_key').on(t.organizationId, t.phone),
+    uniqueIndex('contacts_organization_id_email_key_key').on(t.organizationId, t.emailKey),
+    // The list's default order (`created_at DESC, id DESC` by a backward scan) and `q`: under RLS
+    // `LIKE` is not leakproof, so `q` is a filter over one organization's entries; with search_text
+    // in the index the count is an index-only scan (no heap), docs/performance.md.
+    index('contacts_organization_id_created_at_idx').on(
+      t.organizationId,
+      t.createdAt,
+      t.id,
+      t.searchText,
+    ),
+    index('contacts_organization_id_status_idx').on(t.organizationId, t.status, t.createdAt.desc()),
+    index('contacts_organization_id_source_idx').on(t.organizationId, t.source, t.createdAt.desc()),
+    index('contacts_organization_id_type_idx').on(t.organizationId, t.type, t.createdAt.desc()),
+    index('contacts_owner_id_idx').on(t.ownerId),
+    index('contacts_tags_idx').using('gin', t.tags),
+    index('contacts_organization_id_external_id_idx').on(t.organizationId, t.externalId),
+    // Few contacts opt out: a partial index keeps `optedOut=true` (the messaging block list) cheap.
+    index('contacts_organization_id_opted_out_idx')
+      .on(t.organizationId, t.createdAt.desc())
+      .where(sql`opted_out`),
+  ],
+);
+
+export const leads = pgTable(
+  'leads',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    contactId: text('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    propertyId: text('property_id').references(() => properties.id, { onDelete: 'set null' }),
+    message: text('message'),
+    interestedIn: text('interested_in'),
+    utm: jsonb('utm').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('leads_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc()),
+    index('leads_contact_id_idx').on(t.contactId),
+  ],
+);
+
+export const visitRequests = pgTable(
+  'visit_requests',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    contactId: text('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    propertyId: text('property_id')
+      .notNull()
+      .references(() => properties.id, { onDelete: 'cascade' }),
+    preferredDate: date('preferred_date', { mode: 'string' }),
+    preferredTime: text('preferred_time'),
+    message: text('message'),
+    status: text('status').notNull().default('PENDING'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('visit_requests_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc()),
+    index('visit_requests_contact_id_idx').on(t.contactId),
+  ],
+);
+
+/** Appointment statuses that hold a slot: the no-overlap constraint covers only these. */
+export const ACTIVE_APPOINTMENT_STATUSES = ['SCHEDULED', 'CONFIRMED'] as const;
+
+export const appointments = pgTable(
+  'appointments',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    agentId: text('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    contactId: text('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    propertyId: text('property_id').references(() => properties.id, { onDelete: 'set null' }),
+    type: text('type').notNull(),
+    status: text('status').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true, mode: 'date' }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true, mode: 'date' }).notNull(),
+    source: text('source').notNull().default('BOOKING'),
+    notes: text('notes'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('appointments_organization_id_starts_at_idx').on(t.organizationId, t.startsAt),
+    index('appointments_agent_id_starts_at_idx').on(t.agentId, t.startsAt),
+    index('appointments_contact_id_idx').on(t.contactId),
+    // The no-overlap exclusion constraint is in the migration (drizzle-kit cannot express it).
+  ],
+);
+
+export const tasks = pgTable(
+  'tasks',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    title: text('title').notNull(),
+    description: text('description'),
+    type: text('type').notNull().default('TODO'),
+    status: text('status').notNull().default('PENDING'),
+    dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }),
+    assigneeId: text('assignee_id').references(() => agents.id, { onDelete: 'set null' }),
+    contactId: text('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    appointmentId: text('appointment_id').references(() => appointments.id, { onDelete: 'set null' }),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('tasks_organization_id_status_due_at_idx').on(t.organizationId, t.status, t.dueAt),
+    index('tasks_assignee_id_status_due_at_idx').on(t.assigneeId, t.status, t.dueAt),
+    // Issue 4: the task list's default order (dueAt) and due-date ranges without a status filter,
+    // the contactId filter, and the ON DELETE SET NULL of a deleted contact or appointment.
+    index('tasks_organization_id_due_at_idx').on(t.organizationId, t.dueAt),
+    index('tasks_contact_id_idx').on(t.contactId),
+    index('tasks_appointment_id_idx').on(t.appointmentId),
+  ],
+);
+
+export const finderSearches = pgTable(
+  'finder_searches',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    contactId: text('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    criteria: jsonb('criteria').$type<Record<string, unknown>>().notNull(),
+    subscribedToAlerts: boolean('subscribed_to_alerts').notNull().default(false),
+    total: integer('total').notNull(),
+    propertyIds: text('property_ids').array().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('finder_searches_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc()),
+    index('finder_searches_contact_id_idx').on(t.contactId),
+    index('finder_searches_alerts_idx')
+      .on(t.organizationId, t.createdAt)
+      .where(sql`subscribed_to_alerts`),
+  ],
+);
+
+export type ContactRow = typeof contacts.$inferSelect;
+export type AppointmentRow = typeof appointments.$inferSelect;
+export type TaskRow = typeof tasks.$inferSelect;

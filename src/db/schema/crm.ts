@@ -1,0 +1,153 @@
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { tenantId } from './platform.ts';
+import { createdAt, updatedAt, money } from './columns.ts';
+import { agents, properties } from './portal.ts';
+import { contacts } from './contacts.ts';
+
+// ---------------------------------------------------------------------------------------------
+// CRM (issue 4). Glossary
+// - pipeline: an ordered list of stages a deal moves through; stage kind OPEN, WON or LOST.
+// - deal: a potential sale/rental with a contact, in one stage of one pipeline; its status follows
+//   the kind of its stage (OPEN/WON/LOST).
+// - usage event: something a contact did in the customer's own product (SPEC "POST /v1/usage/events");
+//   raw detail is kept for a while, daily aggregates per contact and name for good.
+// ---------------------------------------------------------------------------------------------
+
+export const pipelines = pgTable(
+  'pipelines',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    name: text('name').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('pipelines_organization_id_created_at_idx').on(t.organizationId, t.createdAt)],
+);
+
+export const pipelineStages = pgTable(
+  'pipeline_stages',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    pipelineId: text('pipeline_id')
+      .notNull()
+      .references(() => pipelines.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** OPEN, WON or LOST: what entering the stage means for the deal's status. */
+    kind: text('kind').notNull(),
+    /** Win probability of a deal in this stage, 0-100. */
+    probability: integer('probability').notNull(),
+    position: integer('position').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('pipeline_stages_pipeline_id_position_idx').on(t.pipelineId, t.position)],
+);
+
+export const deals = pgTable(
+  'deals',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    code: text('code').notNull(),
+    title: text('title').notNull(),
+    value: money('value').notNull().default(0),
+    currency: text('currency').notNull(),
+    probability: integer('probability').notNull(),
+    status: text('status').notNull(),
+    intent: text('intent').notNull(),
+    leadSource: text('lead_source').notNull(),
+    lostReason: text('lost_reason'),
+    aiCreated: boolean('ai_created').notNull().default(false),
+    agentId: text('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    contactId: text('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    propertyId: text('property_id').references(() => properties.id, { onDelete: 'set null' }),
+    pipelineId: text('pipeline_id')
+      .notNull()
+      .references(() => pipelines.id, { onDelete: 'restrict' }),
+    stageId: text('stage_id')
+      .notNull()
+      .references(() => pipelineStages.id, { onDelete: 'restrict' }),
+    stageEnteredAt: timestamp('stage_entered_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expectedCloseDate: timestamp('expected_close_date', { withTimezone: true, mode: 'date' }),
+    closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
+    saasPlanId: text('saas_plan_id'),
+    saasPlanName: text('saas_plan_name'),
+    saasBillingPeriod: text('saas_billing_period'),
+    saasMrrAmount: money('saas_mrr_amount'),
+    trialStartedAt: timestamp('trial_started_at', { withTimezone: true, mode: 'date' }),
+    trialEndsAt: timestamp('trial_ends_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('deals_organization_id_code_key').on(t.organizationId, t.code),
+    index('deals_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc(), t.id),
+    index('deals_organization_id_pipeline_id_stage_id_idx').on(t.organizationId, t.pipelineId, t.stageId),
+    index('deals_organization_id_status_idx').on(t.organizationId, t.status, t.createdAt.desc()),
+    index('deals_organization_id_expected_close_date_idx').on(t.organizationId, t.expectedCloseDate),
+    index('deals_agent_id_idx').on(t.agentId),
+    index('deals_contact_id_idx').on(t.contactId),
+    index('deals_stage_id_idx').on(t.stageId),
+  ],
+);
+
+/** Raw usage events, kept USAGE_DETAIL_RETENTION_DAYS and purged by the worker. */
+export const usageEvents = pgTable(
+  'usage_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    organizationId: tenantId(),
+    contactId: text('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    label: text('label'),
+    props: jsonb('props').$type<Record<string, unknown>>(),
+    companyId: text('company_id'),
+    actorLabel: text('actor_label'),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('usage_events_contact_id_occurred_at_idx').on(t.contactId, t.occurredAt),
+    index('usage_events_created_at_idx').on(t.createdAt),
+  ],
+);
+
+/** Per contact, UTC day and event name: how many, first and last time. Kept for good. */
+export const usageDaily = pgTable(
+  'usage_daily',
+  {
+    organizationId: tenantId(),
+    contactId: text('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    name: text('name').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull().default(0),
+    firstOccurredAt: timestamp('first_occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lastOccurredAt: timestamp('last_occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.contactId, t.day, t.name] })],
+);
+
+export type PipelineRow = typeof pipelines.$inferSelect;
+export type PipelineStageRow = typeof pipelineStages.$inferSelect;
+export type DealRow = typeof deals.$inferSelect;

@@ -1,0 +1,140 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { tenantId } from './platform.ts';
+import { createdAt, updatedAt } from './columns.ts';
+import { agents } from './portal.ts';
+import { contacts } from './contacts.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Conversations over the messaging channel (issue 5). Glossary
+// - messaging number: the agency's business number on the messaging platform; at most one active
+//   per organization (partial unique index). `provider_number_id` is the platform's id of it.
+// - template: a pre-approved message with `{{variables}}`; only APPROVED ones may be sent.
+// - conversation: one per contact, created by its first message; `mode` HUMAN when a person has
+//   taken it over in the inbox (the API then never sends), `blocked` when the agency blocked it.
+// - window: the 24 hours after the contact's last inbound message, when free text may be sent.
+// - message: one row per message either way; an outbound one goes QUEUED -> SENT (or FAILED), then
+//   DELIVERED and READ as the platform reports receipts.
+// ---------------------------------------------------------------------------------------------
+
+export const messagingNumbers = pgTable(
+  'messaging_numbers',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    /** E.164. */
+    phone: text('phone').notNull(),
+    providerNumberId: text('provider_number_id').notNull(),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('messaging_numbers_organization_id_phone_key').on(t.organizationId, t.phone),
+    uniqueIndex('messaging_numbers_one_active_key').on(t.organizationId).where(sql`active`),
+    index('messaging_numbers_organization_id_created_at_idx').on(t.organizationId, t.createdAt),
+  ],
+);
+
+export const messageTemplates = pgTable(
+  'message_templates',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    name: text('name').notNull(),
+    language: text('language').notNull(),
+    category: text('category').notNull(),
+    body: text('body').notNull(),
+    /** Variable names of the body, in order of first appearance. */
+    variables: text('variables').array().notNull().default(sql`'{}'::text[]`),
+    status: text('status').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('message_templates_organization_id_name_language_key').on(
+      t.organizationId,
+      t.name,
+      t.language,
+    ),
+    index('message_templates_organization_id_created_at_idx').on(t.organizationId, t.createdAt),
+  ],
+);
+
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    contactId: text('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    mode: text('mode').notNull().default('AUTOMATED'),
+    blocked: boolean('blocked').notNull().default(false),
+    lastInboundAt: timestamp('last_inbound_at', { withTimezone: true, mode: 'date' }),
+    lastMessageId: text('last_message_id'),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('conversations_organization_id_contact_id_key').on(t.organizationId, t.contactId),
+    // GET /v1/conversations: most recent first, the id breaking ties.
+    index('conversations_organization_id_last_message_at_idx').on(
+      t.organizationId,
+      t.lastMessageAt.desc(),
+      t.id.desc(),
+    ),
+    index('conversations_contact_id_idx').on(t.contactId),
+  ],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    contactId: text('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    /** The platform's id (outbound: once sent; inbound: as received). */
+    chatMessageId: text('chat_message_id'),
+    direction: text('direction').notNull(),
+    type: text('type').notNull(),
+    /** Free text, or the template's body with its `{{variables}}`. */
+    body: text('body').notNull(),
+    renderedBody: text('rendered_body'),
+    status: text('status').notNull(),
+    templateId: text('template_id').references(() => messageTemplates.id, { onDelete: 'set null' }),
+    variables: jsonb('variables').$type<Record<string, string>>(),
+    usage: jsonb('usage').$type<{ category: string; billable: boolean }>(),
+    agentId: text('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    /** Why the platform refused it (FAILED). */
+    failureReason: text('failure_reason'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('messages_contact_id_created_at_idx').on(t.contactId, t.createdAt.desc(), t.id.desc()),
+    index('messages_organization_id_created_at_idx').on(t.organizationId, t.createdAt),
+    // Receipts and inbound retries find a message by the platform's id.
+    uniqueIndex('messages_organization_id_chat_message_id_key').on(t.organizationId, t.chatMessageId),
+    // The sweep of sends a crash interrupted (jobs.ts): QUEUED is a state of seconds.
+    index('messages_queued_created_at_idx').on(t.createdAt).where(sql`status = 'QUEUED'`),
+    index('messages_template_id_idx').on(t.templateId),
+    index('messages_agent_id_idx').on(t.agentId),
+  ],
+);
+
+export type MessagingNumberRow = typeof messagingNumbers.$inferSelect;
+export type MessageTemplateRow = typeof messageTemplates.$inferSelect;
+export type ConversationRow = typeof conversations.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;

@@ -1,0 +1,152 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.ts';
+
+/** Plans an organization can be on (platform/auth/plans.ts says what each allows). */
+export const PLANS = ['FREE', 'STARTER', 'PROFESSIONAL', 'BUSINESS', 'ENTERPRISE'] as const;
+export type Plan = (typeof PLANS)[number];
+/** API key types (platform/auth/keys.ts makes and reads them). */
+export type KeyType = 'publishable' | 'secret' | 'read_only_secret';
+/** A live key acts on the organization, a test key on its test twin. */
+export type KeyMode = 'live' | 'test';
+
+/**
+ * The platform's tables: organizations, API keys, events, idempotency records.
+ *
+ * Glossary
+ * - organization: a real-estate agency, the tenant. Every row of every other table carries its
+ *   `organization_id`, and Row-Level Security (migration 0001) hides rows of other tenants.
+ * - test twin: the organization's sandbox, a second organization row whose
+ *   `live_organization_id` points at the live one. Test-mode keys act on the twin; its events
+ *   carry `livemode: false`. Plan, activity and read-only state follow the live organization.
+ * - key: an API key (publishable, secret, read-only secret). Only its SHA-256 is stored.
+ * - scope: a permission string such as `contacts:read`; access level: 1-3, 3 = support approved.
+ * - event: an immutable record of a change, written in the transaction of that change.
+ * - idempotency record: the stored outcome of a POST sent with an Idempotency-Key.
+ */
+
+export const organizations = pgTable(
+  'organizations',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    plan: text('plan').$type<Plan>().notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    readOnly: boolean('read_only').notNull().default(false),
+    /** Organization-wide writes per minute; null = the plan's default. */
+    writeLimitPerMinute: integer('write_limit_per_minute'),
+    defaultCountry: text('default_country').notNull().default('US'),
+    defaultCurrency: text('default_currency').notNull().default('USD'),
+    /** Set on a test twin: the live organization it mirrors. */
+    liveOrganizationId: text('live_organization_id').references((): AnyPgColumn => organizations.id, {
+      onDelete: 'cascade',
+    }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('organizations_live_organization_id_key').on(t.liveOrganizationId)],
+);
+
+export const KEY_STATUSES = ['active', 'suspended', 'deactivated'] as const;
+export type KeyStatus = (typeof KEY_STATUSES)[number];
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    /** The organization the key acts on: the test twin for test-mode keys. */
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    type: text('type').$type<KeyType>().notNull(),
+    mode: text('mode').$type<KeyMode>().notNull(),
+    /** Lowercase hex SHA-256 of the full key; the key itself is never stored. */
+    keyHash: text('key_hash').notNull(),
+    /** First characters of the key, shown in listings so people can tell keys apart. */
+    keyPrefix: text('key_prefix').notNull(),
+    name: text('name'),
+    scopes: text('scopes').array().notNull(),
+    accessLevel: smallint('access_level').notNull().default(1),
+    status: text('status').$type<KeyStatus>().notNull().default('active'),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    rateLimitPerMinute: integer('rate_limit_per_minute'),
+    writeLimitPerMinute: integer('write_limit_per_minute'),
+    agentId: text('agent_id'),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
+    index('api_keys_organization_id_created_at_idx').on(t.organizationId, t.createdAt),
+  ],
+);
+
+export const events = pgTable(
+  'events',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    livemode: boolean('livemode').notNull(),
+    actor: jsonb('actor').$type<{ kind: string; userId: string | null }>().notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('events_organization_id_type_created_at_idx').on(t.organizationId, t.type, t.createdAt.desc()),
+    index('events_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc()),
+  ],
+);
+
+export const IDEMPOTENCY_STATUSES = ['in_progress', 'completed'] as const;
+export type IdempotencyStatus = (typeof IDEMPOTENCY_STATUSES)[number];
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    /** SHA-256 of method, route and body: a reuse with anything else is a 409. */
+    fingerprint: text('fingerprint').notNull(),
+    status: text('status').$type<IdempotencyStatus>().notNull(),
+    responseStatus: integer('response_status'),
+    responseBody: text('response_body'),
+    /** While in progress: when a crashed request's claim lapses and a retry may run it again. */
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .default(sql`now() + interval '24 hours'`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.key] }),
+    index('idempotency_keys_expires_at_idx').on(t.expiresAt),
+  ],
+);
+
+export type OrganizationRow = typeof organizations.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type EventRow = typeof events.$inferSelect;
+
+/** The `organization_id` of every tenant table: the organization's rows go when it goes. */
+export const tenantId = () =>
+  text('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' });

@@ -1,0 +1,213 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, date, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt, money, PORTAL_VISIBLE } from './columns.ts';
+import { organizations, tenantId } from './platform.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Portal, leads, booking, finder and analytics (issue 3). Glossary
+// - agent: a person of the agency shown on the portal; bookable when it has a booking slug and
+//   booking hours. Agents are not users of this service (there are no logins): an API key may be
+//   bound to one.
+// - property: a listing. The portal shows only ACTIVE ones with `published_on_portal`.
+// - contact: a person the agency talks to; portal forms upsert one by phone, then by email.
+// - lead / visit request / finder search: what a portal form leaves behind, tied to a contact.
+// - appointment: a booked slot in an agent's calendar; active ones never overlap (constraint).
+// - analytics event: a portal page event; raw rows plus daily aggregates per property and type.
+// `search_*` columns hold lowercase, accent-free text (fold() in properties.store.ts) so portal
+// filters match "malaga" to "Málaga" through trigram indexes without the unaccent extension.
+// ---------------------------------------------------------------------------------------------
+
+/** Per-organization counters behind human-readable codes (`CT-000042`). */
+export const organizationCounters = pgTable(
+  'organization_counters',
+  {
+    organizationId: tenantId(),
+    name: text('name').notNull(),
+    value: bigint('value', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.name] })],
+);
+
+/** Booking settings of an agent, as the admin API takes and shows them. */
+export interface AgentBookingSettings {
+  autoConfirm: boolean;
+  timezone: string;
+  /** ISO weekdays (1 = Monday) with the default hours. */
+  weekdays: number[];
+  startTime: string;
+  endTime: string;
+  /** Per-weekday hours that replace the default hours on that day. */
+  weeklyHours: { weekday: number; startTime: string; endTime: string }[];
+  slotMinutes: number;
+  bufferMinutes: number;
+  horizonDays: number;
+  minNoticeMinutes: number;
+}
+
+export const agents = pgTable(
+  'agents',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull().default(''),
+    email: text('email'),
+    phone: text('phone'),
+    photoUrl: text('photo_url'),
+    bio: text('bio'),
+    active: boolean('active').notNull().default(true),
+    showOnPortal: boolean('show_on_portal').notNull().default(true),
+    bookingSlug: text('booking_slug'),
+    booking: jsonb('booking').$type<AgentBookingSettings>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('agents_organization_id_booking_slug_key').on(t.organizationId, t.bookingSlug),
+    index('agents_organization_id_created_at_idx').on(t.organizationId, t.createdAt),
+  ],
+);
+
+export interface PropertyPhoto {
+  url: string;
+  caption: string | null;
+}
+
+export const properties = pgTable(
+  'properties',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    code: text('code').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    transactionType: text('transaction_type').notNull(),
+    type: text('type').notNull(),
+    status: text('status').notNull().default('ACTIVE'),
+    publishedOnPortal: boolean('published_on_portal').notNull().default(true),
+    featured: boolean('featured').notNull().default(false),
+    price: money('price').notNull(),
+    currency: text('currency').notNull(),
+    city: text('city').notNull(),
+    neighborhood: text('neighborhood'),
+    address: text('address'),
+    zipCode: text('zip_code'),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    approximateLocation: boolean('approximate_location').notNull().default(false),
+    /** The coordinates the portal shows and filters on: rounded to 2 decimals when approximate. */
+    portalLatitude: doublePrecision('portal_latitude'),
+    portalLongitude: doublePrecision('portal_longitude'),
+    bedrooms: integer('bedrooms').notNull().default(0),
+    bathrooms: integer('bathrooms').notNull().default(0),
+    area: numeric('area', { precision: 10, scale: 2, mode: 'number' }),
+    /**
+     * float8 copies of price and area for the portal's filters, sorts and indexes: float8 comparisons
+     * are leakproof, numeric ones are not, so under row-level security only these can be index
+     * conditions (docs/performance.md §2). Exact for numeric(14,2)/(10,2) magnitudes and in the same order.
+     */
+    priceValue: doublePrecision('price_value')
+      .generatedAlwaysAs(sql`price::double precision`)
+      .notNull(),
+    areaValue: doublePrecision('area_value').generatedAlwaysAs(sql`area::double precision`),
+    amenities: text('amenities').array().notNull().default(sql`'{}'::text[]`),
+    photos: jsonb('photos').$type<PropertyPhoto[]>().notNull().default(sql`'[]'::jsonb`),
+    agentId: text('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    internalNotes: text('internal_notes'),
+    customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    searchCity: text('search_city').notNull(),
+    searchNeighborhood: text('search_neighborhood').notNull().default(''),
+    searchText: text('search_text').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('properties_organization_id_code_key').on(t.organizationId, t.code),
+    // Plain ascending columns: a backward scan serves `created_at DESC, id DESC` (what the lists ask).
+    index('properties_organization_id_created_at_idx').on(t.organizationId, t.createdAt, t.id),
+    index('properties_agent_id_idx').on(t.agentId),
+    // Portal: partial indexes over the visible stock only, one per sort and per selective filter.
+    // Only leakproof comparisons (text equality, float8 and integer ranges) can use them under RLS.
+    index('properties_portal_created_at_idx')
+      .on(t.organizationId, t.createdAt, t.id)
+      .where(PORTAL_VISIBLE),
+    index('properties_portal_price_idx').on(t.organizationId, t.priceValue, t.id).where(PORTAL_VISIBLE),
+    index('properties_portal_area_idx').on(t.organizationId, t.areaValue, t.id).where(PORTAL_VISIBLE),
+    // area desc keeps unknown areas last: its own order, not the backward scan of the one above.
+    index('properties_portal_area_desc_idx')
+      .on(t.organizationId, t.areaValue.desc().nullsLast(), t.id.desc().nullsFirst())
+      .where(PORTAL_VISIBLE),
+    index('properties_portal_type_idx')
+      .on(t.organizationId, t.transactionType, t.type, t.priceValue)
+      .where(PORTAL_VISIBLE),
+    index('properties_portal_bedrooms_idx')
+      .on(t.organizationId, t.bedrooms, t.priceValue)
+      .where(PORTAL_VISIBLE),
+    index('properties_portal_bathrooms_idx')
+      .on(t.organizationId, t.bathrooms, t.priceValue)
+      .where(PORTAL_VISIBLE),
+    // city/neighborhood are resolved to the agency's exact folded values, then `= ANY(...)`.
+    index('properties_portal_city_idx')
+      .on(t.organizationId, t.searchCity, t.priceValue, t.id)
+      .where(PORTAL_VISIBLE),
+    index('properties_portal_neighborhood_idx')
+      .on(t.organizationId, t.searchNeighborhood, t.priceValue)
+      .where(PORTAL_VISIBLE),
+    index('properties_portal_featured_idx')
+      .on(t.organizationId, t.createdAt, t.id)
+      .where(sql`status = 'ACTIVE' AND published_on_portal AND featured`),
+    index('properties_portal_geo_idx')
+      .on(t.organizationId, t.portalLatitude, t.portalLongitude)
+      .where(PORTAL_VISIBLE),
+    index('properties_portal_text_trgm_idx')
+      .using('gin', sql`${t.searchText} gin_trgm_ops`)
+      .where(PORTAL_VISIBLE),
+    index('properties_portal_amenities_idx').using('gin', t.amenities).where(PORTAL_VISIBLE),
+  ],
+);
+
+/** Portal settings: one row per organization, created on first change. */
+export const portalSettings = pgTable('portal_settings', {
+  organizationId: text('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  agencyName: text('agency_name'),
+  logoUrl: text('logo_url'),
+  colors: jsonb('colors').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+  contact: jsonb('contact').$type<Record<string, string | null>>().notNull().default(sql`'{}'::jsonb`),
+  socialLinks: jsonb('social_links').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** Raw portal analytics events, written in batches off the request path. */
+export const analyticsEvents = pgTable(
+  'analytics_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    organizationId: tenantId(),
+    type: text('type').notNull(),
+    /** No foreign key: events outlive deleted properties and arrive in bulk. */
+    propertyId: text('property_id'),
+    referrer: text('referrer'),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('analytics_events_organization_id_occurred_at_idx').on(t.organizationId, t.occurredAt)],
+);
+
+/** Daily counts per organization, property ('' = none) and type, kept up to date by each batch. */
+export const analyticsDaily = pgTable(
+  'analytics_daily',
+  {
+    organizationId: tenantId(),
+    day: date('day', { mode: 'string' }).notNull(),
+    propertyId: text('property_id').notNull().default(''),
+    type: text('type').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.day, t.propertyId, t.type] })],
+);
+
+export type AgentRow = typeof agents.$inferSelect;
+export type PropertyRow = typeof properties.$inferSelect;
+export type PortalSettingsRow = typeof portalSettings.$inferSelect;

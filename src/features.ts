@@ -1,0 +1,60 @@
+import { analyticsFeature } from './features/analytics/index.ts';
+import { agentsFeature } from './features/agents/index.ts';
+import { apiKeysFeature } from './features/api-keys/index.ts';
+import { appointmentsFeature } from './features/appointments/index.ts';
+import { bookingFeature } from './features/booking/index.ts';
+import { contactsFeature } from './features/contacts/index.ts';
+import { conversationsFeature } from './features/conversations/index.ts';
+import { dealsFeature } from './features/deals/index.ts';
+import { demoFeature } from './features/demo/index.ts';
+import { eventsFeature } from './features/events/index.ts';
+import { finderFeature } from './features/finder/index.ts';
+import { leadsFeature } from './features/leads/index.ts';
+import { meFeature } from './features/me/index.ts';
+import { messagingHookFeature } from './features/messaging-hook/index.ts';
+import { messagingSetupFeature } from './features/messaging-setup/index.ts';
+import { opsFeature } from './features/ops/index.ts';
+import { organizationsFeature } from './features/organizations/index.ts';
+import { pipelinesFeature } from './features/pipelines/index.ts';
+import { portalFeature } from './features/portal/index.ts';
+import { propertiesFeature } from './features/properties/index.ts';
+import { propertyImportFeature } from './features/property-import/index.ts';
+import { tasksFeature } from './features/tasks/index.ts';
+import { usageFeature } from './features/usage/index.ts';
+import { webhooksFeature } from './features/webhooks/index.ts';
+import { eventCatalog } from './platform/events/catalog.ts';
+import type { FeatureManifest } from './platform/features/manifest.ts';
+
+/**
+ * Every feature of the service, one line each. The app (routes, schemas), the MCP server (tools),
+ * the worker (jobs) and the event catalog are folds over this list; a new feature is a new folder
+ * and one line here. The order is the order of the OpenAPI document's schemas and of MCP tools/list.
+ */
+export const FEATURES: readonly FeatureManifest[] = [
+  opsFeature,
+  meFeature,
+  eventsFeature,
+  organizationsFeature,
+  apiKeysFeature,
+  demoFeature,
+  contactsFeature,
+  agentsFeature,
+  propertiesFeature,
+  propertyImportFeature,
+  portalFeature,
+  leadsFeature,
+  bookingFeature,
+  finderFeature,
+  analyticsFeature,
+  tasksFeature,
+  appointmentsFeature,
+  pipelinesFeature,
+  dealsFeature,
+  usageFeature,
+  webhooksFeature,
+  conversationsFeature,
+  messagingSetupFeature,
+  messagingHookFeature,
+];
+
+eventCatalog.register(FEATURES.flatMap((feature) => feature.events ?? []));

@@ -1,0 +1,13 @@
+// Portal analytics: `POST /v1/events` and the admin report.
+import { defineFeature } from '../../platform/features/manifest.ts';
+import { analyticsRoutes } from './analytics.routes.ts';
+import { analyticsSchemas } from './analytics.schema.ts';
+
+export { recordAnalyticsEventInTx } from './analytics.service.ts';
+
+/** The analytics feature's manifest (src/features.ts lists it). */
+export const analyticsFeature = defineFeature({
+  name: 'analytics',
+  schemas: analyticsSchemas,
+  routes: [analyticsRoutes],
+});

@@ -1,0 +1,88 @@
+import { Type, type Static } from '@fastify/type-provider-typebox';
+import { SCOPES } from '../../platform/auth/scopes.ts';
+import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
+import { DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.ts';
+
+const KeyTypeSchema = StringEnum(['publishable', 'secret', 'read_only_secret']);
+const KeyModeSchema = StringEnum(['live', 'test']);
+const KeyStatusSchema = StringEnum(['active', 'suspended', 'deactivated']);
+const PerMinute = (max: number, min = 1) => Type.Integer({ minimum: min, maximum: max });
+
+export const KeyIdParamsSchema = Type.Object({ keyId: Type.String() }, { additionalProperties: false });
+
+export const AdminApiKeySchema = Type.Object(
+  {
+    id: Type.String(),
+    organizationId: Type.String({ description: 'The organization the key acts on (the twin for test keys)' }),
+    type: KeyTypeSchema,
+    mode: KeyModeSchema,
+    name: Type.Union([Type.String(), Type.Null()]),
+    keyPrefix: Type.String({ description: 'First characters of the key, to tell keys apart' }),
+    scopes: Type.Array(StringEnum(SCOPES)),
+    accessLevel: Type.Integer({ minimum: 1, maximum: 3 }),
+    status: KeyStatusSchema,
+    expiresAt: Type.Union([DateTime(), Type.Null()]),
+    rateLimitPerMinute: Type.Integer({ description: 'Effective requests per minute' }),
+    writeLimitPerMinute: Type.Integer({ description: 'Effective writes per minute' }),
+    agentId: Type.Union([Type.String(), Type.Null()]),
+    lastUsedAt: Type.Union([DateTime(), Type.Null()]),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+  },
+  { $id: 'AdminApiKey', additionalProperties: false },
+);
+export type AdminApiKey = Static<typeof AdminApiKeySchema>;
+
+export const CreatedApiKeySchema = Type.Object(
+  {
+    ...AdminApiKeySchema.properties,
+    key: Type.String({ description: 'The full key. Shown only in this response: store it now.' }),
+  },
+  { $id: 'CreatedApiKey', additionalProperties: false },
+);
+export type CreatedApiKey = Static<typeof CreatedApiKeySchema>;
+
+export const CreateApiKeyBodySchema = Type.Object(
+  {
+    type: KeyTypeSchema,
+    mode: Type.Optional(KeyModeSchema),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    scopes: Type.Optional(Type.Array(StringEnum(SCOPES), { uniqueItems: true, maxItems: SCOPES.length })),
+    accessLevel: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
+    rateLimitPerMinute: Type.Optional(PerMinute(100_000)),
+    writeLimitPerMinute: Type.Optional(PerMinute(100_000, 0)),
+    agentId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    expiresAt: Type.Optional(DateTime()),
+  },
+  { additionalProperties: false },
+);
+export type CreateApiKeyBody = Static<typeof CreateApiKeyBodySchema>;
+
+export const UpdateApiKeyBodySchema = Type.Object(
+  {
+    status: Type.Optional(KeyStatusSchema),
+    expiresAt: Type.Optional(Type.Union([DateTime(), Type.Null()])),
+    name: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()])),
+    rateLimitPerMinute: Type.Optional(Type.Union([PerMinute(100_000), Type.Null()])),
+    writeLimitPerMinute: Type.Optional(Type.Union([PerMinute(100_000, 0), Type.Null()])),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateApiKeyBody = Static<typeof UpdateApiKeyBodySchema>;
+
+export const ListApiKeysQuerySchema = Type.Object(
+  {
+    ...pageQuery(),
+    status: Type.Optional(KeyStatusSchema),
+    type: Type.Optional(KeyTypeSchema),
+    mode: Type.Optional(KeyModeSchema),
+  },
+  { additionalProperties: false },
+);
+export type ListApiKeysQuery = Static<typeof ListApiKeysQuerySchema>;
+
+export const ApiKeyResponseSchema = DataOf(ref(AdminApiKeySchema));
+export const CreatedApiKeyResponseSchema = DataOf(ref(CreatedApiKeySchema));
+export const ApiKeyListResponseSchema = ListOf(ref(AdminApiKeySchema));
+
+export const apiKeysSchemas = [AdminApiKeySchema, CreatedApiKeySchema];

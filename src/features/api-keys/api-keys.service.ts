@@ -1,0 +1,226 @@
+import type { Database } from '../../db/database.ts';
+import type { ApiKeyRow } from '../../db/schema.ts';
+import { displayPrefix, generateKey, hashKey, type KeyMode, type KeyType } from '../../platform/auth/keys.ts';
+import { KEY_TYPE_LIMITS, planRefusal, type Plan } from '../../platform/auth/plans.ts';
+import {
+  DEFAULT_SECRET_SCOPES,
+  PUBLISHABLE_SCOPES,
+  READ_SCOPES,
+  SCOPES,
+  isScope,
+  type Scope,
+} from '../../platform/auth/scopes.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import type { Actor } from '../../platform/events/catalog.ts';
+import { recordEvent } from '../../platform/events/record.ts';
+import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
+import { isId, newId } from '../../platform/ids/ids.ts';
+import { isAgentOf } from '../agents/index.ts';
+import { loadOrganization } from '../organizations/index.ts';
+import { ApiKeyCreated, ApiKeyUpdated } from './api-keys.events.ts';
+import type {
+  AdminApiKey,
+  CreateApiKeyBody,
+  CreatedApiKey,
+  ListApiKeysQuery,
+  UpdateApiKeyBody,
+} from './api-keys.schema.ts';
+import * as store from './api-keys.store.ts';
+
+export interface ApiKeysDeps {
+  db: Database;
+  /** Cleared after every key change, so this process sees it at once. */
+  verifier: { invalidate(): void };
+}
+
+/** Operator actions are recorded with a SYSTEM actor. */
+const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
+
+function toAdminApiKey(row: ApiKeyRow): AdminApiKey {
+  const defaults = KEY_TYPE_LIMITS[row.type];
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    type: row.type,
+    mode: row.mode,
+    name: row.name,
+    keyPrefix: row.keyPrefix,
+    scopes: row.scopes.filter(isScope),
+    accessLevel: row.accessLevel,
+    status: row.status,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    rateLimitPerMinute: row.rateLimitPerMinute ?? defaults.requestsPerMinute,
+    writeLimitPerMinute: row.writeLimitPerMinute ?? defaults.writesPerMinute,
+    agentId: row.agentId,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function eventKey(row: ApiKeyRow) {
+  return {
+    id: row.id,
+    type: row.type,
+    mode: row.mode,
+    name: row.name,
+    keyPrefix: row.keyPrefix,
+    scopes: row.scopes,
+    accessLevel: row.accessLevel,
+    status: row.status,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+function defaultScopes(type: KeyType): readonly Scope[] {
+  if (type === 'publishable') return PUBLISHABLE_SCOPES;
+  if (type === 'read_only_secret') return READ_SCOPES;
+  return DEFAULT_SECRET_SCOPES;
+}
+
+function checkScopes(type: KeyType, scopes: readonly Scope[]): void {
+  const allowed: readonly Scope[] =
+    type === 'publishable' ? PUBLISHABLE_SCOPES : type === 'read_only_secret' ? READ_SCOPES : SCOPES;
+  const refused = scopes.filter((scope) => !allowed.includes(scope));
+  if (refused.length > 0) {
+    throw Errors.invalidField(
+      'body.scopes',
+      `${refused.join(', ')} cannot be granted to a ${type.replaceAll('_', ' ')} key (allowed: ${allowed.join(', ')})`,
+    );
+  }
+}
+
+/**
+ * Creates an API key. Test-mode keys act on the twin. Refuses (400) a key type the plan does not
+ * allow, scopes outside the key type's set, an access level above 1 for publishable keys, write
+ * limits on read-only keys and an expiry in the past. The full key is returned only here.
+ */
+export async function createApiKey(
+  deps: ApiKeysDeps,
+  organizationId: string,
+  body: CreateApiKeyBody,
+): Promise<CreatedApiKey> {
+  const record = await loadOrganization(deps, organizationId);
+  const isTwin = record.row.liveOrganizationId !== null;
+  const mode: KeyMode = body.mode ?? (isTwin ? 'test' : 'live');
+  if (isTwin && mode === 'live')
+    throw Errors.invalidField('body.mode', 'must be test for a test organization');
+  const live = isTwin ? await loadOrganization(deps, record.row.liveOrganizationId as string) : record;
+  const actingId = mode === 'test' ? (isTwin ? record.row.id : record.testOrganizationId) : record.row.id;
+  if (actingId === null) throw Errors.internal(new Error(`organization ${organizationId} has no test twin`));
+
+  const type = body.type as KeyType;
+  const refusal = planRefusal(live.row.plan as Plan, type);
+  if (refusal) throw Errors.invalidField('body.type', `is not available: ${refusal}`);
+  const scopes = (body.scopes as Scope[] | undefined) ?? [...defaultScopes(type)];
+  checkScopes(type, scopes);
+  const accessLevel = body.accessLevel ?? 1;
+  if (type === 'publishable' && accessLevel !== 1) {
+    throw Errors.invalidField('body.accessLevel', 'must be 1 for a publishable key');
+  }
+  if (type === 'read_only_secret' && (body.writeLimitPerMinute ?? 0) > 0) {
+    throw Errors.invalidField('body.writeLimitPerMinute', 'must be 0 for a read-only key');
+  }
+  const expiresAt = body.expiresAt === undefined ? null : new Date(body.expiresAt);
+  if (expiresAt !== null && expiresAt.getTime() <= Date.now()) {
+    throw Errors.invalidField('body.expiresAt', 'must be in the future');
+  }
+
+  const key = generateKey(type, mode);
+  const row = await deps.db.tenantTx(actingId, async (tx) => {
+    // A bound agent sends the key's messages (DESIGN.md): it must be an agent of the acting organization.
+    if (body.agentId !== undefined && !(await isAgentOf(tx, actingId, body.agentId))) {
+      throw Errors.invalidField('body.agentId', 'does not name an agent of the organization the key acts on');
+    }
+    const inserted = await store.insertApiKey(tx, actingId, {
+      id: newId('key'),
+      type,
+      mode,
+      keyHash: hashKey(key),
+      keyPrefix: displayPrefix(key),
+      name: body.name ?? null,
+      scopes,
+      accessLevel,
+      expiresAt,
+      rateLimitPerMinute: body.rateLimitPerMinute ?? null,
+      writeLimitPerMinute: body.writeLimitPerMinute ?? null,
+      agentId: body.agentId ?? null,
+    });
+    await recordEvent(tx, {
+      type: ApiKeyCreated.type,
+      data: { apiKey: eventKey(inserted) },
+      actor: OPERATOR,
+    });
+    return inserted;
+  });
+  return { ...toAdminApiKey(row), key };
+}
+
+async function loadApiKey(deps: ApiKeysDeps, keyId: string): Promise<ApiKeyRow> {
+  const row = isId(keyId, 'key') ? await deps.db.systemTx((tx) => store.findApiKeyById(tx, keyId)) : null;
+  if (!row) throw Errors.notFound('API key', keyId);
+  return row;
+}
+
+/** One API key by id (never the key itself). */
+export async function getApiKey(deps: ApiKeysDeps, keyId: string): Promise<AdminApiKey> {
+  return toAdminApiKey(await loadApiKey(deps, keyId));
+}
+
+/** Keys of an organization: for a live organization, its test twin's keys too. */
+export async function listApiKeys(deps: ApiKeysDeps, organizationId: string, query: ListApiKeysQuery) {
+  const record = await loadOrganization(deps, organizationId);
+  const ids = [record.row.id, ...(record.testOrganizationId ? [record.testOrganizationId] : [])];
+  const page = pageRequest(query);
+  const { items, total } = await deps.db.systemTx((tx) =>
+    store.listApiKeys(tx, ids, { status: query.status, type: query.type, mode: query.mode }, page),
+  );
+  return { data: items.map(toAdminApiKey), meta: pageMeta(total, page) };
+}
+
+/**
+ * Suspends, reactivates or deactivates a key, or changes its expiry, name or limits.
+ * Deactivation is final. Takes effect in this process at once, in others within the cache time.
+ */
+export async function updateApiKey(
+  deps: ApiKeysDeps,
+  keyId: string,
+  body: UpdateApiKeyBody,
+): Promise<AdminApiKey> {
+  const current = await loadApiKey(deps, keyId);
+  if (current.status === 'deactivated' && body.status !== undefined && body.status !== 'deactivated') {
+    throw Errors.invalidField('body.status', 'cannot change: a deactivated key stays deactivated');
+  }
+  if (current.type === 'read_only_secret' && (body.writeLimitPerMinute ?? 0) > 0) {
+    throw Errors.invalidField('body.writeLimitPerMinute', 'must be 0 for a read-only key');
+  }
+  const changes: Partial<store.NewApiKey> = {};
+  if (body.status !== undefined) changes.status = body.status as ApiKeyRow['status'];
+  if (body.name !== undefined) changes.name = body.name;
+  if (body.rateLimitPerMinute !== undefined) changes.rateLimitPerMinute = body.rateLimitPerMinute;
+  if (body.writeLimitPerMinute !== undefined) changes.writeLimitPerMinute = body.writeLimitPerMinute;
+  if (body.expiresAt !== undefined) {
+    const expiresAt = body.expiresAt === null ? null : new Date(body.expiresAt);
+    if (expiresAt !== null && expiresAt.getTime() <= Date.now()) {
+      throw Errors.invalidField(
+        'body.expiresAt',
+        'must be in the future (deactivate the key to stop it now)',
+      );
+    }
+    changes.expiresAt = expiresAt;
+  }
+
+  const updated = await deps.db.tenantTx(current.organizationId, async (tx) => {
+    const row = await store.updateApiKey(tx, current.organizationId, keyId, changes);
+    if (!row) throw Errors.notFound('API key', keyId);
+    await recordEvent(tx, {
+      type: ApiKeyUpdated.type,
+      data: { apiKey: eventKey(row), changes: Object.keys(changes) },
+      actor: OPERATOR,
+    });
+    return row;
+  });
+  deps.verifier.invalidate();
+  return toAdminApiKey(updated);
+}

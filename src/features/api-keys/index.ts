@@ -1,0 +1,16 @@
+// API keys (publishable, secret, read-only; live and test), in the operator's back office.
+import { defineFeature } from '../../platform/features/manifest.ts';
+import { apiKeysAdminRoutes } from './api-keys.admin.routes.ts';
+import { ApiKeyCreated, ApiKeyUpdated } from './api-keys.events.ts';
+import { apiKeysSchemas } from './api-keys.schema.ts';
+
+export type { AdminApiKey, CreatedApiKey } from './api-keys.schema.ts';
+export { createApiKey } from './api-keys.service.ts';
+
+/** The api-keys feature's manifest (src/features.ts lists it). */
+export const apiKeysFeature = defineFeature({
+  name: 'api-keys',
+  schemas: apiKeysSchemas,
+  adminRoutes: [apiKeysAdminRoutes],
+  events: [ApiKeyCreated, ApiKeyUpdated],
+});

@@ -1,0 +1,113 @@
+// Reading appointments: the back office's and v1 lists with their filters, one appointment, agent calendars.
+import type { Database, Tx } from '../../db/database.ts';
+import { parseDateOrDateTime } from '../../platform/http/dates.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import { pageMeta, pageRequest, type PageMeta, type PageRequest } from '../../platform/http/pagination.ts';
+import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import {
+  type Appointment,
+  type AppointmentStatus,
+  type ListAppointmentsQuery,
+} from './appointments.schema.ts';
+import * as store from './appointments.store.ts';
+import { loadAppointment, toAppointment } from './appointments.service.ts';
+
+export async function getAdminAppointment(
+  db: Database,
+  organizationId: string,
+  appointmentId: string,
+): Promise<Appointment> {
+  return inTenantOrganization(db, organizationId, async (tx) =>
+    toAppointment(await loadAppointment(tx, organizationId, appointmentId)),
+  );
+}
+
+/** The filters and sort of a list query, parsed (dates) and checked (range in order). */
+function listFilter(query: Omit<ListAppointmentsQuery, 'page' | 'pageSize'>) {
+  const filter: store.AppointmentFilter = {
+    agentId: query.agentId,
+    contactId: query.contactId,
+    status: query.status,
+    type: query.type,
+  };
+  if (query.from !== undefined) filter.from = parseDateOrDateTime(query.from, 'query.from');
+  if (query.to !== undefined) filter.to = parseDateOrDateTime(query.to, 'query.to');
+  if (filter.from && filter.to && filter.to.getTime() <= filter.from.getTime()) {
+    throw Errors.invalidField('query.to', 'must be later than from');
+  }
+  const sort: store.AppointmentSort = { by: query.sortBy ?? 'startsAt', order: query.sortOrder ?? 'asc' };
+  return { filter, sort };
+}
+
+async function pageOf(
+  tx: Tx,
+  organizationId: string,
+  filter: store.AppointmentFilter,
+  sort: store.AppointmentSort,
+  page: PageRequest,
+): Promise<{ data: Appointment[]; meta: PageMeta }> {
+  const { items, total } = await store.listAppointments(tx, organizationId, filter, sort, page);
+  return { data: items.map(toAppointment), meta: pageMeta(total, page) };
+}
+
+/** The back office's appointment list: the same filters, sort and paging as GET /v1/appointments. */
+export async function listAdminAppointments(
+  db: Database,
+  organizationId: string,
+  query: ListAppointmentsQuery,
+) {
+  const { filter, sort } = listFilter(query);
+  return inTenantOrganization(db, organizationId, (tx) =>
+    pageOf(tx, organizationId, filter, sort, pageRequest(query)),
+  );
+}
+
+/** GET /v1/appointments: the key's organization's appointments, soonest first by default. */
+export async function searchAppointments(db: Database, organizationId: string, query: ListAppointmentsQuery) {
+  const { filter, sort } = listFilter(query);
+  return db.tenantTx(organizationId, (tx) => pageOf(tx, organizationId, filter, sort, pageRequest(query)));
+}
+
+/** GET /v1/appointments/{id}: 404 when malformed, unknown or another organization's. */
+export async function findAppointment(
+  db: Database,
+  organizationId: string,
+  id: string,
+): Promise<Appointment> {
+  return db.tenantTx(organizationId, async (tx) =>
+    toAppointment(await loadAppointment(tx, organizationId, id)),
+  );
+}
+
+/** What the MCP tool `list_appointments` filters on. */
+export interface AppointmentRangeFilter {
+  /** startsAt at or after; a date (YYYY-MM-DD) means its midnight UTC. */
+  from?: Date | string;
+  /** startsAt strictly before. */
+  to?: Date | string;
+  agentId?: string;
+  status?: AppointmentStatus;
+}
+
+/**
+ * Appointments in a date range (on startsAt), optionally of one agent and status, soonest first;
+ * HTTP-free, for the MCP tools. String bounds are parsed like the API's (400 naming `from`/`to`).
+ */
+export async function listAppointments(
+  db: Database,
+  organizationId: string,
+  filter: AppointmentRangeFilter,
+  page: PageRequest,
+): Promise<{ data: Appointment[]; meta: PageMeta }> {
+  const bound = (value: Date | string | undefined, field: string) =>
+    typeof value === 'string' ? parseDateOrDateTime(value, field) : value;
+  const parsed: store.AppointmentFilter = {
+    from: bound(filter.from, 'from'),
+    to: bound(filter.to, 'to'),
+    agentId: filter.agentId,
+    status: filter.status,
+  };
+  return db.tenantTx(organizationId, (tx) =>
+    pageOf(tx, organizationId, parsed, { by: 'startsAt', order: 'asc' }, page),
+  );
+}

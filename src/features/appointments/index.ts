@@ -1,0 +1,25 @@
+// Appointments: the back office, v1 reads, and the booking's appointment.created.
+import { defineFeature } from '../../platform/features/manifest.ts';
+import { AppointmentCreated, AppointmentDeleted, AppointmentUpdated } from './appointments.events.ts';
+import { appointmentsMcpTools } from './appointments.mcp.ts';
+import { appointmentsRoutes } from './appointments.routes.ts';
+import { appointmentsSchemas } from './appointments.schema.ts';
+
+export { AppointmentCreated } from './appointments.events.ts';
+export { APPOINTMENT_TYPES, type AppointmentType } from './appointments.schema.ts';
+export { listAppointments } from './appointments.read.ts';
+export {
+  createAppointment,
+  insertAppointmentInTx,
+  listBusyIntervals,
+  requireAppointmentRef,
+} from './appointments.service.ts';
+
+/** The appointments feature's manifest (src/features.ts lists it). */
+export const appointmentsFeature = defineFeature({
+  name: 'appointments',
+  schemas: appointmentsSchemas,
+  routes: [appointmentsRoutes],
+  mcpTools: appointmentsMcpTools,
+  events: [AppointmentCreated, AppointmentUpdated, AppointmentDeleted],
+});

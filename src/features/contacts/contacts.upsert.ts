@@ -1,0 +1,168 @@
+// Portal forms' contact upsert, and the contact lookups other features make inside their own transactions.
+import type { Tx } from '../../db/database.ts';
+import type { ContactRow } from '../../db/schema.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import type { Actor } from '../../platform/events/catalog.ts';
+import { recordEvent } from '../../platform/events/record.ts';
+import { isId, newId } from '../../platform/ids/ids.ts';
+
+import { ContactCreated, ContactUpdated } from './contacts.events.ts';
+import { type Contact, type ContactSource } from './contacts.schema.ts';
+import * as store from './contacts.store.ts';
+import { loadContact, searchText, toContact } from './contacts.service.ts';
+
+/** What a portal form knows about the person who sent it. */
+export interface PortalContactInput {
+  firstName: string;
+  lastName?: string;
+  /** Already E.164 (normalizePhone). */
+  phone: string;
+  email?: string;
+  source: ContactSource;
+  ownerId?: string | null;
+  preferredCity?: string;
+  preferredType?: string;
+  budget?: number;
+  currency?: string;
+  tags?: string[];
+}
+
+/**
+ * Creates or updates the contact behind a portal form, inside the caller's transaction: matched by
+ * E.164 phone, then by email. A new person is created NEW/LEAD; a known one gets the missing
+ * details filled in, fresh preferences, the new tags and a new `lastActivityAt`. Records
+ * `contact.created` or `contact.updated` in the same transaction.
+ */
+export async function upsertPortalContact(
+  tx: Tx,
+  organizationId: string,
+  input: PortalContactInput,
+  actor: Actor,
+): Promise<{ contact: Contact; created: boolean }> {
+  const emailKey = input.email ? input.email.trim().toLowerCase() : null;
+  const match = { phone: input.phone, emailKey };
+  let { byPhone, byEmail } = await store.findContactForUpsert(tx, organizationId, match);
+  const now = new Date();
+
+  if (!byPhone && !byEmail) {
+    const code = `CT-${String(await store.nextCounter(tx, organizationId, 'contact')).padStart(6, '0')}`;
+    const fields = {
+      firstName: input.firstName.trim(),
+      lastName: input.lastName?.trim() ?? '',
+      email: input.email?.trim() ?? null,
+      phone: input.phone,
+    };
+    const row = await store.insertContactUnlessTaken(tx, {
+      id: newId('ct'),
+      organizationId,
+      code,
+      ...fields,
+      emailKey,
+      source: input.source,
+      status: 'NEW',
+      type: 'LEAD',
+      ownerId: input.ownerId ?? null,
+      preferredCity: input.preferredCity ?? null,
+      preferredType: input.preferredType ?? null,
+      budget: input.budget ?? null,
+      currency: input.budget !== undefined ? (input.currency ?? null) : null,
+      tags: [...new Set(input.tags ?? [])],
+      searchText: searchText(fields),
+      lastActivityAt: now,
+    });
+    if (row) {
+      const contact = toContact(row);
+      await recordEvent(tx, { type: ContactCreated.type, data: { contact }, actor });
+      return { contact, created: true };
+    }
+    // A parallel form of the same person committed first: update that contact instead.
+    ({ byPhone, byEmail } = await store.findContactForUpsert(tx, organizationId, match));
+  }
+  const existing = byPhone ?? byEmail;
+  if (!existing) throw Errors.internal(new Error('contact upsert found no contact after a unique conflict'));
+
+  const changes: Partial<store.NewContact> = { lastActivityAt: now };
+  const changed: string[] = [];
+  const set = <K extends keyof store.NewContact>(field: K, value: store.NewContact[K]) => {
+    if (value === undefined || value === null || existing[field as keyof ContactRow] === value) return;
+    changes[field] = value;
+    changed.push(field);
+  };
+  // A phone or email that belongs to another contact stays where it is (unique per organization).
+  if (!existing.phone && !byEmail?.phone) set('phone', input.phone);
+  if (!existing.emailKey && emailKey && !byEmail) {
+    set('email', input.email?.trim());
+    changes.emailKey = emailKey;
+  }
+  if (!existing.lastName && input.lastName) set('lastName', input.lastName.trim());
+  if (!existing.ownerId && input.ownerId) set('ownerId', input.ownerId);
+  set('preferredCity', input.preferredCity);
+  set('preferredType', input.preferredType);
+  if (input.budget !== undefined && existing.budget !== input.budget) {
+    set('budget', input.budget);
+    set('currency', input.currency);
+  }
+  const tags = [...new Set([...existing.tags, ...(input.tags ?? [])])];
+  if (tags.length !== existing.tags.length) {
+    changes.tags = tags;
+    changed.push('tags');
+  }
+  changes.searchText = searchText({
+    firstName: existing.firstName,
+    lastName: (changes.lastName as string | undefined) ?? existing.lastName,
+    email: (changes.email as string | undefined) ?? existing.email,
+    phone: (changes.phone as string | undefined) ?? existing.phone,
+  });
+  const row = await store.updateContact(tx, organizationId, existing.id, changes);
+  if (!row) throw Errors.internal(new Error(`contact ${existing.id} vanished inside its transaction`));
+  const contact = toContact(row);
+  await recordEvent(tx, {
+    type: ContactUpdated.type,
+    data: { contact, changes: [...changed, 'lastActivityAt'] },
+    actor,
+  });
+  return { contact, created: false };
+}
+
+/** One contact of the organization, inside the caller's transaction; null when unknown or another tenant's. */
+export async function findContactInTx(tx: Tx, organizationId: string, id: string): Promise<Contact | null> {
+  const row = await store.findContactById(tx, organizationId, id);
+  return row ? toContact(row) : null;
+}
+
+/** True when `id` is a contact of the organization: how other features check a contact reference. */
+export async function isContactOf(tx: Tx, organizationId: string, id: string): Promise<boolean> {
+  return isId(id, 'ct') && (await store.findContactById(tx, organizationId, id)) !== null;
+}
+
+/**
+ * The contact with this E.164 phone, inside the caller's transaction (the messaging channel knows
+ * people by number); null when the organization has none.
+ */
+export async function findContactByPhone(
+  tx: Tx,
+  organizationId: string,
+  phone: string,
+): Promise<Contact | null> {
+  const { byPhone } = await store.findContactForUpsert(tx, organizationId, { phone, emailKey: null });
+  return byPhone ? toContact(byPhone) : null;
+}
+
+/**
+ * Marks a contact as opted out of messaging (an opt-out keyword), inside the caller's transaction,
+ * and records `contact.updated` with `changes: ["optedOut"]`; nothing happens when it already is.
+ */
+export async function optOutContact(
+  tx: Tx,
+  organizationId: string,
+  contactId: string,
+  actor: Actor,
+): Promise<Contact> {
+  const current = await loadContact(tx, organizationId, contactId);
+  if (current.optedOut) return toContact(current);
+  const row = await store.updateContact(tx, organizationId, contactId, { optedOut: true });
+  if (!row) throw Errors.notFound('Contact', contactId);
+  const contact = toContact(row);
+  await recordEvent(tx, { type: ContactUpdated.type, data: { contact, changes: ['optedOut'] }, actor });
+  return contact;
+}

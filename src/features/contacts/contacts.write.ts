@@ -1,0 +1,319 @@
+// The contacts API's and the back office's writes: create, change, delete, with the phone/email uniqueness rules.
+import type { Database, Tx } from '../../db/database.ts';
+import { databaseError, UNIQUE_VIOLATION } from '../../db/errors.ts';
+import type { ContactRow } from '../../db/schema.ts';
+import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import type { Actor } from '../../platform/events/catalog.ts';
+import { recordEvent } from '../../platform/events/record.ts';
+import { isId, newId } from '../../platform/ids/ids.ts';
+import { normalizePhone } from '../../platform/text/phone.ts';
+import {
+  inTenantOrganization,
+  requireTenantOrganization,
+} from '../../platform/tenancy/tenant-organization.ts';
+import { ContactCreated, ContactDeleted, ContactUpdated } from './contacts.events.ts';
+import {
+  WRITABLE_CONTACT_FIELDS,
+  type Contact,
+  type ContactSource,
+  type CreateContactBody,
+  type UpdateContactBody,
+} from './contacts.schema.ts';
+import * as store from './contacts.store.ts';
+import { isAgentOf } from '../agents/index.ts';
+import {
+  loadContact,
+  OPERATOR,
+  searchText,
+  toContact,
+  type OrganizationDefaults,
+} from './contacts.service.ts';
+
+function duplicateOf(holder: ContactRow, what: 'phone' | 'email', value: string) {
+  return Errors.duplicate(
+    `Contact ${holder.id} already has this ${what === 'phone' ? 'phone number' : 'email'} (${value})`,
+    { existingId: holder.id },
+  );
+}
+
+/** 409 DUPLICATE naming the contact that holds the phone or email, when another one does. */
+async function checkUnique(
+  tx: Tx,
+  organizationId: string,
+  match: { phone: string | null; emailKey: string | null },
+  exceptId: string | null,
+): Promise<void> {
+  const { byPhone, byEmail } = await store.findContactHolders(tx, organizationId, match, exceptId);
+  if (byPhone) throw duplicateOf(byPhone, 'phone', match.phone as string);
+  if (byEmail) throw duplicateOf(byEmail, 'email', byEmail.email ?? (match.emailKey as string));
+}
+
+const PHONE_KEY = 'contacts_organization_id_phone_key';
+const EMAIL_KEY = 'contacts_organization_id_email_key_key';
+
+/**
+ * Runs a write; when a parallel write took the phone or email between our check and our statement
+ * (a unique violation that aborted the transaction), answers the same 409 as the check, naming the
+ * contact that won, read in a fresh transaction.
+ */
+async function mappingDuplicates<T>(
+  db: Database,
+  organizationId: string,
+  match: () => { phone: string | null; emailKey: string | null; exceptId: string | null },
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const failure = databaseError(error);
+    if (failure?.code !== UNIQUE_VIOLATION || !failure.constraint) throw error;
+    if (failure.constraint !== PHONE_KEY && failure.constraint !== EMAIL_KEY) throw error;
+    const { exceptId, ...keys } = match();
+    await db.tenantTx(organizationId, (tx) => checkUnique(tx, organizationId, keys, exceptId));
+    throw error;
+  }
+}
+
+/** Column values of the fields a body sends, normalized and checked (phone, owner). */
+async function columnsOf(
+  tx: Tx,
+  organizationId: string,
+  organization: OrganizationDefaults,
+  body: UpdateContactBody,
+): Promise<Partial<store.NewContact>> {
+  const columns: Partial<store.NewContact> = {};
+  const blankToNull = (value: string | null) => (value === null ? null : value.trim() || null);
+  if (body.firstName !== undefined) {
+    const firstName = body.firstName.trim();
+    if (!firstName) throw Errors.invalidField('body.firstName', 'must not be blank');
+    columns.firstName = firstName;
+  }
+  if (body.lastName !== undefined) columns.lastName = body.lastName.trim();
+  if (body.email !== undefined) {
+    columns.email = blankToNull(body.email);
+    columns.emailKey = columns.email?.toLowerCase() ?? null;
+  }
+  if (body.phone !== undefined) {
+    columns.phone = body.phone === null ? null : normalizePhone(body.phone, organization.defaultCountry);
+  }
+  if (body.source !== undefined) columns.source = body.source;
+  if (body.status !== undefined) columns.status = body.status;
+  if (body.type !== undefined) columns.type = body.type;
+  if (body.ownerId !== undefined) {
+    if (body.ownerId !== null && !(await isAgentOf(tx, organizationId, body.ownerId))) {
+      throw Errors.invalidField('body.ownerId', 'does not name an agent of this organization');
+    }
+    columns.ownerId = body.ownerId;
+  }
+  if (body.preferredCity !== undefined) columns.preferredCity = blankToNull(body.preferredCity);
+  if (body.preferredType !== undefined) columns.preferredType = body.preferredType;
+  if (body.budget !== undefined) columns.budget = body.budget;
+  if (body.currency !== undefined) columns.currency = body.currency;
+  if (body.tags !== undefined) {
+    columns.tags = [...new Set(body.tags.map((tag) => tag.trim()).filter(Boolean))];
+  }
+  if (body.optedOut !== undefined) columns.optedOut = body.optedOut;
+  if (body.externalId !== undefined) columns.externalId = blankToNull(body.externalId);
+  return columns;
+}
+
+/**
+ * A budget is in a currency: the organization's unless one is given; without a budget the
+ * currency is cleared too (unless this very write sets one).
+ */
+function currencyFor(
+  budget: number | null | undefined,
+  currency: string | null | undefined,
+  given: boolean,
+  organization: OrganizationDefaults,
+): string | null {
+  if (budget === null || budget === undefined) return given ? (currency ?? null) : null;
+  return currency ?? organization.defaultCurrency;
+}
+
+async function insertNew(
+  tx: Tx,
+  organizationId: string,
+  organization: OrganizationDefaults,
+  body: CreateContactBody,
+  defaults: { source: ContactSource },
+  actor: Actor,
+): Promise<Contact> {
+  const columns = await columnsOf(tx, organizationId, organization, body);
+  const match = { phone: columns.phone ?? null, emailKey: columns.emailKey ?? null };
+  await checkUnique(tx, organizationId, match, null);
+  const person = {
+    firstName: columns.firstName as string,
+    lastName: columns.lastName ?? '',
+    email: columns.email ?? null,
+    phone: columns.phone ?? null,
+  };
+  const code = `CT-${String(await store.nextCounter(tx, organizationId, 'contact')).padStart(6, '0')}`;
+  const row = await store.insertContactUnlessTaken(tx, {
+    id: newId('ct'),
+    organizationId,
+    code,
+    ...columns,
+    ...person,
+    emailKey: match.emailKey,
+    source: columns.source ?? defaults.source,
+    status: columns.status ?? 'NEW',
+    type: columns.type ?? 'LEAD',
+    currency: currencyFor(columns.budget, columns.currency, body.currency !== undefined, organization),
+    tags: columns.tags ?? [],
+    searchText: searchText(person),
+  });
+  if (!row) {
+    // A parallel write of the same phone or email committed after our check: it is visible now.
+    await checkUnique(tx, organizationId, match, null);
+    throw Errors.internal(new Error('contact insert conflicted on neither phone nor email'));
+  }
+  const contact = toContact(row);
+  await recordEvent(tx, { type: ContactCreated.type, data: { contact }, actor });
+  return contact;
+}
+
+/** Creates a contact with an API key (POST /v1/contacts): 409 DUPLICATE when its phone or email is taken. */
+export async function createContact(
+  db: Database,
+  principal: Principal,
+  body: CreateContactBody,
+): Promise<Contact> {
+  const organizationId = principal.organization.id;
+  return db.tenantTx(organizationId, (tx) =>
+    insertNew(tx, organizationId, principal.organization, body, { source: 'API' }, actorOf(principal)),
+  );
+}
+
+/** Creates a contact in the back office: the same rules as the API, source OTHER by default. */
+export async function createAdminContact(
+  db: Database,
+  organizationId: string,
+  body: CreateContactBody,
+): Promise<Contact> {
+  return inTenantOrganization(db, organizationId, (tx, organization) =>
+    insertNew(tx, organizationId, organization, body, { source: 'OTHER' }, OPERATOR),
+  );
+}
+
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+async function applyChanges(
+  db: Database,
+  organizationId: string,
+  contactId: string,
+  body: UpdateContactBody,
+  defaultsOf: (tx: Tx) => Promise<OrganizationDefaults>,
+  actor: Actor,
+): Promise<Contact> {
+  let match = { phone: null as string | null, emailKey: null as string | null, exceptId: contactId };
+  return mappingDuplicates(
+    db,
+    organizationId,
+    () => match,
+    () =>
+      db.tenantTx(organizationId, async (tx) => {
+        const defaults = await defaultsOf(tx);
+        const current = await loadContact(tx, organizationId, contactId);
+        const columns = await columnsOf(tx, organizationId, defaults, body);
+        if (columns.budget !== undefined || columns.currency !== undefined) {
+          const given = columns.currency !== undefined;
+          columns.currency = currencyFor(
+            columns.budget !== undefined ? columns.budget : current.budget,
+            given ? columns.currency : current.currency,
+            given,
+            defaults,
+          );
+        }
+        const changes: Partial<store.NewContact> = {};
+        const changed: string[] = [];
+        for (const field of WRITABLE_CONTACT_FIELDS) {
+          const value = columns[field];
+          if (value === undefined || sameValue(value, current[field])) continue;
+          (changes as Record<string, unknown>)[field] = value;
+          changed.push(field);
+        }
+        // A no-op PATCH writes nothing and tells no one.
+        if (changed.length === 0) return toContact(current);
+
+        if (changes.email !== undefined) changes.emailKey = columns.emailKey ?? null;
+        match = {
+          phone: changes.phone ?? null,
+          emailKey:
+            changes.emailKey !== undefined && changes.emailKey !== current.emailKey ? changes.emailKey : null,
+          exceptId: contactId,
+        };
+        await checkUnique(tx, organizationId, match, contactId);
+        const person = {
+          firstName: changes.firstName ?? current.firstName,
+          lastName: changes.lastName ?? current.lastName,
+          email: changes.email !== undefined ? changes.email : current.email,
+          phone: changes.phone !== undefined ? changes.phone : current.phone,
+        };
+        changes.searchText = searchText(person);
+        const row = await store.updateContact(tx, organizationId, contactId, changes);
+        if (!row) throw Errors.notFound('Contact', contactId);
+        const contact = toContact(row);
+        await recordEvent(tx, { type: ContactUpdated.type, data: { contact, changes: changed }, actor });
+        return contact;
+      }),
+  );
+}
+
+/**
+ * Changes some fields of a contact (PATCH /v1/contacts/{id}): null clears a nullable field; a new
+ * phone or email is checked for duplicates; `contact.updated` names the fields that really changed,
+ * and a request that changes nothing records no event.
+ */
+export async function updateContact(
+  db: Database,
+  principal: Principal,
+  contactId: string,
+  body: UpdateContactBody,
+): Promise<Contact> {
+  return applyChanges(
+    db,
+    principal.organization.id,
+    contactId,
+    body,
+    async () => principal.organization,
+    actorOf(principal),
+  );
+}
+
+/** Changes some fields of a contact in the back office: the same rules as the API. */
+export async function updateAdminContact(
+  db: Database,
+  organizationId: string,
+  contactId: string,
+  body: UpdateContactBody,
+): Promise<Contact> {
+  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
+  return applyChanges(
+    db,
+    organizationId,
+    contactId,
+    body,
+    (tx) => requireTenantOrganization(tx, organizationId),
+    OPERATOR,
+  );
+}
+
+/**
+ * Deletes a contact (back office), and with it its leads, visit requests, finder searches, deals
+ * and usage (the schema cascades); appointments and tasks stay, without a contact.
+ */
+export async function deleteAdminContact(
+  db: Database,
+  organizationId: string,
+  contactId: string,
+): Promise<{ id: string; deleted: true }> {
+  return inTenantOrganization(db, organizationId, async (tx) => {
+    await loadContact(tx, organizationId, contactId);
+    const row = await store.deleteContact(tx, organizationId, contactId);
+    if (!row) throw Errors.notFound('Contact', contactId);
+    await recordEvent(tx, { type: ContactDeleted.type, data: { contact: toContact(row) }, actor: OPERATOR });
+    return { id: contactId, deleted: true as const };
+  });
+}

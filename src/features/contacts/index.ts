@@ -1,0 +1,34 @@
+// Contacts: the v1 API, the back office, portal-form upserts and the activity score.
+import { defineFeature } from '../../platform/features/manifest.ts';
+import { ContactCreated, ContactDeleted, ContactUpdated } from './contacts.events.ts';
+import { contactsMcpTools } from './contacts.mcp.ts';
+import { contactsRoutes } from './contacts.routes.ts';
+import { contactsSchemas } from './contacts.schema.ts';
+
+export { exampleContact } from './contacts.events.ts';
+export {
+  CONTACT_STATUSES,
+  ContactSchema,
+  PortalPersonFields,
+  type Contact,
+  type ContactSource,
+  type ContactType,
+} from './contacts.schema.ts';
+export { getContact, listContacts, recomputeContactScore } from './contacts.service.ts';
+export {
+  findContactByPhone,
+  findContactInTx,
+  isContactOf,
+  optOutContact,
+  upsertPortalContact,
+} from './contacts.upsert.ts';
+export { createAdminContact } from './contacts.write.ts';
+
+/** The contacts feature's manifest (src/features.ts lists it). */
+export const contactsFeature = defineFeature({
+  name: 'contacts',
+  schemas: contactsSchemas,
+  routes: [contactsRoutes],
+  mcpTools: contactsMcpTools,
+  events: [ContactCreated, ContactUpdated, ContactDeleted],
+});

@@ -1,0 +1,264 @@
+// Sending: POST /v1/conversations/{contactId}/messages, the back office's sends, and the sweep of sends a crash interrupted.
+import type { Database, Tx } from '../../db/database.ts';
+import type { MessageTemplateRow } from '../../db/schema.ts';
+import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import { AppError, Errors } from '../../platform/errors/errors.ts';
+import type { Actor } from '../../platform/events/catalog.ts';
+import { recordEvent } from '../../platform/events/record.ts';
+import { newId } from '../../platform/ids/ids.ts';
+import { isAgentOf } from '../agents/index.ts';
+import { type Contact } from '../contacts/index.ts';
+import { MessageSent, MessageStatusChanged } from './conversations.events.ts';
+import { sandboxProvider, type OutboundMessage } from './conversations.provider.ts';
+import { type Message, type SendMessageBody } from './conversations.schema.ts';
+import * as store from './conversations.store.ts';
+import { findActiveMessagingNumber, findMessageTemplate } from '../messaging-setup/index.ts';
+import {
+  loadContact,
+  messageOf,
+  OPERATOR,
+  PLATFORM,
+  type MessagingContext,
+} from './conversations.service.ts';
+import { conflict, renderTemplate, resolveMessagingMode } from './conversations.modes.ts';
+import { applyStatus } from './conversations.inbound.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Sending (POST /v1/conversations/{contactId}/messages).
+
+/** Who sends: the organization acted on, the agent a key is bound to, and the events' actor. */
+export interface Sender {
+  organizationId: string;
+  /** False for a test twin: the sandbox then stands in for the platform whatever is configured. */
+  livemode: boolean;
+  agentId: string | null;
+  actor: Actor;
+}
+
+function senderOfPrincipal(principal: Principal): Sender {
+  return {
+    organizationId: principal.organization.id,
+    livemode: principal.organization.livemode,
+    agentId: principal.agentId,
+    actor: actorOf(principal),
+  };
+}
+
+/** The agent shown as sender: the key's agent when it is bound to one (and still exists), else the contact's owner. */
+async function agentOf(tx: Tx, sender: Sender, contact: Contact) {
+  if (sender.agentId && (await isAgentOf(tx, sender.organizationId, sender.agentId))) return sender.agentId;
+  return contact.ownerId;
+}
+
+interface QueuedSend {
+  messageId: string;
+  outbound: OutboundMessage;
+}
+
+/** Transaction 1: every rule, then the message stored QUEUED. Nothing is recorded as sent yet. */
+async function queueMessage(
+  tx: Tx,
+  sender: Sender,
+  contactId: string,
+  body: SendMessageBody,
+  now: Date,
+): Promise<QueuedSend> {
+  const organizationId = sender.organizationId;
+  if (body.body !== undefined && body.templateId !== undefined) {
+    throw Errors.invalidField('body.templateId', 'cannot be sent with body: send free text or a template');
+  }
+  if (body.variables !== undefined && body.templateId === undefined) {
+    throw Errors.invalidField('body.variables', 'are only for a template (templateId)');
+  }
+  if (body.body !== undefined && body.body.trim() === '') {
+    throw Errors.invalidField('body.body', 'must not be blank');
+  }
+  const contact = await loadContact(tx, organizationId, contactId);
+  const number = await findActiveMessagingNumber(tx, organizationId);
+  if (!number) throw Errors.notFound('Active messaging number of this organization');
+  const conversation = await store.findConversation(tx, organizationId, contact.id);
+  const resolution = resolveMessagingMode({ contact, conversation }, now);
+
+  if (resolution.mode === 'BLOCKED' || resolution.mode === 'HUMAN_AGENT_ONLY') {
+    throw conflict(resolution, resolution.why, false);
+  }
+  let template: MessageTemplateRow | null = null;
+  if (body.templateId !== undefined) {
+    template = await findMessageTemplate(tx, organizationId, body.templateId);
+    if (!template) {
+      throw Errors.invalidField('body.templateId', 'does not name a template of this organization');
+    }
+    if (template.status !== 'APPROVED') {
+      const open = resolution.mode === 'FREE_FORM';
+      const message =
+        `Template ${template.name} is ${template.status}, not APPROVED: it cannot be sent` +
+        (open ? '. The service window is open: send free text in body' : `. ${resolution.why}`);
+      throw conflict(open ? resolution : { ...resolution, mode: 'TEMPLATE_ONLY' }, message, !open);
+    }
+  } else if (resolution.mode === 'TEMPLATE_ONLY') {
+    throw conflict(resolution, `${resolution.why}: only an APPROVED template (templateId) can be sent`, true);
+  } else if (body.body === undefined) {
+    throw Errors.invalidField('body.body', 'is required (free text), or send templateId');
+  }
+
+  const variables = body.variables ?? {};
+  const renderedBody = template ? renderTemplate(template, variables) : null;
+  const message = await store.insertMessageUnlessKnown(tx, {
+    id: newId('msg'),
+    organizationId,
+    contactId: contact.id,
+    direction: 'OUTBOUND',
+    type: template ? 'TEMPLATE' : 'TEXT',
+    body: template ? template.body : (body.body as string),
+    renderedBody,
+    status: 'QUEUED',
+    templateId: template?.id ?? null,
+    variables: template ? variables : null,
+    // Template messages are what the platform charges for; free text inside the window is not.
+    usage: template ? { category: template.category, billable: true } : null,
+    agentId: await agentOf(tx, sender, contact),
+    createdAt: now,
+  });
+  if (!message) throw Errors.internal(new Error('a new outbound message collided on its platform id'));
+  return {
+    messageId: message.id,
+    outbound: {
+      phoneNumberId: number.providerNumberId,
+      to: contact.phone as string,
+      text: template ? undefined : message.body,
+      template: template ? { name: template.name, language: template.language, variables } : undefined,
+    },
+  };
+}
+
+/**
+ * Sends a message to a contact (SPEC.md rules 1-6). Three steps so no transaction stays open while
+ * the platform is called: (1) the rules, and the message stored QUEUED; (2) the platform call;
+ * (3) SENT with its platform id, the conversation's last message and `message.sent` — or FAILED,
+ * `message.status_changed`, nothing else, and a 502 MESSAGING_ERROR (which the idempotency layer
+ * does not store, so the client may retry with the same Idempotency-Key).
+ */
+export async function sendMessage(
+  db: Database,
+  context: MessagingContext,
+  principal: Principal,
+  contactId: string,
+  body: SendMessageBody,
+  idempotencyKey?: string,
+): Promise<Message> {
+  return deliver(db, context, senderOfPrincipal(principal), contactId, body, idempotencyKey);
+}
+
+/**
+ * Sends as the agency itself (no key), with the same rules: the demo seed's replies. Test twins and
+ * the sandbox behave as for a key.
+ */
+export async function sendAsOrganization(
+  db: Database,
+  context: MessagingContext,
+  organization: { id: string; livemode: boolean },
+  contactId: string,
+  body: SendMessageBody,
+): Promise<Message> {
+  const sender = {
+    organizationId: organization.id,
+    livemode: organization.livemode,
+    agentId: null,
+    actor: OPERATOR,
+  };
+  return deliver(db, context, sender, contactId, body);
+}
+
+async function deliver(
+  db: Database,
+  context: MessagingContext,
+  sender: Sender,
+  contactId: string,
+  body: SendMessageBody,
+  idempotencyKey?: string,
+): Promise<Message> {
+  const { organizationId, actor } = sender;
+  const now = context.clock();
+  const queued = await db.tenantTx(organizationId, (tx) => queueMessage(tx, sender, contactId, body, now));
+
+  const provider = sender.livemode ? context.provider : sandboxProvider;
+  const result = await provider.send({ ...queued.outbound, idempotencyKey });
+
+  const message = await db.tenantTx(organizationId, async (tx) => {
+    if (!result.ok) {
+      await store.updateMessage(tx, organizationId, queued.messageId, {
+        status: 'FAILED',
+        failureReason: result.reason,
+      });
+      const failed = await messageOf(tx, organizationId, queued.messageId);
+      await recordEvent(tx, {
+        type: MessageStatusChanged.type,
+        data: { message: failed, previousStatus: 'QUEUED' },
+        actor,
+      });
+      return failed;
+    }
+    const row = await store.updateMessage(tx, organizationId, queued.messageId, {
+      status: 'SENT',
+      chatMessageId: result.chatMessageId,
+    });
+    if (!row) throw Errors.internal(new Error(`message ${queued.messageId} vanished`));
+    await store.upsertConversation(tx, {
+      id: newId('conv'),
+      organizationId,
+      contactId: row.contactId,
+      lastMessageId: row.id,
+      lastMessageAt: row.createdAt,
+    });
+    const sent = await messageOf(tx, organizationId, row.id);
+    await recordEvent(tx, { type: MessageSent.type, data: { message: sent }, actor });
+    if (provider.simulatesReceipts) {
+      // The sandbox stands in for the platform's receipt too (same transaction: nothing can fail
+      // after the answer is decided), so integrations see the whole life cycle.
+      await applyStatus(tx, organizationId, result.chatMessageId, 'DELIVERED', null, PLATFORM);
+    }
+    return sent;
+  });
+
+  if (!result.ok) {
+    throw new AppError('MESSAGING_ERROR', `The message could not be sent: ${result.reason}`, {
+      extra: { messageId: message.id },
+    });
+  }
+  return message;
+}
+
+/** A send interrupted between its two transactions (a crash) is settled after this long. */
+export const STALE_QUEUED_MS = 5 * 60_000;
+const STALE_BATCH = 100;
+
+/**
+ * Worker job: outbound messages left QUEUED by a process that died between storing them and
+ * recording the platform's answer become FAILED ("outcome unknown": the platform may have sent
+ * them), with `message.status_changed`, so nothing stays QUEUED for ever. Returns how many.
+ */
+export async function failInterruptedSends(db: Database, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - STALE_QUEUED_MS);
+  let settled = 0;
+  for (;;) {
+    const stale = await db.systemTx((tx) => store.findStaleQueuedMessages(tx, before, STALE_BATCH));
+    for (const { organizationId, id } of stale) {
+      await db.tenantTx(organizationId, async (tx) => {
+        const row = await store.failQueuedMessage(
+          tx,
+          organizationId,
+          id,
+          'interrupted before the messaging platform answered; the outcome is unknown',
+        );
+        if (!row) return;
+        await recordEvent(tx, {
+          type: MessageStatusChanged.type,
+          data: { message: await messageOf(tx, organizationId, id), previousStatus: 'QUEUED' },
+          actor: { kind: 'SYSTEM', userId: null },
+        });
+        settled += 1;
+      });
+    }
+    if (stale.length < STALE_BATCH) return settled;
+  }
+}

@@ -1,0 +1,37 @@
+// Conversations over the messaging channel: modes, the 24-hour window, sends and the inbox.
+import { defineFeature, type JobContext } from '../../platform/features/manifest.ts';
+import { MessageReceived, MessageSent, MessageStatusChanged } from './conversations.events.ts';
+import { conversationsMcpTools } from './conversations.mcp.ts';
+import { conversationsRoutes } from './conversations.routes.ts';
+import { conversationsSchemas } from './conversations.schema.ts';
+import { failInterruptedSends } from './conversations.send.ts';
+
+export { sandboxProvider, type MessagingProvider } from './conversations.provider.ts';
+export type { MessageStatus, MessageType } from './conversations.schema.ts';
+export { applyStatus, recordAdminInbound, recordInbound } from './conversations.inbound.ts';
+export { sendAsOrganization } from './conversations.send.ts';
+export {
+  messagingContext,
+  PLATFORM,
+  updateAdminConversation,
+  type MessagingContext,
+} from './conversations.service.ts';
+
+/** The conversations feature's manifest (src/features.ts lists it). */
+export const conversationsFeature = defineFeature({
+  name: 'conversations',
+  schemas: conversationsSchemas,
+  routes: [conversationsRoutes],
+  mcpTools: conversationsMcpTools,
+  events: [MessageSent, MessageReceived, MessageStatusChanged],
+  jobs: ({ db }: JobContext) => [
+    {
+      // Sends a crash interrupted between their two transactions: FAILED, never QUEUED for ever.
+      name: 'messages.fail_interrupted',
+      intervalMs: 60_000,
+      async run() {
+        await failInterruptedSends(db);
+      },
+    },
+  ],
+});

@@ -1,0 +1,101 @@
+// Reading deals: lists with their filters and sorts, and one deal (v1, back office, MCP).
+import type { Database, Tx } from '../../db/database.ts';
+import { parseDateOrDateTime } from '../../platform/http/dates.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import { pageMeta, pageRequest, type PageMeta } from '../../platform/http/pagination.ts';
+import { isId } from '../../platform/ids/ids.ts';
+import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { type Deal, type DealFilter } from './deals.schema.ts';
+import * as store from './deals.store.ts';
+import { loadDeal, toDeal } from './deals.service.ts';
+
+/** Turns list query parameters into a store filter; 400 when a range ends before it starts. */
+function dealListFilter(filter: DealFilter): store.DealListFilter {
+  const parsed: store.DealListFilter = {
+    pipelineId: filter.pipelineId,
+    stageId: filter.stageId,
+    status: filter.status,
+    agentId: filter.agentId,
+    contactId: filter.contactId,
+    intent: filter.intent,
+    leadSource: filter.leadSource,
+  };
+  for (const [after, before] of [
+    ['expectedCloseAfter', 'expectedCloseBefore'],
+    ['createdAfter', 'createdBefore'],
+  ] as const) {
+    const from =
+      filter[after] === undefined ? undefined : parseDateOrDateTime(filter[after], `query.${after}`);
+    const to =
+      filter[before] === undefined ? undefined : parseDateOrDateTime(filter[before], `query.${before}`);
+    if (from && to && from >= to) throw Errors.invalidField(`query.${before}`, `must be later than ${after}`);
+    parsed[after] = from;
+    parsed[before] = to;
+  }
+  return parsed;
+}
+
+function dealListSort(filter: DealFilter): store.DealListSort {
+  const by = filter.sortBy ?? 'createdAt';
+  return { by, order: filter.sortOrder ?? (by === 'expectedCloseDate' ? 'asc' : 'desc') };
+}
+
+/** A checked list request: filters parsed, sort resolved, page computed (before any transaction opens). */
+function dealListRequest(filter: DealFilter, query: { page?: number; pageSize?: number }) {
+  return { filter: dealListFilter(filter), sort: dealListSort(filter), page: pageRequest(query) };
+}
+
+async function dealsPage(
+  tx: Tx,
+  organizationId: string,
+  request: ReturnType<typeof dealListRequest>,
+): Promise<{ data: Deal[]; meta: PageMeta }> {
+  const { items, total } = await store.listDeals(
+    tx,
+    organizationId,
+    request.filter,
+    request.sort,
+    request.page,
+  );
+  return {
+    data: items.map((item) => toDeal(item.deal, item.stageName)),
+    meta: pageMeta(total, request.page),
+  };
+}
+
+/** The organization's deals matching `filter` (filters and sort), one page (v1 and MCP). */
+export async function listDeals(
+  db: Database,
+  organizationId: string,
+  filter: DealFilter,
+  page: { page?: number; pageSize?: number } = {},
+): Promise<{ data: Deal[]; meta: PageMeta }> {
+  const request = dealListRequest(filter, page);
+  return db.tenantTx(organizationId, (tx) => dealsPage(tx, organizationId, request));
+}
+
+/** The same list for the back office (404 for an unknown organization). */
+export async function listAdminDeals(
+  db: Database,
+  organizationId: string,
+  query: DealFilter & { page?: number; pageSize?: number },
+) {
+  const request = dealListRequest(query, query);
+  return inTenantOrganization(db, organizationId, (tx) => dealsPage(tx, organizationId, request));
+}
+
+/** One deal of the organization; 404 when unknown or another tenant's (v1 and MCP). */
+export async function getDeal(db: Database, organizationId: string, dealId: string): Promise<Deal> {
+  if (!isId(dealId, 'deal')) throw Errors.notFound('Deal', dealId);
+  const found = await db.tenantTx(organizationId, (tx) => store.findDealById(tx, organizationId, dealId));
+  if (!found) throw Errors.notFound('Deal', dealId);
+  return toDeal(found.deal, found.stageName);
+}
+
+/** One deal, back-office view (the same resource). */
+export async function getAdminDeal(db: Database, organizationId: string, dealId: string): Promise<Deal> {
+  return inTenantOrganization(db, organizationId, async (tx) => {
+    const found = await loadDeal(tx, organizationId, dealId);
+    return toDeal(found.deal, found.stageName);
+  });
+}

@@ -1,0 +1,66 @@
+import type { Database } from '../../db/database.ts';
+import { SCOPES } from '../../platform/auth/scopes.ts';
+import { createAgent, type CreateAgentBody } from '../agents/index.ts';
+import { createApiKey } from '../api-keys/index.ts';
+import { countOrganizations, createOrganization, deleteOrganization } from '../organizations/index.ts';
+import { updatePortalSettings } from '../portal/index.ts';
+import { importProperties } from '../property-import/index.ts';
+import { seedDemoConversations } from './demo-conversations.ts';
+import { seedDemoCrm } from './demo-crm.ts';
+import { DEMO_AGENTS, DEMO_COUNTRY, DEMO_CURRENCY, DEMO_PORTAL, demoProperties } from './demo-data.ts';
+import type { DemoSeed } from './demo.schema.ts';
+
+export interface DemoDeps {
+  db: Database;
+  /** Cleared after the seed's organization and keys are made, so this process sees them at once. */
+  verifier: { invalidate(): void };
+}
+
+export const DEMO_ORGANIZATION_NAME = 'Demo Realty';
+
+/**
+ * Creates the demo agency: "Demo Realty" (BUSINESS, Spain, EUR) with a publishable key, a secret
+ * key that has every scope and access level 3, and its content (demo-data.ts) written through the
+ * features' own services: 4 agents (2 bookable), portal settings, 150 properties, the CRM (demo-crm.ts)
+ * and conversations over the sandbox messaging number (demo-conversations.ts).
+ */
+export async function seedDemo(deps: DemoDeps): Promise<DemoSeed> {
+  const organization = await createOrganization(deps, {
+    name: DEMO_ORGANIZATION_NAME,
+    plan: 'BUSINESS',
+    defaultCountry: DEMO_COUNTRY,
+    defaultCurrency: DEMO_CURRENCY,
+  });
+  try {
+    const publishable = await createApiKey(deps, organization.id, {
+      type: 'publishable',
+      name: 'Demo portal',
+    });
+    const secret = await createApiKey(deps, organization.id, {
+      type: 'secret',
+      name: 'Demo server',
+      scopes: [...SCOPES],
+      accessLevel: 3,
+    });
+    const agentIds = {} as Record<keyof typeof DEMO_AGENTS, string>;
+    for (const [key, body] of Object.entries(DEMO_AGENTS) as [keyof typeof DEMO_AGENTS, CreateAgentBody][]) {
+      agentIds[key] = (await createAgent(deps.db, organization.id, body)).id;
+    }
+    await updatePortalSettings(deps.db, organization.id, DEMO_PORTAL);
+    const imported = await importProperties(deps.db, organization.id, demoProperties(agentIds));
+    if (imported.failed > 0) throw new Error(`demo properties refused: ${JSON.stringify(imported.errors)}`);
+    const { contactIds } = await seedDemoCrm(deps.db, organization.id, agentIds);
+    await seedDemoConversations(deps.db, organization.id, contactIds);
+    return { organization, publishableKey: publishable.key, secretKey: secret.key };
+  } catch (error) {
+    // The seed spans the organization's and the twin's transactions: leave no half-made agency.
+    await deleteOrganization(deps.db, organization.id);
+    throw error;
+  }
+}
+
+/** Seeds the demo agency only on an empty database (first start of the embedded default). */
+export async function seedDemoIfEmpty(deps: DemoDeps): Promise<DemoSeed | null> {
+  const existing = await countOrganizations(deps.db);
+  return existing === 0 ? seedDemo(deps) : null;
+}

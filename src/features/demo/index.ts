@@ -1,0 +1,17 @@
+// The demo agency (seeded through every feature's own services) and the demo portal page at /demo/.
+import { defineFeature } from '../../platform/features/manifest.ts';
+import { demoAdminRoutes } from './demo.admin.routes.ts';
+import { demoRoutes } from './demo.routes.ts';
+import { demoSchemas } from './demo.schema.ts';
+
+export { DEMO_WEB_DIR, type DemoPortalSettings } from './demo.routes.ts';
+export type { DemoSeed } from './demo.schema.ts';
+export { DEMO_ORGANIZATION_NAME, seedDemo, seedDemoIfEmpty } from './demo.service.ts';
+
+/** The demo feature's manifest (src/features.ts lists it). */
+export const demoFeature = defineFeature({
+  name: 'demo',
+  schemas: demoSchemas,
+  routes: [demoRoutes],
+  adminRoutes: [demoAdminRoutes],
+});

@@ -1,0 +1,11 @@
+// The event catalog: `GET /v1/events`.
+import { defineFeature } from '../../platform/features/manifest.ts';
+import { eventsRoutes } from './events.routes.ts';
+import { eventsSchemas } from './events.schema.ts';
+
+/** The events feature's manifest (src/features.ts lists it). */
+export const eventsFeature = defineFeature({
+  name: 'events',
+  schemas: eventsSchemas,
+  routes: [eventsRoutes],
+});

@@ -1,0 +1,15 @@
+// The guided property finder.
+import { defineFeature } from '../../platform/features/manifest.ts';
+import { FinderSubmitted } from './finder.events.ts';
+import { finderMcpTools } from './finder.mcp.ts';
+import { finderRoutes } from './finder.routes.ts';
+import { finderSchemas } from './finder.schema.ts';
+
+/** The finder feature's manifest (src/features.ts lists it). */
+export const finderFeature = defineFeature({
+  name: 'finder',
+  schemas: finderSchemas,
+  routes: [finderRoutes],
+  mcpTools: finderMcpTools,
+  events: [FinderSubmitted],
+});

@@ -1,0 +1,22 @@
+// The back office's messaging set-up: the messaging number and message templates.
+import { defineFeature } from '../../platform/features/manifest.ts';
+import { conversationsSetupRoutes } from './messaging-setup.routes.ts';
+import { messagingSetupSchemas } from './messaging-setup.schema.ts';
+
+export { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES, type TemplateCategory } from './messaging-setup.schema.ts';
+export {
+  createMessageTemplate,
+  createMessagingNumber,
+  fillTemplate,
+  findActiveMessagingNumber,
+  findMessageTemplate,
+  findMessagingNumberAnywhere,
+  templateVariables,
+} from './messaging-setup.service.ts';
+
+/** The messaging-setup feature's manifest (src/features.ts lists it). */
+export const messagingSetupFeature = defineFeature({
+  name: 'messaging-setup',
+  schemas: messagingSetupSchemas,
+  adminRoutes: [conversationsSetupRoutes],
+});

@@ -1,0 +1,6 @@
+// Health, readiness and metrics: the operator's probes.
+import { defineFeature } from '../../platform/features/manifest.ts';
+import { opsRoutes } from './ops.routes.ts';
+
+/** The ops feature's manifest (src/features.ts lists it). */
+export const opsFeature = defineFeature({ name: 'ops', routes: [opsRoutes] });

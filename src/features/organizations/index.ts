@@ -1,0 +1,20 @@
+// Organizations and their test twins, in the operator's back office.
+import { defineFeature } from '../../platform/features/manifest.ts';
+import { organizationsAdminRoutes } from './organizations.admin.routes.ts';
+import { organizationsSchemas } from './organizations.schema.ts';
+
+export { AdminOrganizationSchema, type AdminOrganization } from './organizations.schema.ts';
+export {
+  countOrganizations,
+  createOrganization,
+  deleteOrganization,
+  loadOrganization,
+  type OrganizationRecord,
+} from './organizations.service.ts';
+
+/** The organizations feature's manifest (src/features.ts lists it). */
+export const organizationsFeature = defineFeature({
+  name: 'organizations',
+  schemas: organizationsSchemas,
+  adminRoutes: [organizationsAdminRoutes],
+});

@@ -1,0 +1,73 @@
+import { Type, type Static } from '@fastify/type-provider-typebox';
+import { PLANS } from '../../platform/auth/plans.ts';
+import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
+import { DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.ts';
+
+const Plan = StringEnum(PLANS);
+const CountryCode = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' });
+const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' });
+const PerMinute = (max: number, min = 1) => Type.Integer({ minimum: min, maximum: max });
+
+export const AdminOrganizationSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    plan: Plan,
+    isActive: Type.Boolean(),
+    readOnly: Type.Boolean(),
+    writeLimitPerMinute: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'Organization-wide writes per minute; null = the plan default',
+    }),
+    effectiveWriteLimitPerMinute: Type.Integer(),
+    defaultCountry: CountryCode,
+    defaultCurrency: CurrencyCode,
+    livemode: Type.Boolean({ description: 'False for a test twin' }),
+    testOrganizationId: Type.Union([Type.String(), Type.Null()], {
+      description: 'The test twin (live organizations)',
+    }),
+    liveOrganizationId: Type.Union([Type.String(), Type.Null()], {
+      description: 'The live organization (test twins)',
+    }),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+  },
+  { $id: 'AdminOrganization', additionalProperties: false },
+);
+export type AdminOrganization = Static<typeof AdminOrganizationSchema>;
+
+export const CreateOrganizationBodySchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    plan: Plan,
+    defaultCountry: Type.Optional(CountryCode),
+    defaultCurrency: Type.Optional(CurrencyCode),
+    writeLimitPerMinute: Type.Optional(PerMinute(100_000)),
+  },
+  { additionalProperties: false },
+);
+export type CreateOrganizationBody = Static<typeof CreateOrganizationBodySchema>;
+
+export const UpdateOrganizationBodySchema = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    plan: Type.Optional(Plan),
+    isActive: Type.Optional(Type.Boolean()),
+    readOnly: Type.Optional(Type.Boolean()),
+    writeLimitPerMinute: Type.Optional(Type.Union([PerMinute(100_000), Type.Null()])),
+    defaultCountry: Type.Optional(CountryCode),
+    defaultCurrency: Type.Optional(CurrencyCode),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateOrganizationBody = Static<typeof UpdateOrganizationBodySchema>;
+
+export const ListOrganizationsQuerySchema = Type.Object(
+  { ...pageQuery(), plan: Type.Optional(Plan), isActive: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+export type ListOrganizationsQuery = Static<typeof ListOrganizationsQuerySchema>;
+
+export const OrganizationResponseSchema = DataOf(ref(AdminOrganizationSchema));
+export const OrganizationListResponseSchema = ListOf(ref(AdminOrganizationSchema));
+
+export const organizationsSchemas = [AdminOrganizationSchema];

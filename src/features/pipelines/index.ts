@@ -1,0 +1,16 @@
+// Sales pipelines and their stages (back office, v1 reads).
+import { defineFeature } from '../../platform/features/manifest.ts';
+import { pipelinesMcpTools } from './pipelines.mcp.ts';
+import { pipelinesRoutes } from './pipelines.routes.ts';
+import { pipelinesSchemas } from './pipelines.schema.ts';
+
+export { STAGE_KINDS, type Pipeline, type PipelineStage, type StageKind } from './pipelines.schema.ts';
+export { createPipeline, listPipelines, placeOfNewDeal, requireStage } from './pipelines.service.ts';
+
+/** The pipelines feature's manifest (src/features.ts lists it). */
+export const pipelinesFeature = defineFeature({
+  name: 'pipelines',
+  schemas: pipelinesSchemas,
+  routes: [pipelinesRoutes],
+  mcpTools: pipelinesMcpTools,
+});

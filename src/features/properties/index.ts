@@ -1,0 +1,38 @@
+// Properties: the portal listing and detail, and the back office.
+import { defineFeature } from '../../platform/features/manifest.ts';
+import { PropertyCreated, PropertyDeleted, PropertyUpdated } from './properties.events.ts';
+import { propertiesMcpTools } from './properties.mcp.ts';
+import { propertiesRoutes } from './properties.routes.ts';
+import { propertiesSchemas } from './properties.schema.ts';
+
+export { PropertyCreated, PropertyUpdated } from './properties.events.ts';
+export {
+  AMENITIES,
+  CreatePropertyBodySchema,
+  PROPERTY_TYPES,
+  TRANSACTION_TYPES,
+  type Amenity,
+  type CreatePropertyBody,
+  type PortalListQuery,
+  type PropertyType,
+  type TransactionType,
+  propertiesSchemas,
+} from './properties.schema.ts';
+export {
+  eventProperty,
+  isPropertyOf,
+  propertyColumns,
+  requirePortalProperty,
+  type PropertyColumns,
+} from './properties.service.ts';
+export { searchPortalProperties } from './properties.portal.ts';
+export type { NewProperty } from './properties.store.ts';
+
+/** The properties feature's manifest (src/features.ts lists it). */
+export const propertiesFeature = defineFeature({
+  name: 'properties',
+  schemas: propertiesSchemas,
+  routes: [propertiesRoutes],
+  mcpTools: propertiesMcpTools,
+  events: [PropertyCreated, PropertyUpdated, PropertyDeleted],
+});

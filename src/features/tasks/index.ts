@@ -1,0 +1,17 @@
+// Tasks: the back office, v1 reads and pending-task summaries.
+import { defineFeature } from '../../platform/features/manifest.ts';
+import { TaskCreated, TaskDeleted, TaskUpdated } from './tasks.events.ts';
+import { tasksMcpTools } from './tasks.mcp.ts';
+import { tasksRoutes } from './tasks.routes.ts';
+import { tasksSchemas } from './tasks.schema.ts';
+
+export { createTask, insertTaskInTx, listPendingTasks } from './tasks.service.ts';
+
+/** The tasks feature's manifest (src/features.ts lists it). */
+export const tasksFeature = defineFeature({
+  name: 'tasks',
+  schemas: tasksSchemas,
+  routes: [tasksRoutes],
+  mcpTools: tasksMcpTools,
+  events: [TaskCreated, TaskUpdated, TaskDeleted],
+});

@@ -1,0 +1,30 @@
+// Webhook subscriptions, signed deliveries with retries, the delivery log and the worker.
+import { defineFeature, type JobContext } from '../../platform/features/manifest.ts';
+import { WebhookDisabled, WebhookTest } from './webhooks.events.ts';
+import { webhooksRoutes } from './webhooks.routes.ts';
+import { webhooksSchemas } from './webhooks.schema.ts';
+import { webhookDeliveryJob } from './webhooks.worker.ts';
+
+/** WEBHOOK_RETRY_DELAYS_MS's default (DESIGN.md), for callers that pass no config (tests). */
+const DEFAULT_RETRY_DELAYS_MS = [0, 5_000, 30_000, 120_000, 600_000];
+
+/** The webhooks feature's manifest (src/features.ts lists it). */
+export const webhooksFeature = defineFeature({
+  name: 'webhooks',
+  schemas: webhooksSchemas,
+  routes: [webhooksRoutes],
+  events: [WebhookTest, WebhookDisabled],
+  jobs: ({ db, config, log }: JobContext) => [
+    // Claims due rows of webhook_deliveries and POSTs them.
+    webhookDeliveryJob(
+      db,
+      {
+        webhookRetryDelaysMs: config.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+        webhookTimeoutMs: config.webhookTimeoutMs ?? 10_000,
+        webhookAllowPrivateUrls: config.webhookAllowPrivateUrls ?? false,
+        webhookDisableAfterMs: config.webhookDisableAfterMs,
+      },
+      log,
+    ),
+  ],
+});

@@ -1,0 +1,64 @@
+import type { lookup as dnsLookup } from 'node:dns';
+import type { FastifyPluginAsyncTypebox, TSchema } from '@fastify/type-provider-typebox';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
+import type { EventDefinition } from '../events/catalog.ts';
+import type { Job } from '../jobs/scheduler.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { McpToolDefinition } from '../mcp/mcp-tool.ts';
+
+/**
+ * What every feature plugin is registered with: the app's configuration and shared machinery,
+ * built once by `buildApp`. A plugin takes what it needs from it (most only `db`).
+ */
+export interface AppContext {
+  config: Config;
+  db: Database;
+  /** Clears the verified-key cache of this process after an organization or key change. */
+  verifier: { invalidate(): void };
+  /** The service's clock (messaging windows); tests inject one to cross the 24-hour boundary. */
+  clock: () => Date;
+  /** DNS resolver of the webhook URL check (tests resolve made-up names); node:dns when unset. */
+  lookup?: typeof dnsLookup;
+  /** What the demo page at /demo/ is told (server.ts fills in the key of the agency it seeds). */
+  demoPortal: { publishableKey: string | null };
+}
+
+/** A feature's Fastify plugin: its routes (v1, admin or hooks), registered with the app context. */
+export type FeaturePlugin = FastifyPluginAsyncTypebox<AppContext>;
+
+/** What a feature's timed jobs are built with (the worker's, or the API process's own worker). */
+export interface JobContext {
+  db: Database;
+  /** The operator's settings; tests pass none and get the documented defaults. */
+  config: Partial<Config>;
+  log?: Pick<Logger, 'error' | 'warn' | 'info'>;
+}
+
+/**
+ * A feature declares itself once (STYLE.md "A feature declares itself once"): `src/features.ts`
+ * lists the manifests, and the app, the MCP server, the worker and the event catalog are folds
+ * over that list. Order matters only for the OpenAPI document (schemas and routes appear in it in
+ * list order).
+ */
+export interface FeatureManifest {
+  /** The feature's folder name. */
+  name: string;
+  /** Named (`$id`) schemas its routes reference, in the order the OpenAPI document lists them. */
+  schemas?: readonly TSchema[];
+  /** Public routes: v1, hooks, pages. */
+  routes?: readonly FeaturePlugin[];
+  /** Operator routes under /admin/v1. */
+  adminRoutes?: readonly FeaturePlugin[];
+  /** Read-only tools of the MCP endpoint, in the order tools/list shows them. */
+  mcpTools?: readonly McpToolDefinition[];
+  /** Timed jobs of the worker. */
+  jobs?: (context: JobContext) => Job[];
+  /** Every event type the feature records. */
+  events?: readonly EventDefinition[];
+}
+
+/** Declares a feature's manifest (typed; nothing is registered until `src/features.ts` lists it). */
+export function defineFeature(manifest: FeatureManifest): FeatureManifest {
+  return manifest;
+}

@@ -1,0 +1,44 @@
+// The property vocabulary: values the API accepts and shows. Shared by the properties feature and
+// the CLI's file import (which must read column values the way the API names them); imports nothing.
+
+export const TRANSACTION_TYPES = ['SALE', 'RENT', 'SALE_OR_RENT'] as const;
+/** The property types an agency can list (docs/decisions/0036-property-model.md). */
+export const PROPERTY_TYPES = [
+  'APARTMENT',
+  'HOUSE',
+  'STUDIO',
+  'PENTHOUSE',
+  'DUPLEX',
+  'TOWNHOUSE',
+  'VILLA',
+  'LAND',
+  'COMMERCIAL',
+  'OFFICE',
+  'WAREHOUSE',
+  'PARKING',
+  'ROOM',
+] as const;
+export const PROPERTY_STATUSES = ['ACTIVE', 'RESERVED', 'SOLD', 'RENTED', 'INACTIVE'] as const;
+/** Amenity names: `amenities` holds these, and the portal filters on each with `has<Name>=1`. */
+export const AMENITIES = [
+  'petFriendly',
+  'pool',
+  'parking',
+  'garden',
+  'elevator',
+  'furnished',
+  'airConditioning',
+  'terrace',
+  'balcony',
+  'storage',
+  'security',
+  'gym',
+  'heating',
+  'fireplace',
+  'seaView',
+  'accessible',
+] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+export type PropertyType = (typeof PROPERTY_TYPES)[number];
+export type PropertyStatus = (typeof PROPERTY_STATUSES)[number];
+export type Amenity = (typeof AMENITIES)[number];
