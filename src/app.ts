@@ -1,4 +1,3 @@
-import { AjvCompiler, type BuildCompilerFromPool, type RouteDefinition } from '@fastify/ajv-compiler';
 import type { TSchema } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -15,6 +14,7 @@ import {
   MAX_PARAM_LENGTH,
   registerErrorHandling,
 } from './platform/errors/error-handler.ts';
+import { schemaCompilers } from './platform/http/compilers.ts';
 import { registerRouteConventions } from './platform/http/conventions.ts';
 import { registerInputGuard } from './platform/http/input-guard.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
@@ -51,56 +51,6 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Query strings and path parameters arrive as text, so their validators coerce ("2" -> 2); JSON
- * bodies arrive typed, so theirs do not. With Fastify's default (coercion everywhere) a JSON
- * `null` sent to a nullable number became 0, a nullable string "", and `0` sent to a nullable
- * field became null: silent data changes instead of what the client sent.
- */
-function bodyStrictValidators(): BuildCompilerFromPool {
-  // The compiler's published types do not describe the route-definition form Fastify calls.
-  type Factory = (
-    externalSchemas: unknown,
-    options: { customOptions?: Record<string, unknown> },
-  ) => (route: RouteDefinition) => unknown;
-  const coercing = AjvCompiler() as unknown as Factory;
-  const strict = AjvCompiler() as unknown as Factory;
-  const factory: Factory = (externalSchemas, options) => {
-    const forText = coercing(externalSchemas, options);
-    const forBody = strict(externalSchemas, {
-      ...options,
-      customOptions: { ...options.customOptions, coerceTypes: false },
-    });
-    return (route) =>
-      route.httpPart === 'body' ? forBody(route) : finiteOnly(forText(route) as TextValidator);
-  };
-  return factory as unknown as BuildCompilerFromPool;
-}
-
-type TextValidator = ((data: unknown) => boolean) & { errors?: unknown[] | null };
-
-/**
- * Ajv coerces "1e309" and "Infinity" to Infinity and then skips minimum/maximum for a non-finite
- * number, so `?pageSize=1e309` passed as a valid integer and reached SQL (a 500). A coerced value
- * that is not finite is refused here, as the type error it is.
- */
-function finiteOnly(validate: TextValidator): TextValidator {
-  const checked: TextValidator = (data) => {
-    const valid = validate(data);
-    checked.errors = validate.errors;
-    if (!valid || data === null || typeof data !== 'object') return valid;
-    const issues = Object.entries(data as Record<string, unknown>).flatMap(([name, value]) =>
-      (Array.isArray(value) ? value : [value]).some((v) => typeof v === 'number' && !Number.isFinite(v))
-        ? [{ instancePath: `/${name}`, keyword: 'type', params: {}, message: 'must be a finite number' }]
-        : [],
-    );
-    if (issues.length === 0) return true;
-    checked.errors = issues;
-    return false;
-  };
-  return checked;
-}
-
 /** Builds the whole service on an open, migrated database. Never listens: server.ts and tests do. */
 export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
   const options = loggerOptions(config.logLevel);
@@ -126,7 +76,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       requireHostHeader: false,
     },
     ajv: { customOptions: { removeAdditional: false, allErrors: true } },
-    schemaController: { compilersFactory: { buildValidator: bodyStrictValidators() } },
+    schemaController: { compilersFactory: schemaCompilers },
   });
 
   const verifier = new KeyVerifier(deps.db, app.log);

@@ -85,7 +85,11 @@ it('accepts signed deliveries, handles each event once, and refuses a tampered b
       headers: { 'x-api-key': tenant.secret.key },
     });
     const [again] = log.json().data;
-    expect(again.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([200, 200]);
+    // Two answered 200 (the first and the replay). On a loaded machine the first attempt can time out
+    // after the receiver handled it; the worker's retry is then answered 200 too, and not handled again.
+    const codes = again.attempts.map((a: { statusCode: number | null }) => a.statusCode);
+    expect(codes.filter((code: number | null) => code === 200).length).toBeGreaterThanOrEqual(2);
+    expect(codes.at(-1)).toBe(200);
   });
   expect(output.split(`received deal.won ${eventId}`)).toHaveLength(2);
 
