@@ -1,4 +1,5 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../db/database.ts';
 import { principalOf } from '../platform/auth/auth.plugin.ts';
@@ -19,6 +20,13 @@ const POST_DESCRIPTION =
   'read-only secret; `X-API-Key` is not accepted here) and `Accept: application/json, text/event-stream`. ' +
   "The key's rate limit counts every POST. Every tool is read-only; a tool whose scope the key lacks answers a " +
   'tool error naming the scope. docs/mcp.md lists the tools and client set-ups.';
+
+const notAMessage = () =>
+  Errors.validation(
+    'body is not a JSON-RPC 2.0 message: send a request (id and method), a notification (method) ' +
+      'or a response (id and result, or id and error with code and message)',
+    [{ field: 'body', message: 'is not a JSON-RPC 2.0 request, notification or response' }],
+  );
 
 /** The MCP endpoint (SPEC.md "MCP endpoint"): POST only, bearer secret keys, per-tool scopes. */
 export const mcpRoutes: FastifyPluginAsyncTypebox<{ db: Database; tools?: McpToolDefinition[] }> = async (
@@ -51,6 +59,9 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ db: Database; tools?: McpToo
       },
     },
     async (request, reply) => {
+      // The body schema checks the fields; the SDK's own schema checks that they make a message (a
+      // request, notification or response), so what it would refuse gets the error envelope here.
+      if (!JSONRPCMessageSchema.safeParse(request.body).success) throw notAMessage();
       const server = buildMcpServer(compiled, {
         db,
         principal: principalOf(request),

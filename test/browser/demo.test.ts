@@ -105,8 +105,9 @@ afterAll(async () => {
 async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
   const context = await offlineContext(browser, [apiOrigin, site.url], options);
   contexts.push(context);
-  // Fail with playwright's message well before vitest's 30 s test timeout.
-  context.setDefaultTimeout(10_000);
+  // Fail with playwright's message before vitest's 30 s test timeout. Not 10 s: with the other test
+  // worker starting service processes on the second core, a first page load once took longer.
+  context.setDefaultTimeout(20_000);
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(String(error)));
   page.on('console', (message) => {

@@ -24,7 +24,9 @@ afterAll(async () => {
 async function refused(response: Response, status: number, code: string) {
   const text = await response.text();
   expect(response.status, text).toBe(status);
-  const body = JSON.parse(text) as { error: { code: string; message: string; requestId: string } };
+  const body = JSON.parse(text) as {
+    error: { code: string; message: string; requestId: string; details?: unknown };
+  };
   expect(body.error.code, text).toBe(code);
   expect(body.error.requestId).toBe(response.headers.get('x-request-id'));
   return body.error;
@@ -192,6 +194,22 @@ describe('other methods and malformed messages', () => {
     const error = await refused(response, 400, 'VALIDATION_ERROR');
     expect(error.message).toMatch(/body\.jsonrpc/);
   });
+
+  it.each([
+    ['neither method, result nor error', { jsonrpc: '2.0', id: 1 }],
+    ['a result without an id', { jsonrpc: '2.0', result: {} }],
+    ['an error without a code', { jsonrpc: '2.0', id: 1, error: { message: 'no code' } }],
+  ])(
+    'refuses a message with %s in the error envelope (the SDK would answer its own 400)',
+    async (_, message) => {
+      const response = await post(url, bearer(tenant.secret.key), message);
+      const error = await refused(response, 400, 'VALIDATION_ERROR');
+      expect(error.message).toMatch(/not a JSON-RPC 2\.0 message/);
+      expect(error.details).toEqual([
+        { field: 'body', message: expect.stringMatching(/request, notification/) },
+      ]);
+    },
+  );
 
   it("answers the SDK's JSON-RPC error to an unknown method, not a 500", async () => {
     const response = await post(url, bearer(tenant.secret.key), {
