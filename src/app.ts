@@ -17,6 +17,7 @@ import {
 import { schemaCompilers } from './platform/http/compilers.ts';
 import { registerRouteConventions } from './platform/http/conventions.ts';
 import { registerInputGuard } from './platform/http/input-guard.ts';
+import { registerNotFound } from './platform/http/not-found.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { sharedSchemas } from './platform/http/schemas.ts';
 import { registerIdempotency } from './platform/idempotency/idempotency.plugin.ts';
@@ -109,6 +110,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     app.addSchema(schema);
   }
   registerErrorHandling(app);
+  registerNotFound(app);
   registerRouteConventions(app);
   await registerOpenApi(app, `http://${config.host}:${config.port}`);
   registerAuth(app, { verifier, limits, adminToken: config.adminToken });

@@ -192,8 +192,13 @@ export function setupBooking({ client, notify }) {
       newIdempotencyKey,
     );
     if (!outcome.ok) {
-      if (outcome.error.code === 'DUPLICATE') {
-        setStatus(form, 'That time was taken a moment ago: please pick another one.', 'error');
+      // 409: someone took the slot; 400 on the date or time: it is no longer offered (the notice passed).
+      const slotField = (outcome.error.details ?? []).some((d) =>
+        ['body.date', 'body.startTime'].includes(d.field),
+      );
+      if (outcome.error.code === 'DUPLICATE' || slotField) {
+        const why = outcome.error.code === 'DUPLICATE' ? 'was taken a moment ago' : 'is no longer offered';
+        setStatus(form, `That time ${why}: please pick another one.`, 'error');
         await loadAvailability();
       }
       return;

@@ -62,9 +62,9 @@ export function compileTools(tools: McpToolDefinition[], named: Record<string, u
   });
 }
 
-/** `querystring.radiusKm` -> `radiusKm`: services name fields as REST sees them; tools name arguments. */
+/** `query.radiusKm` -> `radiusKm`: services name fields as REST sees them; tools name arguments. */
 function argumentNames(text: string): string {
-  return text.replace(/\b(querystring|query|body|path)\./g, '');
+  return text.replace(/\b(query|body|path|header)\./g, '');
 }
 
 function refusal(error: AppError): string {

@@ -227,7 +227,7 @@ describe('demo portal from another origin (CORS, publishable key)', () => {
     const page = await openSite(tenant.publishable.key);
     await page.locator('#results .card').first().waitFor();
 
-    // A query error (querystring.priceMin) lands under the search field.
+    // A query error (query.priceMin) lands under the search field.
     await page.getByLabel('Minimum price').fill('-5');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     const priceError = page.locator('#search-form-priceMin-error');

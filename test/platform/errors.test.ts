@@ -119,6 +119,20 @@ describe('validation (400 VALIDATION_ERROR)', () => {
     const response = await postRaw('name=X', 'text/plain');
     expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
+
+  it.each([
+    'text/csv',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/xml',
+  ])('refuses a keyed write sent as %s with 415 in the envelope', async (contentType) => {
+    const response = await api(app, 'POST', '/v1/contacts', {
+      key: tenant.secret.key,
+      headers: { 'content-type': contentType },
+      body: 'firstName=Ana',
+    });
+    expect(expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE').message).toMatch(/application\/json/);
+  });
 });
 
 describe('other failures', () => {

@@ -107,6 +107,36 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
           payload: route.method === 'GET' ? undefined : {},
         });
         expectError(response, 401, 'UNAUTHORIZED');
+        // RFC 9110: every 401 names the scheme it wants.
+        const scheme =
+          route.kind === 'admin' || route.auth?.bearer ? /^Bearer realm=/ : /^ApiKey .*name="X-API-Key"/;
+        expect(response.headers['www-authenticate'], `${route.method} ${route.url}`).toMatch(scheme);
+      }
+    });
+
+    it('answers 405 with Allow to every method a known path does not serve, without a key', async () => {
+      const patterns = (method: string) =>
+        app.routeTable
+          .filter((route) => route.method === method && !route.url.includes('*'))
+          .map((route) => new RegExp(`^${route.url.replace(/:[A-Za-z0-9_]+/g, '[^/]+')}$`));
+      for (const url of new Set(app.routeTable.map((route) => route.url))) {
+        if (url.includes('*')) continue;
+        const path = fill(url);
+        // What serves this path, by any route's pattern (GET .../properties/import is GET .../properties/:id);
+        // Fastify answers HEAD wherever GET is served (the table lists GET only).
+        const serving = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) =>
+          patterns(m).some((p) => p.test(path)),
+        );
+        const allowed = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter(
+          (m) => serving.includes(m) || (m === 'HEAD' && serving.includes('GET')),
+        );
+        for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+          if (serving.includes(method)) continue;
+          const response = await app.inject({ method, url: path });
+          const error = expectError(response, 405, 'METHOD_NOT_ALLOWED');
+          expect(response.headers.allow, `${method} ${url}`).toBe(allowed.join(', '));
+          expect(error.message).toContain(`use ${allowed.join(', ')}`);
+        }
       }
     });
 

@@ -46,6 +46,36 @@ function slotUnavailable(date: string, startTime: string) {
   );
 }
 
+/**
+ * 400 when the asked slot is none the agent offers at `now`, taken or not: no booking hours, a date
+ * with no slot (past, within the notice, beyond the horizon, a day off) or a time off the slot grid.
+ * 409 (`slotUnavailable`) stays for a slot that exists and someone else holds.
+ */
+function requireOfferedSlot(
+  booking: AgentBookingSettings | null,
+  slug: string,
+  date: string,
+  startTime: string,
+  now: number,
+): asserts booking is AgentBookingSettings {
+  const pick = `pick one from GET /v1/booking/${slug}/availability`;
+  if (!configured(booking))
+    throw Errors.invalidField('body.date', `has no slot: this agent takes no online bookings`);
+  const offered = freeSlots(booking, gridSlots(booking, [date]), [], now);
+  if (offered.length === 0) {
+    throw Errors.invalidField(
+      'body.date',
+      `has no slot of this agent (a past date, within the minimum notice, beyond the booking horizon or a day off): ${pick}`,
+    );
+  }
+  if (!offered.some((slot) => slot.time === startTime)) {
+    throw Errors.invalidField(
+      'body.startTime',
+      `is not a slot of this agent on ${date} (slots from ${offered[0]?.time} to ${offered.at(-1)?.time}, every ${booking.slotMinutes} minutes within the agent's hours): ${pick}`,
+    );
+  }
+}
+
 async function requireBookingAgent(tx: Tx, organizationId: string, slug: string): Promise<BookingAgent> {
   const agent = await findBookingAgent(tx, organizationId, slug);
   if (!agent) throw pageNotFound(slug);
@@ -127,8 +157,8 @@ export async function getAvailability(
 }
 
 /**
- * Books a slot on an agent's page, all in one transaction: the slot must be free now (409
- * DUPLICATE otherwise), the person becomes or updates a contact owned by the agent, the
+ * Books a slot on an agent's page, all in one transaction: the slot must be one the agent offers
+ * (400 naming `body.date` or `body.startTime` otherwise) and free now (409 DUPLICATE otherwise), the person becomes or updates a contact owned by the agent, the
  * appointment is CONFIRMED or SCHEDULED by the agent's autoConfirm, the agent gets a notification
  * task, and `appointment.created` is recorded. Two bookings racing for one slot: the database's
  * no-overlap constraint lets exactly one commit; the other gets the same 409.
@@ -151,10 +181,11 @@ export async function bookSlot(
           ? null
           : await requirePortalProperty(tx, organizationId, body.propertyId);
       const booking = agent.booking;
-      if (!configured(booking)) throw slotUnavailable(body.date, body.startTime);
-      const slot = (
-        await freeSlotsOn(tx, organizationId, { ...agent, booking }, [body.date], Date.now())
-      ).find((free) => free.time === body.startTime);
+      const now = Date.now();
+      requireOfferedSlot(booking, slug, body.date, body.startTime, now);
+      const slot = (await freeSlotsOn(tx, organizationId, { ...agent, booking }, [body.date], now)).find(
+        (free) => free.time === body.startTime,
+      );
       if (!slot) throw slotUnavailable(body.date, body.startTime);
 
       const { contact } = await upsertPortalContact(

@@ -113,8 +113,8 @@ async function listIn(tx: Tx, organizationId: string, query: ListContactsQuery) 
     type: query.type,
     tag: query.tag,
     ownerId: query.ownerId,
-    createdFrom: instantOf(query.createdAfter, 'querystring.createdAfter'),
-    createdBefore: instantOf(query.createdBefore, 'querystring.createdBefore'),
+    createdFrom: instantOf(query.createdAfter, 'query.createdAfter'),
+    createdBefore: instantOf(query.createdBefore, 'query.createdBefore'),
     optedOut: query.optedOut,
     externalId: query.externalId,
   };

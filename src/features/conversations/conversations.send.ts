@@ -67,7 +67,12 @@ async function queueMessage(
   if (body.body !== undefined && body.templateId !== undefined) {
     throw Errors.invalidField('body.templateId', 'cannot be sent with body: send free text or a template');
   }
-  if (body.variables !== undefined && body.templateId === undefined) {
+  // SPEC gives `variables` the default {}: an empty object goes with free text too.
+  if (
+    body.variables !== undefined &&
+    Object.keys(body.variables).length > 0 &&
+    body.templateId === undefined
+  ) {
     throw Errors.invalidField('body.variables', 'are only for a template (templateId)');
   }
   if (body.body !== undefined && body.body.trim() === '') {

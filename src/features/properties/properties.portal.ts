@@ -39,21 +39,21 @@ export function portalFilter(query: PortalListQuery): portalStore.PortalFilter {
       query.transactionType === 'SALE_OR_RENT' ? ['SALE_OR_RENT'] : [query.transactionType, 'SALE_OR_RENT'];
   }
   if (query.priceMin !== undefined && query.priceMax !== undefined && query.priceMin > query.priceMax)
-    throw Errors.invalidField('querystring.priceMax', 'must be greater than or equal to priceMin');
+    throw Errors.invalidField('query.priceMax', 'must be greater than or equal to priceMin');
   if (query.areaMin !== undefined && query.areaMax !== undefined && query.areaMin > query.areaMax)
-    throw Errors.invalidField('querystring.areaMax', 'must be greater than or equal to areaMin');
+    throw Errors.invalidField('query.areaMax', 'must be greater than or equal to areaMin');
   const amenities = AMENITIES.filter((amenity) => ['1', 'true'].includes(query[amenityFlag(amenity)] ?? ''));
   if (amenities.length > 0) filter.amenities = amenities;
   if (query.bounds !== undefined) {
     const [south, west, north, east] = parseNumbers(query.bounds) as [number, number, number, number];
     if (south < -90 || north > 90 || south > north)
       throw Errors.invalidField(
-        'querystring.bounds',
+        'query.bounds',
         'must be south,west,north,east with -90 <= south <= north <= 90',
       );
     if (west < -180 || east > 180 || west > east)
       throw Errors.invalidField(
-        'querystring.bounds',
+        'query.bounds',
         'must be south,west,north,east with -180 <= west <= east <= 180',
       );
     filter.bounds = { south, west, north, east };
@@ -61,16 +61,13 @@ export function portalFilter(query: PortalListQuery): portalStore.PortalFilter {
   if (query.near !== undefined) {
     const [latitude, longitude] = parseNumbers(query.near) as [number, number];
     if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180)
-      throw Errors.invalidField(
-        'querystring.near',
-        'must be latitude,longitude within -90..90 and -180..180',
-      );
+      throw Errors.invalidField('query.near', 'must be latitude,longitude within -90..90 and -180..180');
     filter.near = { latitude, longitude, radiusKm: query.radiusKm ?? 10 };
   } else if (query.radiusKm !== undefined) {
-    throw Errors.invalidField('querystring.radiusKm', 'needs near=latitude,longitude');
+    throw Errors.invalidField('query.radiusKm', 'needs near=latitude,longitude');
   }
   if (query.sortBy === 'distance' && !filter.near)
-    throw Errors.invalidField('querystring.sortBy', 'distance needs near=latitude,longitude');
+    throw Errors.invalidField('query.sortBy', 'distance needs near=latitude,longitude');
   return filter;
 }
 

@@ -136,6 +136,12 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
+ * The challenge of a REST 401: no registered scheme carries a key in a header of its own, so this names
+ * one as OpenAPI's `apiKey` security scheme describes it (in, name).
+ */
+const API_KEY_CHALLENGE = 'ApiKey realm="agency-crm", in="header", name="X-API-Key"';
+
+/**
  * The one authentication path. Routes only declare `config.auth` (v1, API key; `bearer` on the MCP
  * endpoint, which takes the same keys as a bearer token), `config.admin`
  * (operator bearer token) or `config.public`; this plugin enforces it, sets the rate-limit headers,
@@ -181,9 +187,9 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
     try {
       principal = await identify(request, deps, auth);
     } catch (error) {
-      // RFC 6750: a bearer-token endpoint names its scheme on every 401.
-      if (auth.bearer && error instanceof AppError && error.statusCode === 401) {
-        reply.header('www-authenticate', 'Bearer realm="agency-crm mcp"');
+      // RFC 9110 11.6.1: every 401 names the scheme it wants, RFC 6750's Bearer on the MCP endpoint.
+      if (error instanceof AppError && error.statusCode === 401) {
+        reply.header('www-authenticate', auth.bearer ? 'Bearer realm="agency-crm mcp"' : API_KEY_CHALLENGE);
       }
       throw error;
     }

@@ -197,10 +197,10 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
   socket.destroy(error);
 }
 
-/** The one error mapping: every failure on every route renders `{error:{code,message,requestId,details?}}`. */
+/**
+ * The one error mapping: every failure on every route renders `{error:{code,message,requestId,details?}}`
+ * (what no route matches: `registerNotFound`, platform/http/not-found.ts).
+ */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
-  app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, Errors.routeNotFound(request.method, request.url.split('?')[0] ?? request.url)),
-  );
 }

@@ -437,27 +437,40 @@ describe('POST /v1/booking/{slug}', () => {
     expect(tasks?.n).toBe('1');
   });
 
-  it('409 DUPLICATE for a slot that is taken, past, off the grid, outside the hours or beyond the horizon', async () => {
+  it('409 DUPLICATE only for a slot the agent offers that is taken; 400 naming the field for one never offered', async () => {
     const agent = await bookableAgent(tenant.org.id, { weekdays: [1, 2, 3, 4, 5], horizonDays: 30 });
     // A weekday 10 days ahead, and the Saturday of some week ahead.
     const days = Array.from({ length: 14 }, (_, i) => utcDate(10 + i));
     const weekday = days.find((d) => ![0, 6].includes(new Date(`${d}T00:00:00Z`).getUTCDay())) as string;
     const saturday = days.find((d) => new Date(`${d}T00:00:00Z`).getUTCDay() === 6) as string;
     expectStatus(await book(agent.slug, { date: weekday, startTime: '11:00' }), 201);
-    for (const [date, startTime] of [
-      [weekday, '11:00'],
-      [weekday, '11:15'],
-      [weekday, '18:00'],
-      [weekday, '08:30'],
-      [saturday, '11:00'],
-      [utcDate(-2), '11:00'],
-      [utcDate(45), '11:00'],
+    const taken = expectError(
+      await book(agent.slug, { date: weekday, startTime: '11:00' }),
+      409,
+      'DUPLICATE',
+    );
+    expect(taken.message).toContain(`${weekday} 11:00 is no longer available`);
+    for (const [date, startTime, field] of [
+      [weekday, '11:15', 'body.startTime'], // off the 30-minute grid
+      [weekday, '18:00', 'body.startTime'], // ends after the hours
+      [weekday, '08:30', 'body.startTime'], // before the hours
+      [saturday, '11:00', 'body.date'], // a day off
+      [utcDate(-2), '11:00', 'body.date'], // past
+      [utcDate(45), '11:00', 'body.date'], // beyond the 30-day horizon
     ] as const) {
-      const error = expectError(await book(agent.slug, { date, startTime }), 409, 'DUPLICATE');
-      expect(error.message).toContain(`${date} ${startTime}`);
+      const error = expectError(await book(agent.slug, { date, startTime }), 400, 'VALIDATION_ERROR');
+      expect(error.details, `${date} ${startTime}`).toEqual([
+        { field, message: expect.stringContaining('availability') },
+      ]);
     }
     const unconfigured = await bookableAgent(tenant.org.id, { weekdays: [] });
-    expectError(await book(unconfigured.slug, { date: weekday, startTime: '11:00' }), 409, 'DUPLICATE');
+    const none = expectError(
+      await book(unconfigured.slug, { date: weekday, startTime: '11:00' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(none.details?.[0]?.field).toBe('body.date');
+    expect(none.message).toContain('takes no online bookings');
   });
 
   it('400 naming each invalid field', async () => {
@@ -566,7 +579,12 @@ describe('booking across DST changes (agent time zone)', () => {
       expect(Date.parse(receipt.endsAt) - Date.parse(receipt.startsAt)).toBe(30 * 60_000);
     }
     // A wall time that does not exist is no slot.
-    expectError(await book(agent.slug, { date: springMadrid, startTime: '02:30' }), 409, 'DUPLICATE');
+    const gap = expectError(
+      await book(agent.slug, { date: springMadrid, startTime: '02:30' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(gap.details?.[0]?.field).toBe('body.startTime');
     const left = await availability(agent.slug, { month: '9', year: String(year) });
     expect(slotsOn(left, fallMadrid)).toEqual(['01:00', '01:30', '02:00', '03:30']);
   });

@@ -222,6 +222,7 @@ describe('GET /v1/contacts: filters', () => {
         'VALIDATION_ERROR',
       );
       expect(error.message).toContain(name);
+      expect(error.details?.map((detail) => detail.field)).toContain(`query.${name}`);
     }
   });
 });

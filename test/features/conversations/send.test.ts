@@ -212,6 +212,20 @@ describe('POST /v1/conversations/{contactId}/messages: modes and reasons', () =>
     );
     expect(both.message).toContain('body.templateId');
     expectError(await send(app, fresh.secret, fresh.contactId, { body: '   ' }), 400, 'VALIDATION_ERROR');
+    // `variables` defaults to {} (SPEC): sent empty with free text it changes nothing; with values it is a 400.
+    const plain = expectStatus(
+      await send(app, fresh.secret, fresh.contactId, { body: 'hi', variables: {} }),
+      201,
+    );
+    expect(plain.data).toMatchObject({ body: 'hi', renderedBody: null });
+    const stray = expectError(
+      await send(app, fresh.secret, fresh.contactId, { body: 'hi', variables: { name: 'Ana' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(stray.details).toEqual([
+      { field: 'body.variables', message: 'are only for a template (templateId)' },
+    ]);
     expectError(
       await send(app, fresh.secret, fresh.contactId, { body: 'Hi', colour: 'red' }),
       400,

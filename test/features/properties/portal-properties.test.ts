@@ -271,6 +271,8 @@ describe('GET /v1/properties: bad input names the parameter', () => {
       'VALIDATION_ERROR',
     );
     expect(error.message).toContain(field);
+    // DESIGN.md's prefixes: a query parameter is `query.<name>`, whether the schema or a rule refused it.
+    expect(error.details?.map((detail) => detail.field)).toContain(`query.${field}`);
   });
 
   it('treats LIKE wildcards in text filters literally', async () => {

@@ -113,7 +113,7 @@ export interface paths {
     put?: never;
     /**
      * Book a slot with an agent
-     * @description `date` and `startTime` name a free slot of GET /v1/booking/{slug}/availability. The appointment is CONFIRMED when the agent auto-confirms, SCHEDULED otherwise; the person is saved as a contact of the agent, who is notified. 409 DUPLICATE when the slot is no longer free (also when two people book it at the same moment: exactly one of them gets it).
+     * @description `date` and `startTime` name a free slot of GET /v1/booking/{slug}/availability. The appointment is CONFIRMED when the agent auto-confirms, SCHEDULED otherwise; the person is saved as a contact of the agent, who is notified. 400 naming `body.date` or `body.startTime` when the agent never offers that slot (a past date, within the minimum notice, beyond the horizon, a day off, off the slot grid); 409 DUPLICATE when an offered slot is no longer free (also when two people book it at the same moment: exactly one of them gets it).
      */
     post: operations['booking.create'];
     delete?: never;
