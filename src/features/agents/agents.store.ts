@@ -1,6 +1,6 @@
-import { and, asc, count, eq, gt, inArray, not, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, not, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/database.ts';
-import { ACTIVE_APPOINTMENT_STATUSES, agents, appointments, type AgentRow } from '../../db/schema.ts';
+import { agents, agentTimeHeld, appointments, type AgentRow } from '../../db/schema.ts';
 
 export type NewAgent = typeof agents.$inferInsert;
 
@@ -70,14 +70,7 @@ export async function countUpcomingAppointments(
   const rows = await tx
     .select({ total: count() })
     .from(appointments)
-    .where(
-      and(
-        eq(appointments.organizationId, organizationId),
-        eq(appointments.agentId, agentId),
-        inArray(appointments.status, [...ACTIVE_APPOINTMENT_STATUSES]),
-        gt(appointments.endsAt, now),
-      ),
-    );
+    .where(and(...agentTimeHeld(organizationId, agentId, now, null)));
   return Number(rows[0]?.total ?? 0);
 }
 
