@@ -79,16 +79,12 @@ export interface AgentFilter {
   bookable?: boolean;
 }
 
-export async function listAgents(
+/** One page of the agents `where` selects, by name, with their total. */
+async function pageByName(
   tx: Tx,
-  organizationId: string,
-  filter: AgentFilter,
+  where: SQL | undefined,
   page: { limit: number; offset: number },
 ): Promise<{ items: AgentRow[]; total: number }> {
-  const conditions: SQL[] = [eq(agents.organizationId, organizationId)];
-  if (filter.active !== undefined) conditions.push(eq(agents.active, filter.active));
-  if (filter.bookable !== undefined) conditions.push(filter.bookable ? bookableAgent : not(bookableAgent));
-  const where = and(...conditions);
   const [items, totals] = await Promise.all([
     tx
       .select()
@@ -102,28 +98,29 @@ export async function listAgents(
   return { items, total: Number(totals[0]?.total ?? 0) };
 }
 
+export async function listAgents(
+  tx: Tx,
+  organizationId: string,
+  filter: AgentFilter,
+  page: { limit: number; offset: number },
+): Promise<{ items: AgentRow[]; total: number }> {
+  const conditions: SQL[] = [eq(agents.organizationId, organizationId)];
+  if (filter.active !== undefined) conditions.push(eq(agents.active, filter.active));
+  if (filter.bookable !== undefined) conditions.push(filter.bookable ? bookableAgent : not(bookableAgent));
+  return pageByName(tx, and(...conditions), page);
+}
+
 /** Active agents shown on the portal, by name. */
 export async function listPortalAgents(
   tx: Tx,
   organizationId: string,
   page: { limit: number; offset: number },
 ): Promise<{ items: AgentRow[]; total: number }> {
-  const where = and(
-    eq(agents.organizationId, organizationId),
-    eq(agents.active, true),
-    eq(agents.showOnPortal, true),
+  return pageByName(
+    tx,
+    and(eq(agents.organizationId, organizationId), eq(agents.active, true), eq(agents.showOnPortal, true)),
+    page,
   );
-  const [items, totals] = await Promise.all([
-    tx
-      .select()
-      .from(agents)
-      .where(where)
-      .orderBy(...byName)
-      .limit(page.limit)
-      .offset(page.offset),
-    tx.select({ total: count() }).from(agents).where(where),
-  ]);
-  return { items, total: Number(totals[0]?.total ?? 0) };
 }
 
 /** Every agent that takes online bookings, by name (an agency has a handful). */
