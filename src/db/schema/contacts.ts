@@ -1,5 +1,5 @@
 // Contacts and what portal forms and the back office attach to them: leads, visit requests, appointments, tasks, finder searches.
-import { sql } from 'drizzle-orm';
+import { eq, gt, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { boolean, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, money } from './columns.ts';
 import { tenantId } from './platform.ts';
@@ -108,6 +108,20 @@ export const visitRequests = pgTable(
 
 /** Appointment statuses that hold a slot: the no-overlap constraint covers only these. */
 export const ACTIVE_APPOINTMENT_STATUSES = ['SCHEDULED', 'CONFIRMED'] as const;
+
+/**
+ * The conditions that pick an agent's appointments holding time in [from, to) (no `to`: from `from`
+ * on), the rows the no-overlap constraint compares: the slot check, busy intervals, upcoming visits.
+ */
+export function agentTimeHeld(organizationId: string, agentId: string, from: Date, to: Date | null): SQL[] {
+  return [
+    eq(appointments.organizationId, organizationId),
+    eq(appointments.agentId, agentId),
+    inArray(appointments.status, [...ACTIVE_APPOINTMENT_STATUSES]),
+    ...(to === null ? [] : [lt(appointments.startsAt, to)]),
+    gt(appointments.endsAt, from),
+  ];
+}
 
 export const appointments = pgTable(
   'appointments',

@@ -32,7 +32,8 @@ export function isBookable(agent: AgentRow): boolean {
   return agent.active && agent.bookingSlug !== null && agent.booking !== null;
 }
 
-function toAdminAgent(row: AgentRow): AdminAgent {
+/** The person as every view shows them: the back office's and the portal's. */
+function profileOf(row: AgentRow) {
   return {
     id: row.id,
     firstName: row.firstName,
@@ -42,6 +43,12 @@ function toAdminAgent(row: AgentRow): AdminAgent {
     phone: row.phone,
     photoUrl: row.photoUrl,
     bio: row.bio,
+  };
+}
+
+function toAdminAgent(row: AgentRow): AdminAgent {
+  return {
+    ...profileOf(row),
     active: row.active,
     showOnPortal: row.showOnPortal,
     bookingSlug: row.bookingSlug,
@@ -54,14 +61,7 @@ function toAdminAgent(row: AgentRow): AdminAgent {
 
 function toPortalAgent(row: AgentRow): PortalAgent {
   return {
-    id: row.id,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    fullName: fullName(row),
-    email: row.email,
-    phone: row.phone,
-    photoUrl: row.photoUrl,
-    bio: row.bio,
+    ...profileOf(row),
     bookingSlug: isBookable(row) ? row.bookingSlug : null,
   };
 }

@@ -1,6 +1,6 @@
-import { and, asc, count, eq, gt, inArray, not, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, not, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/database.ts';
-import { ACTIVE_APPOINTMENT_STATUSES, agents, appointments, type AgentRow } from '../../db/schema.ts';
+import { agents, agentTimeHeld, appointments, type AgentRow } from '../../db/schema.ts';
 
 export type NewAgent = typeof agents.$inferInsert;
 
@@ -70,20 +70,32 @@ export async function countUpcomingAppointments(
   const rows = await tx
     .select({ total: count() })
     .from(appointments)
-    .where(
-      and(
-        eq(appointments.organizationId, organizationId),
-        eq(appointments.agentId, agentId),
-        inArray(appointments.status, [...ACTIVE_APPOINTMENT_STATUSES]),
-        gt(appointments.endsAt, now),
-      ),
-    );
+    .where(and(...agentTimeHeld(organizationId, agentId, now, null)));
   return Number(rows[0]?.total ?? 0);
 }
 
 export interface AgentFilter {
   active?: boolean;
   bookable?: boolean;
+}
+
+/** One page of the agents `where` selects, by name, with their total. */
+async function pageByName(
+  tx: Tx,
+  where: SQL | undefined,
+  page: { limit: number; offset: number },
+): Promise<{ items: AgentRow[]; total: number }> {
+  const [items, totals] = await Promise.all([
+    tx
+      .select()
+      .from(agents)
+      .where(where)
+      .orderBy(...byName)
+      .limit(page.limit)
+      .offset(page.offset),
+    tx.select({ total: count() }).from(agents).where(where),
+  ]);
+  return { items, total: Number(totals[0]?.total ?? 0) };
 }
 
 export async function listAgents(
@@ -95,18 +107,7 @@ export async function listAgents(
   const conditions: SQL[] = [eq(agents.organizationId, organizationId)];
   if (filter.active !== undefined) conditions.push(eq(agents.active, filter.active));
   if (filter.bookable !== undefined) conditions.push(filter.bookable ? bookableAgent : not(bookableAgent));
-  const where = and(...conditions);
-  const [items, totals] = await Promise.all([
-    tx
-      .select()
-      .from(agents)
-      .where(where)
-      .orderBy(...byName)
-      .limit(page.limit)
-      .offset(page.offset),
-    tx.select({ total: count() }).from(agents).where(where),
-  ]);
-  return { items, total: Number(totals[0]?.total ?? 0) };
+  return pageByName(tx, and(...conditions), page);
 }
 
 /** Active agents shown on the portal, by name. */
@@ -115,22 +116,11 @@ export async function listPortalAgents(
   organizationId: string,
   page: { limit: number; offset: number },
 ): Promise<{ items: AgentRow[]; total: number }> {
-  const where = and(
-    eq(agents.organizationId, organizationId),
-    eq(agents.active, true),
-    eq(agents.showOnPortal, true),
+  return pageByName(
+    tx,
+    and(eq(agents.organizationId, organizationId), eq(agents.active, true), eq(agents.showOnPortal, true)),
+    page,
   );
-  const [items, totals] = await Promise.all([
-    tx
-      .select()
-      .from(agents)
-      .where(where)
-      .orderBy(...byName)
-      .limit(page.limit)
-      .offset(page.offset),
-    tx.select({ total: count() }).from(agents).where(where),
-  ]);
-  return { items, total: Number(totals[0]?.total ?? 0) };
 }
 
 /** Every agent that takes online bookings, by name (an agency has a handful). */

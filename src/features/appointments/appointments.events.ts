@@ -46,6 +46,15 @@ const example = {
   notes: 'Could we also see the storage room?',
 };
 
+const exampleContact = {
+  id: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uC',
+  firstName: 'Marta',
+  lastName: 'Gil',
+  fullName: 'Marta Gil',
+  phone: '+34611222333',
+  email: 'marta@example.com',
+};
+
 export const AppointmentCreated = defineEvent({
   type: 'appointment.created',
   description:
@@ -63,14 +72,7 @@ export const AppointmentCreated = defineEvent({
   ),
   example: {
     appointment: { ...example, status: 'CONFIRMED' },
-    contact: {
-      id: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uC',
-      firstName: 'Marta',
-      lastName: 'Gil',
-      fullName: 'Marta Gil',
-      phone: '+34611222333',
-      email: 'marta@example.com',
-    },
+    contact: exampleContact,
   },
 });
 
@@ -90,14 +92,7 @@ export const AppointmentUpdated = defineEvent({
   ),
   example: {
     appointment: example,
-    contact: {
-      id: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uC',
-      firstName: 'Marta',
-      lastName: 'Gil',
-      fullName: 'Marta Gil',
-      phone: '+34611222333',
-      email: 'marta@example.com',
-    },
+    contact: exampleContact,
     changes: ['status'],
   },
 });

@@ -319,12 +319,4 @@ export async function insertAppointmentInTx(tx: Tx, row: store.NewAppointment): 
 }
 
 /** An agent's appointments that hold time (SCHEDULED, CONFIRMED) and overlap [from, to), in ms. */
-export async function listBusyIntervals(
-  tx: Tx,
-  organizationId: string,
-  agentId: string,
-  from: Date,
-  to: Date,
-): Promise<{ startsAt: number; endsAt: number }[]> {
-  return store.listBusyIntervals(tx, organizationId, agentId, from, to);
-}
+export const listBusyIntervals = store.listBusyIntervals;

@@ -1,12 +1,6 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/database.ts';
-import {
-  ACTIVE_APPOINTMENT_STATUSES,
-  agents,
-  appointments,
-  contacts,
-  type AppointmentRow,
-} from '../../db/schema.ts';
+import { agents, agentTimeHeld, appointments, contacts, type AppointmentRow } from '../../db/schema.ts';
 
 export type NewAppointment = typeof appointments.$inferInsert;
 
@@ -95,13 +89,7 @@ export async function findOverlapping(
   endsAt: Date,
   exceptId: string | null,
 ): Promise<AppointmentRow | null> {
-  const where: SQL[] = [
-    eq(appointments.organizationId, organizationId),
-    eq(appointments.agentId, agentId),
-    inArray(appointments.status, [...ACTIVE_APPOINTMENT_STATUSES]),
-    lt(appointments.startsAt, endsAt),
-    gt(appointments.endsAt, startsAt),
-  ];
+  const where = agentTimeHeld(organizationId, agentId, startsAt, endsAt);
   if (exceptId !== null) where.push(ne(appointments.id, exceptId));
   const rows = await tx
     .select()
@@ -195,15 +183,7 @@ export async function listBusyIntervals(
   const rows = await tx
     .select({ startsAt: appointments.startsAt, endsAt: appointments.endsAt })
     .from(appointments)
-    .where(
-      and(
-        eq(appointments.organizationId, organizationId),
-        eq(appointments.agentId, agentId),
-        inArray(appointments.status, [...ACTIVE_APPOINTMENT_STATUSES]),
-        lt(appointments.startsAt, to),
-        gt(appointments.endsAt, from),
-      ),
-    )
+    .where(and(...agentTimeHeld(organizationId, agentId, from, to)))
     .orderBy(asc(appointments.startsAt));
   return rows.map((row) => ({ startsAt: row.startsAt.getTime(), endsAt: row.endsAt.getTime() }));
 }

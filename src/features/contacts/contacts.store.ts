@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
-import { countOf, queryRows, totalOf, type Tx } from '../../db/database.ts';
+import { countOf, totalOf, type Tx } from '../../db/database.ts';
 import { inline, StatementCache, type Bind } from '../../db/statements.ts';
 import { contacts, type ContactRow } from '../../db/schema.ts';
 import { fold, likeLiteral } from '../../platform/text/fold.ts';
@@ -51,17 +51,6 @@ export async function findContactForUpsert(
         )[0] ?? null)
       : null;
   return { byPhone, byEmail };
-}
-
-/** Next value of a per-organization counter (`contact` -> CT-000001, CT-000002, ...). */
-export async function nextCounter(tx: Tx, organizationId: string, name: string): Promise<number> {
-  const rows = await queryRows<{ value: string | number }>(
-    tx,
-    sql`INSERT INTO organization_counters (organization_id, name, value) VALUES (${organizationId}, ${name}, 1)
-        ON CONFLICT (organization_id, name) DO UPDATE SET value = organization_counters.value + 1
-        RETURNING value`,
-  );
-  return Number(rows[0]?.value);
 }
 
 /** Inserts a contact; null when its phone or email was taken meanwhile (a parallel form of the same person). */

@@ -4,6 +4,7 @@ import type { ContactRow } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
+import { nextCode } from '../../platform/ids/codes.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
 
 import { ContactCreated, ContactUpdated } from './contacts.events.ts';
@@ -45,7 +46,7 @@ export async function upsertPortalContact(
   const now = new Date();
 
   if (!byPhone && !byEmail) {
-    const code = `CT-${String(await store.nextCounter(tx, organizationId, 'contact')).padStart(6, '0')}`;
+    const code = await nextCode(tx, organizationId, 'contact', 'CT');
     const fields = {
       firstName: input.firstName.trim(),
       lastName: input.lastName?.trim() ?? '',

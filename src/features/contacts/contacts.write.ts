@@ -6,6 +6,7 @@ import { actorOf, type Principal } from '../../platform/auth/principal.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
+import { nextCode } from '../../platform/ids/codes.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
 import { normalizePhone } from '../../platform/text/phone.ts';
 import {
@@ -149,7 +150,7 @@ async function insertNew(
     email: columns.email ?? null,
     phone: columns.phone ?? null,
   };
-  const code = `CT-${String(await store.nextCounter(tx, organizationId, 'contact')).padStart(6, '0')}`;
+  const code = await nextCode(tx, organizationId, 'contact', 'CT');
   const row = await store.insertContactUnlessTaken(tx, {
     id: newId('ct'),
     organizationId,

@@ -167,3 +167,6 @@ export const DealLost = defineEvent({
     },
   },
 });
+
+/** Every deal event, in catalog order: what the deals manifest declares. */
+export const dealEvents = [DealCreated, DealUpdated, DealDeleted, DealStageChanged, DealWon, DealLost];

@@ -5,6 +5,7 @@ import type { DealRow, PipelineStageRow } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
+import { nextCode } from '../../platform/ids/codes.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
 import { type Contact, findContactInTx } from '../contacts/index.ts';
 import { placeOfNewDeal, requireStage } from '../pipelines/index.ts';
@@ -149,13 +150,13 @@ export async function createDeal(db: Database, organizationId: string, body: Cre
       const trialStartedAt = instantOrNull(body.trialStartedAt, 'body.trialStartedAt');
       const trialEndsAt = instantOrNull(body.trialEndsAt, 'body.trialEndsAt');
       checkTrial(trialStartedAt, trialEndsAt);
-      const sequence = await store.nextCounter(tx, organizationId, 'deal');
+      const code = await nextCode(tx, organizationId, 'deal', 'DL');
       const row = await store.insertDeal(
         tx,
         {
           id: newId('deal'),
           organizationId,
-          code: `DL-${String(sequence).padStart(6, '0')}`,
+          code,
           title,
           value: body.value ?? 0,
           currency: body.currency ?? organization.defaultCurrency,

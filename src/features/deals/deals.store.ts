@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { queryRows, type Tx } from '../../db/database.ts';
+import type { Tx } from '../../db/database.ts';
 import { deals, pipelineStages, type DealRow } from '../../db/schema.ts';
 
 export type NewDeal = typeof deals.$inferInsert;
@@ -8,17 +8,6 @@ export type NewDeal = typeof deals.$inferInsert;
 export interface DealWithStage {
   deal: DealRow;
   stageName: string;
-}
-
-/** Next value of a per-organization counter (`deal` -> DL-000001, DL-000002, ...). */
-export async function nextCounter(tx: Tx, organizationId: string, name: string): Promise<number> {
-  const rows = await queryRows<{ value: string | number }>(
-    tx,
-    sql`INSERT INTO organization_counters (organization_id, name, value) VALUES (${organizationId}, ${name}, 1)
-        ON CONFLICT (organization_id, name) DO UPDATE SET value = organization_counters.value + 1
-        RETURNING value`,
-  );
-  return Number(rows[0]?.value);
 }
 
 function withStage(tx: Tx) {

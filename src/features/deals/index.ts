@@ -1,13 +1,6 @@
 // Deals: the v1 API, the back office and stage moves (deal.won, deal.lost).
 import { defineFeature } from '../../platform/features/manifest.ts';
-import {
-  DealCreated,
-  DealDeleted,
-  DealLost,
-  DealStageChanged,
-  DealUpdated,
-  DealWon,
-} from './deals.events.ts';
+import { dealEvents } from './deals.events.ts';
 import { dealsMcpTools } from './deals.mcp.ts';
 import { dealsRoutes } from './deals.routes.ts';
 import { dealsSchemas } from './deals.schema.ts';
@@ -21,5 +14,5 @@ export const dealsFeature = defineFeature({
   schemas: dealsSchemas,
   routes: [dealsRoutes],
   mcpTools: dealsMcpTools,
-  events: [DealCreated, DealUpdated, DealDeleted, DealStageChanged, DealWon, DealLost],
+  events: dealEvents,
 });

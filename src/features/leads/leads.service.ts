@@ -1,6 +1,7 @@
-import type { Database } from '../../db/database.ts';
+import type { Database, Tx } from '../../db/database.ts';
 import { actorOf, type Principal } from '../../platform/auth/principal.ts';
 import { Errors } from '../../platform/errors/errors.ts';
+import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { newId } from '../../platform/ids/ids.ts';
 import { normalizePhone } from '../../platform/text/phone.ts';
@@ -62,6 +63,35 @@ function checkPreferredDate(date: string | undefined, now: Date): void {
   }
 }
 
+/**
+ * The form's visitor as a WEBSITE contact (found by phone or email, else created), owned by the
+ * listing agent and tagged with the form: both forms of this feature take their person this way.
+ */
+async function upsertVisitor(
+  tx: Tx,
+  organizationId: string,
+  visitor: { firstName: string; lastName?: string; phone: string; email?: string },
+  ownerId: string | null,
+  tag: string,
+  actor: Actor,
+) {
+  const { contact } = await upsertPortalContact(
+    tx,
+    organizationId,
+    {
+      firstName: visitor.firstName,
+      lastName: text(visitor.lastName) ?? undefined,
+      phone: visitor.phone,
+      email: visitor.email,
+      source: 'WEBSITE',
+      ownerId,
+      tags: [tag],
+    },
+    actor,
+  );
+  return contact;
+}
+
 function utmOf(body: CreateLeadBody): Record<string, string> {
   const utm: Record<string, string> = {};
   const fields = {
@@ -96,18 +126,12 @@ export async function captureLead(
   await db.tenantTx(organizationId, async (tx) => {
     const property =
       body.propertyId === undefined ? null : await requirePortalProperty(tx, organizationId, body.propertyId);
-    const { contact } = await upsertPortalContact(
+    const contact = await upsertVisitor(
       tx,
       organizationId,
-      {
-        firstName: body.firstName,
-        lastName: text(body.lastName) ?? undefined,
-        phone,
-        email: body.email,
-        source: 'WEBSITE',
-        ownerId: property?.agentId ?? null,
-        tags: [LEAD_TAG],
-      },
+      { ...body, phone },
+      property?.agentId ?? null,
+      LEAD_TAG,
       actor,
     );
     await store.insertLead(tx, {
@@ -147,18 +171,12 @@ export async function requestVisit(
 
   const request = await db.tenantTx(organizationId, async (tx) => {
     const property = await requirePortalProperty(tx, organizationId, body.propertyId);
-    const { contact } = await upsertPortalContact(
+    const contact = await upsertVisitor(
       tx,
       organizationId,
-      {
-        firstName: body.firstName,
-        lastName: text(body.lastName) ?? undefined,
-        phone,
-        email: body.email,
-        source: 'WEBSITE',
-        ownerId: property.agentId,
-        tags: [VISIT_TAG],
-      },
+      { ...body, phone },
+      property.agentId,
+      VISIT_TAG,
       actor,
     );
     const row = await store.insertVisitRequest(tx, {

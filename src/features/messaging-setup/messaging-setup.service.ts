@@ -1,9 +1,15 @@
 import type { Database, Tx } from '../../db/database.ts';
 import type { MessageTemplateRow, MessagingNumberRow } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import { pageMeta, pageRequest, type PageMeta, type PageQuery } from '../../platform/http/pagination.ts';
+import {
+  pageMeta,
+  pageRequest,
+  type PageMeta,
+  type PageQuery,
+  type PageRequest,
+} from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
-import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { inTenantOrganization, type TenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
 import { normalizePhone } from '../../platform/text/phone.ts';
 import type {
   CreateMessageTemplateBody,
@@ -69,6 +75,30 @@ const DUPLICATES = {
     'This organization already has a template with this name and language',
 };
 
+/** Runs `work` in the organization's transaction (404 for an unknown one); unique violations are 409s. */
+function inSetup<T>(
+  db: Database,
+  organizationId: string,
+  work: (tx: Tx, organization: TenantOrganization) => Promise<T>,
+): Promise<T> {
+  return inTenantOrganization(db, organizationId, work, DUPLICATES);
+}
+
+/** One page of a set-up list (numbers or templates), each row in its API shape. */
+function listPage<Row, Item>(
+  db: Database,
+  organizationId: string,
+  query: PageQuery,
+  list: (tx: Tx, organizationId: string, page: PageRequest) => Promise<{ items: Row[]; total: number }>,
+  toItem: (row: Row) => Item,
+): Promise<{ data: Item[]; meta: PageMeta }> {
+  const page = pageRequest(query);
+  return inSetup(db, organizationId, async (tx) => {
+    const { items, total } = await list(tx, organizationId, page);
+    return { data: items.map(toItem), meta: pageMeta(total, page) };
+  });
+}
+
 function toMessagingNumber(row: MessagingNumberRow): MessagingNumber {
   return {
     id: row.id,
@@ -117,24 +147,19 @@ export async function createMessagingNumber(
   organizationId: string,
   body: CreateMessagingNumberBody,
 ): Promise<MessagingNumber> {
-  return inTenantOrganization(
-    db,
-    organizationId,
-    async (tx, organization) => {
-      const phone = normalizePhone(body.phone, organization.defaultCountry);
-      const active = body.active ?? true;
-      if (active) await checkNoOtherActive(tx, organizationId, null);
-      const row = await store.insertMessagingNumber(tx, {
-        id: newId('mnum'),
-        organizationId,
-        phone,
-        providerNumberId: body.providerNumberId ?? phone.slice(1),
-        active,
-      });
-      return toMessagingNumber(row);
-    },
-    DUPLICATES,
-  );
+  return inSetup(db, organizationId, async (tx, organization) => {
+    const phone = normalizePhone(body.phone, organization.defaultCountry);
+    const active = body.active ?? true;
+    if (active) await checkNoOtherActive(tx, organizationId, null);
+    const row = await store.insertMessagingNumber(tx, {
+      id: newId('mnum'),
+      organizationId,
+      phone,
+      providerNumberId: body.providerNumberId ?? phone.slice(1),
+      active,
+    });
+    return toMessagingNumber(row);
+  });
 }
 
 export async function listMessagingNumbers(
@@ -142,16 +167,7 @@ export async function listMessagingNumbers(
   organizationId: string,
   query: PageQuery,
 ): Promise<{ data: MessagingNumber[]; meta: PageMeta }> {
-  const page = pageRequest(query);
-  return inTenantOrganization(
-    db,
-    organizationId,
-    async (tx) => {
-      const { items, total } = await store.listMessagingNumbers(tx, organizationId, page);
-      return { data: items.map(toMessagingNumber), meta: pageMeta(total, page) };
-    },
-    DUPLICATES,
-  );
+  return listPage(db, organizationId, query, store.listMessagingNumbers, toMessagingNumber);
 }
 
 export async function getMessagingNumber(
@@ -159,11 +175,8 @@ export async function getMessagingNumber(
   organizationId: string,
   id: string,
 ): Promise<MessagingNumber> {
-  return inTenantOrganization(
-    db,
-    organizationId,
-    async (tx) => toMessagingNumber(await loadNumber(tx, organizationId, id)),
-    DUPLICATES,
+  return inSetup(db, organizationId, async (tx) =>
+    toMessagingNumber(await loadNumber(tx, organizationId, id)),
   );
 }
 
@@ -174,24 +187,19 @@ export async function updateMessagingNumber(
   id: string,
   body: UpdateMessagingNumberBody,
 ): Promise<MessagingNumber> {
-  return inTenantOrganization(
-    db,
-    organizationId,
-    async (tx, organization) => {
-      await loadNumber(tx, organizationId, id);
-      const changes: Partial<store.NewMessagingNumber> = {};
-      if (body.phone !== undefined) changes.phone = normalizePhone(body.phone, organization.defaultCountry);
-      if (body.providerNumberId !== undefined) changes.providerNumberId = body.providerNumberId;
-      if (body.active !== undefined) {
-        if (body.active) await checkNoOtherActive(tx, organizationId, id);
-        changes.active = body.active;
-      }
-      const row = await store.updateMessagingNumber(tx, organizationId, id, changes);
-      if (!row) throw Errors.notFound('Messaging number', id);
-      return toMessagingNumber(row);
-    },
-    DUPLICATES,
-  );
+  return inSetup(db, organizationId, async (tx, organization) => {
+    await loadNumber(tx, organizationId, id);
+    const changes: Partial<store.NewMessagingNumber> = {};
+    if (body.phone !== undefined) changes.phone = normalizePhone(body.phone, organization.defaultCountry);
+    if (body.providerNumberId !== undefined) changes.providerNumberId = body.providerNumberId;
+    if (body.active !== undefined) {
+      if (body.active) await checkNoOtherActive(tx, organizationId, id);
+      changes.active = body.active;
+    }
+    const row = await store.updateMessagingNumber(tx, organizationId, id, changes);
+    if (!row) throw Errors.notFound('Messaging number', id);
+    return toMessagingNumber(row);
+  });
 }
 
 export async function deleteMessagingNumber(
@@ -199,16 +207,11 @@ export async function deleteMessagingNumber(
   organizationId: string,
   id: string,
 ): Promise<{ id: string; deleted: true }> {
-  return inTenantOrganization(
-    db,
-    organizationId,
-    async (tx) => {
-      const row = isId(id, 'mnum') ? await store.deleteMessagingNumber(tx, organizationId, id) : null;
-      if (!row) throw Errors.notFound('Messaging number', id);
-      return { id, deleted: true as const };
-    },
-    DUPLICATES,
-  );
+  return inSetup(db, organizationId, async (tx) => {
+    const row = isId(id, 'mnum') ? await store.deleteMessagingNumber(tx, organizationId, id) : null;
+    if (!row) throw Errors.notFound('Messaging number', id);
+    return { id, deleted: true as const };
+  });
 }
 
 async function loadTemplate(tx: Tx, organizationId: string, id: string): Promise<MessageTemplateRow> {
@@ -223,24 +226,19 @@ export async function createMessageTemplate(
   organizationId: string,
   body: CreateMessageTemplateBody,
 ): Promise<MessageTemplate> {
-  return inTenantOrganization(
-    db,
-    organizationId,
-    async (tx) => {
-      const row = await store.insertMessageTemplate(tx, {
-        id: newId('tpl'),
-        organizationId,
-        name: body.name,
-        language: body.language ?? 'en',
-        category: body.category,
-        body: body.body,
-        variables: templateVariables(body.body),
-        status: body.status ?? 'PENDING',
-      });
-      return toMessageTemplate(row);
-    },
-    DUPLICATES,
-  );
+  return inSetup(db, organizationId, async (tx) => {
+    const row = await store.insertMessageTemplate(tx, {
+      id: newId('tpl'),
+      organizationId,
+      name: body.name,
+      language: body.language ?? 'en',
+      category: body.category,
+      body: body.body,
+      variables: templateVariables(body.body),
+      status: body.status ?? 'PENDING',
+    });
+    return toMessageTemplate(row);
+  });
 }
 
 export async function listMessageTemplates(
@@ -248,16 +246,7 @@ export async function listMessageTemplates(
   organizationId: string,
   query: PageQuery,
 ): Promise<{ data: MessageTemplate[]; meta: PageMeta }> {
-  const page = pageRequest(query);
-  return inTenantOrganization(
-    db,
-    organizationId,
-    async (tx) => {
-      const { items, total } = await store.listMessageTemplates(tx, organizationId, page);
-      return { data: items.map(toMessageTemplate), meta: pageMeta(total, page) };
-    },
-    DUPLICATES,
-  );
+  return listPage(db, organizationId, query, store.listMessageTemplates, toMessageTemplate);
 }
 
 export async function getMessageTemplate(
@@ -265,11 +254,8 @@ export async function getMessageTemplate(
   organizationId: string,
   id: string,
 ): Promise<MessageTemplate> {
-  return inTenantOrganization(
-    db,
-    organizationId,
-    async (tx) => toMessageTemplate(await loadTemplate(tx, organizationId, id)),
-    DUPLICATES,
+  return inSetup(db, organizationId, async (tx) =>
+    toMessageTemplate(await loadTemplate(tx, organizationId, id)),
   );
 }
 
@@ -280,19 +266,14 @@ export async function updateMessageTemplate(
   id: string,
   body: UpdateMessageTemplateBody,
 ): Promise<MessageTemplate> {
-  return inTenantOrganization(
-    db,
-    organizationId,
-    async (tx) => {
-      await loadTemplate(tx, organizationId, id);
-      const changes: Partial<store.NewMessageTemplate> = { ...body };
-      if (body.body !== undefined) changes.variables = templateVariables(body.body);
-      const row = await store.updateMessageTemplate(tx, organizationId, id, changes);
-      if (!row) throw Errors.notFound('Message template', id);
-      return toMessageTemplate(row);
-    },
-    DUPLICATES,
-  );
+  return inSetup(db, organizationId, async (tx) => {
+    await loadTemplate(tx, organizationId, id);
+    const changes: Partial<store.NewMessageTemplate> = { ...body };
+    if (body.body !== undefined) changes.variables = templateVariables(body.body);
+    const row = await store.updateMessageTemplate(tx, organizationId, id, changes);
+    if (!row) throw Errors.notFound('Message template', id);
+    return toMessageTemplate(row);
+  });
 }
 
 /** Deletes a template; messages sent with it keep their text (their templateId becomes null). */
@@ -301,14 +282,9 @@ export async function deleteMessageTemplate(
   organizationId: string,
   id: string,
 ): Promise<{ id: string; deleted: true }> {
-  return inTenantOrganization(
-    db,
-    organizationId,
-    async (tx) => {
-      const row = isId(id, 'tpl') ? await store.deleteMessageTemplate(tx, organizationId, id) : null;
-      if (!row) throw Errors.notFound('Message template', id);
-      return { id, deleted: true as const };
-    },
-    DUPLICATES,
-  );
+  return inSetup(db, organizationId, async (tx) => {
+    const row = isId(id, 'tpl') ? await store.deleteMessageTemplate(tx, organizationId, id) : null;
+    if (!row) throw Errors.notFound('Message template', id);
+    return { id, deleted: true as const };
+  });
 }
