@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
 import { ANY_KEY } from '../../platform/http/route-config.ts';
-import { MeResponseSchema } from './me.schema.ts';
-import { describeKey } from './me.service.ts';
+import { MeResponseSchema, RateLimitsResponseSchema } from './me.schema.ts';
+import { describeKey, describeRateLimits } from './me.service.ts';
 
 export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -19,5 +19,24 @@ export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ({ data: describeKey(principalOf(request)) }),
+  );
+
+  app.get(
+    '/v1/rate-limits',
+    {
+      config: { auth: { scope: null, keyTypes: ANY_KEY, write: false } },
+      schema: {
+        operationId: 'rateLimits.list',
+        summary: 'The rate limits of the calling key, as they stand',
+        description:
+          'One item per policy that applies to the key, from the live counters (shared by every API process ' +
+          'when Redis is configured): `key` (every request, this one included), `key-writes` and ' +
+          '`organization-writes` (keys that may write). The same policies as the `RateLimit-Policy` header of ' +
+          'every keyed answer. Needs no scope.',
+        tags: ['Introspection'],
+        response: { 200: RateLimitsResponseSchema },
+      },
+    },
+    async (request) => ({ data: await describeRateLimits(request.server.rateLimits, principalOf(request)) }),
   );
 };

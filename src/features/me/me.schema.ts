@@ -36,4 +36,28 @@ export const MeSchema = Type.Object(
 export type Me = Static<typeof MeSchema>;
 
 export const MeResponseSchema = DataOf(ref(MeSchema));
-export const meSchemas = [MeSchema];
+
+export const RateLimitPolicySchema = Type.Object(
+  {
+    name: StringEnum(['key', 'key-writes', 'organization-writes'], {
+      description:
+        'key: every request of the key; key-writes: its writes; organization-writes: the writes of all keys of the organization',
+    }),
+    limit: Type.Integer({ minimum: 0, description: 'Requests allowed per window' }),
+    remaining: Type.Integer({ minimum: 0, description: 'Left in the current window' }),
+    windowSeconds: Type.Integer({ minimum: 1 }),
+    resetSeconds: Type.Integer({
+      minimum: 0,
+      description: 'Seconds until the current window ends; 0 when nothing was counted in it yet',
+    }),
+  },
+  {
+    $id: 'RateLimitPolicy',
+    additionalProperties: false,
+    description: 'One rate-limit policy of the calling key, from the live counters',
+  },
+);
+export type RateLimitPolicy = Static<typeof RateLimitPolicySchema>;
+
+export const RateLimitsResponseSchema = DataOf(Type.Array(ref(RateLimitPolicySchema)));
+export const meSchemas = [MeSchema, RateLimitPolicySchema];

@@ -1,5 +1,6 @@
-import type { Principal } from '../../platform/auth/principal.ts';
-import type { Me } from './me.schema.ts';
+import { keyLimitsOf, type Principal } from '../../platform/auth/principal.ts';
+import type { RateLimits } from '../../platform/rate-limit/rate-limits.ts';
+import type { Me, RateLimitPolicy } from './me.schema.ts';
 
 /** Describes the calling key: what GET /v1/me answers. Needs no database: the principal has it all. */
 export function describeKey(principal: Principal): Me {
@@ -25,4 +26,9 @@ export function describeKey(principal: Principal): Me {
       organizationWritesPerMinute: organization.writesPerMinute,
     },
   };
+}
+
+/** The policies of the calling key from the live counters: what GET /v1/rate-limits answers. */
+export function describeRateLimits(limits: RateLimits, principal: Principal): Promise<RateLimitPolicy[]> {
+  return limits.describe(keyLimitsOf(principal));
 }

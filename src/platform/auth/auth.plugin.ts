@@ -5,10 +5,10 @@ import { AppError, Errors } from '../errors/errors.ts';
 import { isId } from '../ids/ids.ts';
 import type { RouteAuth } from '../http/route-config.ts';
 import { bindLogContext } from '../logging/logger.ts';
-import type { RateLimits } from '../rate-limit/rate-limits.ts';
+import { rateLimitHeaders, type RateLimits } from '../rate-limit/rate-limits.ts';
 import type { KeyVerifier } from './key-verifier.ts';
 import { planRefusal } from './plans.ts';
-import type { Principal } from './principal.ts';
+import { keyLimitsOf, type Principal } from './principal.ts';
 import { PUBLISHABLE_SCOPES } from './scopes.ts';
 
 export interface AuthDependencies {
@@ -22,6 +22,8 @@ const CORS_EXPOSED = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',
+  'RateLimit',
+  'RateLimit-Policy',
   'Retry-After',
   'Idempotent-Replayed',
 ].join(', ');
@@ -199,16 +201,13 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
     // Counted before the route's own rules, so every answer to a known key carries the headers.
     // A read-only key's write is refused below (403), not counted as a write.
     const state = await deps.limits.consume({
-      keyId: principal.keyId,
-      organizationId: principal.organization.id,
-      requestsPerMinute: principal.limits.requestsPerMinute,
-      writesPerMinute: principal.limits.writesPerMinute,
-      organizationWritesPerMinute: principal.organization.writesPerMinute,
+      ...keyLimitsOf(principal),
       write: auth.write && principal.keyType !== 'read_only_secret',
     });
     reply.header('x-ratelimit-limit', state.limit);
     reply.header('x-ratelimit-remaining', state.remaining);
     reply.header('x-ratelimit-reset', state.resetS);
+    reply.headers(rateLimitHeaders(state));
 
     authorize(request, principal, auth);
     request.principal = principal;

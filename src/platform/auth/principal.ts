@@ -1,4 +1,5 @@
 import type { Actor } from '../events/catalog.ts';
+import type { KeyLimits } from '../rate-limit/rate-limits.ts';
 import type { KeyMode, KeyType } from './keys.ts';
 import type { Plan } from './plans.ts';
 import type { Scope } from './scopes.ts';
@@ -36,4 +37,15 @@ export interface Principal {
 /** The actor of events caused through an API key: kind API, and the key's agent when bound to one. */
 export function actorOf(principal: Principal): Actor {
   return { kind: 'API', userId: principal.agentId };
+}
+
+/** The rate limits of the calling key: a read-only key never writes, so no write policy applies to it. */
+export function keyLimitsOf(principal: Principal): KeyLimits {
+  return {
+    keyId: principal.keyId,
+    organizationId: principal.organization.id,
+    requestsPerMinute: principal.limits.requestsPerMinute,
+    writesPerMinute: principal.keyType === 'read_only_secret' ? 0 : principal.limits.writesPerMinute,
+    organizationWritesPerMinute: principal.organization.writesPerMinute,
+  };
 }

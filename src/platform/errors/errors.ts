@@ -66,12 +66,21 @@ export class AppError extends Error {
  */
 export const DATABASE_RETRY_AFTER_S = 2;
 
-function limitHeaders(retryAfterS: number, limit: number | undefined): Record<string, string> {
+/** The headers of a refusal by `policy` (draft-ietf-httpapi-ratelimit-headers names beside X-RateLimit-*). */
+function limitHeaders(
+  retryAfterS: number,
+  limit: number | undefined,
+  policy?: string,
+): Record<string, string> {
   const headers: Record<string, string> = { 'retry-after': String(retryAfterS) };
   if (limit !== undefined) {
     headers['x-ratelimit-limit'] = String(limit);
     headers['x-ratelimit-remaining'] = '0';
     headers['x-ratelimit-reset'] = String(retryAfterS);
+    if (policy !== undefined) {
+      headers.ratelimit = `"${policy}";r=0;t=${retryAfterS}`;
+      headers['ratelimit-policy'] = `"${policy}";q=${limit};w=60`;
+    }
   }
   return headers;
 }
@@ -120,12 +129,12 @@ export const Errors = {
     new AppError('DUPLICATE', message, { extra }),
   conflict: (message: string, extra?: Record<string, unknown>) =>
     new AppError('CONFLICT', message, { extra }),
-  /** `limit` is the limit that refused; the X-RateLimit-* headers then describe it. */
-  rateLimited: (message: string, retryAfterS: number, limit?: number) =>
-    new AppError('RATE_LIMITED', message, { headers: limitHeaders(retryAfterS, limit) }),
+  /** `limit` is the limit that refused, `policy` its name; the rate-limit headers then describe it. */
+  rateLimited: (message: string, retryAfterS: number, limit?: number, policy?: string) =>
+    new AppError('RATE_LIMITED', message, { headers: limitHeaders(retryAfterS, limit, policy) }),
   tenantRateLimited: (limit: number, retryAfterS: number) =>
     new AppError('TENANT_RATE_LIMITED', `Organization write limit of ${limit} per minute exceeded`, {
-      headers: limitHeaders(retryAfterS, limit),
+      headers: limitHeaders(retryAfterS, limit, 'organization-writes'),
     }),
   methodNotAllowed: (method: string, path: string, allowed: string) =>
     new AppError('METHOD_NOT_ALLOWED', `${method} ${path} is not supported; use ${allowed}`, {

@@ -4,21 +4,85 @@ import { Errors } from '../errors/errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import { MemoryLimitStore, RedisLimitStore, type LimitStore, type Window } from './stores.ts';
 
-const WINDOW_S = 60;
+/** Every limit counts over one-minute fixed windows. */
+export const WINDOW_S = 60;
+
+/** The quota policies of draft-ietf-httpapi-ratelimit-headers, named as the headers and GET /v1/rate-limits name them. */
+export type PolicyName = 'key' | 'key-writes' | 'organization-writes';
+
+/** One policy as it stands: `remaining` of `limit` in the current window, which ends in `resetSeconds`. */
+export interface PolicyState {
+  name: PolicyName;
+  limit: number;
+  remaining: number;
+  windowSeconds: number;
+  /** Seconds until the current window ends; 0 when nothing was counted in it yet (the quota is whole). */
+  resetSeconds: number;
+}
 
 export interface RateLimitState {
   limit: number;
   remaining: number;
   resetS: number;
+  /** The policies this request was counted against (reads: the key's; writes: all three). */
+  counted: PolicyState[];
+  /** Every policy that applies to the key, for RateLimit-Policy. */
+  policies: { name: PolicyName; limit: number }[];
 }
 
-export interface ConsumeRequest {
+/** The limits of one key and its organization (the principal's). */
+export interface KeyLimits {
   keyId: string;
   organizationId: string;
   requestsPerMinute: number;
   writesPerMinute: number;
   organizationWritesPerMinute: number;
+}
+
+export interface ConsumeRequest extends KeyLimits {
   write: boolean;
+}
+
+/** The store bucket and the limited thing of each policy. */
+const BUCKETS: Record<PolicyName, { bucket: string; of: (limits: KeyLimits) => string }> = {
+  key: { bucket: 'key', of: (limits) => limits.keyId },
+  'key-writes': { bucket: 'key-writes', of: (limits) => limits.keyId },
+  'organization-writes': { bucket: 'org-writes', of: (limits) => limits.organizationId },
+};
+
+/** The policies that apply to a key: a key that may not write has only its request limit. */
+function policiesOf(limits: KeyLimits): { name: PolicyName; limit: number }[] {
+  const policies: { name: PolicyName; limit: number }[] = [{ name: 'key', limit: limits.requestsPerMinute }];
+  if (limits.writesPerMinute > 0) {
+    policies.push({ name: 'key-writes', limit: limits.writesPerMinute });
+    if (limits.organizationWritesPerMinute > 0) {
+      policies.push({ name: 'organization-writes', limit: limits.organizationWritesPerMinute });
+    }
+  }
+  return policies;
+}
+
+function policyState(name: PolicyName, limit: number, window: Window | null): PolicyState {
+  return {
+    name,
+    limit,
+    remaining: window ? Math.max(0, limit - window.consumed) : limit,
+    windowSeconds: WINDOW_S,
+    resetSeconds: window ? resetSeconds(window) : 0,
+  };
+}
+
+/**
+ * The structured-field headers of draft-ietf-httpapi-ratelimit-headers: `RateLimit-Policy` lists the
+ * policies of the key (`"key";q=60;w=60, ...`), `RateLimit` the counted one closest to exhaustion
+ * (`"key";r=42;t=18`).
+ */
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  const closest = state.counted.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  return {
+    'ratelimit-policy': state.policies.map((p) => `"${p.name}";q=${p.limit};w=${WINDOW_S}`).join(', '),
+    ratelimit: `"${closest.name}";r=${closest.remaining};t=${closest.resetSeconds}`,
+  };
 }
 
 export interface AuthFailureOptions {
@@ -97,16 +161,20 @@ export class RateLimits {
    */
   async consume(request: ConsumeRequest): Promise<RateLimitState> {
     const { keyId, write } = request;
+    const counted: PolicyState[] = [];
     if (write) {
-      if (request.writesPerMinute <= 0) throw Errors.rateLimited('This API key may not write', WINDOW_S, 0);
+      if (request.writesPerMinute <= 0)
+        throw Errors.rateLimited('This API key may not write', WINDOW_S, 0, 'key-writes');
       const writes = await this.limits.consume('key-writes', keyId, request.writesPerMinute, WINDOW_S);
       if (!writes.allowed) {
         throw Errors.rateLimited(
           `Write limit of ${request.writesPerMinute} per minute exceeded for this API key`,
           resetSeconds(writes),
           request.writesPerMinute,
+          'key-writes',
         );
       }
+      counted.push(policyState('key-writes', request.writesPerMinute, writes));
     }
 
     const total = await this.limits.consume('key', keyId, request.requestsPerMinute, WINDOW_S);
@@ -116,12 +184,17 @@ export class RateLimits {
         `Rate limit of ${request.requestsPerMinute} requests per minute exceeded for this API key`,
         resetSeconds(total),
         request.requestsPerMinute,
+        'key',
       );
     }
-    const state = {
+    const keyState = policyState('key', request.requestsPerMinute, total);
+    counted.unshift(keyState);
+    const state: RateLimitState = {
       limit: request.requestsPerMinute,
-      remaining: request.requestsPerMinute - total.consumed,
+      remaining: keyState.remaining,
       resetS: resetSeconds(total),
+      counted,
+      policies: policiesOf(request),
     };
     if (!write) return state;
 
@@ -137,7 +210,18 @@ export class RateLimits {
       ]);
       throw Errors.tenantRateLimited(orgLimit, orgWrites ? resetSeconds(orgWrites) : WINDOW_S);
     }
+    counted.push(policyState('organization-writes', orgLimit, orgWrites));
     return state;
+  }
+
+  /** Every policy that applies to a key, from the live counters (shared through Redis when configured). */
+  async describe(limits: KeyLimits): Promise<PolicyState[]> {
+    return Promise.all(
+      policiesOf(limits).map(async ({ name, limit }) => {
+        const { bucket, of } = BUCKETS[name];
+        return policyState(name, limit, await this.limits.peek(bucket, of(limits), limit, WINDOW_S));
+      }),
+    );
   }
 
   /** Seconds left on the failed-auth block of this address, or 0 when it is not blocked. */

@@ -499,6 +499,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/rate-limits': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The rate limits of the calling key, as they stand
+     * @description One item per policy that applies to the key, from the live counters (shared by every API process when Redis is configured): `key` (every request, this one included), `key-writes` and `organization-writes` (keys that may write). The same policies as the `RateLimit-Policy` header of every keyed answer. Needs no scope.
+     */
+    get: operations['rateLimits.list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/tasks/{id}': {
     parameters: {
       query?: never;
@@ -1441,6 +1461,21 @@ export interface components {
         writesPerMinute: number;
         organizationWritesPerMinute: number;
       };
+    };
+    /** @description One rate-limit policy of the calling key, from the live counters */
+    RateLimitPolicy: {
+      /**
+       * @description key: every request of the key; key-writes: its writes; organization-writes: the writes of all keys of the organization
+       * @enum {string}
+       */
+      name: 'key' | 'key-writes' | 'organization-writes';
+      /** @description Requests allowed per window */
+      limit: number;
+      /** @description Left in the current window */
+      remaining: number;
+      windowSeconds: number;
+      /** @description Seconds until the current window ends; 0 when nothing was counted in it yet */
+      resetSeconds: number;
     };
     EventType: {
       /** @description Event type, e.g. contact.created */
@@ -5883,6 +5918,73 @@ export interface operations {
           'application/json': {
             data: components['schemas']['PortalProperty'][];
             meta: components['schemas']['PageMeta'];
+          };
+        };
+      };
+      /** @description Every failure, on every route */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Every failure, on every route */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Every failure, on every route */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Every failure, on every route */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Every failure, on every route */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'rateLimits.list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['RateLimitPolicy'][];
           };
         };
       };

@@ -131,6 +131,7 @@ export const OPERATIONS = {
     paged: false,
   },
   'properties.list': { method: 'GET', path: '/v1/properties', pathParams: [], input: 'query', paged: true },
+  'rateLimits.list': { method: 'GET', path: '/v1/rate-limits', pathParams: [], input: 'none', paged: false },
   'tasks.get': { method: 'GET', path: '/v1/tasks/{id}', pathParams: ['id'], input: 'none', paged: false },
   'tasks.list': { method: 'GET', path: '/v1/tasks', pathParams: [], input: 'query', paged: true },
   'usage.events.create': {
@@ -501,6 +502,16 @@ export interface Api {
      * `GET /v1/properties` (properties.list)
      */
     list(query?: Query<'properties.list'>, options?: RequestOptions): PagePromise<'properties.list'>;
+  };
+  rateLimits: {
+    /**
+     * The rate limits of the calling key, as they stand
+     *
+     * One item per policy that applies to the key, from the live counters (shared by every API process when Redis is configured): `key` (every request, this one included), `key-writes` and `organization-writes` (keys that may write). The same policies as the `RateLimit-Policy` header of every keyed answer. Needs no scope.
+     *
+     * `GET /v1/rate-limits` (rateLimits.list)
+     */
+    list(options?: RequestOptions): Promise<ApiResult<'rateLimits.list'>>;
   };
   tasks: {
     /**
