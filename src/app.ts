@@ -92,6 +92,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   );
   app.decorate('keyVerifier', verifier);
   app.decorate('rateLimits', limits);
+  // Shared limits from the first request: a start waits up to 2 s for Redis (decision 0016 otherwise).
+  app.addHook('onReady', () => limits.connected(2000));
   app.addHook('onClose', async () => {
     await verifier.close();
     await limits.close();

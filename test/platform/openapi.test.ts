@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant } from '../helpers/factories.ts';
+import { api, expectStatus } from '../helpers/http.ts';
 import { buildTestApp } from '../helpers/test-app.ts';
 
 let app: FastifyInstance;
@@ -89,5 +91,102 @@ describe('GET /v1/openapi.json', () => {
     const response = await app.inject({ method: 'GET', url: '/docs/' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/text\/html/);
+  });
+});
+
+describe('headers in the document', () => {
+  type Responses = Record<string, { headers?: Record<string, unknown> }>;
+  const responsesOf = (path: string, method: string) =>
+    (doc.paths[path]?.[method] as unknown as { responses: Responses }).responses;
+  const declared = (path: string, method: string, status: string) =>
+    Object.keys(responsesOf(path, method)[status]?.headers ?? {}).sort();
+
+  it('declares X-Request-Id on every answer, and each header once under components.headers', () => {
+    for (const { path, method, operation } of operations()) {
+      for (const [status, response] of Object.entries(operation.responses as Responses)) {
+        expect(Object.keys(response.headers ?? {}), `${method} ${path} ${status}`).toContain('X-Request-Id');
+      }
+    }
+    const components = (doc.components as { headers?: Record<string, unknown> }).headers ?? {};
+    expect(Object.keys(components).sort()).toEqual(
+      [
+        'Allow',
+        'Idempotent-Replayed',
+        'RateLimit',
+        'RateLimit-Policy',
+        'Retry-After',
+        'WWW-Authenticate',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'X-Request-Id',
+      ].sort(),
+    );
+  });
+
+  it('declares what a keyed write really answers with: rate limits, a replay flag, and the 401 challenge', async () => {
+    const tenant = await createTenant(app);
+    const idempotencyKey = `doc-check-${Date.now()}`;
+    const create = () =>
+      api(app, 'POST', '/v1/contacts', {
+        key: tenant.secret.key,
+        headers: { 'idempotency-key': idempotencyKey },
+        body: { firstName: 'Header', phone: '+34600111222' },
+      });
+    const first = await create();
+    expectStatus(first, 201);
+    const replay = await create();
+    expectStatus(replay, 201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    const names = declared('/v1/contacts', 'post', '201');
+    expect(names).toEqual(
+      [
+        'Idempotent-Replayed',
+        'RateLimit',
+        'RateLimit-Policy',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'X-Request-Id',
+      ].sort(),
+    );
+    for (const name of names) expect(replay.headers[name.toLowerCase()], name).toBeDefined();
+
+    const refused = await api(app, 'POST', '/v1/contacts', { body: { firstName: 'No key' } });
+    expectStatus(refused, 401);
+    expect(declared('/v1/contacts', 'post', '401')).toEqual(['WWW-Authenticate', 'X-Request-Id']);
+    expect(refused.headers['www-authenticate']).toBeDefined();
+    expect(declared('/mcp', 'get', '405')).toEqual(['Allow', 'X-Request-Id']);
+  });
+
+  it('declares Idempotency-Key on every POST that honours it, with the pattern the server enforces', async () => {
+    const parameters = (path: string, method: string) =>
+      ((doc.paths[path]?.[method] as unknown as { parameters?: { $ref?: string }[] }).parameters ?? []).map(
+        (p) => p.$ref,
+      );
+    const reference = '#/components/parameters/IdempotencyKey';
+    for (const route of app.routeTable.filter((r) => !r.hidden)) {
+      const path = route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+      expect(
+        parameters(path, route.method.toLowerCase()).includes(reference),
+        `${route.method} ${path}`,
+      ).toBe(route.method === 'POST' && route.url !== '/mcp');
+    }
+    const parameter = (
+      doc.components as unknown as { parameters: Record<string, { schema: { pattern: string } }> }
+    ).parameters.IdempotencyKey;
+    const pattern = new RegExp(parameter?.schema.pattern ?? 'missing');
+    const tenant = await createTenant(app);
+    for (const key of ['short', 'x'.repeat(129), 'has space!', 'abc:DEF-123_4.5', 'x'.repeat(128)]) {
+      const response = await api(app, 'POST', '/v1/contacts', {
+        key: tenant.secret.key,
+        headers: { 'idempotency-key': key },
+        body: {
+          firstName: 'Pattern',
+          phone: `+3460${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`,
+        },
+      });
+      expect(response.statusCode, `${key}: ${response.body}`).toBe(pattern.test(key) ? 201 : 400);
+    }
   });
 });

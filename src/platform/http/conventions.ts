@@ -14,6 +14,8 @@ export interface RouteEntry {
   hasResponseSchema: boolean;
   hidden: boolean;
   pathParams: string[];
+  /** A POST that honours Idempotency-Key (every POST unless `config.idempotency` is false). */
+  idempotent: boolean;
 }
 
 declare module 'fastify' {
@@ -66,7 +68,7 @@ export function registerRouteConventions(app: FastifyInstance) {
     }
     const schema = (route.schema ??= {}) as Record<string, unknown> & { response?: Record<string, unknown> };
     const kind = kindOf(route);
-    const config = route.config as { auth?: RouteAuth } | undefined;
+    const config = route.config as { auth?: RouteAuth; idempotency?: boolean } | undefined;
     const pathParams = [...route.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '');
     const hidden = schema.hide === true;
 
@@ -100,6 +102,7 @@ export function registerRouteConventions(app: FastifyInstance) {
         hasResponseSchema: Object.keys(schema.response ?? {}).some((s) => s.startsWith('2') || s === '405'),
         hidden,
         pathParams,
+        idempotent: method === 'POST' && config?.idempotency !== false,
       });
     }
   });

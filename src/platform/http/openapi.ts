@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { ACTOR_KINDS, eventCatalog } from '../events/catalog.ts';
+import { addHttpHeaders } from './openapi-headers.ts';
 
 const DESCRIPTION = `Multi-tenant API for real-estate agencies: public portal, leads, booking, CRM, conversations,
 webhooks and a read-only MCP endpoint.
@@ -159,6 +160,11 @@ export async function registerOpenApi(app: FastifyInstance, serverUrl: string) {
         },
       ],
     },
+    // The headers and the Idempotency-Key parameter, which route schemas cannot declare.
+    transformObject: (document) =>
+      'openapiObject' in document
+        ? addHttpHeaders(document.openapiObject, app.routeTable)
+        : document.swaggerObject,
     refResolver: {
       // Named shared schemas appear under their $id in components.schemas (not def-0).
       buildLocalReference: (json, _baseUri, _fragment, i) =>

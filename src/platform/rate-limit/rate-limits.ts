@@ -138,7 +138,23 @@ export class RateLimits {
     readonly store: 'memory' | 'redis',
     /** Metrics for the app's registry (GET /metrics). */
     readonly metrics: Metric[] = [],
+    private readonly redis?: Redis,
   ) {}
+
+  /**
+   * Waits until Redis answers, for at most `timeoutMs` (app start: a process taking requests before its
+   * connection is up would count them on its own). A Redis that stays down only delays the start.
+   */
+  async connected(timeoutMs: number): Promise<void> {
+    const redis = this.redis;
+    if (!redis || redis.status === 'ready') return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      new Promise<void>((resolve) => redis.once('ready', () => resolve())),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+    ]);
+    clearTimeout(timer);
+  }
 
   static create(redisUrl: string | undefined, auth: AuthFailureOptions, log?: Logger): RateLimits {
     if (redisUrl === undefined) return new RateLimits(new MemoryLimitStore(), auth, 'memory');
@@ -149,9 +165,13 @@ export class RateLimits {
     // ioredis reconnects by itself; an unhandled 'error' event would crash the process.
     redis.on('error', () => undefined);
     redis.on('ready', () => monitor.reconnected());
-    return new RateLimits(new RedisLimitStore(redis, () => monitor.fellBack()), auth, 'redis', [
-      monitor.fallbacks,
-    ]);
+    return new RateLimits(
+      new RedisLimitStore(redis, () => monitor.fellBack()),
+      auth,
+      'redis',
+      [monitor.fallbacks],
+      redis,
+    );
   }
 
   /**

@@ -1,0 +1,131 @@
+import { IDEMPOTENCY_KEY_PATTERN } from '../idempotency/idempotency.plugin.ts';
+import type { RouteEntry } from './conventions.ts';
+
+const integer = { type: 'integer', minimum: 0 };
+const text = { type: 'string' };
+
+/** Every header an answer may carry, once, under `components.headers`. */
+const HEADERS: Record<string, { description: string; schema: object; example?: unknown }> = {
+  'X-Request-Id': {
+    description: 'Id of this request (also `error.requestId`); quote it to support',
+    schema: text,
+    example: 'req_0VhJ3kQ2Zt8mX1pR4sT6uE',
+  },
+  'X-RateLimit-Limit': {
+    description: "Requests per minute of the key's `key` policy",
+    schema: integer,
+    example: 60,
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the current window',
+    schema: integer,
+    example: 42,
+  },
+  'X-RateLimit-Reset': { description: 'Seconds until the window resets', schema: integer, example: 18 },
+  'RateLimit-Policy': {
+    description:
+      'draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>`',
+    schema: text,
+    example: '"key";q=60;w=60, "key-writes";q=30;w=60, "organization-writes";q=300;w=60',
+  },
+  RateLimit: {
+    description:
+      'draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>`',
+    schema: text,
+    example: '"key";r=42;t=18',
+  },
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: integer, example: 18 },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  'WWW-Authenticate': {
+    description:
+      'The credential wanted: `ApiKey realm="agency-crm", in="header", name="X-API-Key"` (REST), `Bearer ...` (admin API, MCP)',
+    schema: text,
+  },
+  Allow: { description: 'The methods this path serves', schema: text, example: 'POST' },
+};
+
+const RATE_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'RateLimit-Policy',
+  'RateLimit',
+];
+
+/** The headers of one answer of one operation. */
+function headersOf(route: RouteEntry, status: string): string[] {
+  const names = ['X-Request-Id'];
+  if (status === '401') names.push('WWW-Authenticate');
+  else if (route.kind === 'keyed') names.push(...RATE_HEADERS);
+  if (status === '429' || (status === '409' && route.idempotent)) names.push('Retry-After');
+  if (status === '405') names.push('Allow');
+  if (route.idempotent && status.startsWith('2')) names.push('Idempotent-Replayed');
+  return names;
+}
+
+type Operation = {
+  parameters?: unknown[];
+  responses?: Record<string, { headers?: Record<string, unknown> }>;
+};
+
+/**
+ * Adds what the route schemas cannot say to the generated document: the response headers the service
+ * sets (declared once under `components.headers`, referenced per answer) and the `Idempotency-Key`
+ * parameter of every operation that honours it. Applied to @fastify/swagger's output (`transformObject`).
+ */
+export function addHttpHeaders<T extends object>(document: T, routes: RouteEntry[]): T {
+  const doc = document as T & {
+    paths?: Record<string, Record<string, Operation>>;
+    components?: { headers?: Record<string, unknown>; parameters?: Record<string, unknown> };
+  };
+  const byOperation = new Map(
+    routes.map((route) => [`${route.method} ${route.url.replace(/:(\w+)/g, '{$1}')}`, route]),
+  );
+  doc.components ??= {};
+  doc.components.headers = Object.fromEntries(
+    Object.entries(HEADERS).map(([name, { description, schema, example }]) => [
+      name,
+      { description, schema: example === undefined ? schema : { ...schema, examples: [example] } },
+    ]),
+  );
+  doc.components.parameters = {
+    ...doc.components.parameters,
+    IdempotencyKey: {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) ' +
+        'without repeating the operation; another body, or the first request still running, is a 409 DUPLICATE.',
+      schema: {
+        type: 'string',
+        pattern: IDEMPOTENCY_KEY_PATTERN.source,
+        examples: ['order-2027-03-29-0001'],
+      },
+    },
+  };
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item)) {
+      const route = byOperation.get(`${method.toUpperCase()} ${path}`);
+      if (!route) continue;
+      if (route.idempotent) {
+        operation.parameters = [
+          ...(operation.parameters ?? []),
+          { $ref: '#/components/parameters/IdempotencyKey' },
+        ];
+      }
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        response.headers = {
+          ...response.headers,
+          ...Object.fromEntries(
+            headersOf(route, status).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+          ),
+        };
+      }
+    }
+  }
+  return document;
+}
