@@ -5,9 +5,21 @@
  * processes, CLI servers) uses the copy; on PGlite, testDatabase() loads the snapshot.
  */
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import pg from 'pg';
 import { verifyStatementCaches } from '../../src/db/statements.ts';
+import { contractViolations } from './response-contract.ts';
+
+// Every answer of a test app is checked against the document it serves (test/helpers/response-contract.ts).
+beforeAll(() => {
+  contractViolations.length = 0;
+});
+afterAll(() => {
+  const found = [...new Set(contractViolations.splice(0))];
+  if (found.length > 0) {
+    throw new Error(`answers that do not match /v1/openapi.json:\n  ${found.slice(0, 20).join('\n  ')}`);
+  }
+});
 
 // Statement caches compile every call too and throw when a cached shape differs (src/db/statements.ts).
 verifyStatementCaches(true);

@@ -4,6 +4,7 @@ import { inject } from 'vitest';
 import { buildApp, type AppDependencies } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
+import { checkResponsesAgainstDocument } from './response-contract.ts';
 
 /** Admin token of every test app. */
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -47,6 +48,7 @@ export async function buildTestApp(
 ): Promise<FastifyInstance> {
   const db = deps.db ?? (await testDatabase());
   const app = await buildApp(testConfig(env), { ...deps, db });
+  checkResponsesAgainstDocument(app);
   await app.ready();
   return app;
 }

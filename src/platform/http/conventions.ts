@@ -26,21 +26,27 @@ declare module 'fastify' {
 
 const errorRef = () => ref(ErrorResponseSchema);
 
-/** Error statuses a route can answer, from what it declares: all of them land in OpenAPI. */
+/**
+ * Error statuses a route can answer, from what it declares: all of them land in OpenAPI. The suite
+ * checks every answer of every test against them (test/helpers/response-contract.ts).
+ */
 function errorStatuses(
   kind: RouteKind | undefined,
   auth: RouteAuth | undefined,
-  hasParams: boolean,
-  hasBody: boolean,
+  route: { hasParams: boolean; takesBody: boolean; idempotent: boolean },
 ) {
-  const statuses = new Set<number>([500]);
+  // 400: the input guard reads every request (bad text, nesting, Host); 500: anything unforeseen.
+  const statuses = new Set<number>([400, 500]);
   if (kind === 'keyed') {
-    [400, 401, 403, 429].forEach((s) => statuses.add(s));
+    [401, 403, 429].forEach((s) => statuses.add(s));
     if (auth?.write) [402, 409].forEach((s) => statuses.add(s));
   }
-  if (kind === 'admin') [400, 401].forEach((s) => statuses.add(s));
-  if (hasParams) statuses.add(404);
-  if (hasBody) [400, 413, 415].forEach((s) => statuses.add(s));
+  if (kind === 'admin') statuses.add(401);
+  // A back-office change can clash with a unique code or name; a POST with a reused Idempotency-Key too.
+  if ((kind === 'admin' && route.takesBody) || route.idempotent) statuses.add(409);
+  if (route.hasParams) statuses.add(404);
+  // Fastify parses a body on every method but GET and HEAD, so any of them can be too large or not JSON.
+  if (route.takesBody) [413, 415].forEach((s) => statuses.add(s));
   return [...statuses].sort((a, b) => a - b);
 }
 
@@ -81,8 +87,13 @@ export function registerRouteConventions(app: FastifyInstance) {
 
     if (!hidden) {
       const response = (schema.response ??= {});
-      const hasBody = schema.body !== undefined;
-      for (const status of errorStatuses(kind, config?.auth, pathParams.length > 0, hasBody)) {
+      const takesBody = methods.some((method) => method !== 'GET' && method !== 'HEAD');
+      const idempotent = methods.includes('POST') && config?.idempotency !== false;
+      for (const status of errorStatuses(kind, config?.auth, {
+        hasParams: pathParams.length > 0,
+        takesBody,
+        idempotent,
+      })) {
         response[String(status)] ??= errorRef();
       }
       if (kind === 'keyed') schema.security = [config?.auth?.bearer ? { McpBearer: [] } : { ApiKey: [] }];

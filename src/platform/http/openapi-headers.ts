@@ -60,9 +60,13 @@ function headersOf(route: RouteEntry, status: string): string[] {
   const names = ['X-Request-Id'];
   if (status === '401') names.push('WWW-Authenticate');
   else if (route.kind === 'keyed') names.push(...RATE_HEADERS);
-  if (status === '429' || (status === '409' && route.idempotent)) names.push('Retry-After');
+  if (status === '429' || status === '503' || (status === '409' && route.idempotent))
+    names.push('Retry-After');
   if (status === '405') names.push('Allow');
-  if (route.idempotent && status.startsWith('2')) names.push('Idempotent-Replayed');
+  // Any stored answer replays, a 4xx too; nothing is stored before authentication and the rate limits.
+  if (route.idempotent && !['401', '429'].includes(status) && !status.startsWith('5')) {
+    names.push('Idempotent-Replayed');
+  }
   return names;
 }
 

@@ -115,8 +115,13 @@ export function registerMetrics(app: FastifyInstance, extra: readonly Metric[] =
         operationId: 'ops.metrics',
         summary: 'Prometheus metrics',
         tags: ['Operations'],
-        produces: ['text/plain'],
-        response: { 200: Type.String({ description: 'Prometheus text exposition format' }) },
+        // Text on success only: the failures are the JSON error envelope, as everywhere.
+        response: {
+          200: {
+            description: 'Prometheus text exposition format',
+            content: { 'text/plain': { schema: Type.String() } },
+          },
+        },
       },
     },
     async (_request, reply) => {

@@ -2,7 +2,7 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { OpenAPIBackend, type Document } from 'openapi-backend';
 import type { RouteAuth } from '../../../src/platform/http/route-config.ts';
-import type { RouteKind } from '../../../src/platform/http/conventions.ts';
+import type { RouteEntry, RouteKind } from '../../../src/platform/http/conventions.ts';
 
 /** A JSON Schema node as the dereferenced OpenAPI document has it. */
 export type Schema = Record<string, unknown> & {
@@ -38,6 +38,8 @@ export interface Operation {
   statuses: string[];
   /** Media types documented per status (a status without content has none). */
   mediaTypes: Record<string, string[]>;
+  /** Response headers documented per status. */
+  headers: Record<string, string[]>;
   kind: RouteKind;
   auth: RouteAuth | undefined;
 }
@@ -54,7 +56,7 @@ interface RawOperation {
   path: string;
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
-  responses?: Record<string, { content?: Record<string, unknown> }>;
+  responses?: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
 }
 
 /**
@@ -65,7 +67,11 @@ interface RawOperation {
 export async function loadApi(app: FastifyInstance): Promise<Api> {
   const served = await app.inject({ method: 'GET', url: '/v1/openapi.json' });
   if (served.statusCode !== 200) throw new Error(`GET /v1/openapi.json: ${served.statusCode}`);
-  const definition = served.json() as Document;
+  return apiOf(served.json() as Document, app.routeTable);
+}
+
+/** The operations of `definition` (a copy of the served document: it is dereferenced in place). */
+export async function apiOf(definition: Document, routeTable: RouteEntry[]): Promise<Api> {
   // quick: no validation of the document itself (openapi-backend's validator knows OpenAPI 3.0 only;
   // CI lints the 3.1 document with redocly) and validators compiled on first use.
   const backend = new OpenAPIBackend({
@@ -80,7 +86,7 @@ export async function loadApi(app: FastifyInstance): Promise<Api> {
   });
   await backend.init();
 
-  const routes = new Map(app.routeTable.map((route) => [route.operationId, route]));
+  const routes = new Map(routeTable.map((route) => [route.operationId, route]));
   const operations: Operation[] = [];
   for (const raw of backend.getOperations() as unknown as RawOperation[]) {
     const operationId = raw.operationId;
@@ -98,6 +104,9 @@ export async function loadApi(app: FastifyInstance): Promise<Api> {
       statuses: Object.keys(raw.responses ?? {}),
       mediaTypes: Object.fromEntries(
         Object.entries(raw.responses ?? {}).map(([status, r]) => [status, Object.keys(r.content ?? {})]),
+      ),
+      headers: Object.fromEntries(
+        Object.entries(raw.responses ?? {}).map(([status, r]) => [status, Object.keys(r.headers ?? {})]),
       ),
       kind: route.kind,
       auth: route.auth,
