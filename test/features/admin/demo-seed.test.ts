@@ -200,7 +200,7 @@ describe('demo seed: the test twin', () => {
     testKeys = { publishable: await create('publishable'), secret: await create('secret') };
   });
 
-  it('has the live agency\'s 150 properties, so test keys list the same 128 on the portal', async () => {
+  it("has the live agency's 150 properties, so test keys list the same 128 on the portal", async () => {
     const codes = (list: { code: string }[]) => list.map((p) => p.code).sort();
     expect(codes(await allAdminProperties(twinId))).toEqual(
       codes(await allAdminProperties(seed.organization.id)),
