@@ -1,11 +1,25 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { CHROMIUM_INSTALL_HINT, browserTestsSkipped, chromiumPath } from './test/helpers/chromium.ts';
 
 /** Test files side by side: each has its own copy of the migrated database, so they share no rows. */
 const workers = Number(process.env.TEST_WORKERS || 2);
 
+// Without Chromium (a fresh machine after `npm install`) the browser files are left out, saying how to
+// run them; under CI=true they stay in and fail (test/helpers/chromium.ts).
+const skipBrowser = browserTestsSkipped();
+if (skipBrowser) {
+  console.warn(
+    `\nNOTICE: browser tests skipped (test/browser/*.test.ts): no Chromium at ${chromiumPath()}.\n` +
+      `To run them, ${CHROMIUM_INSTALL_HINT}. With CI=true a missing browser fails instead.\n`,
+  );
+}
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: skipBrowser ? [...configDefaults.exclude, 'test/browser/**'] : configDefaults.exclude,
+    // `vitest run test/browser` without Chromium: the notice, then success, not "no test files".
+    passWithNoTests: skipBrowser,
     pool: 'forks',
     maxWorkers: workers,
     minWorkers: 1,

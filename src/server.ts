@@ -5,6 +5,26 @@ import { seedDemoIfEmpty, type DemoPortalSettings, type DemoSeed } from './featu
 import { workerJobs } from './jobs.ts';
 import { startJobs } from './platform/jobs/scheduler.ts';
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/**
+ * On the embedded database (development and demos only: production refuses it) and a loopback
+ * address, webhooks may target a receiver on this machine unless WEBHOOK_ALLOW_PRIVATE_URLS says
+ * otherwise, so the README tour's local receiver works without a restart (decision 0171).
+ */
+function withEmbeddedDefaults(config: Config, env: NodeJS.ProcessEnv): Config {
+  const localDemo = config.databaseUrl === undefined && LOOPBACK_HOSTS.has(config.host);
+  if (!localDemo || (env.WEBHOOK_ALLOW_PRIVATE_URLS ?? '').trim() !== '') return config;
+  return Object.freeze({ ...config, webhookAllowPrivateUrls: true });
+}
+
+/** The tour's shell variables, as one line to paste (README "A five-minute tour"). */
+function tourVariables(config: Config, baseUrl: string, seed: DemoSeed): string {
+  // A token the operator set is theirs to paste: the line names the variable instead of printing it.
+  const admin = config.adminTokenGenerated ? config.adminToken : '"$ADMIN_TOKEN"';
+  return `  export BASE=${baseUrl} ADMIN=${admin} SK=${seed.secretKey} PK=${seed.publishableKey}`;
+}
+
 function banner(config: Config, baseUrl: string, seed: DemoSeed | null): string {
   const lines = [
     '',
@@ -15,6 +35,11 @@ function banner(config: Config, baseUrl: string, seed: DemoSeed | null): string 
   ];
   lines.push(`  database: ${config.databaseUrl ? 'PostgreSQL' : `embedded PGlite (${config.dataDir})`}`);
   if (config.adminTokenGenerated) lines.push(`  admin token (generated for this run): ${config.adminToken}`);
+  if (config.webhookAllowPrivateUrls) {
+    lines.push(
+      '  webhooks: local and private receiver URLs allowed (WEBHOOK_ALLOW_PRIVATE_URLS=false to refuse)',
+    );
+  }
   if (seed) {
     lines.push(
       '',
@@ -27,6 +52,9 @@ function banner(config: Config, baseUrl: string, seed: DemoSeed | null): string 
       `  curl -s '${baseUrl}/v1/properties?city=malaga&sortBy=price' -H 'X-API-Key: ${seed.publishableKey}'`,
       `  curl -s ${baseUrl}/admin/v1/organizations -H 'Authorization: Bearer ${config.adminToken}'`,
       `  claude mcp add --transport http agency-crm ${baseUrl}/mcp --header 'Authorization: Bearer ${seed.secretKey}'`,
+      '',
+      'The README tour, in the shell you paste it into, starts with:',
+      tourVariables(config, baseUrl, seed),
     );
   } else if (config.demoSeed) {
     lines.push(
@@ -38,7 +66,7 @@ function banner(config: Config, baseUrl: string, seed: DemoSeed | null): string 
 }
 
 async function main() {
-  const config = loadConfigOrExit(process.env);
+  const config = withEmbeddedDefaults(loadConfigOrExit(process.env), process.env);
 
   const db = await openDatabase(config);
   await db.migrate();

@@ -62,12 +62,36 @@ describe('npm start on the embedded database', () => {
     const [body, status] = stdout.trim().split('\n');
     expect(status, stdout).toBe('200');
     expect(JSON.parse(body as string).data.organization.name).toBe('Demo Realty');
+
+    // The README tour's first line, and its webhook step: a local receiver without a restart.
+    const exported =
+      /^ {2}export (BASE=\S+ ADMIN=adm_\S+ SK=service_sk_live_\w+ PK=service_pk_live_\w+)$/m.exec(text);
+    expect(exported, text).not.toBeNull();
+    expect(text).toMatch(/webhooks: local and private receiver URLs allowed/);
+    const tourEnv = Object.fromEntries(
+      (exported?.[1] ?? '').split(' ').map((pair) => [pair.split('=')[0], pair.slice(pair.indexOf('=') + 1)]),
+    );
+    const { stdout: hook } = await run(
+      'bash',
+      [
+        '-c',
+        `curl -s "$BASE/v1/webhooks" -H "X-API-Key: $SK" -H 'Content-Type: application/json' ` +
+          `-d '{"url":"http://127.0.0.1:9/hook","eventTypes":["deal.won"]}' -w '\n%{http_code}'`,
+      ],
+      { env: { PATH: process.env.PATH ?? '', ...tourEnv } },
+    );
+    expect(hook.trim().split('\n').at(-1), hook).toBe('201');
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
 
-    // A restart on the same directory keeps the data and does not seed again.
-    const again = await start({ DATA_DIR: join(dir, 'data') }, /listening on[\s\S]*(seed demo|Try it)/);
+    // A restart on the same directory keeps the data and does not seed again; an explicit
+    // WEBHOOK_ALLOW_PRIVATE_URLS=false is honoured on the embedded database too.
+    const again = await start(
+      { DATA_DIR: join(dir, 'data'), WEBHOOK_ALLOW_PRIVATE_URLS: 'false' },
+      /listening on[\s\S]*(seed demo|Try it)/,
+    );
     expect(again.output()).toMatch(/already has organizations/);
+    expect(again.output()).not.toMatch(/private receiver URLs allowed/);
     again.child.kill('SIGTERM');
     // Two starts of a real process on an on-disk PGlite, one of them seeding the demo agency: ~10 s on
     // a quiet machine, over a minute when the 2 cores are shared with other test processes.

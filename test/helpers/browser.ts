@@ -4,9 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-
-/** Debian's Chromium (DESIGN.md: no browser download); .ci/run installs it when missing. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+import { CHROMIUM_INSTALL_HINT, chromiumInstalled, chromiumPath } from './chromium.ts';
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -17,8 +15,13 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
+/** Debian's Chromium (DESIGN.md: no browser download); .ci/run installs it when missing. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  if (!chromiumInstalled()) {
+    // Only under CI=true: elsewhere vitest.config.ts leaves the browser files out.
+    throw new Error(`no Chromium at ${chromiumPath()}: ${CHROMIUM_INSTALL_HINT}`);
+  }
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 }
 
 /**

@@ -22,7 +22,8 @@ export const DEMO_ORGANIZATION_NAME = 'Demo Realty';
  * Creates the demo agency: "Demo Realty" (BUSINESS, Spain, EUR) with a publishable key, a secret
  * key that has every scope and access level 3, and its content (demo-data.ts) written through the
  * features' own services: 4 agents (2 bookable), portal settings, 150 properties, the CRM (demo-crm.ts)
- * and conversations over the sandbox messaging number (demo-conversations.ts).
+ * and conversations over the sandbox messaging number (demo-conversations.ts). Its test twin gets the
+ * same agents, portal settings and properties, so test-mode keys see listings, agents and slots.
  */
 export async function seedDemo(deps: DemoDeps): Promise<DemoSeed> {
   const organization = await createOrganization(deps, {
@@ -42,21 +43,36 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoSeed> {
       scopes: [...SCOPES],
       accessLevel: 3,
     });
-    const agentIds = {} as Record<keyof typeof DEMO_AGENTS, string>;
-    for (const [key, body] of Object.entries(DEMO_AGENTS) as [keyof typeof DEMO_AGENTS, CreateAgentBody][]) {
-      agentIds[key] = (await createAgent(deps.db, organization.id, body)).id;
-    }
-    await updatePortalSettings(deps.db, organization.id, DEMO_PORTAL);
-    const imported = await importProperties(deps.db, organization.id, demoProperties(agentIds));
-    if (imported.failed > 0) throw new Error(`demo properties refused: ${JSON.stringify(imported.errors)}`);
+    const agentIds = await seedDemoPortal(deps.db, organization.id);
     const { contactIds } = await seedDemoCrm(deps.db, organization.id, agentIds);
     await seedDemoConversations(deps.db, organization.id, contactIds);
+    // Test-mode keys act on the twin: the same listings and bookable agents there let an integration
+    // be built with test keys from the first minute (decision 0174). Its CRM starts empty.
+    if (organization.testOrganizationId) await seedDemoPortal(deps.db, organization.testOrganizationId);
     return { organization, publishableKey: publishable.key, secretKey: secret.key };
   } catch (error) {
     // The seed spans the organization's and the twin's transactions: leave no half-made agency.
     await deleteOrganization(deps.db, organization.id);
     throw error;
   }
+}
+
+/**
+ * What the portal shows: the 4 agents (2 with booking hours), the portal settings and the 150
+ * properties, in `organizationId` (the demo agency or its test twin); returns the agents' ids.
+ */
+async function seedDemoPortal(
+  db: Database,
+  organizationId: string,
+): Promise<Record<keyof typeof DEMO_AGENTS, string>> {
+  const agentIds = {} as Record<keyof typeof DEMO_AGENTS, string>;
+  for (const [key, body] of Object.entries(DEMO_AGENTS) as [keyof typeof DEMO_AGENTS, CreateAgentBody][]) {
+    agentIds[key] = (await createAgent(db, organizationId, body)).id;
+  }
+  await updatePortalSettings(db, organizationId, DEMO_PORTAL);
+  const imported = await importProperties(db, organizationId, demoProperties(agentIds));
+  if (imported.failed > 0) throw new Error(`demo properties refused: ${JSON.stringify(imported.errors)}`);
+  return agentIds;
 }
 
 /** Seeds the demo agency only on an empty database (first start of the embedded default). */

@@ -184,6 +184,74 @@ describe('demo seed: what the portal shows', () => {
   });
 });
 
+describe('demo seed: the test twin', () => {
+  let testKeys: { publishable: string; secret: string };
+  let twinId: string;
+
+  beforeAll(async () => {
+    const orgId = seed.organization.id;
+    twinId = expectStatus(await admin(app, 'GET', `/admin/v1/organizations/${orgId}`), 200).data
+      .testOrganizationId;
+    const create = async (type: string) =>
+      expectStatus(
+        await admin(app, 'POST', `/admin/v1/organizations/${orgId}/api-keys`, { type, mode: 'test' }),
+        201,
+      ).data.key as string;
+    testKeys = { publishable: await create('publishable'), secret: await create('secret') };
+  });
+
+  it("has the live agency's 150 properties, so test keys list the same 128 on the portal", async () => {
+    const codes = (list: { code: string }[]) => list.map((p) => p.code).sort();
+    expect(codes(await allAdminProperties(twinId))).toEqual(
+      codes(await allAdminProperties(seed.organization.id)),
+    );
+    expect((await allPortalProperties(testKeys.publishable)).length).toBe(128);
+    const withSecret = expectStatus(
+      await api(app, 'GET', '/v1/properties?city=malaga&pageSize=1', { key: testKeys.secret }),
+      200,
+    );
+    expect(withSecret.meta.total).toBeGreaterThan(0);
+    const me = expectStatus(await api(app, 'GET', '/v1/me', { key: testKeys.secret }), 200).data;
+    expect(me.organization).toMatchObject({ id: twinId, livemode: false });
+  });
+
+  it('has the 4 agents, and the 2 bookable ones offer free slots to test keys', async () => {
+    for (const key of [testKeys.publishable, testKeys.secret]) {
+      const agents = expectStatus(await api(app, 'GET', '/v1/agents', { key }), 200);
+      expect(agents.meta.total).toBe(4);
+    }
+    const booking = expectStatus(
+      await api(app, 'GET', '/v1/booking/agents', { key: testKeys.publishable }),
+      200,
+    );
+    const slugs = booking.data.data.map((a: { slug: string }) => a.slug).sort();
+    expect(slugs).toEqual(['javier-morales', 'lucia-navarro']);
+    // The month three days from now always has working days left (the README tour asks the same).
+    const day = new Date(Date.now() + 3 * 86_400_000);
+    for (const slug of slugs) {
+      const availability = expectStatus(
+        await api(
+          app,
+          'GET',
+          `/v1/booking/${slug}/availability?month=${day.getUTCMonth()}&year=${day.getUTCFullYear()}`,
+          { key: testKeys.publishable },
+        ),
+        200,
+      ).data.data;
+      expect(availability.configured, slug).toBe(true);
+      expect(availability.availableDates.length, slug).toBeGreaterThan(0);
+      expect(availability.availableDates[0].slots.length, slug).toBeGreaterThan(0);
+    }
+  });
+
+  it('has the portal settings, and starts with an empty CRM', async () => {
+    const portal = expectStatus(await api(app, 'GET', '/v1/portal', { key: testKeys.publishable }), 200).data;
+    expect(portal).toMatchObject({ agencyName: 'Demo Realty', colors: { primary: '#0F4C5C' } });
+    const contacts = expectStatus(await api(app, 'GET', '/v1/contacts', { key: testKeys.secret }), 200);
+    expect(contacts.meta.total).toBe(0);
+  });
+});
+
 describe('demo seed: the CRM', () => {
   const get = async (path: string) =>
     expectStatus(await api(app, 'GET', path, { key: seed.secretKey }), 200) as {
