@@ -10,7 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/database.ts';
 import { buildTestApp, TEST_DATABASE_URL, testDatabase } from '../../helpers/test-app.ts';
 import { Receiver } from './receiver.ts';
-import { busyTenant, emit, eventually, startWorkerProcess, stopProcess, subscribe } from './support.ts';
+import {
+  busyTenant,
+  emit,
+  eventually,
+  PROCESS_SECRETS_KEY,
+  startWorkerProcess,
+  stopProcess,
+  subscribe,
+} from './support.ts';
 
 async function statusCounts(db: Database, subscriptionId: string): Promise<Record<string, number>> {
   const result = (await db.systemTx((tx) =>
@@ -28,7 +36,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('worker processes (PostgreSQL)'
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
-    app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SECRETS_KEY: PROCESS_SECRETS_KEY });
     db = await testDatabase();
     receiver = await new Receiver().start();
   });
