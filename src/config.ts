@@ -226,8 +226,13 @@ export function loadConfig(env: Env): Config {
 
 /** For entry points: the config, or the ConfigError's message on stderr and exit code 1. */
 export function loadConfigOrExit(env: Env): Config {
+  return exitOnConfigError(() => loadConfig(env));
+}
+
+/** For entry points: `work`'s result, or its ConfigError's message on stderr and exit code 1. */
+export function exitOnConfigError<T>(work: () => T): T {
   try {
-    return loadConfig(env);
+    return work();
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);

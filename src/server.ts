@@ -1,9 +1,9 @@
 import { buildApp } from './app.ts';
-import { loadConfigOrExit, type Config } from './config.ts';
+import { exitOnConfigError, loadConfigOrExit, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { seedDemoIfEmpty, type DemoPortalSettings, type DemoSeed } from './features/demo/index.ts';
 import { workerJobs } from './jobs.ts';
-import { openSecretBoxOrExit } from './platform/crypto/secrets-key.ts';
+import { openSecretBox } from './platform/crypto/secrets-key.ts';
 import { startJobs } from './platform/jobs/scheduler.ts';
 import { runStartSteps } from './startup.ts';
 
@@ -41,7 +41,7 @@ function banner(config: Config, baseUrl: string, seed: DemoSeed | null): string 
 
 async function main() {
   const config = loadConfigOrExit(process.env);
-  const secrets = openSecretBoxOrExit(config);
+  const secrets = exitOnConfigError(() => openSecretBox(config));
 
   const db = await openDatabase(config);
   await db.migrate();

@@ -1,8 +1,8 @@
 import pino from 'pino';
-import { loadConfigOrExit } from './config.ts';
+import { exitOnConfigError, loadConfigOrExit } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { workerJobs } from './jobs.ts';
-import { openSecretBoxOrExit } from './platform/crypto/secrets-key.ts';
+import { openSecretBox } from './platform/crypto/secrets-key.ts';
 import { startJobs } from './platform/jobs/scheduler.ts';
 import { loggerOptions } from './platform/logging/logger.ts';
 import { runStartSteps } from './startup.ts';
@@ -10,7 +10,7 @@ import { runStartSteps } from './startup.ts';
 /** A worker-only process: `npm run worker` (run API processes with RUN_WORKER=false beside it). */
 async function main() {
   const config = loadConfigOrExit(process.env);
-  const secrets = openSecretBoxOrExit(config);
+  const secrets = exitOnConfigError(() => openSecretBox(config));
   const log = pino(loggerOptions(config.logLevel));
   const db = await openDatabase(config);
   await db.migrate();

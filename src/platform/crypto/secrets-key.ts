@@ -29,19 +29,6 @@ export function openSecretBox(settings: KeySettings = {}): SecretBox {
   return new SecretBox(keyFileIn(settings.dataDir), previous);
 }
 
-/** For entry points: the box, or the ConfigError's message on stderr and exit code 1. */
-export function openSecretBoxOrExit(settings: KeySettings): SecretBox {
-  try {
-    return openSecretBox(settings);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-}
-
 /** Reads DATA_DIR/secrets.key, creating it first when missing (`wx`: two processes never both write it). */
 function keyFileIn(dataDir: string): Buffer {
   mkdirSync(dataDir, { recursive: true });
