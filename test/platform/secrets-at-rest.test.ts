@@ -20,7 +20,7 @@ import { Receiver } from '../features/webhooks/receiver.ts';
 import { busyTenant, deliveriesOf, emit, eventually } from '../features/webhooks/support.ts';
 import type { Tenant } from '../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../helpers/http.ts';
-import { buildTestApp, testDatabase } from '../helpers/test-app.ts';
+import { buildTestApp, openTestDatabase } from '../helpers/test-app.ts';
 
 const stripe = new Stripe('sk_test_unused');
 const KEY_1 = randomBytes(32);
@@ -47,7 +47,7 @@ const apps: FastifyInstance[] = [];
 const workers: RunningJobs[] = [];
 
 async function appWith(current: Buffer, previous: Buffer[] = []) {
-  const app = await buildTestApp(env(current, previous), { logStream });
+  const app = await buildTestApp(env(current, previous), { logStream, db });
   apps.push(app);
   return app;
 }
@@ -155,13 +155,15 @@ async function asEarlierVersion(...changes: ReturnType<typeof sql>[]) {
 }
 
 beforeAll(async () => {
-  db = await testDatabase();
+  // Its own database: the start steps walk every row, and files may share the usual one (PGlite).
+  db = await openTestDatabase();
   receiver = await new Receiver().start();
 });
 afterAll(async () => {
   await Promise.all(workers.map((worker) => worker.stop()));
   await receiver.close();
   await Promise.all(apps.map((app) => app.close()));
+  await db.close();
 });
 
 describe('secrets at rest', () => {
