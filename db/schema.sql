@@ -351,6 +351,12 @@ CREATE TABLE public.idempotency_keys (
 ALTER TABLE ONLY public.idempotency_keys FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: COLUMN idempotency_keys.response_body; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.idempotency_keys.response_body IS 'Stored response body, sealed (AES-256-GCM, SECRETS_KEY): enc:v1:<key id>:<data>';
+
+--
 -- Name: leads; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -709,6 +715,18 @@ CREATE TABLE public.webhook_subscriptions (
 ALTER TABLE ONLY public.webhook_subscriptions FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: COLUMN webhook_subscriptions.secret; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.webhook_subscriptions.secret IS 'Signing secret, sealed (AES-256-GCM, SECRETS_KEY): enc:v1:<key id>:<data>';
+
+--
+-- Name: COLUMN webhook_subscriptions.previous_secret; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.webhook_subscriptions.previous_secret IS 'Secret before the last rotation, sealed like secret';
+
+--
 -- Name: __drizzle_migrations id; Type: DEFAULT; Schema: drizzle; Owner: -
 --
 
@@ -804,6 +822,13 @@ ALTER TABLE ONLY public.finder_searches
 
 ALTER TABLE ONLY public.idempotency_keys
     ADD CONSTRAINT idempotency_keys_organization_id_key_pk PRIMARY KEY (organization_id, key);
+
+--
+-- Name: idempotency_keys idempotency_keys_response_body_sealed; Type: CHECK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE public.idempotency_keys
+    ADD CONSTRAINT idempotency_keys_response_body_sealed CHECK (((response_body IS NULL) OR starts_with(response_body, 'enc:v1:'::text))) NOT VALID;
 
 --
 -- Name: leads leads_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -923,6 +948,20 @@ ALTER TABLE ONLY public.webhook_deliveries
 
 ALTER TABLE ONLY public.webhook_subscriptions
     ADD CONSTRAINT webhook_subscriptions_pkey PRIMARY KEY (id);
+
+--
+-- Name: webhook_subscriptions webhook_subscriptions_previous_secret_sealed; Type: CHECK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE public.webhook_subscriptions
+    ADD CONSTRAINT webhook_subscriptions_previous_secret_sealed CHECK (((previous_secret IS NULL) OR starts_with(previous_secret, 'enc:v1:'::text))) NOT VALID;
+
+--
+-- Name: webhook_subscriptions webhook_subscriptions_secret_sealed; Type: CHECK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE public.webhook_subscriptions
+    ADD CONSTRAINT webhook_subscriptions_secret_sealed CHECK (starts_with(secret, 'enc:v1:'::text)) NOT VALID;
 
 --
 -- Name: agents_organization_id_booking_slug_key; Type: INDEX; Schema: public; Owner: -

@@ -25,6 +25,8 @@ import { newId } from './platform/ids/ids.ts';
 import { loggerOptions } from './platform/logging/logger.ts';
 import { registerMetrics } from './platform/metrics/metrics.ts';
 import { RateLimits } from './platform/rate-limit/rate-limits.ts';
+import type { SecretBox } from './platform/crypto/secret-box.ts';
+import { openSecretBox } from './platform/crypto/secrets-key.ts';
 import type { AppContext } from './platform/features/manifest.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -43,6 +45,8 @@ export interface AppDependencies {
   lookup?: AppContext['lookup'];
   /** The service's clock (messaging windows); tests inject one to cross the 24-hour boundary. */
   clock?: () => Date;
+  /** The process's secrets box (server.ts opens it once); opened from the config when unset. */
+  secrets?: SecretBox;
 }
 
 declare module 'fastify' {
@@ -117,7 +121,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await registerOpenApi(app, `http://${config.host}:${config.port}`);
   registerAuth(app, { verifier, limits, adminToken: config.adminToken });
   registerInputGuard(app);
-  registerIdempotency(app, deps.db);
+  const secrets = deps.secrets ?? openSecretBox(config);
+  registerIdempotency(app, deps.db, secrets);
   registerMetrics(app, limits.metrics);
 
   const context: AppContext = {
@@ -127,6 +132,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     clock: deps.clock ?? (() => new Date()),
     lookup: deps.lookup,
     demoPortal: deps.demoPortal ?? { publishableKey: null },
+    secrets,
   };
   for (const feature of FEATURES) {
     for (const plugin of [...(feature.routes ?? []), ...(feature.adminRoutes ?? [])]) {

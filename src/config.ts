@@ -40,6 +40,13 @@ export interface Config {
   readonly runWorker: boolean;
   /** Days raw usage events are kept after they arrive; the daily aggregates are kept for good. */
   readonly usageDetailRetentionDays: number;
+  /**
+   * SECRETS_KEY: the 32-byte AES-256-GCM key that seals secrets at rest (platform/crypto). Unset:
+   * generated into DATA_DIR/secrets.key (embedded default), in-process for DATA_DIR=memory://.
+   */
+  readonly secretsKey: Buffer | undefined;
+  /** SECRETS_KEY_PREVIOUS: earlier keys, which still open what they sealed (rotation); never seal. */
+  readonly secretsKeyPrevious: readonly Buffer[];
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -102,6 +109,44 @@ function url(env: Env, name: string, protocols: readonly string[]): string | und
   return raw;
 }
 
+/** A 32-byte key written as 64 hex characters or as base64 (standard or URL alphabet); null otherwise. */
+export function parseSecretsKey(text: string): Buffer | null {
+  const value = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) {
+    const key = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    return key.length === 32 ? key : null;
+  }
+  return null;
+}
+
+const SECRETS_KEY_FORMAT =
+  'must be 32 bytes written as 64 hex characters or base64 (openssl rand -base64 32)';
+
+function secretsKeys(env: Env, production: boolean): { current: Buffer | undefined; previous: Buffer[] } {
+  const raw = read(env, 'SECRETS_KEY');
+  if (raw === undefined && production) {
+    throw new ConfigError(
+      'SECRETS_KEY',
+      `is required when NODE_ENV=production (it seals webhook secrets at rest; docs/secrets.md); ${SECRETS_KEY_FORMAT}`,
+    );
+  }
+  // The message never echoes the value: it is a secret even when malformed.
+  const current = raw === undefined ? undefined : parseSecretsKey(raw);
+  if (current === null) throw new ConfigError('SECRETS_KEY', SECRETS_KEY_FORMAT);
+  const previous = (read(env, 'SECRETS_KEY_PREVIOUS') ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part, index) => {
+      const key = parseSecretsKey(part);
+      if (key === null)
+        throw new ConfigError('SECRETS_KEY_PREVIOUS', `item ${index + 1} ${SECRETS_KEY_FORMAT}`);
+      return key;
+    });
+  return { current, previous };
+}
+
 /** Parses the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env): Config {
   const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'], 'development');
@@ -144,6 +189,7 @@ export function loadConfig(env: Env): Config {
   }
 
   const dataDir = read(env, 'DATA_DIR') ?? './data';
+  const secrets = secretsKeys(env, nodeEnv === 'production');
 
   const config: Config = {
     nodeEnv,
@@ -171,6 +217,8 @@ export function loadConfig(env: Env): Config {
     messagingWebhookSecret: read(env, 'MESSAGING_WEBHOOK_SECRET'),
     runWorker: boolean(env, 'RUN_WORKER', true),
     usageDetailRetentionDays: integer(env, 'USAGE_DETAIL_RETENTION_DAYS', 90, 1, 3650),
+    secretsKey: secrets.current,
+    secretsKeyPrevious: Object.freeze(secrets.previous),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   };
   return Object.freeze(config);
@@ -178,8 +226,13 @@ export function loadConfig(env: Env): Config {
 
 /** For entry points: the config, or the ConfigError's message on stderr and exit code 1. */
 export function loadConfigOrExit(env: Env): Config {
+  return exitOnConfigError(() => loadConfig(env));
+}
+
+/** For entry points: `work`'s result, or its ConfigError's message on stderr and exit code 1. */
+export function exitOnConfigError<T>(work: () => T): T {
   try {
-    return loadConfig(env);
+    return work();
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);

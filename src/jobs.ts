@@ -1,6 +1,8 @@
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { FEATURES } from './features.ts';
+import type { SecretBox } from './platform/crypto/secret-box.ts';
+import { openSecretBox } from './platform/crypto/secrets-key.ts';
 import type { JobContext } from './platform/features/manifest.ts';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency/idempotency.store.ts';
 import type { Job } from './platform/jobs/scheduler.ts';
@@ -10,6 +12,8 @@ const PURGE_BATCH = 1_000;
 export interface WorkerJobSettings extends Partial<Config> {
   /** Where jobs report errors (the app's or the worker's logger). */
   log?: JobContext['log'];
+  /** The process's secrets box (server.ts and worker.ts open it once); else opened from the settings. */
+  secrets?: SecretBox;
 }
 
 /** The platform's own jobs: machinery every feature shares. */
@@ -34,7 +38,7 @@ function platformJobs(db: Database): Job[] {
  * job a feature declares is always scheduled. Pass the Config; tests pass none and get the defaults.
  */
 export function workerJobs(db: Database, settings: WorkerJobSettings = {}): Job[] {
-  const { log, ...config } = settings;
-  const context: JobContext = { db, config, log };
+  const { log, secrets, ...config } = settings;
+  const context: JobContext = { db, config, log, secrets: secrets ?? openSecretBox(config) };
   return [...platformJobs(db), ...FEATURES.flatMap((feature) => feature.jobs?.(context) ?? [])];
 }

@@ -1,9 +1,11 @@
 import { buildApp } from './app.ts';
-import { loadConfigOrExit, type Config } from './config.ts';
+import { exitOnConfigError, loadConfigOrExit, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { seedDemoIfEmpty, type DemoPortalSettings, type DemoSeed } from './features/demo/index.ts';
 import { workerJobs } from './jobs.ts';
+import { openSecretBox } from './platform/crypto/secrets-key.ts';
 import { startJobs } from './platform/jobs/scheduler.ts';
+import { runStartSteps } from './startup.ts';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -67,11 +69,13 @@ function banner(config: Config, baseUrl: string, seed: DemoSeed | null): string 
 
 async function main() {
   const config = withEmbeddedDefaults(loadConfigOrExit(process.env), process.env);
+  const secrets = exitOnConfigError(() => openSecretBox(config));
 
   const db = await openDatabase(config);
   await db.migrate();
   const demoPortal: DemoPortalSettings = { publishableKey: null };
-  const app = await buildApp(config, { db, demoPortal });
+  const app = await buildApp(config, { db, demoPortal, secrets });
+  await runStartSteps(db, secrets, app.log);
   const seed = config.demoSeed ? await seedDemoIfEmpty({ db, verifier: app.keyVerifier }) : null;
   // The demo page served at /demo/ starts with the seeded agency's publishable key.
   if (seed) demoPortal.publishableKey = seed.publishableKey;
@@ -79,7 +83,9 @@ async function main() {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const jobs = config.runWorker ? startJobs(workerJobs(db, { ...config, log: app.log }), app.log) : null;
+  const jobs = config.runWorker
+    ? startJobs(workerJobs(db, { ...config, log: app.log, secrets }), app.log)
+    : null;
   process.stdout.write(banner(config, `http://${host}:${port}`, seed));
 
   let closing = false;

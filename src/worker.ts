@@ -1,17 +1,21 @@
 import pino from 'pino';
-import { loadConfigOrExit } from './config.ts';
+import { exitOnConfigError, loadConfigOrExit } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { workerJobs } from './jobs.ts';
+import { openSecretBox } from './platform/crypto/secrets-key.ts';
 import { startJobs } from './platform/jobs/scheduler.ts';
 import { loggerOptions } from './platform/logging/logger.ts';
+import { runStartSteps } from './startup.ts';
 
 /** A worker-only process: `npm run worker` (run API processes with RUN_WORKER=false beside it). */
 async function main() {
   const config = loadConfigOrExit(process.env);
+  const secrets = exitOnConfigError(() => openSecretBox(config));
   const log = pino(loggerOptions(config.logLevel));
   const db = await openDatabase(config);
   await db.migrate();
-  const jobs = startJobs(workerJobs(db, { ...config, log }), log);
+  await runStartSteps(db, secrets, log);
+  const jobs = startJobs(workerJobs(db, { ...config, log, secrets }), log);
   log.info('worker started');
   // The scheduler's timers do not hold the process open, and a worker has no listening socket: its
   // only other handles are pooled connections, which a database restart closes. Without this the

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -81,6 +81,8 @@ describe('npm start on the embedded database', () => {
       { env: { PATH: process.env.PATH ?? '', ...tourEnv } },
     );
     expect(hook.trim().split('\n').at(-1), hook).toBe('201');
+    // SECRETS_KEY unset on the embedded default: generated once beside the database, owner-only.
+    expect(statSync(join(dir, 'data', 'secrets.key')).mode & 0o777).toBe(0o600);
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
 
@@ -96,6 +98,14 @@ describe('npm start on the embedded database', () => {
     // Two starts of a real process on an on-disk PGlite, one of them seeding the demo agency: ~10 s on
     // a quiet machine, over a minute when the 2 cores are shared with other test processes.
   }, 240_000);
+
+  it('refuses a malformed SECRETS_KEY without printing it', async () => {
+    const error = await start({ SECRETS_KEY: 'not-a-real-key-value' }, /never/).catch(
+      (caught: Error) => caught,
+    );
+    expect((error as Error).message).toMatch(/Invalid configuration: SECRETS_KEY must be 32 bytes/);
+    expect((error as Error).message).not.toContain('not-a-real-key-value');
+  });
 
   it('refuses a bad variable with a message naming it', async () => {
     await expect(start({ PORT: 'eighty' }, /never/)).rejects.toThrow(

@@ -29,6 +29,8 @@ export type ChildMessage = ReadyMessage | FailedMessage;
 
 /** The admin token of the service under test (any value of 16+ characters). */
 export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789';
+/** SECRETS_KEY of the bench's service and worker processes: one seals the webhook secrets the other opens. */
+export const BENCH_SECRETS_KEY = Buffer.alloc(32, 42).toString('base64');
 
 /**
  * Runs a server entry inside a child process: waits for `start`, calls `listen`, reports the port,

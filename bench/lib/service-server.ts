@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, queryRows } from '../../src/db/database.ts';
-import { BENCH_ADMIN_TOKEN, serveChild } from './protocol.ts';
+import { BENCH_ADMIN_TOKEN, BENCH_SECRETS_KEY, serveChild } from './protocol.ts';
 import { captureSql, type CaptureOptions } from './sql-capture.ts';
 
 export interface ServiceServerOptions {
@@ -21,6 +21,7 @@ serveChild<ServiceServerOptions>(async (options) => {
   const config = loadConfig({
     ...process.env,
     ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+    SECRETS_KEY: BENCH_SECRETS_KEY,
     LOG_LEVEL: 'silent',
     DATA_DIR: 'memory://',
     ...options.env,

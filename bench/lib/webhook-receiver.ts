@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { BENCH_ADMIN_TOKEN } from './protocol.ts';
+import { BENCH_ADMIN_TOKEN, BENCH_SECRETS_KEY } from './protocol.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -43,6 +43,7 @@ export function startWorker(databaseUrl: string): ChildProcess {
       NODE_ENV: 'production',
       DATABASE_URL: databaseUrl,
       ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+      SECRETS_KEY: BENCH_SECRETS_KEY,
       LOG_LEVEL: 'warn',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     },

@@ -15,7 +15,7 @@ import { openDatabase, type Database } from '../../src/db/database.ts';
 import { eventCatalog } from '../../src/platform/events/catalog.ts';
 import { recordEvent } from '../../src/platform/events/record.ts';
 import { createBenchDatabase, requireDatabaseUrl } from '../lib/bench-database.ts';
-import { BENCH_ADMIN_TOKEN as ADMIN_TOKEN } from '../lib/protocol.ts';
+import { BENCH_ADMIN_TOKEN as ADMIN_TOKEN, BENCH_SECRETS_KEY } from '../lib/protocol.ts';
 import { startReceiver, startWorker, stopWorker } from '../lib/webhook-receiver.ts';
 import { machine, table, writeResult } from '../lib/report.ts';
 import { positive, UsageError, type Scenario } from '../lib/scenario.ts';
@@ -107,6 +107,7 @@ async function run(args: string[]): Promise<void> {
     const config = loadConfig({
       NODE_ENV: 'test',
       ADMIN_TOKEN,
+      SECRETS_KEY: BENCH_SECRETS_KEY,
       LOG_LEVEL: 'silent',
       DATA_DIR: 'memory://',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',

@@ -22,19 +22,27 @@ let shared: Promise<Database> | undefined;
 
 /** One migrated database per test file (tests isolate by creating their own organizations). */
 export function testDatabase(): Promise<Database> {
-  shared ??= (async () => {
-    const snapshotPath = TEST_DATABASE_URL === undefined ? inject('pgliteSnapshot') : null;
-    const db = await openDatabase({
-      databaseUrl: TEST_DATABASE_URL,
-      dataDir: 'memory://',
-      poolSize: 5,
-      pgliteSnapshot: snapshotPath ? new Blob([readFileSync(snapshotPath)]) : undefined,
-    });
-    // Nothing to apply on a copy of the migrated database; kept so a stale snapshot cannot pass.
-    await db.migrate();
-    return db;
-  })();
+  shared ??= openTestDatabase(TEST_DATABASE_URL);
   return shared;
+}
+
+/**
+ * A database of the caller's own, for a file whose checks span every row (start steps that walk
+ * all tenants): a fresh PGlite from the snapshot, or the file's PostgreSQL copy. Close it when done.
+ */
+export async function openTestDatabase(
+  databaseUrl = process.env.TEST_DATABASE_URL || undefined,
+): Promise<Database> {
+  const snapshotPath = databaseUrl === undefined ? inject('pgliteSnapshot') : null;
+  const db = await openDatabase({
+    databaseUrl,
+    dataDir: 'memory://',
+    poolSize: 5,
+    pgliteSnapshot: snapshotPath ? new Blob([readFileSync(snapshotPath)]) : undefined,
+  });
+  // Nothing to apply on a copy of the migrated database; kept so a stale snapshot cannot pass.
+  await db.migrate();
+  return db;
 }
 
 export function testConfig(env: Record<string, string> = {}): Config {

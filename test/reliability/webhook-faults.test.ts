@@ -12,7 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant } from '../helpers/factories.ts';
 import { PrivatePostgres } from '../helpers/private-services.ts';
 import { Receiver } from '../features/webhooks/receiver.ts';
-import { emit, emitMany, startWorkerProcess, stopProcess, subscribe } from '../features/webhooks/support.ts';
+import {
+  emit,
+  emitMany,
+  PROCESS_SECRETS_KEY,
+  startWorkerProcess,
+  stopProcess,
+  subscribe,
+} from '../features/webhooks/support.ts';
 import { FAULT_TESTS, FULL, latencyFigures, report, serve, sleep, type Served } from './support.ts';
 
 const DELIVERIES = FULL ? 10_000 : 1_000;
@@ -38,7 +45,9 @@ describe.skipIf(!FAULT_TESTS)('webhook deliveries under faults (private PostgreS
   beforeAll(async () => {
     postgres = await PrivatePostgres.create();
     databaseUrl = await postgres.createDatabase('agency');
-    service = await serve(databaseUrl, { env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+    service = await serve(databaseUrl, {
+      env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SECRETS_KEY: PROCESS_SECRETS_KEY },
+    });
     receiver = await new Receiver().start();
   }, 120_000);
 

@@ -127,6 +127,7 @@ export const idempotencyKeys = pgTable(
     fingerprint: text('fingerprint').notNull(),
     status: text('status').$type<IdempotencyStatus>().notNull(),
     responseStatus: integer('response_status'),
+    /** The response's bytes, sealed with SECRETS_KEY (`enc:v1:…`; migration 0010, decision 0160). */
     responseBody: text('response_body'),
     /** While in progress: when a crashed request's claim lapses and a retry may run it again. */
     lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),

@@ -33,9 +33,12 @@ export const webhookSubscriptions = pgTable(
     eventTypes: text('event_types').array().notNull(),
     description: text('description').notNull().default(''),
     enabled: boolean('enabled').notNull().default(true),
-    /** Signing secret (`whsec_…`); stored as is because every delivery is signed with it. */
+    /**
+     * Signing secret (`whsec_…`), sealed with SECRETS_KEY (`enc:v1:…`, platform/crypto): every delivery
+     * is signed with it, so it cannot be hashed (migration 0010, decision 0160).
+     */
     secret: text('secret').notNull(),
-    /** The secret before the last rotation: it signs too until `previous_secret_expires_at`. */
+    /** The secret before the last rotation, sealed too: it signs until `previous_secret_expires_at`. */
     previousSecret: text('previous_secret'),
     previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true, mode: 'date' }),
     /** Why the service disabled it (GONE, FAILING); null when enabled or disabled by the owner. */

@@ -1,8 +1,9 @@
 // Webhook subscriptions, signed deliveries with retries, the delivery log and the worker.
-import { defineFeature, type JobContext } from '../../platform/features/manifest.ts';
+import { defineFeature, type JobContext, type StartContext } from '../../platform/features/manifest.ts';
 import { WebhookDisabled, WebhookTest } from './webhooks.events.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
 import { webhooksSchemas } from './webhooks.schema.ts';
+import { sealWebhookSecrets } from './webhooks.secrets.ts';
 import { webhookDeliveryJob } from './webhooks.worker.ts';
 
 /** WEBHOOK_RETRY_DELAYS_MS's default (DESIGN.md), for callers that pass no config (tests). */
@@ -14,7 +15,7 @@ export const webhooksFeature = defineFeature({
   schemas: webhooksSchemas,
   routes: [webhooksRoutes],
   events: [WebhookTest, WebhookDisabled],
-  jobs: ({ db, config, log }: JobContext) => [
+  jobs: ({ db, config, log, secrets }: JobContext) => [
     // Claims due rows of webhook_deliveries and POSTs them.
     webhookDeliveryJob(
       db,
@@ -23,8 +24,14 @@ export const webhooksFeature = defineFeature({
         webhookTimeoutMs: config.webhookTimeoutMs ?? 10_000,
         webhookAllowPrivateUrls: config.webhookAllowPrivateUrls ?? false,
         webhookDisableAfterMs: config.webhookDisableAfterMs,
+        secrets,
       },
       log,
     ),
   ],
+  // Signing secrets stored in clear by an earlier version, or under a previous SECRETS_KEY, are sealed again.
+  atStart: async ({ db, secrets, log }: StartContext) => {
+    const sealed = await sealWebhookSecrets(db, secrets);
+    if (sealed > 0) log.info({ sealed }, 'webhook signing secrets sealed under the current SECRETS_KEY');
+  },
 });

@@ -15,6 +15,7 @@ export interface ClaimedDelivery {
   attemptCount: number;
   url: string;
   enabled: boolean;
+  /** The signing secrets as stored: sealed (or in clear, from an earlier version); the worker opens them. */
   secrets: string[];
   event: {
     id: string;

@@ -60,9 +60,9 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
       },
     },
     async (request, reply) =>
-      reply
-        .code(201)
-        .send({ data: await webhooks.createSubscription(db, urlPolicy, orgOf(request), request.body) }),
+      reply.code(201).send({
+        data: await webhooks.createSubscription(db, urlPolicy, context.secrets, orgOf(request), request.body),
+      }),
   );
 
   app.get(
@@ -167,7 +167,9 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
         response: { 200: WebhookWithSecretResponseSchema },
       },
     },
-    async (request) => ({ data: await webhooks.rotateSecret(db, orgOf(request), request.params.id) }),
+    async (request) => ({
+      data: await webhooks.rotateSecret(db, context.secrets, orgOf(request), request.params.id),
+    }),
   );
 
   app.post(

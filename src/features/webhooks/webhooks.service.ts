@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/database.ts';
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookSubscriptionRow } from '../../db/schema.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
+import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import { actorOf } from '../../platform/auth/principal.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { eventCatalog, fieldTree } from '../../platform/events/catalog.ts';
@@ -20,6 +21,7 @@ import {
   type WebhookSubscriptionWithSecret,
 } from './webhooks.schema.ts';
 import { newWebhookSecret } from './webhooks.signing.ts';
+import { secretContext } from './webhooks.secrets.ts';
 import { checkWebhookUrl, type UrlPolicy } from './webhooks.ssrf.ts';
 import * as store from './webhooks.store.ts';
 
@@ -43,8 +45,9 @@ function toSubscription(row: WebhookSubscriptionRow): WebhookSubscription {
   };
 }
 
-function withSecret(row: WebhookSubscriptionRow): WebhookSubscriptionWithSecret {
-  return { ...toSubscription(row), secret: row.secret };
+/** The answer of creation and rotation: the plaintext secret, which the row holds only sealed. */
+function withSecret(row: WebhookSubscriptionRow, secret: string): WebhookSubscriptionWithSecret {
+  return { ...toSubscription(row), secret };
 }
 
 function toDelivery(row: WebhookDeliveryRow, attempts: WebhookAttemptRow[]): WebhookDelivery {
@@ -97,10 +100,11 @@ async function loadSubscription(
   return row;
 }
 
-/** POST /v1/webhooks: the URL and patterns checked, the secret made and returned once. */
+/** POST /v1/webhooks: the URL and patterns checked, the secret made, stored sealed and returned once. */
 export async function createSubscription(
   db: Database,
   policy: UrlPolicy,
+  secrets: SecretBox,
   organizationId: string,
   body: CreateWebhookBody,
 ): Promise<WebhookSubscriptionWithSecret> {
@@ -114,16 +118,18 @@ export async function createSubscription(
         `An organization may have at most ${MAX_SUBSCRIPTIONS} webhook subscriptions; delete one first`,
       );
     }
+    const id = newId('wh');
+    const secret = newWebhookSecret();
     const row = await store.insertSubscription(tx, {
-      id: newId('wh'),
+      id,
       organizationId,
       url,
       eventTypes: body.eventTypes,
       description: body.description ?? '',
       enabled: true,
-      secret: newWebhookSecret(),
+      secret: secrets.seal(secret, secretContext(id)),
     });
-    return withSecret(row);
+    return withSecret(row, secret);
   });
 }
 
@@ -184,17 +190,21 @@ export async function deleteSubscription(db: Database, organizationId: string, i
 /** A new secret, returned once; the old one keeps signing (a second `v1=`) for 24 hours. */
 export async function rotateSecret(
   db: Database,
+  secrets: SecretBox,
   organizationId: string,
   id: string,
 ): Promise<WebhookSubscriptionWithSecret> {
   return db.tenantTx(organizationId, async (tx) => {
     const current = await loadSubscription(tx, organizationId, id, true);
+    const context = secretContext(id);
+    const secret = newWebhookSecret();
     const row = await store.updateSubscription(tx, organizationId, id, {
-      secret: newWebhookSecret(),
-      previousSecret: current.secret,
+      secret: secrets.seal(secret, context),
+      // Sealed again: a row from an earlier version holds the old secret in clear.
+      previousSecret: secrets.seal(secrets.reveal(current.secret, context), context),
       previousSecretExpiresAt: new Date(Date.now() + ROTATION_OVERLAP_MS),
     });
-    return withSecret(row as WebhookSubscriptionRow);
+    return withSecret(row as WebhookSubscriptionRow, secret);
   });
 }
 

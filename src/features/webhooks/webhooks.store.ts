@@ -215,3 +215,54 @@ export async function lastEventOfType(
     .limit(1);
   return rows[0] ?? null;
 }
+
+// --- secrets at rest (start step, across tenants) ---------------------------------------------
+
+export interface StoredSecrets {
+  id: string;
+  secret: string;
+  previousSecret: string | null;
+}
+
+/**
+ * Up to `limit` subscriptions with a secret to seal again: plaintext left by an earlier version, or
+ * sealed under one of `oldKeyIds` (SECRETS_KEY_PREVIOUS).
+ */
+export async function findSecretsToSeal(
+  tx: Tx,
+  oldKeyIds: readonly string[],
+  limit: number,
+): Promise<StoredSecrets[]> {
+  const stale = (column: SQL) =>
+    sql`(left(${column}, 7) <> 'enc:v1:' OR substr(${column}, 8, 8) = ANY(string_to_array(${oldKeyIds.join(',')}, ',')))`;
+  const rows = await queryRows<{ id: string; secret: string; previous_secret: string | null }>(
+    tx,
+    sql`
+    SELECT id, secret, previous_secret FROM webhook_subscriptions
+    WHERE ${stale(sql`secret`)} OR (previous_secret IS NOT NULL AND ${stale(sql`previous_secret`)})
+    ORDER BY id
+    LIMIT ${limit}`,
+  );
+  return rows.map((row) => ({ id: row.id, secret: row.secret, previousSecret: row.previous_secret }));
+}
+
+/** Writes a subscription's sealed secrets if they still are the ones read (a rotation meanwhile wins). */
+export async function replaceSecrets(tx: Tx, before: StoredSecrets, after: StoredSecrets): Promise<void> {
+  await tx.execute(sql`
+    UPDATE webhook_subscriptions SET secret = ${after.secret}, previous_secret = ${after.previousSecret}
+    WHERE id = ${before.id} AND secret = ${before.secret}
+      AND previous_secret IS NOT DISTINCT FROM ${before.previousSecret}`);
+}
+
+/** The key ids that seal subscription secrets, with how many secrets each seals. */
+export async function secretKeyIds(tx: Tx): Promise<{ keyId: string; secrets: number }[]> {
+  const rows = await queryRows<{ key_id: string; n: number | string }>(
+    tx,
+    sql`
+    SELECT substr(value, 8, 8) AS key_id, count(*) AS n
+    FROM webhook_subscriptions, LATERAL (VALUES (secret), (previous_secret)) AS v(value)
+    WHERE left(value, 7) = 'enc:v1:'
+    GROUP BY 1 ORDER BY 1`,
+  );
+  return rows.map((row) => ({ keyId: row.key_id, secrets: Number(row.n) }));
+}

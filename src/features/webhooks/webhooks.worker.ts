@@ -1,9 +1,12 @@
 import type { Database } from '../../db/database.ts';
+import { SecretsError, type SecretBox } from '../../platform/crypto/secret-box.ts';
+import { openSecretBox } from '../../platform/crypto/secrets-key.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { newId, randomBase62 } from '../../platform/ids/ids.ts';
 import type { Job } from '../../platform/jobs/scheduler.ts';
 import { WebhookDisabled } from './webhooks.events.ts';
+import { secretContext } from './webhooks.secrets.ts';
 import { sendWebhook, type SendOutcome } from './webhooks.sender.ts';
 import { serviceSignature, standardSignature } from './webhooks.signing.ts';
 import { deliveryAgents, type Lookup } from './webhooks.ssrf.ts';
@@ -27,6 +30,8 @@ export interface DeliveryWorkerSettings {
   pollMs?: number;
   /** Tests resolve names like `rebind.test` with their own resolver. */
   lookup?: Lookup;
+  /** Opens the sealed signing secrets; the process's own key when unset (tests without config). */
+  secrets?: SecretBox;
 }
 
 export const DEFAULT_DISABLE_AFTER_MS = 72 * 60 * 60_000;
@@ -52,16 +57,24 @@ export function envelopeBody(event: queue.ClaimedDelivery['event']): string {
   });
 }
 
-/** Headers of one attempt, signed now (every attempt is signed afresh: receivers allow 5 minutes). */
-export function signedHeaders(delivery: queue.ClaimedDelivery, body: string, now = Date.now()) {
+/**
+ * Headers of one attempt, signed now (every attempt is signed afresh: receivers allow 5 minutes)
+ * with the plaintext `secrets`, opened for this attempt only.
+ */
+export function signedHeaders(
+  delivery: queue.ClaimedDelivery,
+  secrets: readonly string[],
+  body: string,
+  now = Date.now(),
+) {
   const timestamp = Math.floor(now / 1000);
   return {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,
-    'x-service-signature': serviceSignature(body, delivery.secrets, timestamp),
+    'x-service-signature': serviceSignature(body, secrets, timestamp),
     'webhook-id': delivery.event.id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': standardSignature(delivery.event.id, body, delivery.secrets, timestamp),
+    'webhook-signature': standardSignature(delivery.event.id, body, secrets, timestamp),
   };
 }
 
@@ -78,6 +91,7 @@ export class DeliveryWorker {
   private readonly perSubscriptionLimit;
   private readonly leaseMs;
   private readonly disableAfterMs;
+  private readonly secrets: SecretBox;
   private stopping = false;
   private wake: (() => void) | null = null;
   /** Successful attempts waiting to be written together (see flush). */
@@ -96,6 +110,7 @@ export class DeliveryWorker {
     // Longer than any attempt can take, so a live worker never loses its claim.
     this.leaseMs = 2 * settings.webhookTimeoutMs + 1_000;
     this.disableAfterMs = settings.webhookDisableAfterMs ?? DEFAULT_DISABLE_AFTER_MS;
+    this.secrets = settings.secrets ?? openSecretBox();
   }
 
   job(): Job {
@@ -222,10 +237,15 @@ export class DeliveryWorker {
     }
     const body = envelopeBody(delivery.event);
     const startedAt = new Date();
+    const secrets = this.openSecrets(delivery);
+    if (secrets instanceof SecretsError) {
+      await this.recordUnsigned(delivery, startedAt, secrets);
+      return;
+    }
     const outcome = await sendWebhook({
       url: delivery.url,
       body,
-      headers: signedHeaders(delivery, body, startedAt.getTime()),
+      headers: signedHeaders(delivery, secrets, body, startedAt.getTime()),
       timeoutMs: this.settings.webhookTimeoutMs,
       agents: this.agents,
       lookup: this.settings.lookup,
@@ -280,6 +300,44 @@ export class DeliveryWorker {
         actor: SYSTEM,
       });
     });
+  }
+
+  private openSecrets(delivery: queue.ClaimedDelivery): string[] | SecretsError {
+    const context = secretContext(delivery.subscriptionId);
+    try {
+      return delivery.secrets.map((secret) => this.secrets.reveal(secret, context));
+    } catch (error) {
+      if (error instanceof SecretsError) return error;
+      throw error;
+    }
+  }
+
+  /**
+   * A secret this process cannot open (SECRETS_KEY changed without SECRETS_KEY_PREVIOUS, or an
+   * altered row): nothing is sent, the attempt says why and is retried on the usual schedule, so
+   * fixing the configuration lets it through. It is the operator's fault, not the receiver's: the
+   * subscription is never marked failing or disabled for it.
+   */
+  private async recordUnsigned(delivery: queue.ClaimedDelivery, startedAt: Date, error: SecretsError) {
+    this.log.error({ deliveryId: delivery.id, err: error }, 'cannot open the webhook signing secret');
+    const attemptNumber = delivery.attemptCount + 1;
+    const delays = this.settings.webhookRetryDelaysMs;
+    const retry = attemptNumber < delays.length;
+    const message = `not sent: cannot open the signing secret: ${error.message}`;
+    await this.db.tenantTx(delivery.organizationId, (tx) =>
+      queue.completeClaim(
+        tx,
+        delivery,
+        {
+          status: retry ? 'PENDING' : 'FAILED',
+          retryInMs: retry ? (delays[attemptNumber] ?? 0) : null,
+          attempt: { startedAt, durationMs: 0, statusCode: null, error: message, responseBody: null },
+          lastError: message,
+          lastStatusCode: null,
+        },
+        newId('wha'),
+      ),
+    );
   }
 }
 

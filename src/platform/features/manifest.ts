@@ -2,6 +2,7 @@ import type { lookup as dnsLookup } from 'node:dns';
 import type { FastifyPluginAsyncTypebox, TSchema } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
 import type { EventDefinition } from '../events/catalog.ts';
 import type { Job } from '../jobs/scheduler.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -22,6 +23,8 @@ export interface AppContext {
   lookup?: typeof dnsLookup;
   /** What the demo page at /demo/ is told (server.ts fills in the key of the agency it seeds). */
   demoPortal: { publishableKey: string | null };
+  /** Seals and opens secrets at rest (SECRETS_KEY, decision 0160). */
+  secrets: SecretBox;
 }
 
 /** A feature's Fastify plugin: its routes (v1, admin or hooks), registered with the app context. */
@@ -33,6 +36,15 @@ export interface JobContext {
   /** The operator's settings; tests pass none and get the documented defaults. */
   config: Partial<Config>;
   log?: Pick<Logger, 'error' | 'warn' | 'info'>;
+  /** Seals and opens secrets at rest (SECRETS_KEY, decision 0160). */
+  secrets: SecretBox;
+}
+
+/** What a feature's start step is given (src/startup.ts). */
+export interface StartContext {
+  db: Database;
+  secrets: SecretBox;
+  log: Pick<Logger, 'info'>;
 }
 
 /**
@@ -56,6 +68,11 @@ export interface FeatureManifest {
   jobs?: (context: JobContext) => Job[];
   /** Every event type the feature records. */
   events?: readonly EventDefinition[];
+  /**
+   * Work every API and worker process does once at start, after the migrations and before it
+   * serves or delivers (sealing secrets an earlier version stored in clear, decision 0160).
+   */
+  atStart?: (context: StartContext) => Promise<void>;
 }
 
 /** Declares a feature's manifest (typed; nothing is registered until `src/features.ts` lists it). */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { Database } from '../../db/database.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
 import { AppError, Errors } from '../errors/errors.ts';
 import { appendRouteHook } from '../http/conventions.ts';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from './idempotency.store.ts';
@@ -22,6 +23,14 @@ function shouldStore(status: number): boolean {
   return status < 400 || (status >= 400 && status < 500 && ![400, 401, 403, 429].includes(status));
 }
 
+/**
+ * What a stored response is sealed with (decision 0160): it binds the sealed body to its record, so
+ * one organization's stored answer cannot be replayed from another's row.
+ */
+export function responseContext(organizationId: string, key: string): string {
+  return `idempotency:${organizationId}:${key}`;
+}
+
 function fingerprintOf(method: string, url: string, body: unknown): string {
   const path = url.split('?')[0] ?? url;
   return createHash('sha256')
@@ -33,9 +42,11 @@ function fingerprintOf(method: string, url: string, body: unknown): string {
  * Idempotency-Key on every POST (Stripe semantics, DESIGN.md): after auth, limits and validation,
  * the key is claimed in PostgreSQL, scoped to the organization; a completed record is replayed with
  * `Idempotent-Replayed: true`; another body or a request still running gets 409 DUPLICATE (only the
- * latter with `Retry-After: 1`, so retrying clients stop on a mismatch).
+ * latter with `Retry-After: 1`, so retrying clients stop on a mismatch). Every stored response body
+ * is sealed with `secrets` (AES-256-GCM): API key creation and webhook creation or rotation answer
+ * with a secret, and a replay must give the same bytes back without the table holding them in clear.
  */
-export function registerIdempotency(app: FastifyInstance, db: Database) {
+export function registerIdempotency(app: FastifyInstance, db: Database, secrets: SecretBox) {
   app.decorateRequest('idempotencyClaim', null);
 
   const claim: preHandlerAsyncHookHandler = async function (request, reply) {
@@ -79,9 +90,13 @@ export function registerIdempotency(app: FastifyInstance, db: Database) {
             headers: { 'retry-after': '1' },
           },
         );
-      case 'completed':
+      case 'completed': {
+        // A body this process cannot open (sealed under a key no longer configured) is a 500 whose
+        // logged cause names the key: running the request again could repeat its effect.
+        const body = secrets.reveal(outcome.body, responseContext(organizationId, key));
         reply.header('idempotent-replayed', 'true');
-        return reply.code(outcome.status).type('application/json; charset=utf-8').send(outcome.body);
+        return reply.code(outcome.status).type('application/json; charset=utf-8').send(body);
+      }
     }
   };
 
@@ -93,7 +108,13 @@ export function registerIdempotency(app: FastifyInstance, db: Database) {
     try {
       await db.tenantTx(claim.organizationId, (tx) =>
         shouldStore(status) && typeof payload === 'string'
-          ? completeIdempotencyKey(tx, claim.organizationId, claim.key, status, payload)
+          ? completeIdempotencyKey(
+              tx,
+              claim.organizationId,
+              claim.key,
+              status,
+              secrets.seal(payload, responseContext(claim.organizationId, claim.key)),
+            )
           : releaseIdempotencyKey(tx, claim.organizationId, claim.key),
       );
     } catch (error) {

@@ -86,3 +86,37 @@ export async function purgeExpiredIdempotencyKeys(tx: Tx, batchSize: number): Pr
   );
   return rows.length;
 }
+
+export interface StoredResponse {
+  organizationId: string;
+  key: string;
+  body: string;
+}
+
+/**
+ * Up to `limit` stored bodies to seal again, across tenants: plaintext left by an earlier version,
+ * and bodies sealed under one of `oldKeyIds` (SECRETS_KEY_PREVIOUS). Bodies under a key this
+ * process does not hold are left alone.
+ */
+export async function findResponsesToSeal(
+  tx: Tx,
+  oldKeyIds: readonly string[],
+  limit: number,
+): Promise<StoredResponse[]> {
+  const rows = await queryRows<{ organization_id: string; key: string; response_body: string }>(
+    tx,
+    sql`
+    SELECT organization_id, key, response_body FROM idempotency_keys
+    WHERE response_body IS NOT NULL
+      AND (left(response_body, 7) <> 'enc:v1:' OR substr(response_body, 8, 8) = ANY(string_to_array(${oldKeyIds.join(',')}, ',')))
+    LIMIT ${limit}`,
+  );
+  return rows.map((row) => ({ organizationId: row.organization_id, key: row.key, body: row.response_body }));
+}
+
+/** Replaces a stored body if it still is the one read (a concurrent write wins). */
+export async function replaceStoredResponse(tx: Tx, stored: StoredResponse, sealed: string): Promise<void> {
+  await tx.execute(sql`
+    UPDATE idempotency_keys SET response_body = ${sealed}
+    WHERE organization_id = ${stored.organizationId} AND key = ${stored.key} AND response_body = ${stored.body}`);
+}

@@ -97,6 +97,12 @@ export async function emit(db: Database, organizationId: string, type: string): 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /**
+ * SECRETS_KEY shared by a test's app and the worker processes it starts: the app seals the signing
+ * secrets the workers open (an in-memory app's own key dies with the test process).
+ */
+export const PROCESS_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
+
+/**
  * `npm run worker` as a child process on the PostgreSQL at `databaseUrl` (PGlite serves one
  * process only). Lease = 2 x WEBHOOK_TIMEOUT_MS + 1 s = 5 s: how long a killed worker's claims stay taken.
  */
@@ -113,6 +119,7 @@ export function startWorkerProcess(databaseUrl: string, env: Record<string, stri
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_TIMEOUT_MS: '2000',
       WEBHOOK_RETRY_DELAYS_MS: '0,200,200,200,200',
+      SECRETS_KEY: PROCESS_SECRETS_KEY,
       ...env,
     },
   });

@@ -8,9 +8,17 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/database.ts';
-import { buildTestApp, TEST_DATABASE_URL, testDatabase } from '../../helpers/test-app.ts';
+import { buildTestApp, openTestDatabase, TEST_DATABASE_URL } from '../../helpers/test-app.ts';
 import { Receiver } from './receiver.ts';
-import { busyTenant, emit, eventually, startWorkerProcess, stopProcess, subscribe } from './support.ts';
+import {
+  busyTenant,
+  emit,
+  eventually,
+  PROCESS_SECRETS_KEY,
+  startWorkerProcess as startWorker,
+  stopProcess,
+  subscribe,
+} from './support.ts';
 
 async function statusCounts(db: Database, subscriptionId: string): Promise<Record<string, number>> {
   const result = (await db.systemTx((tx) =>
@@ -26,16 +34,24 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('worker processes (PostgreSQL)'
   let db: Database;
   let receiver: Receiver;
   const children: ChildProcess[] = [];
+  // This file's own copy: a worker process refuses to start while a secret in its database is sealed
+  // under a key it does not hold, and the shared one may hold other files' in-memory-key secrets.
+  const databaseUrl = process.env.TEST_DATABASE_URL as string;
+  const startWorkerProcess = () => startWorker(databaseUrl);
 
   beforeAll(async () => {
-    app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
-    db = await testDatabase();
+    db = await openTestDatabase(databaseUrl);
+    app = await buildTestApp(
+      { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SECRETS_KEY: PROCESS_SECRETS_KEY },
+      { db },
+    );
     receiver = await new Receiver().start();
   });
   afterAll(async () => {
     await Promise.all(children.map((child) => stopProcess(child, 'SIGKILL')));
     await receiver.close();
     await app.close();
+    await db.close();
   });
 
   it('loses nothing when the worker is killed with SIGKILL mid-delivery and started again', async () => {
@@ -45,13 +61,13 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('worker processes (PostgreSQL)'
     const ids = new Set<string>();
     for (let i = 0; i < 30; i++) ids.add(await emit(db, tenant.org.id, 'deal.won'));
 
-    const first = startWorkerProcess(TEST_DATABASE_URL as string);
+    const first = startWorkerProcess();
     children.push(first);
     await receiver.waitFor(5, '/crash', 30_000);
     await stopProcess(first, 'SIGKILL');
     receiver.script('/crash', { status: 200 });
 
-    const second = startWorkerProcess(TEST_DATABASE_URL as string);
+    const second = startWorkerProcess();
     children.push(second);
     await eventually(async () => expect(await statusCounts(db, hook.id)).toEqual({ SUCCEEDED: 30 }), 60_000);
     const answered = new Set(receiver.at('/crash').map((request) => request.headers['webhook-id'] as string));
@@ -64,10 +80,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('worker processes (PostgreSQL)'
     const hook = await subscribe(app, tenant.secret.key, receiver.url('/pair'), ['contact.*']);
     const ids = new Set<string>();
     for (let i = 0; i < 200; i++) ids.add(await emit(db, tenant.org.id, 'contact.updated'));
-    const pair = [
-      startWorkerProcess(TEST_DATABASE_URL as string),
-      startWorkerProcess(TEST_DATABASE_URL as string),
-    ];
+    const pair = [startWorkerProcess(), startWorkerProcess()];
     children.push(...pair);
     await eventually(async () => expect(await statusCounts(db, hook.id)).toEqual({ SUCCEEDED: 200 }), 60_000);
     const received = receiver.at('/pair').map((request) => request.headers['webhook-id'] as string);
