@@ -69,6 +69,10 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
       schema: {
         operationId: 'admin.agents.list',
         summary: "List an organization's agents, by name",
+        description:
+          'Admin bearer token. Every agent of the organization, by first then last name ' +
+          '(case-insensitive). `active` and `bookable` (active, with a booking slug and booking settings) ' +
+          'filter; paged (`pageSize` 20 by default, at most 100).',
         tags: ADMIN_TAGS,
         params: OrganizationIdParamsSchema,
         querystring: ListAgentsQuerySchema,
@@ -85,6 +89,10 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
       schema: {
         operationId: 'admin.agents.get',
         summary: 'Get an agent',
+        description:
+          'Admin bearer token. The agent with contact data, `active`, `showOnPortal`, `bookingSlug` and ' +
+          'the booking settings (null when online booking is off). 404 when the organization is unknown or ' +
+          'the agent is not one of its.',
         tags: ADMIN_TAGS,
         params: OrgAgentParamsSchema,
         response: { 200: AdminAgentResponseSchema },

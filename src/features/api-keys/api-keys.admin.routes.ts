@@ -23,6 +23,14 @@ export const apiKeysAdminRoutes: FastifyPluginAsyncTypebox<apiKeys.ApiKeysDeps> 
       schema: {
         operationId: 'admin.apiKeys.create',
         summary: 'Create an API key (the key is shown only in this response)',
+        description:
+          "Admin bearer token. `mode` defaults to live (test for a twin's id); a test key on a live " +
+          'organization acts on its twin. Default scopes: publishable keys the five portal scopes, secret ' +
+          'keys every scope but `contacts:write` and `webhooks:write`, read-only keys every `:read` scope; ' +
+          '`accessLevel` 1. 400 naming the field for a key type the plan refuses, scopes outside the ' +
+          "type's set, a level above 1 on a publishable key, writes on a read-only key, a past `expiresAt` " +
+          'or an `agentId` that is not an agent of the organization the key acts on. Records ' +
+          '`api_key.created`; send an `Idempotency-Key` to retry safely (a replay answers the same key).',
         tags: TAGS,
         params: OrganizationIdParamsSchema,
         body: CreateApiKeyBodySchema,
@@ -40,6 +48,10 @@ export const apiKeysAdminRoutes: FastifyPluginAsyncTypebox<apiKeys.ApiKeysDeps> 
       schema: {
         operationId: 'admin.apiKeys.list',
         summary: "List an organization's API keys (a live organization's list includes its test keys)",
+        description:
+          'Admin bearer token. Newest first, never the keys themselves (`keyPrefix` tells them apart). ' +
+          "`status`, `type` and `mode` filter; a twin's id lists only the twin's keys. Paged (`pageSize` " +
+          '20 by default, at most 100).',
         tags: TAGS,
         params: OrganizationIdParamsSchema,
         querystring: ListApiKeysQuerySchema,
@@ -56,6 +68,10 @@ export const apiKeysAdminRoutes: FastifyPluginAsyncTypebox<apiKeys.ApiKeysDeps> 
       schema: {
         operationId: 'admin.apiKeys.get',
         summary: 'Get an API key',
+        description:
+          "Admin bearer token. The key's settings and state (never the key itself): type, mode, scopes, " +
+          'access level, status, expiry, effective limits, bound agent and `lastUsedAt`. 404 for an ' +
+          'unknown or malformed id.',
         tags: TAGS,
         params: KeyIdParamsSchema,
         response: { 200: ApiKeyResponseSchema },
@@ -71,6 +87,12 @@ export const apiKeysAdminRoutes: FastifyPluginAsyncTypebox<apiKeys.ApiKeysDeps> 
       schema: {
         operationId: 'admin.apiKeys.update',
         summary: 'Suspend, reactivate or deactivate a key, or change its expiry, name or limits',
+        description:
+          'Admin bearer token. Only the fields sent change; null clears `name` and `expiresAt` and puts a ' +
+          "limit back to the key type's default. Deactivation is final (400 for any other status " +
+          'afterwards); a suspended key answers 403, a deactivated one 401. Takes effect in this process ' +
+          'at once, in others within 2 seconds. Records `api_key.updated` with the names of the fields ' +
+          'sent.',
         tags: TAGS,
         params: KeyIdParamsSchema,
         body: UpdateApiKeyBodySchema,

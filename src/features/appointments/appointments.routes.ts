@@ -53,6 +53,10 @@ export const appointmentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = a
       schema: {
         operationId: 'appointments.get',
         summary: 'Get an appointment',
+        description:
+          'Secret or read-only secret key with `appointments:read`. The appointment with its agent, ' +
+          'contact, property, times, type, status and source. 404 when the id is malformed, unknown or of ' +
+          'another organization (one answer for all three).',
         tags: TAGS,
         params: AppointmentIdParamsSchema,
         response: { 200: AppointmentResponseSchema },
@@ -111,6 +115,9 @@ export const appointmentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = a
       schema: {
         operationId: 'admin.appointments.get',
         summary: 'Get an appointment',
+        description:
+          'Admin bearer token. The appointment as GET /v1/appointments/{id} shows it. 404 when the ' +
+          'organization is unknown or the appointment is not one of its.',
         tags: ADMIN_TAGS,
         params: OrgAppointmentParamsSchema,
         response: { 200: AppointmentResponseSchema },

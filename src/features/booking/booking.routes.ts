@@ -26,6 +26,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async 
       schema: {
         operationId: 'booking.agents.list',
         summary: 'Agents who take online bookings, each with the slug of their booking page',
+        description:
+          'Any key type with `booking:write`. Active agents with a booking slug and booking hours, by ' +
+          'name, whether or not the portal lists them; not paged. Each has what a booking page needs: ' +
+          '`slug`, `timezone`, `slotMinutes` and `autoConfirm`.',
         tags: TAGS,
         response: { 200: BookingAgentsResponseSchema },
       },

@@ -66,6 +66,10 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
       schema: {
         operationId: 'contacts.get',
         summary: 'One contact',
+        description:
+          'Secret or read-only secret key with `contacts:read`. The contact with its owner, tags, score ' +
+          'and opt-out flag. 404 when the id is malformed, unknown or of another organization (one answer ' +
+          'for all three).',
         tags: TAGS,
         params: ContactIdParamsSchema,
         response: { 200: ContactResponseSchema },
@@ -152,6 +156,9 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
       schema: {
         operationId: 'admin.contacts.get',
         summary: 'Get a contact',
+        description:
+          'Admin bearer token. The contact as GET /v1/contacts/{id} shows it. 404 when the organization is ' +
+          'unknown or the contact is not one of its.',
         tags: ADMIN_TAGS,
         params: OrgContactParamsSchema,
         response: { 200: ContactResponseSchema },

@@ -37,6 +37,12 @@ const SEND_DESCRIPTION =
   "same Idempotency-Key may be retried. The sender (`agentId`, `agent`) is the key's agent when the key is " +
   "bound to one, otherwise the contact's owner. Records `message.sent`.";
 
+const CONVERSATION_DESCRIPTION =
+  'Answers for any contact of the organization, also before the first message (`id` null, window ' +
+  'never opened), so a client can check `canSendFreeForm` before it sends.';
+
+const ADMIN_NOT_FOUND = '404 when the organization is unknown or the contact is not one of its.';
+
 /** Conversations over the messaging channel: the v1 API and the back office's inbox controls. */
 export const conversationsRoutes: FeaturePlugin = async (app, context) => {
   const { db } = context;
@@ -68,9 +74,7 @@ export const conversationsRoutes: FeaturePlugin = async (app, context) => {
       schema: {
         operationId: 'conversations.get',
         summary: "A contact's conversation state",
-        description:
-          'Answers for any contact of the organization, also before the first message (`id` null, window ' +
-          'never opened), so a client can check `canSendFreeForm` before it sends.',
+        description: CONVERSATION_DESCRIPTION,
         tags: TAGS,
         params: ContactIdParamsSchema,
         response: { 200: ConversationResponseSchema },
@@ -93,6 +97,11 @@ export const conversationsRoutes: FeaturePlugin = async (app, context) => {
       schema: {
         operationId: 'conversations.messages.list',
         summary: "A contact's messages, newest first",
+        description:
+          'Secret or read-only secret key with `conversations:read`. Every message with the contact, both ' +
+          'directions, newest first, failed sends included (`status` FAILED, `failureReason`); paged ' +
+          "(`pageSize` 20 by default, at most 100). 404 when the contact is not the organization's; no " +
+          'messages yet is `data: []`.',
         tags: TAGS,
         params: ContactIdParamsSchema,
         querystring: PageQuerySchema,
@@ -151,6 +160,7 @@ export const conversationsRoutes: FeaturePlugin = async (app, context) => {
       schema: {
         operationId: 'admin.conversations.get',
         summary: "A contact's conversation state",
+        description: `Admin bearer token. ${CONVERSATION_DESCRIPTION} ${ADMIN_NOT_FOUND}`,
         tags: ADMIN_TAGS,
         params: OrgContactParamsSchema,
         response: { 200: ConversationResponseSchema },

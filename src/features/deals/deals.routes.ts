@@ -53,6 +53,10 @@ export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       schema: {
         operationId: 'deals.get',
         summary: 'One deal',
+        description:
+          'Secret or read-only secret key with `deals:read`. The deal with its pipeline and current stage ' +
+          '(`stageName`, `stageEnteredAt`), status, probability, value and dates. 404 when the id is ' +
+          'malformed, unknown or of another organization (one answer for all three).',
         tags: ['Deals'],
         params: DealIdParamsSchema,
         response: { 200: DealResponseSchema },
@@ -108,6 +112,9 @@ export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       schema: {
         operationId: 'admin.deals.get',
         summary: 'Get a deal',
+        description:
+          'Admin bearer token. The deal as GET /v1/deals/{id} shows it. 404 when the organization is ' +
+          'unknown or the deal is not one of its.',
         tags: ADMIN_TAGS,
         params: OrgDealParamsSchema,
         response: { 200: DealResponseSchema },

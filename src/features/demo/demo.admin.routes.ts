@@ -14,6 +14,13 @@ export const demoAdminRoutes: FastifyPluginAsyncTypebox<demo.DemoDeps> = async (
       schema: {
         operationId: 'admin.demoSeed.create',
         summary: 'Create a demo agency with a publishable and a secret key',
+        description:
+          'Admin bearer token. Every call creates another "Demo Realty" agency (BUSINESS, Spain, EUR) with ' +
+          'its test twin, and answers it with a publishable key and a secret key that has every scope and ' +
+          'access level 3 (shown only here). The agency gets 4 agents (2 bookable), portal settings, 150 ' +
+          'properties, a CRM and conversations; the twin gets the same agents, settings and properties ' +
+          'with an empty CRM, and a failed step leaves nothing behind. `Idempotency-Key` is not honoured ' +
+          'here: a retry seeds another agency.',
         tags: TAGS,
         response: { 201: DemoSeedResponseSchema },
       },

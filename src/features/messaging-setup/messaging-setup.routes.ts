@@ -53,6 +53,9 @@ export const conversationsSetupRoutes: FastifyPluginAsyncTypebox<{ db: Database 
       schema: {
         operationId: 'admin.messagingNumbers.list',
         summary: "List an organization's messaging numbers",
+        description:
+          'Admin bearer token. Every number of the organization, active or not, oldest first; paged ' +
+          '(`pageSize` 20 by default, at most 100). At most one is active: the one sends go out from.',
         tags: TAGS,
         params: OrganizationIdParamsSchema,
         querystring: PageQuerySchema,
@@ -68,6 +71,10 @@ export const conversationsSetupRoutes: FastifyPluginAsyncTypebox<{ db: Database 
       schema: {
         operationId: 'admin.messagingNumbers.get',
         summary: 'Get a messaging number',
+        description:
+          'Admin bearer token. The number in E.164, its platform id and whether it is active; its id names ' +
+          'its inbound hook, `/hooks/messaging/{id}`. 404 when the organization is unknown or the number ' +
+          'is not one of its.',
         tags: TAGS,
         params: OrgNumberParamsSchema,
         response: { 200: MessagingNumberResponseSchema },
@@ -84,6 +91,11 @@ export const conversationsSetupRoutes: FastifyPluginAsyncTypebox<{ db: Database 
       schema: {
         operationId: 'admin.messagingNumbers.update',
         summary: 'Change or (de)activate a messaging number',
+        description:
+          "Admin bearer token. Any of `phone` (read in the organization's default country, stored in " +
+          'E.164), `providerNumberId` and `active`. 409 DUPLICATE when activating it while another number ' +
+          'is active (`error.existingId` names that one) or for a phone another number of the organization ' +
+          'has. Without an active number, sends answer 404.',
         tags: TAGS,
         params: OrgNumberParamsSchema,
         body: UpdateMessagingNumberBodySchema,
@@ -106,6 +118,10 @@ export const conversationsSetupRoutes: FastifyPluginAsyncTypebox<{ db: Database 
       schema: {
         operationId: 'admin.messagingNumbers.delete',
         summary: 'Delete a messaging number',
+        description:
+          'Admin bearer token. Removes the number; messages already exchanged stay. Its inbound hook then ' +
+          'answers 404, and when it was the active number, sends answer 404 until another is active. 404 ' +
+          'when the organization is unknown or the number is not one of its.',
         tags: TAGS,
         params: OrgNumberParamsSchema,
         response: { 200: DeletedResponseSchema },
@@ -145,6 +161,9 @@ export const conversationsSetupRoutes: FastifyPluginAsyncTypebox<{ db: Database 
       schema: {
         operationId: 'admin.messageTemplates.list',
         summary: "List an organization's message templates",
+        description:
+          'Admin bearer token. Every template of the organization, whatever its review status, oldest ' +
+          'first; paged (`pageSize` 20 by default, at most 100).',
         tags: TAGS,
         params: OrganizationIdParamsSchema,
         querystring: PageQuerySchema,
@@ -160,6 +179,10 @@ export const conversationsSetupRoutes: FastifyPluginAsyncTypebox<{ db: Database 
       schema: {
         operationId: 'admin.messageTemplates.get',
         summary: 'Get a message template',
+        description:
+          'Admin bearer token. The template with its body, the `{{variables}}` read from it, category, ' +
+          'language and review status (only APPROVED templates can be sent). 404 when the organization is ' +
+          'unknown or the template is not one of its.',
         tags: TAGS,
         params: OrgTemplateParamsSchema,
         response: { 200: MessageTemplateResponseSchema },
@@ -176,6 +199,11 @@ export const conversationsSetupRoutes: FastifyPluginAsyncTypebox<{ db: Database 
       schema: {
         operationId: 'admin.messageTemplates.update',
         summary: 'Change a message template (e.g. its review status)',
+        description:
+          'Admin bearer token. Any of `name`, `language`, `category`, `body`, `status` (APPROVED once the ' +
+          'platform accepted it: only APPROVED templates can be sent). A new body re-reads `variables`; ' +
+          'messages already sent keep their text. 409 DUPLICATE when another template has the same name ' +
+          'and language.',
         tags: TAGS,
         params: OrgTemplateParamsSchema,
         body: UpdateMessageTemplateBodySchema,

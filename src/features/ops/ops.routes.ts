@@ -14,6 +14,9 @@ export const opsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app
       schema: {
         operationId: 'ops.health',
         summary: 'Liveness: the process answers',
+        description:
+          'No key needed. 200 `{"status": "ok"}` whenever the process serves HTTP; it does not touch the ' +
+          'database (GET /readyz does). For liveness checks of load balancers and orchestrators.',
         tags: ['Operations'],
         response: { 200: StatusSchema },
       },
@@ -28,6 +31,10 @@ export const opsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app
       schema: {
         operationId: 'ops.ready',
         summary: 'Readiness: the database answers',
+        description:
+          'No key needed. 200 `{"status": "ready"}` when a query on the database succeeds; otherwise 503 ' +
+          'SERVICE_UNAVAILABLE with `Retry-After: 2`, so an orchestrator takes the process out of rotation ' +
+          'until the database is back.',
         tags: ['Operations'],
         response: { 200: StatusSchema, 503: ref(ErrorResponseSchema) },
       },

@@ -19,6 +19,10 @@ const ADMIN_TAGS = ['Admin: pipelines'];
 /** A stage or pipeline that still holds deals. */
 const CLASH = { 409: ref(ErrorResponseSchema) };
 
+const LIST_DESCRIPTION =
+  'The default pipeline first, then oldest first. Each stage has a `kind` (OPEN, WON, LOST: the status a ' +
+  'deal takes on entering it) and the `probability` a deal takes there.';
+
 /** Pipelines: the v1 list (deals:read) and the back office's pipeline CRUD. */
 export const pipelinesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
   app.get(
@@ -28,9 +32,7 @@ export const pipelinesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asyn
       schema: {
         operationId: 'pipelines.list',
         summary: 'Pipelines with their stages in order',
-        description:
-          'The default pipeline first, then oldest first. Each stage has a `kind` (OPEN, WON, LOST: the status a ' +
-          'deal takes on entering it) and the `probability` a deal takes there.',
+        description: LIST_DESCRIPTION,
         tags: ['Deals'],
         querystring: ListPipelinesQuerySchema,
         response: { 200: PipelineListResponseSchema },
@@ -66,6 +68,7 @@ export const pipelinesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asyn
       schema: {
         operationId: 'admin.pipelines.list',
         summary: "List an organization's pipelines, the default first",
+        description: `Admin bearer token. ${LIST_DESCRIPTION} Paged: \`pageSize\` 20 by default, at most 100.`,
         tags: ADMIN_TAGS,
         params: OrganizationIdParamsSchema,
         querystring: ListPipelinesQuerySchema,
@@ -82,6 +85,9 @@ export const pipelinesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asyn
       schema: {
         operationId: 'admin.pipelines.get',
         summary: 'Get a pipeline',
+        description:
+          'Admin bearer token. The pipeline with its stages in order, each with its `kind` and ' +
+          '`probability`. 404 when the organization is unknown or the pipeline is not one of its.',
         tags: ADMIN_TAGS,
         params: OrgPipelineParamsSchema,
         response: { 200: PipelineResponseSchema },

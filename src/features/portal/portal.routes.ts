@@ -15,6 +15,11 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
       schema: {
         operationId: 'portal.get',
         summary: "The agency's portal settings: name, logo, colors, contact, social links, defaults",
+        description:
+          "Any key type with `portal:read`. The branding for the agency's website: `agencyName` (the " +
+          "organization's name until one is set), logo, colors, contact data, social links, default " +
+          'currency and phone country. `updatedAt` is null until the settings are first changed; a test ' +
+          "key reads the test twin's settings.",
         tags: ['Portal'],
         response: { 200: PortalResponseSchema },
       },
@@ -29,6 +34,9 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
       schema: {
         operationId: 'admin.portalSettings.get',
         summary: 'Get the portal settings',
+        description:
+          'Admin bearer token. The settings as GET /v1/portal shows them, for a live organization or a ' +
+          'test twin. 404 for an unknown organization.',
         tags: ['Admin: portal'],
         params: OrganizationIdParamsSchema,
         response: { 200: PortalResponseSchema },

@@ -60,6 +60,10 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
       schema: {
         operationId: 'properties.featured.list',
         summary: 'Featured published listings, newest first',
+        description:
+          'Any key type with `portal:read`. Properties marked `featured` that the portal shows (ACTIVE and ' +
+          'published), newest first, in the same shape as GET /v1/properties. Paged: `pageSize` 12 by ' +
+          'default, at most 48.',
         tags: PORTAL_TAGS,
         querystring: FeaturedQuerySchema,
         response: { 200: PortalPropertyListResponseSchema },
@@ -110,6 +114,13 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
       schema: {
         operationId: 'admin.properties.create',
         summary: 'Create a property',
+        description:
+          'Admin bearer token. Required: `code`, `title`, `transactionType`, `type`, `price`, `city`. ' +
+          "Defaults: ACTIVE, published on the portal, not featured, the organization's currency, 0 " +
+          'bedrooms and bathrooms; with `approximateLocation` the portal shows no address or zip code and ' +
+          'coordinates rounded to 2 decimals. 409 DUPLICATE when the code is taken in the organization ' +
+          '(`error.existingId` names the holder), 400 for an `agentId` that is not its agent. Records ' +
+          '`property.created`; send an `Idempotency-Key` to retry safely.',
         tags: ADMIN_TAGS,
         params: OrganizationIdParamsSchema,
         body: CreatePropertyBodySchema,
@@ -127,6 +138,11 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
       schema: {
         operationId: 'admin.properties.list',
         summary: "List an organization's properties (every status), newest first",
+        description:
+          'Admin bearer token. Every property of the organization, whatever its status or publication, ' +
+          'newest first, in the back-office view. Filters combine with AND: `status`, `publishedOnPortal`, ' +
+          '`agentId`, `code` (exact) and `q` (every word in code, title, description, city or ' +
+          'neighborhood, case- and accent-insensitive). Paged (`pageSize` 20 by default, at most 100).',
         tags: ADMIN_TAGS,
         params: OrganizationIdParamsSchema,
         querystring: AdminListPropertiesQuerySchema,
@@ -143,6 +159,10 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
       schema: {
         operationId: 'admin.properties.get',
         summary: 'Get a property (back-office view)',
+        description:
+          'Admin bearer token. The back-office view, whatever the status: exact address, zip code and ' +
+          'coordinates, `publishedOnPortal`, `internalNotes` and `customFields`. 404 when the organization ' +
+          'is unknown or the property is not one of its.',
         tags: ADMIN_TAGS,
         params: OrgPropertyParamsSchema,
         response: { 200: AdminPropertyResponseSchema },
@@ -160,6 +180,11 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
       schema: {
         operationId: 'admin.properties.update',
         summary: 'Change a property',
+        description:
+          'Admin bearer token. Only the fields sent change; null clears a nullable field; `amenities`, ' +
+          '`photos` and `customFields` are replaced whole. 409 DUPLICATE for a code another property has, ' +
+          "400 for an `agentId` that is not the organization's. Records `property.updated` with the names " +
+          'of the fields sent.',
         tags: ADMIN_TAGS,
         params: OrgPropertyParamsSchema,
         body: UpdatePropertyBodySchema,
@@ -183,6 +208,10 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
       schema: {
         operationId: 'admin.properties.delete',
         summary: 'Delete a property',
+        description:
+          'Admin bearer token. Removes the property and its visit requests; its leads, appointments and ' +
+          'deals stay, with `propertyId` null. Records `property.deleted`. 404 when the organization is ' +
+          'unknown or the property is not one of its.',
         tags: ADMIN_TAGS,
         params: OrgPropertyParamsSchema,
         response: { 200: DeletedResponseSchema },

@@ -50,6 +50,10 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       schema: {
         operationId: 'tasks.get',
         summary: 'Get a task',
+        description:
+          'Secret or read-only secret key with `tasks:read`. The task with its status, due date, assignee, ' +
+          'contact and appointment, and `completedAt` while DONE. 404 when the id is malformed, unknown or ' +
+          'of another organization (one answer for all three).',
         tags: TAGS,
         params: TaskIdParamsSchema,
         response: { 200: TaskResponseSchema },
@@ -104,6 +108,9 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       schema: {
         operationId: 'admin.tasks.get',
         summary: 'Get a task',
+        description:
+          'Admin bearer token. The task as GET /v1/tasks/{id} shows it. 404 when the organization is ' +
+          'unknown or the task is not one of its.',
         tags: ADMIN_TAGS,
         params: OrgTaskParamsSchema,
         response: { 200: TaskResponseSchema },

@@ -107,6 +107,11 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
       schema: {
         operationId: 'webhooks.get',
         summary: 'Get a webhook subscription',
+        description:
+          'Secret key with `webhooks:write` and access level 3, like every webhook route. The URL, event ' +
+          'types and state: `enabled`, `disabledReason` when the service disabled it, and ' +
+          '`previousSecretExpiresAt` while a rotated-out secret still signs. Never the secret. 404 when ' +
+          'the id is malformed, unknown or of another organization (one answer for all three).',
         tags: TAGS,
         params: WebhookIdParamsSchema,
         response: { 200: WebhookResponseSchema },

@@ -114,6 +114,11 @@ export function registerMetrics(app: FastifyInstance, extra: readonly Metric[] =
       schema: {
         operationId: 'ops.metrics',
         summary: 'Prometheus metrics',
+        description:
+          'Admin bearer token. (401 without it, in the JSON error envelope). Prometheus text: the Node.js ' +
+          'process metrics, `http_requests_total` and `http_request_duration_seconds` by operationId, ' +
+          'method and status, and, with `REDIS_URL`, `rate_limit_fallbacks_total`. The counters are this ' +
+          "process's own: scrape every API process.",
         tags: ['Operations'],
         // Text on success only: the failures are the JSON error envelope, as everywhere.
         response: {

@@ -35,7 +35,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get an appointment */
+    /**
+     * Get an appointment
+     * @description Secret or read-only secret key with `appointments:read`. The appointment with its agent, contact, property, times, type, status and source. 404 when the id is malformed, unknown or of another organization (one answer for all three).
+     */
     get: operations['appointments.get'];
     put?: never;
     post?: never;
@@ -72,7 +75,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Agents who take online bookings, each with the slug of their booking page */
+    /**
+     * Agents who take online bookings, each with the slug of their booking page
+     * @description Any key type with `booking:write`. Active agents with a booking slug and booking hours, by name, whether or not the portal lists them; not paged. Each has what a booking page needs: `slug`, `timezone`, `slotMinutes` and `autoConfirm`.
+     */
     get: operations['booking.agents.list'];
     put?: never;
     post?: never;
@@ -153,7 +159,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One contact */
+    /**
+     * One contact
+     * @description Secret or read-only secret key with `contacts:read`. The contact with its owner, tags, score and opt-out flag. 404 when the id is malformed, unknown or of another organization (one answer for all three).
+     */
     get: operations['contacts.get'];
     put?: never;
     post?: never;
@@ -234,7 +243,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A contact's messages, newest first */
+    /**
+     * A contact's messages, newest first
+     * @description Secret or read-only secret key with `conversations:read`. Every message with the contact, both directions, newest first, failed sends included (`status` FAILED, `failureReason`); paged (`pageSize` 20 by default, at most 100). 404 when the contact is not the organization's; no messages yet is `data: []`.
+     */
     get: operations['conversations.messages.list'];
     put?: never;
     /**
@@ -255,7 +267,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One deal */
+    /**
+     * One deal
+     * @description Secret or read-only secret key with `deals:read`. The deal with its pipeline and current stage (`stageName`, `stageEnteredAt`), status, probability, value and dates. 404 when the id is malformed, unknown or of another organization (one answer for all three).
+     */
     get: operations['deals.get'];
     put?: never;
     post?: never;
@@ -432,7 +447,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The agency's portal settings: name, logo, colors, contact, social links, defaults */
+    /**
+     * The agency's portal settings: name, logo, colors, contact, social links, defaults
+     * @description Any key type with `portal:read`. The branding for the agency's website: `agencyName` (the organization's name until one is set), logo, colors, contact data, social links, default currency and phone country. `updatedAt` is null until the settings are first changed; a test key reads the test twin's settings.
+     */
     get: operations['portal.get'];
     put?: never;
     post?: never;
@@ -449,7 +467,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Featured published listings, newest first */
+    /**
+     * Featured published listings, newest first
+     * @description Any key type with `portal:read`. Properties marked `featured` that the portal shows (ACTIVE and published), newest first, in the same shape as GET /v1/properties. Paged: `pageSize` 12 by default, at most 48.
+     */
     get: operations['properties.featured.list'];
     put?: never;
     post?: never;
@@ -526,7 +547,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a task */
+    /**
+     * Get a task
+     * @description Secret or read-only secret key with `tasks:read`. The task with its status, due date, assignee, contact and appointment, and `completedAt` while DONE. 404 when the id is malformed, unknown or of another organization (one answer for all three).
+     */
     get: operations['tasks.get'];
     put?: never;
     post?: never;
@@ -607,7 +631,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a webhook subscription */
+    /**
+     * Get a webhook subscription
+     * @description Secret key with `webhooks:write` and access level 3, like every webhook route. The URL, event types and state: `enabled`, `disabledReason` when the service disabled it, and `previousSecretExpiresAt` while a rotated-out secret still signs. Never the secret. 404 when the id is malformed, unknown or of another organization (one answer for all three).
+     */
     get: operations['webhooks.get'];
     put?: never;
     post?: never;

@@ -232,6 +232,8 @@ export interface Api {
     /**
      * Get an appointment
      *
+     * Secret or read-only secret key with `appointments:read`. The appointment with its agent, contact, property, times, type, status and source. 404 when the id is malformed, unknown or of another organization (one answer for all three).
+     *
      * `GET /v1/appointments/{id}` (appointments.get)
      */
     get(id: string, options?: RequestOptions): Promise<ApiResult<'appointments.get'>>;
@@ -248,6 +250,8 @@ export interface Api {
     agents: {
       /**
        * Agents who take online bookings, each with the slug of their booking page
+       *
+       * Any key type with `booking:write`. Active agents with a booking slug and booking hours, by name, whether or not the portal lists them; not paged. Each has what a booking page needs: `slug`, `timezone`, `slotMinutes` and `autoConfirm`.
        *
        * `GET /v1/booking/agents` (booking.agents.list)
        */
@@ -291,6 +295,8 @@ export interface Api {
     create(body: Body<'contacts.create'>, options?: RequestOptions): Promise<ApiResult<'contacts.create'>>;
     /**
      * One contact
+     *
+     * Secret or read-only secret key with `contacts:read`. The contact with its owner, tags, score and opt-out flag. 404 when the id is malformed, unknown or of another organization (one answer for all three).
      *
      * `GET /v1/contacts/{id}` (contacts.get)
      */
@@ -351,6 +357,8 @@ export interface Api {
       /**
        * A contact's messages, newest first
        *
+       * Secret or read-only secret key with `conversations:read`. Every message with the contact, both directions, newest first, failed sends included (`status` FAILED, `failureReason`); paged (`pageSize` 20 by default, at most 100). 404 when the contact is not the organization's; no messages yet is `data: []`.
+       *
        * `GET /v1/conversations/{contactId}/messages` (conversations.messages.list)
        */
       list(
@@ -375,6 +383,8 @@ export interface Api {
   deals: {
     /**
      * One deal
+     *
+     * Secret or read-only secret key with `deals:read`. The deal with its pipeline and current stage (`stageName`, `stageEnteredAt`), status, probability, value and dates. 404 when the id is malformed, unknown or of another organization (one answer for all three).
      *
      * `GET /v1/deals/{id}` (deals.get)
      */
@@ -470,6 +480,8 @@ export interface Api {
     /**
      * The agency's portal settings: name, logo, colors, contact, social links, defaults
      *
+     * Any key type with `portal:read`. The branding for the agency's website: `agencyName` (the organization's name until one is set), logo, colors, contact data, social links, default currency and phone country. `updatedAt` is null until the settings are first changed; a test key reads the test twin's settings.
+     *
      * `GET /v1/portal` (portal.get)
      */
     get(options?: RequestOptions): Promise<ApiResult<'portal.get'>>;
@@ -478,6 +490,8 @@ export interface Api {
     featured: {
       /**
        * Featured published listings, newest first
+       *
+       * Any key type with `portal:read`. Properties marked `featured` that the portal shows (ACTIVE and published), newest first, in the same shape as GET /v1/properties. Paged: `pageSize` 12 by default, at most 48.
        *
        * `GET /v1/properties/featured` (properties.featured.list)
        */
@@ -516,6 +530,8 @@ export interface Api {
   tasks: {
     /**
      * Get a task
+     *
+     * Secret or read-only secret key with `tasks:read`. The task with its status, due date, assignee, contact and appointment, and `completedAt` while DONE. 404 when the id is malformed, unknown or of another organization (one answer for all three).
      *
      * `GET /v1/tasks/{id}` (tasks.get)
      */
@@ -575,6 +591,8 @@ export interface Api {
     ): PagePromise<'webhooks.deliveries'>;
     /**
      * Get a webhook subscription
+     *
+     * Secret key with `webhooks:write` and access level 3, like every webhook route. The URL, event types and state: `enabled`, `disabledReason` when the service disabled it, and `previousSecretExpiresAt` while a rotated-out secret still signs. Never the secret. 404 when the id is malformed, unknown or of another organization (one answer for all three).
      *
      * `GET /v1/webhooks/{id}` (webhooks.get)
      */
