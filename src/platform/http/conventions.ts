@@ -85,10 +85,15 @@ export function registerRouteConventions(app: FastifyInstance) {
       schema.body = { $ref: `${body.$id}#` };
     }
 
+    // The idempotency plugin honours Idempotency-Key on POSTs scoped to an organization: a key's, or
+    // the admin path's `:orgId` (an admin POST without one, creating an organization, has no scope).
+    const idempotent =
+      methods.includes('POST') &&
+      config?.idempotency !== false &&
+      (kind !== 'admin' || pathParams.includes('orgId'));
     if (!hidden) {
       const response = (schema.response ??= {});
       const takesBody = methods.some((method) => method !== 'GET' && method !== 'HEAD');
-      const idempotent = methods.includes('POST') && config?.idempotency !== false;
       for (const status of errorStatuses(kind, config?.auth, {
         hasParams: pathParams.length > 0,
         takesBody,
@@ -113,7 +118,7 @@ export function registerRouteConventions(app: FastifyInstance) {
         hasResponseSchema: Object.keys(schema.response ?? {}).some((s) => s.startsWith('2') || s === '405'),
         hidden,
         pathParams,
-        idempotent: method === 'POST' && config?.idempotency !== false,
+        idempotent: idempotent && method === 'POST',
       });
     }
   });

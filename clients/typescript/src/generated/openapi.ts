@@ -1398,6 +1398,7 @@ export interface webhooks {
 export interface components {
   schemas: {
     ErrorDetail: {
+      /** @example body.phone */
       field: string;
       message: string;
     };
@@ -1429,10 +1430,16 @@ export interface components {
           | 'SERVICE_UNAVAILABLE';
         /** @description What went wrong, naming the failing field or header */
         message: string;
-        /** @description Also in the X-Request-Id header; quote it to support */
+        /**
+         * @description Also in the X-Request-Id header; quote it to support
+         * @example req_0VhJ3kQ2Zt8mX1pR4sT6uE
+         */
         requestId: string;
         details?: components['schemas']['ErrorDetail'][];
-        /** @description Messaging mode of a 409 CONFLICT */
+        /**
+         * @description Messaging mode of a 409 CONFLICT
+         * @example TEMPLATE_ONLY
+         */
         reason?: string;
         windowExpiresAt?: string | null;
       } & {
@@ -1447,11 +1454,15 @@ export interface components {
     };
     /** @description The calling key, its organization and limits */
     Me: {
-      /** @description Id of the calling key */
+      /**
+       * @description Id of the calling key
+       * @example key_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       apiKeyId: string;
       organization: {
         /** @description The organization the key acts on (the test twin for test keys) */
         id: string;
+        /** @example Demo Realty */
         name: string;
         /** @enum {string} */
         plan: 'FREE' | 'STARTER' | 'PROFESSIONAL' | 'BUSINESS' | 'ENTERPRISE';
@@ -1507,6 +1518,7 @@ export interface components {
     EventType: {
       /** @description Event type, e.g. contact.created */
       type: string;
+      /** @example Bright three-bedroom flat with a sea view, two minutes from the beach. */
       description: string;
       /** @description An example `data` payload */
       example: {
@@ -1518,7 +1530,9 @@ export interface components {
       };
     };
     AdminOrganization: {
+      /** @example org_0VhJ3kQ2Zt8mX1pR4sT6uE */
       id: string;
+      /** @example Demo Realty */
       name: string;
       /** @enum {string} */
       plan: 'FREE' | 'STARTER' | 'PROFESSIONAL' | 'BUSINESS' | 'ENTERPRISE';
@@ -1527,9 +1541,15 @@ export interface components {
       /** @description Organization-wide writes per minute; null = the plan default */
       writeLimitPerMinute: number | null;
       effectiveWriteLimitPerMinute: number;
-      /** @description ISO 3166-1 alpha-2 */
+      /**
+       * @description ISO 3166-1 alpha-2
+       * @example ES
+       */
       defaultCountry: string;
-      /** @description ISO 4217 */
+      /**
+       * @description ISO 4217
+       * @example EUR
+       */
       defaultCurrency: string;
       /** @description False for a test twin */
       livemode: boolean;
@@ -1537,21 +1557,34 @@ export interface components {
       testOrganizationId: string | null;
       /** @description The live organization (test twins) */
       liveOrganizationId: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       updatedAt: string;
     };
     AdminApiKey: {
+      /** @example key_0VhJ3kQ2Zt8mX1pR4sT6uE */
       id: string;
-      /** @description The organization the key acts on (the twin for test keys) */
+      /**
+       * @description The organization the key acts on (the twin for test keys)
+       * @example org_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       organizationId: string;
       /** @enum {string} */
       type: 'publishable' | 'secret' | 'read_only_secret';
       /** @enum {string} */
       mode: 'live' | 'test';
       name: string | null;
-      /** @description First characters of the key, to tell keys apart */
+      /**
+       * @description First characters of the key, to tell keys apart
+       * @example service_sk_live_AbC1
+       */
       keyPrefix: string;
       scopes: (
         | 'portal:read'
@@ -1579,21 +1612,34 @@ export interface components {
       writeLimitPerMinute: number;
       agentId: string | null;
       lastUsedAt: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       updatedAt: string;
     };
     CreatedApiKey: {
+      /** @example key_0VhJ3kQ2Zt8mX1pR4sT6uE */
       id: string;
-      /** @description The organization the key acts on (the twin for test keys) */
+      /**
+       * @description The organization the key acts on (the twin for test keys)
+       * @example org_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       organizationId: string;
       /** @enum {string} */
       type: 'publishable' | 'secret' | 'read_only_secret';
       /** @enum {string} */
       mode: 'live' | 'test';
       name: string | null;
-      /** @description First characters of the key, to tell keys apart */
+      /**
+       * @description First characters of the key, to tell keys apart
+       * @example service_sk_live_AbC1
+       */
       keyPrefix: string;
       scopes: (
         | 'portal:read'
@@ -1621,26 +1667,48 @@ export interface components {
       writeLimitPerMinute: number;
       agentId: string | null;
       lastUsedAt: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       updatedAt: string;
-      /** @description The full key. Shown only in this response: store it now. */
+      /**
+       * @description The full key. Shown only in this response: store it now.
+       * @example service_sk_live_EXAMPLEonlyNotAKeyEXAMPLEonly000abc123
+       */
       key: string;
     };
     DemoSeed: {
       organization: components['schemas']['AdminOrganization'];
+      /** @example service_pk_live_EXAMPLEonlyNotAKeyEXAMPLEonly000abc123 */
       publishableKey: string;
-      /** @description Secret key with every scope and access level 3 */
+      /**
+       * @description Secret key with every scope and access level 3
+       * @example service_sk_live_EXAMPLEonlyNotAKeyEXAMPLEonly000abc123
+       */
       secretKey: string;
     };
     Contact: {
-      /** @description ct_… identifier */
+      /**
+       * @description ct_… identifier
+       * @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       id: string;
-      /** @description Human-readable code, unique in the organization (CT-000042) */
+      /**
+       * @description Human-readable code, unique in the organization (CT-000042)
+       * @example CT-000042
+       */
       code: string;
+      /** @example Lucía */
       firstName: string;
+      /** @example García */
       lastName: string;
+      /** @example Lucía García */
       fullName: string;
       email: string | null;
       phone: string | null;
@@ -1673,15 +1741,25 @@ export interface components {
       /** @description The contact asked not to be messaged */
       optedOut: boolean;
       externalId: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       updatedAt: string;
     };
     /** @description Defaults: source API (v1) or OTHER (back office), status NEW, type LEAD, no owner, optedOut false; currency defaults to the organization's when a budget is given */
     CreateContactBody: {
+      /** @example Lucía */
       firstName: string;
-      /** @description Empty string when unknown */
+      /**
+       * @description Empty string when unknown
+       * @example García
+       */
       lastName?: string;
       /** @description Unique in the organization, case-insensitively */
       email?: string | null;
@@ -1734,8 +1812,12 @@ export interface components {
     };
     /** @description Only the fields sent change; null clears a nullable field. `score` is computed, never written. */
     UpdateContactBody: {
+      /** @example Lucía */
       firstName?: string;
-      /** @description Empty string when unknown */
+      /**
+       * @description Empty string when unknown
+       * @example García
+       */
       lastName?: string;
       /** @description Unique in the organization, case-insensitively */
       email?: string | null;
@@ -1789,21 +1871,36 @@ export interface components {
     AgentBookingSettings: {
       /** @description Bookings are CONFIRMED at once when true, SCHEDULED (to be confirmed) otherwise */
       autoConfirm: boolean;
-      /** @description IANA time zone (Europe/Madrid): the hours, dates and slots are wall-clock times there */
+      /**
+       * @description IANA time zone (Europe/Madrid): the hours, dates and slots are wall-clock times there
+       * @example Europe/Madrid
+       */
       timezone: string;
       /** @description ISO weekdays the default hours apply to */
       weekdays: number[];
-      /** @description HH:MM, 24-hour clock */
+      /**
+       * @description HH:MM, 24-hour clock
+       * @example 09:00
+       */
       startTime: string;
-      /** @description HH:MM, 24-hour clock */
+      /**
+       * @description HH:MM, 24-hour clock
+       * @example 18:00
+       */
       endTime: string;
       /** @description Hours per weekday that replace the default hours on that weekday; several windows a day (a split day) are allowed, they must not overlap */
       weeklyHours: {
         /** @description ISO weekday: 1 = Monday .. 7 = Sunday */
         weekday: number;
-        /** @description HH:MM, 24-hour clock */
+        /**
+         * @description HH:MM, 24-hour clock
+         * @example 09:00
+         */
         startTime: string;
-        /** @description HH:MM, 24-hour clock */
+        /**
+         * @description HH:MM, 24-hour clock
+         * @example 18:00
+         */
         endTime: string;
       }[];
       /** @description Length of a slot and step of the grid */
@@ -1816,9 +1913,13 @@ export interface components {
       minNoticeMinutes: number;
     };
     AdminAgent: {
+      /** @example agt_0VhJ3kQ2Zt8mX1pR4sT6uE */
       id: string;
+      /** @example Lucía */
       firstName: string;
+      /** @example García */
       lastName: string;
+      /** @example Lucía García */
       fullName: string;
       email: string | null;
       phone: string | null;
@@ -1831,13 +1932,21 @@ export interface components {
       booking: components['schemas']['AgentBookingSettings'] | null;
       /** @description Active, with a booking slug and booking settings: listed by GET /v1/booking/agents */
       bookable: boolean;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       updatedAt: string;
     };
     CreateAgentBody: {
+      /** @example Lucía */
       firstName: string;
+      /** @example García */
       lastName?: string;
       email?: string | null;
       phone?: string | null;
@@ -1851,17 +1960,29 @@ export interface components {
         autoConfirm?: boolean;
         /** @description ISO weekdays the default hours apply to */
         weekdays?: number[];
-        /** @description HH:MM, 24-hour clock */
+        /**
+         * @description HH:MM, 24-hour clock
+         * @example 09:00
+         */
         startTime?: string;
-        /** @description HH:MM, 24-hour clock */
+        /**
+         * @description HH:MM, 24-hour clock
+         * @example 18:00
+         */
         endTime?: string;
         /** @description Hours per weekday that replace the default hours on that weekday; several windows a day (a split day) are allowed, they must not overlap */
         weeklyHours?: {
           /** @description ISO weekday: 1 = Monday .. 7 = Sunday */
           weekday: number;
-          /** @description HH:MM, 24-hour clock */
+          /**
+           * @description HH:MM, 24-hour clock
+           * @example 09:00
+           */
           startTime: string;
-          /** @description HH:MM, 24-hour clock */
+          /**
+           * @description HH:MM, 24-hour clock
+           * @example 18:00
+           */
           endTime: string;
         }[];
         /** @description Length of a slot and step of the grid */
@@ -1872,12 +1993,17 @@ export interface components {
         horizonDays?: number;
         /** @description How soon the earliest slot may start */
         minNoticeMinutes?: number;
-        /** @description IANA time zone (Europe/Madrid): the hours, dates and slots are wall-clock times there */
+        /**
+         * @description IANA time zone (Europe/Madrid): the hours, dates and slots are wall-clock times there
+         * @example Europe/Madrid
+         */
         timezone: string;
       } | null;
     };
     UpdateAgentBody: {
+      /** @example Lucía */
       firstName?: string;
+      /** @example García */
       lastName?: string;
       email?: string | null;
       phone?: string | null;
@@ -1891,17 +2017,29 @@ export interface components {
         autoConfirm?: boolean;
         /** @description ISO weekdays the default hours apply to */
         weekdays?: number[];
-        /** @description HH:MM, 24-hour clock */
+        /**
+         * @description HH:MM, 24-hour clock
+         * @example 09:00
+         */
         startTime?: string;
-        /** @description HH:MM, 24-hour clock */
+        /**
+         * @description HH:MM, 24-hour clock
+         * @example 18:00
+         */
         endTime?: string;
         /** @description Hours per weekday that replace the default hours on that weekday; several windows a day (a split day) are allowed, they must not overlap */
         weeklyHours?: {
           /** @description ISO weekday: 1 = Monday .. 7 = Sunday */
           weekday: number;
-          /** @description HH:MM, 24-hour clock */
+          /**
+           * @description HH:MM, 24-hour clock
+           * @example 09:00
+           */
           startTime: string;
-          /** @description HH:MM, 24-hour clock */
+          /**
+           * @description HH:MM, 24-hour clock
+           * @example 18:00
+           */
           endTime: string;
         }[];
         /** @description Length of a slot and step of the grid */
@@ -1912,14 +2050,21 @@ export interface components {
         horizonDays?: number;
         /** @description How soon the earliest slot may start */
         minNoticeMinutes?: number;
-        /** @description IANA time zone (Europe/Madrid): the hours, dates and slots are wall-clock times there */
+        /**
+         * @description IANA time zone (Europe/Madrid): the hours, dates and slots are wall-clock times there
+         * @example Europe/Madrid
+         */
         timezone?: string;
       } | null;
     };
     PortalAgent: {
+      /** @example agt_0VhJ3kQ2Zt8mX1pR4sT6uE */
       id: string;
+      /** @example Lucía */
       firstName: string;
+      /** @example García */
       lastName: string;
+      /** @example Lucía García */
       fullName: string;
       email: string | null;
       phone: string | null;
@@ -1939,8 +2084,11 @@ export interface components {
     };
     /** @description The listing agent */
     PropertyAgent: {
+      /** @example agt_0VhJ3kQ2Zt8mX1pR4sT6uE */
       id: string;
+      /** @example Lucía */
       firstName: string;
+      /** @example García */
       lastName: string;
       phone: string | null;
       email: string | null;
@@ -1948,11 +2096,19 @@ export interface components {
     };
     /** @description A property as the public portal shows it: never internal notes or custom fields */
     PortalProperty: {
-      /** @description prop_… identifier */
+      /**
+       * @description prop_… identifier
+       * @example prop_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       id: string;
-      /** @description The agency's reference, unique in the organization */
+      /**
+       * @description The agency's reference, unique in the organization
+       * @example MAL-0042
+       */
       code: string;
+      /** @example Sea view flat in Málaga */
       title: string;
+      /** @example Bright three-bedroom flat with a sea view, two minutes from the beach. */
       description: string;
       /** @enum {string} */
       transactionType: 'SALE' | 'RENT' | 'SALE_OR_RENT';
@@ -1975,8 +2131,12 @@ export interface components {
       status: 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
       featured: boolean;
       price: number;
-      /** @description ISO 4217 */
+      /**
+       * @description ISO 4217
+       * @example EUR
+       */
       currency: string;
+      /** @example Málaga */
       city: string;
       neighborhood: string | null;
       address: string | null;
@@ -2008,18 +2168,32 @@ export interface components {
       )[];
       photos: components['schemas']['PropertyPhoto'][];
       agent: components['schemas']['PropertyAgent'] | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       updatedAt: string;
     };
     /** @description The back-office view: exact address, zip code and coordinates, notes and custom fields */
     AdminProperty: {
-      /** @description prop_… identifier */
+      /**
+       * @description prop_… identifier
+       * @example prop_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       id: string;
-      /** @description The agency's reference, unique in the organization */
+      /**
+       * @description The agency's reference, unique in the organization
+       * @example MAL-0042
+       */
       code: string;
+      /** @example Sea view flat in Málaga */
       title: string;
+      /** @example Bright three-bedroom flat with a sea view, two minutes from the beach. */
       description: string;
       /** @enum {string} */
       transactionType: 'SALE' | 'RENT' | 'SALE_OR_RENT';
@@ -2042,8 +2216,12 @@ export interface components {
       status: 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
       featured: boolean;
       price: number;
-      /** @description ISO 4217 */
+      /**
+       * @description ISO 4217
+       * @example EUR
+       */
       currency: string;
+      /** @example Málaga */
       city: string;
       neighborhood: string | null;
       address: string | null;
@@ -2075,9 +2253,15 @@ export interface components {
       )[];
       photos: components['schemas']['PropertyPhoto'][];
       agent: components['schemas']['PropertyAgent'] | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       updatedAt: string;
       publishedOnPortal: boolean;
       agentId: string | null;
@@ -2087,8 +2271,11 @@ export interface components {
       };
     };
     CreatePropertyBody: {
+      /** @example CT-000042 */
       code: string;
+      /** @example Sea view flat in Málaga */
       title: string;
+      /** @example Bright three-bedroom flat with a sea view, two minutes from the beach. */
       description?: string;
       /** @enum {string} */
       transactionType: 'SALE' | 'RENT' | 'SALE_OR_RENT';
@@ -2112,8 +2299,12 @@ export interface components {
       publishedOnPortal?: boolean;
       featured?: boolean;
       price: number;
-      /** @description ISO 4217; default: the organization's */
+      /**
+       * @description ISO 4217; default: the organization's
+       * @example EUR
+       */
       currency?: string;
+      /** @example Málaga */
       city: string;
       neighborhood?: string | null;
       address?: string | null;
@@ -2150,8 +2341,11 @@ export interface components {
       };
     };
     UpdatePropertyBody: {
+      /** @example CT-000042 */
       code?: string;
+      /** @example Sea view flat in Málaga */
       title?: string;
+      /** @example Bright three-bedroom flat with a sea view, two minutes from the beach. */
       description?: string;
       /** @enum {string} */
       transactionType?: 'SALE' | 'RENT' | 'SALE_OR_RENT';
@@ -2175,8 +2369,12 @@ export interface components {
       publishedOnPortal?: boolean;
       featured?: boolean;
       price?: number;
-      /** @description ISO 4217; default: the organization's */
+      /**
+       * @description ISO 4217; default: the organization's
+       * @example EUR
+       */
       currency?: string;
+      /** @example Málaga */
       city?: string;
       neighborhood?: string | null;
       address?: string | null;
@@ -2228,6 +2426,7 @@ export interface components {
         count: number;
       }[];
       neighborhoods: {
+        /** @example Málaga */
         city: string;
         value: string;
         count: number;
@@ -2262,6 +2461,7 @@ export interface components {
       priceRanges: {
         /** @enum {string} */
         transactionType: 'SALE' | 'RENT' | 'SALE_OR_RENT';
+        /** @example EUR */
         currency: string;
         min: number;
         max: number;
@@ -2273,15 +2473,30 @@ export interface components {
       sortOptions: string[];
     };
     PortalColors: {
-      /** @description #RRGGBB */
+      /**
+       * @description #RRGGBB
+       * @example #0B5FFF
+       */
       primary?: string;
-      /** @description #RRGGBB */
+      /**
+       * @description #RRGGBB
+       * @example #14213D
+       */
       secondary?: string;
-      /** @description #RRGGBB */
+      /**
+       * @description #RRGGBB
+       * @example #FCA311
+       */
       accent?: string;
-      /** @description #RRGGBB */
+      /**
+       * @description #RRGGBB
+       * @example #FFFFFF
+       */
       background?: string;
-      /** @description #RRGGBB */
+      /**
+       * @description #RRGGBB
+       * @example #111111
+       */
       text?: string;
     };
     PortalContact: {
@@ -2308,15 +2523,23 @@ export interface components {
       website?: string;
     };
     Portal: {
+      /** @example org_0VhJ3kQ2Zt8mX1pR4sT6uE */
       organizationId: string;
+      /** @example Demo Realty */
       agencyName: string;
       logoUrl: string | null;
       colors: components['schemas']['PortalColors'];
       contact: components['schemas']['PortalContact'];
       socialLinks: components['schemas']['PortalSocialLinks'];
-      /** @description ISO 4217 */
+      /**
+       * @description ISO 4217
+       * @example EUR
+       */
       defaultCurrency: string;
-      /** @description ISO 3166 alpha-2: phone numbers without + are read in it */
+      /**
+       * @description ISO 3166 alpha-2: phone numbers without + are read in it
+       * @example ES
+       */
       defaultCountry: string;
       livemode: boolean;
       updatedAt: string | null;
@@ -2327,39 +2550,68 @@ export interface components {
       colors?: components['schemas']['PortalColors'];
       contact?: components['schemas']['PortalContact'];
       socialLinks?: components['schemas']['PortalSocialLinks'];
+      /** @example EUR */
       defaultCurrency?: string;
+      /** @example ES */
       defaultCountry?: string;
     };
     CreateLeadBody: {
+      /** @example Lucía */
       firstName: string;
+      /** @example García */
       lastName?: string;
-      /** @description International (+34612345678) or national in the agency's default country */
+      /**
+       * @description International (+34612345678) or national in the agency's default country
+       * @example +34600111222
+       */
       phone: string;
-      /** Format: email */
+      /**
+       * Format: email
+       * @example lucia.garcia@example.com
+       */
       email?: string;
       message?: string;
-      /** @description A property published on the portal (prop_…) */
+      /**
+       * @description A property published on the portal (prop_…)
+       * @example prop_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       propertyId?: string;
       /** @enum {string} */
       interestedIn?: 'SALE' | 'RENT' | 'SALE_OR_RENT';
+      /** @example google */
       utmSource?: string;
+      /** @example cpc */
       utmMedium?: string;
+      /** @example spring-sale */
       utmCampaign?: string;
+      /** @example banner-a */
       utmContent?: string;
     };
     ScheduleVisitBody: {
+      /** @example Lucía */
       firstName: string;
+      /** @example García */
       lastName?: string;
-      /** @description International (+34612345678) or national in the agency's default country */
+      /**
+       * @description International (+34612345678) or national in the agency's default country
+       * @example +34600111222
+       */
       phone: string;
-      /** Format: email */
+      /**
+       * Format: email
+       * @example lucia.garcia@example.com
+       */
       email?: string;
       message?: string;
-      /** @description A property published on the portal (prop_…) */
+      /**
+       * @description A property published on the portal (prop_…)
+       * @example prop_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       propertyId: string;
       /**
        * Format: date
        * @description YYYY-MM-DD, a real calendar date from yesterday (UTC, so every time zone can ask for its today) up to 365 days ahead; omit for any day
+       * @example 2027-03-29
        */
       preferredDate?: string;
       /**
@@ -2377,7 +2629,10 @@ export interface components {
     VisitRequestReceipt: {
       /** @enum {boolean} */
       success: true;
-      /** @description vr_… identifier */
+      /**
+       * @description vr_… identifier
+       * @example vr_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       visitRequestId: string;
       /**
        * @description PENDING: the agency confirms the visit later
@@ -2386,17 +2641,27 @@ export interface components {
       status: 'PENDING' | 'CONFIRMED' | 'DECLINED' | 'CANCELLED';
     };
     BookingAgent: {
+      /** @example agt_0VhJ3kQ2Zt8mX1pR4sT6uE */
       id: string;
-      /** @description Names the booking page: /v1/booking/{slug} */
+      /**
+       * @description Names the booking page: /v1/booking/{slug}
+       * @example lucia-garcia
+       */
       slug: string;
+      /** @example Lucía */
       firstName: string;
+      /** @example García */
       lastName: string;
+      /** @example Lucía García */
       fullName: string;
       photoUrl: string | null;
       /** @description Bookings are CONFIRMED at once (else SCHEDULED) */
       autoConfirm: boolean;
       slotMinutes: number;
-      /** @description IANA zone the dates and slots of this agent are in */
+      /**
+       * @description IANA zone the dates and slots of this agent are in
+       * @example Europe/Madrid
+       */
       timezone: string;
     };
     BookingAvailability: {
@@ -2409,45 +2674,73 @@ export interface components {
       year: number;
       /** @description Only dates with at least one free slot, in order */
       availableDates: {
-        /** @description YYYY-MM-DD */
+        /**
+         * @description YYYY-MM-DD
+         * @example 2027-03-29
+         */
         date: string;
         slots: string[];
       }[];
     };
     CreateBookingBody: {
+      /** @example Lucía */
       firstName: string;
+      /** @example García */
       lastName?: string;
-      /** @description International (+34612345678) or national in the agency's default country */
+      /**
+       * @description International (+34612345678) or national in the agency's default country
+       * @example +34600111222
+       */
       phone: string;
-      /** Format: email */
+      /**
+       * Format: email
+       * @example lucia.garcia@example.com
+       */
       email?: string;
       /**
        * Format: date
        * @description YYYY-MM-DD on the agent's calendar
+       * @example 2027-03-29
        */
       date: string;
-      /** @description HH:MM in the agent's time zone */
+      /**
+       * @description HH:MM in the agent's time zone
+       * @example 09:00
+       */
       startTime: string;
       /**
        * @description Default SHOWING
        * @enum {string}
        */
       type?: 'SHOWING' | 'VALUATION' | 'MEETING' | 'VIDEO_CALL' | 'PHONE_CALL';
-      /** @description A property published on the portal (prop_…) */
+      /**
+       * @description A property published on the portal (prop_…)
+       * @example prop_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       propertyId?: string;
+      /** @example Prefers afternoon visits. */
       notes?: string;
     };
     BookingReceipt: {
+      /** @example apt_0VhJ3kQ2Zt8mX1pR4sT6uE */
       appointmentId: string;
       /** @enum {string} */
       status: 'CONFIRMED' | 'SCHEDULED';
       /** @description The agent got a notification task */
       ownerNotified: boolean;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       startsAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       endsAt: string;
+      /** @example agt_0VhJ3kQ2Zt8mX1pR4sT6uE */
       agentId: string;
+      /** @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE */
       contactId: string;
     };
     /** @description The search criteria (at least one) and the person who searches. Criteria left out are not scored */
@@ -2475,9 +2768,15 @@ export interface components {
         | 'WAREHOUSE'
         | 'PARKING'
         | 'ROOM';
-      /** @description Compared case- and accent-insensitively */
+      /**
+       * @description Compared case- and accent-insensitively
+       * @example Málaga
+       */
       city?: string;
-      /** @description Compared case- and accent-insensitively */
+      /**
+       * @description Compared case- and accent-insensitively
+       * @example El Limonar
+       */
       neighborhood?: string;
       /** @description Lowest price wanted, in the listing currency */
       budgetMin?: number;
@@ -2503,10 +2802,17 @@ export interface components {
         | 'seaView'
         | 'accessible'
       )[];
+      /** @example Lucía */
       firstName: string;
-      /** @description International (+34612345678) or national in the agency's default country */
+      /**
+       * @description International (+34612345678) or national in the agency's default country
+       * @example +34600111222
+       */
       phone: string;
-      /** Format: email */
+      /**
+       * Format: email
+       * @example lucia.garcia@example.com
+       */
       email?: string;
       /** @description The person wants to hear about new matching listings. Default false */
       subscribedToAlerts?: boolean;
@@ -2529,10 +2835,15 @@ export interface components {
     };
     /** @description A published property and how well it fits */
     FinderMatch: {
-      /** @description prop_… identifier (GET /v1/properties/{id} has the full listing) */
+      /**
+       * @description prop_… identifier (GET /v1/properties/{id} has the full listing)
+       * @example prop_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       id: string;
+      /** @example Sea view flat in Málaga */
       title: string;
       price: number;
+      /** @example EUR */
       currency: string;
       /** @enum {string} */
       transactionType: 'SALE' | 'RENT' | 'SALE_OR_RENT';
@@ -2551,6 +2862,7 @@ export interface components {
         | 'WAREHOUSE'
         | 'PARKING'
         | 'ROOM';
+      /** @example Málaga */
       city: string;
       neighborhood: string | null;
       bedrooms: number;
@@ -2563,10 +2875,16 @@ export interface components {
     };
     FinderResult: {
       contact: {
-        /** @description ct_… identifier of the saved contact */
+        /**
+         * @description ct_… identifier of the saved contact
+         * @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE
+         */
         id: string;
       };
-      /** @description fnd_… identifier of the saved search */
+      /**
+       * @description fnd_… identifier of the saved search
+       * @example fnd_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       searchId: string;
       /** @description How many published listings score at least 60 (all of them, not only those listed) */
       total: number;
@@ -2574,9 +2892,15 @@ export interface components {
       properties: components['schemas']['FinderMatch'][];
     };
     AnalyticsReport: {
-      /** Format: date */
+      /**
+       * Format: date
+       * @example 2027-03-29
+       */
       from: string;
-      /** Format: date */
+      /**
+       * Format: date
+       * @example 2027-03-29
+       */
       to: string;
       /** @description The property filter, if any */
       propertyId: string | null;
@@ -2610,7 +2934,10 @@ export interface components {
       };
       /** @description Counts per UTC day and type, oldest first; days without events are absent */
       byDay: {
-        /** Format: date */
+        /**
+         * Format: date
+         * @example 2027-03-29
+         */
         date: string;
         /**
          * @description What happened on the portal
@@ -2630,6 +2957,7 @@ export interface components {
       }[];
       /** @description The top 50 (property, type) pairs by count in the range; events without a property are left out */
       byProperty: {
+        /** @example prop_0VhJ3kQ2Zt8mX1pR4sT6uE */
         propertyId: string;
         /**
          * @description What happened on the portal
@@ -2649,8 +2977,12 @@ export interface components {
       }[];
     };
     Task: {
-      /** @description task_… identifier */
+      /**
+       * @description task_… identifier
+       * @example task_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       id: string;
+      /** @example Sea view flat in Málaga */
       title: string;
       description: string | null;
       /** @enum {string} */
@@ -2662,12 +2994,19 @@ export interface components {
       contactId: string | null;
       appointmentId: string | null;
       completedAt: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       updatedAt: string;
     };
     CreateTaskBody: {
+      /** @example Sea view flat in Málaga */
       title: string;
       description?: string | null;
       /**
@@ -2686,6 +3025,7 @@ export interface components {
       appointmentId?: string | null;
     };
     UpdateTaskBody: {
+      /** @example Sea view flat in Málaga */
       title?: string;
       description?: string | null;
       /** @enum {string} */
@@ -2701,8 +3041,12 @@ export interface components {
       appointmentId?: string | null;
     };
     Appointment: {
-      /** @description apt_… identifier */
+      /**
+       * @description apt_… identifier
+       * @example apt_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       id: string;
+      /** @example agt_0VhJ3kQ2Zt8mX1pR4sT6uE */
       agentId: string;
       contactId: string | null;
       propertyId: string | null;
@@ -2713,9 +3057,15 @@ export interface components {
        * @enum {string}
        */
       status: 'SCHEDULED' | 'CONFIRMED' | 'CANCELLED' | 'COMPLETED' | 'NO_SHOW';
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       startsAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       endsAt: string;
       durationMinutes: number;
       /**
@@ -2724,16 +3074,28 @@ export interface components {
        */
       source: 'BOOKING' | 'ADMIN';
       notes: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       updatedAt: string;
     };
     /** @description Without endsAt or durationMinutes the appointment lasts the agent's booking slot (30 minutes when the agent has no booking settings). */
     CreateAppointmentBody: {
-      /** @description An agent of the organization (agt_…) */
+      /**
+       * @description An agent of the organization (agt_…)
+       * @example agt_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       agentId: string;
-      /** @description A contact of the organization (ct_…): the person the appointment is with */
+      /**
+       * @description A contact of the organization (ct_…): the person the appointment is with
+       * @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       contactId: string;
       propertyId?: string | null;
       /**
@@ -2749,11 +3111,13 @@ export interface components {
       /**
        * Format: date-time
        * @description An instant with its offset (2027-03-29T10:00:00+02:00)
+       * @example 2027-03-29T10:15:00.000Z
        */
       startsAt: string;
       /**
        * Format: date-time
        * @description After startsAt, at most 24 h later; or durationMinutes
+       * @example 2027-03-29T10:15:00.000Z
        */
       endsAt?: string;
       /** @description Length in minutes; instead of endsAt */
@@ -2761,9 +3125,15 @@ export interface components {
       notes?: string | null;
     };
     UpdateAppointmentBody: {
-      /** @description An agent of the organization */
+      /**
+       * @description An agent of the organization
+       * @example agt_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       agentId?: string;
-      /** @description A contact of the organization */
+      /**
+       * @description A contact of the organization
+       * @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       contactId?: string;
       propertyId?: string | null;
       /** @enum {string} */
@@ -2773,17 +3143,25 @@ export interface components {
       /**
        * Format: date-time
        * @description Moving the start keeps the length unless endsAt is sent
+       * @example 2027-03-29T10:15:00.000Z
        */
       startsAt?: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       endsAt?: string;
       /** @description Length in minutes; instead of endsAt */
       durationMinutes?: number;
       notes?: string | null;
     };
     PipelineStage: {
-      /** @description stg_… identifier */
+      /**
+       * @description stg_… identifier
+       * @example stg_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       id: string;
+      /** @example Visit done */
       name: string;
       /**
        * @description A deal entering the stage takes this as its status
@@ -2796,24 +3174,36 @@ export interface components {
       position: number;
     };
     Pipeline: {
-      /** @description pl_… identifier */
+      /**
+       * @description pl_… identifier
+       * @example pl_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       id: string;
+      /** @example Sales */
       name: string;
       /** @description Deals created without a pipeline go here; exactly one per organization */
       isDefault: boolean;
       /** @description In order (position ascending) */
       stages: components['schemas']['PipelineStage'][];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       updatedAt: string;
     };
     CreatePipelineBody: {
+      /** @example Demo Realty */
       name: string;
       /** @description Make it the organization's default pipeline; the first pipeline always is */
       isDefault?: boolean;
       /** @description In order; at least one OPEN stage; names unique in the pipeline */
       stages: {
+        /** @example Demo Realty */
         name: string;
         /** @enum {string} */
         kind: 'OPEN' | 'WON' | 'LOST';
@@ -2822,6 +3212,7 @@ export interface components {
       }[];
     };
     UpdatePipelineBody: {
+      /** @example Demo Realty */
       name?: string;
       /** @description `true` makes it the default; `false` is refused on the default pipeline */
       isDefault?: boolean;
@@ -2829,6 +3220,7 @@ export interface components {
       stages?: {
         /** @description A stage of this pipeline to keep; without id a stage is added */
         id?: string;
+        /** @example Demo Realty */
         name: string;
         /** @enum {string} */
         kind: 'OPEN' | 'WON' | 'LOST';
@@ -2837,13 +3229,23 @@ export interface components {
       }[];
     };
     Deal: {
-      /** @description deal_… identifier */
+      /**
+       * @description deal_… identifier
+       * @example deal_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       id: string;
-      /** @description Human-readable code, unique in the organization (DL-000042) */
+      /**
+       * @description Human-readable code, unique in the organization (DL-000042)
+       * @example DL-000042
+       */
       code: string;
+      /** @example Sea view flat in Málaga */
       title: string;
       value: number;
-      /** @description ISO 4217 */
+      /**
+       * @description ISO 4217
+       * @example EUR
+       */
       currency: string;
       /** @description The stage's when it entered it; 100 when won */
       probability: number;
@@ -2873,12 +3275,19 @@ export interface components {
       /** @description Created by an AI assistant */
       aiCreated: boolean;
       agentId: string | null;
+      /** @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE */
       contactId: string;
       propertyId: string | null;
+      /** @example pl_0VhJ3kQ2Zt8mX1pR4sT6uE */
       pipelineId: string;
+      /** @example stg_0VhJ3kQ2Zt8mX1pR4sT6uE */
       stageId: string;
+      /** @example Visit done */
       stageName: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       stageEnteredAt: string;
       expectedCloseDate: string | null;
       closedAt: string | null;
@@ -2888,17 +3297,27 @@ export interface components {
       saasMrrAmount: number | null;
       trialStartedAt: string | null;
       trialEndsAt: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       updatedAt: string;
     };
     /** @description Status and probability follow the stage's kind; `lostReason` only with a LOST stage. The contact, agent, property and stage must belong to the organization */
     CreateDealBody: {
+      /** @example Sea view flat in Málaga */
       title: string;
       /** @description Default 0 */
       value?: number;
-      /** @description ISO 4217; default: the organization's */
+      /**
+       * @description ISO 4217; default: the organization's
+       * @example EUR
+       */
       currency?: string;
       agentId?: string | null;
       propertyId?: string | null;
@@ -2935,19 +3354,32 @@ export interface components {
       saasMrrAmount?: number | null;
       trialStartedAt?: string | null;
       trialEndsAt?: string | null;
-      /** @description ct_… of a contact of the organization */
+      /**
+       * @description ct_… of a contact of the organization
+       * @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       contactId: string;
-      /** @description pl_…; default: the stage's pipeline, else the default pipeline */
+      /**
+       * @description pl_…; default: the stage's pipeline, else the default pipeline
+       * @example pl_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       pipelineId?: string;
-      /** @description stg_… of a stage of the pipeline; default: its first OPEN stage */
+      /**
+       * @description stg_… of a stage of the pipeline; default: its first OPEN stage
+       * @example stg_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       stageId?: string;
     };
     /** @description Any writable field; the stage changes only through POST …/deals/{dealId}/move */
     UpdateDealBody: {
+      /** @example Sea view flat in Málaga */
       title?: string;
       /** @description Default 0 */
       value?: number;
-      /** @description ISO 4217; default: the organization's */
+      /**
+       * @description ISO 4217; default: the organization's
+       * @example EUR
+       */
       currency?: string;
       agentId?: string | null;
       propertyId?: string | null;
@@ -2984,23 +3416,38 @@ export interface components {
       saasMrrAmount?: number | null;
       trialStartedAt?: string | null;
       trialEndsAt?: string | null;
-      /** @description ct_… of a contact of the organization */
+      /**
+       * @description ct_… of a contact of the organization
+       * @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       contactId?: string;
-      /** @description Refused: move the deal instead */
+      /**
+       * @description Refused: move the deal instead
+       * @example pl_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       pipelineId?: string;
-      /** @description Refused: move the deal instead */
+      /**
+       * @description Refused: move the deal instead
+       * @example stg_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       stageId?: string;
     };
     /** @description `lostReason` only when moving into a LOST stage (optional there) */
     MoveDealBody: {
-      /** @description stg_… of a stage of the same pipeline */
+      /**
+       * @description stg_… of a stage of the same pipeline
+       * @example stg_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       stageId: string;
       /** @description Moved by an automation (actor AUTOMATION) rather than a user; default false */
       automated?: boolean;
       lostReason?: string | null;
     };
     RecordUsageEventBody: {
-      /** @description What the person did in your product (e.g. `report.exported`); the aggregation key */
+      /**
+       * @description What the person did in your product (e.g. `report.exported`); the aggregation key
+       * @example Demo Realty
+       */
       name: string;
       /** @description Human-readable text for this event */
       label?: string;
@@ -3008,22 +3455,33 @@ export interface components {
       props?: {
         [key: string]: unknown;
       };
-      /** @description The contact (ct_…); tried first */
+      /**
+       * @description The contact (ct_…); tried first
+       * @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       contactId?: string;
-      /** @description The contact's id in your system (the contact's `externalId`); tried second */
+      /**
+       * @description The contact's id in your system (the contact's `externalId`); tried second
+       * @example crm-7781
+       */
       externalId?: string;
       /**
        * Format: email
        * @description The contact's email, compared case-insensitively; tried last
+       * @example lucia.garcia@example.com
        */
       email?: string;
       /** @description The customer's account or company in your system */
       companyId?: string;
-      /** @description Who acted, as your product names them */
+      /**
+       * @description Who acted, as your product names them
+       * @example API key service_sk_live_AbC1
+       */
       actorLabel?: string;
       /**
        * Format: date-time
        * @description When it happened (default: when received); from 2000-01-01 up to 24 hours ahead. Counted on its UTC day
+       * @example 2027-03-29T10:15:00.000Z
        */
       occurredAt?: string;
     };
@@ -3033,68 +3491,119 @@ export interface components {
       success: true;
     };
     ContactUsage: {
+      /** @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE */
       contactId: string;
-      /** Format: date */
+      /**
+       * Format: date
+       * @example 2027-03-29
+       */
       from: string;
-      /** Format: date */
+      /**
+       * Format: date
+       * @example 2027-03-29
+       */
       to: string;
       /** @description Per event name over the range, by name; names without events are absent */
       totals: {
+        /** @example Demo Realty */
         name: string;
         count: number;
-        /** Format: date-time */
+        /**
+         * Format: date-time
+         * @example 2027-03-29T10:15:00.000Z
+         */
         firstOccurredAt: string;
-        /** Format: date-time */
+        /**
+         * Format: date-time
+         * @example 2027-03-29T10:15:00.000Z
+         */
         lastOccurredAt: string;
       }[];
       /** @description Counts per UTC day and name, oldest first; days without events are absent */
       byDay: {
-        /** Format: date */
+        /**
+         * Format: date
+         * @example 2027-03-29
+         */
         date: string;
+        /** @example Demo Realty */
         name: string;
         count: number;
       }[];
     };
     WebhookSubscription: {
-      /** @description wh_… identifier */
+      /**
+       * @description wh_… identifier
+       * @example wh_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       id: string;
+      /** @example https://hooks.example.com/agency-crm */
       url: string;
       eventTypes: string[];
+      /** @example Bright three-bedroom flat with a sea view, two minutes from the beach. */
       description: string;
       enabled: boolean;
       disabledReason: ('GONE' | 'FAILING') | null;
       previousSecretExpiresAt: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       updatedAt: string;
     };
     WebhookSubscriptionWithSecret: {
-      /** @description wh_… identifier */
+      /**
+       * @description wh_… identifier
+       * @example wh_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       id: string;
+      /** @example https://hooks.example.com/agency-crm */
       url: string;
       eventTypes: string[];
+      /** @example Bright three-bedroom flat with a sea view, two minutes from the beach. */
       description: string;
       enabled: boolean;
       disabledReason: ('GONE' | 'FAILING') | null;
       previousSecretExpiresAt: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       updatedAt: string;
-      /** @description Signing secret (`whsec_…`): shown only in this answer */
+      /**
+       * @description Signing secret (`whsec_…`): shown only in this answer
+       * @example whsec_EXAMPLEonlyNotAKeyEXAMPLEonly000abc123
+       */
       secret: string;
     };
     CreateWebhookBody: {
-      /** @description https URL whose host resolves only to public addresses */
+      /**
+       * @description https URL whose host resolves only to public addresses
+       * @example https://hooks.example.com/agency-crm
+       */
       url: string;
       eventTypes: string[];
+      /** @example Bright three-bedroom flat with a sea view, two minutes from the beach. */
       description?: string;
     };
     UpdateWebhookBody: {
-      /** @description https URL whose host resolves only to public addresses */
+      /**
+       * @description https URL whose host resolves only to public addresses
+       * @example https://hooks.example.com/agency-crm
+       */
       url?: string;
       eventTypes?: string[];
+      /** @example Bright three-bedroom flat with a sea view, two minutes from the beach. */
       description?: string;
       /** @description true re-enables a subscription the service disabled */
       enabled?: boolean;
@@ -3102,7 +3611,10 @@ export interface components {
     WebhookAttempt: {
       /** @description Counts every attempt of the delivery, replays included */
       attempt: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       startedAt: string;
       durationMs: number;
       statusCode: number | null;
@@ -3110,11 +3622,19 @@ export interface components {
       responseBody: string | null;
     };
     WebhookDelivery: {
-      /** @description whd_… identifier */
+      /**
+       * @description whd_… identifier
+       * @example whd_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       id: string;
+      /** @example wh_0VhJ3kQ2Zt8mX1pR4sT6uE */
       subscriptionId: string;
-      /** @description The envelope `id` (and `webhook-id`): the same on every attempt */
+      /**
+       * @description The envelope `id` (and `webhook-id`): the same on every attempt
+       * @example evt_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       eventId: string;
+      /** @example deal.won */
       eventType: string;
       /** @enum {string} */
       status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
@@ -3123,7 +3643,10 @@ export interface components {
       nextAttemptAt: string | null;
       lastStatusCode: number | null;
       lastError: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       createdAt: string;
       completedAt: string | null;
       /** @description Oldest first */
@@ -3133,14 +3656,20 @@ export interface components {
       /**
        * Format: date-time
        * @description Re-queue the FAILED deliveries created at or after this instant
+       * @example 2027-03-29T10:15:00.000Z
        */
       since: string;
     };
     EventEnvelope: {
+      /** @example evt_0VhJ3kQ2Zt8mX1pR4sT6uE */
       id: string;
       type: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       timestamp: string;
+      /** @example org_0VhJ3kQ2Zt8mX1pR4sT6uE */
       organizationId: string;
       livemode: boolean;
       actor: {
@@ -3152,8 +3681,11 @@ export interface components {
       };
     };
     MessageAgent: {
+      /** @example agt_0VhJ3kQ2Zt8mX1pR4sT6uE */
       id: string;
+      /** @example Lucía */
       firstName: string;
+      /** @example García */
       lastName: string;
     };
     MessageUsage: {
@@ -3163,7 +3695,10 @@ export interface components {
       billable: boolean;
     };
     Message: {
-      /** @description msg_… identifier */
+      /**
+       * @description msg_… identifier
+       * @example msg_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       id: string;
       chatMessageId: string | null;
       /** @enum {string} */
@@ -3175,13 +3710,20 @@ export interface components {
       direction: 'INBOUND' | 'OUTBOUND';
       /** @enum {string} */
       type: 'TEXT' | 'TEMPLATE' | 'OTHER';
-      /** @description Free text, or the template body with its {{variables}} */
+      /**
+       * @description Free text, or the template body with its {{variables}}
+       * @example Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?
+       */
       body: string;
       renderedBody: string | null;
       /** @enum {string} */
       status: 'QUEUED' | 'SENT' | 'DELIVERED' | 'READ' | 'FAILED';
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       timestamp: string;
+      /** @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE */
       contactId: string;
       agentId: string | null;
       agent: components['schemas']['MessageAgent'] | null;
@@ -3191,9 +3733,11 @@ export interface components {
     };
     Conversation: {
       id: string | null;
+      /** @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE */
       contactId: string;
       contact: {
         id: string;
+        /** @example Lucía García */
         fullName: string;
         phone: string | null;
         optedOut: boolean;
@@ -3217,9 +3761,15 @@ export interface components {
       updatedAt: string | null;
     };
     SendMessageBody: {
-      /** @description Free text; only while the service window is open */
+      /**
+       * @description Free text; only while the service window is open
+       * @example Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?
+       */
       body?: string;
-      /** @description An APPROVED template (tpl_…) */
+      /**
+       * @description An APPROVED template (tpl_…)
+       * @example tpl_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       templateId?: string;
       /** @description Values of the template's {{variables}}; default {} */
       variables?: {
@@ -3236,61 +3786,107 @@ export interface components {
       blocked?: boolean;
     };
     InboundMessageBody: {
+      /** @example Hola Lucía, ¿le viene bien la visita del jueves a las 11:00? */
       body: string;
     };
     MessagingNumber: {
-      /** @description mnum_… identifier; the inbound hook is /hooks/messaging/{id} */
+      /**
+       * @description mnum_… identifier; the inbound hook is /hooks/messaging/{id}
+       * @example mnum_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       id: string;
-      /** @description E.164 */
+      /**
+       * @description E.164
+       * @example +34600111222
+       */
       phone: string;
-      /** @description The platform's id of the number */
+      /**
+       * @description The platform's id of the number
+       * @example 106540352242922
+       */
       providerNumberId: string;
       active: boolean;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       updatedAt: string;
     };
     CreateMessagingNumberBody: {
-      /** @description Read in the organization country */
+      /**
+       * @description Read in the organization country
+       * @example +34600111222
+       */
       phone: string;
-      /** @description The platform's id of the number; default the phone's digits */
+      /**
+       * @description The platform's id of the number; default the phone's digits
+       * @example 106540352242922
+       */
       providerNumberId?: string;
       /** @description At most one active number per organization */
       active?: boolean;
     };
     UpdateMessagingNumberBody: {
-      /** @description Read in the organization country */
+      /**
+       * @description Read in the organization country
+       * @example +34600111222
+       */
       phone?: string;
-      /** @description The platform's id of the number; default the phone's digits */
+      /**
+       * @description The platform's id of the number; default the phone's digits
+       * @example 106540352242922
+       */
       providerNumberId?: string;
       /** @description At most one active number per organization */
       active?: boolean;
     };
     MessageTemplate: {
-      /** @description tpl_… identifier */
+      /**
+       * @description tpl_… identifier
+       * @example tpl_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       id: string;
+      /** @example visit_followup */
       name: string;
+      /** @example es */
       language: string;
       /** @enum {string} */
       category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
+      /** @example Hola Lucía, ¿le viene bien la visita del jueves a las 11:00? */
       body: string;
       /** @description The {{variables}} of the body, in order */
       variables: string[];
       /** @enum {string} */
       status: 'APPROVED' | 'PENDING' | 'REJECTED';
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
       updatedAt: string;
     };
     CreateMessageTemplateBody: {
       name: string;
-      /** @description e.g. es or en_US; default en */
+      /**
+       * @description e.g. es or en_US; default en
+       * @example es
+       */
       language?: string;
       /** @enum {string} */
       category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
-      /** @description Text with {{name}} variables (letters, digits, _) */
+      /**
+       * @description Text with {{name}} variables (letters, digits, _)
+       * @example Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?
+       */
       body: string;
       /**
        * @description Default PENDING (the platform reviews it)
@@ -3300,11 +3896,17 @@ export interface components {
     };
     UpdateMessageTemplateBody: {
       name?: string;
-      /** @description e.g. es or en_US; default en */
+      /**
+       * @description e.g. es or en_US; default en
+       * @example es
+       */
       language?: string;
       /** @enum {string} */
       category?: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
-      /** @description Text with {{name}} variables (letters, digits, _) */
+      /**
+       * @description Text with {{name}} variables (letters, digits, _)
+       * @example Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?
+       */
       body?: string;
       /**
        * @description Default PENDING (the platform reviews it)
@@ -3318,7 +3920,10 @@ export interface components {
       jsonrpc: '2.0';
       /** @description Echoed in the response */
       id?: string | number;
-      /** @description initialize, notifications/initialized, tools/list, tools/call, ping */
+      /**
+       * @description initialize, notifications/initialized, tools/list, tools/call, ping
+       * @example GET
+       */
       method?: string;
       params?: {
         [key: string]: unknown;
@@ -3392,7 +3997,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3404,13 +4009,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "type": "string",
+           *           "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *           "example": {},
+           *           "schema": {}
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['EventType'][];
             meta: components['schemas']['PageMeta'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3422,10 +4045,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3433,10 +4071,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3448,10 +4095,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3464,10 +4120,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3479,6 +4144,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -3496,6 +4170,13 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "type": "PAGE_VIEW",
+         *       "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "referrer": "https://www.google.com/"
+         *     }
+         */
         'application/json': {
           /**
            * @description What happened on the portal
@@ -3511,9 +4192,15 @@ export interface operations {
             | 'SCHEDULE_CLICK'
             | 'SHARE_CLICK'
             | 'FINDER_SUBMIT';
-          /** @description A property published on the portal (400 when unknown, unpublished or of another agency) */
+          /**
+           * @description A property published on the portal (400 when unknown, unpublished or of another agency)
+           * @example prop_0VhJ3kQ2Zt8mX1pR4sT6uE
+           */
           propertyId?: string;
-          /** @description Where the visitor came from */
+          /**
+           * @description Where the visitor came from
+           * @example https://www.google.com/
+           */
           referrer?: string;
         };
       };
@@ -3532,6 +4219,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "success": true
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @enum {boolean} */
@@ -3540,7 +4234,7 @@ export interface operations {
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3553,10 +4247,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3564,10 +4273,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
       402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3580,10 +4298,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3596,10 +4323,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3613,10 +4349,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is larger than 1 MiB */
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3629,10 +4374,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is not `application/json` */
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3645,10 +4399,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3661,10 +4424,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3676,6 +4448,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -3686,13 +4467,14 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource's id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3704,12 +4486,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "type": "SHOWING",
+           *         "status": "SCHEDULED",
+           *         "startsAt": "2027-03-29T10:15:00.000Z",
+           *         "endsAt": "2027-03-29T10:15:00.000Z",
+           *         "durationMinutes": 1,
+           *         "source": "BOOKING",
+           *         "notes": "Prefers afternoon visits.",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Appointment'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3721,10 +4522,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3732,10 +4548,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3747,10 +4572,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3762,10 +4596,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3778,10 +4621,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3793,6 +4645,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -3809,9 +4670,13 @@ export interface operations {
         from?: string;
         /** @description startsAt strictly before (a date means its start, UTC) */
         to?: string;
+        /** @description Only items of this agent */
         agentId?: string;
+        /** @description Only items of this contact */
         contactId?: string;
+        /** @description Only items in this status */
         status?: 'SCHEDULED' | 'CONFIRMED' | 'CANCELLED' | 'COMPLETED' | 'NO_SHOW';
+        /** @description Only items of this type */
         type?: 'SHOWING' | 'VALUATION' | 'MEETING' | 'VIDEO_CALL' | 'PHONE_CALL';
         /** @description Default startsAt */
         sortBy?: 'startsAt' | 'createdAt';
@@ -3824,7 +4689,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3836,13 +4701,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "type": "SHOWING",
+           *           "status": "SCHEDULED",
+           *           "startsAt": "2027-03-29T10:15:00.000Z",
+           *           "endsAt": "2027-03-29T10:15:00.000Z",
+           *           "durationMinutes": 1,
+           *           "source": "BOOKING",
+           *           "notes": "Prefers afternoon visits.",
+           *           "createdAt": "2027-03-29T10:15:00.000Z",
+           *           "updatedAt": "2027-03-29T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Appointment'][];
             meta: components['schemas']['PageMeta'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3854,10 +4746,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3865,10 +4772,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3880,10 +4796,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3896,10 +4821,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3911,6 +4845,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -3925,7 +4868,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3937,6 +4880,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "data": [
+           *           {
+           *             "id": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "slug": "lucia-garcia",
+           *             "firstName": "Lucía",
+           *             "lastName": "García",
+           *             "fullName": "Lucía García",
+           *             "photoUrl": "https://cdn.example.com/agents/lucia.jpg",
+           *             "autoConfirm": true,
+           *             "slotMinutes": 0,
+           *             "timezone": "Europe/Madrid"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               data: components['schemas']['BookingAgent'][];
@@ -3944,7 +4906,7 @@ export interface operations {
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3956,10 +4918,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3967,10 +4944,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3982,10 +4968,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3998,10 +4993,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4013,6 +5017,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -4035,7 +5048,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4047,6 +5060,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "data": {
+           *           "configured": true,
+           *           "timezone": "Europe/Madrid",
+           *           "slotMinutes": 0,
+           *           "month": 0,
+           *           "year": 0,
+           *           "availableDates": [
+           *             {
+           *               "date": "2027-03-29",
+           *               "slots": [
+           *                 "11:00"
+           *               ]
+           *             }
+           *           ]
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               data: components['schemas']['BookingAvailability'];
@@ -4054,7 +5088,7 @@ export interface operations {
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4066,10 +5100,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4077,10 +5126,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4092,10 +5150,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4107,10 +5174,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4123,10 +5199,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4138,6 +5223,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -4158,11 +5252,24 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "firstName": "Lucía",
+         *       "lastName": "García",
+         *       "phone": "+34600111222",
+         *       "email": "lucia.garcia@example.com",
+         *       "date": "2027-03-29",
+         *       "startTime": "09:00",
+         *       "type": "SHOWING",
+         *       "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "notes": "Prefers afternoon visits."
+         *     }
+         */
         'application/json': components['schemas']['CreateBookingBody'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created */
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4175,6 +5282,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "data": {
+           *           "appointmentId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "status": "CONFIRMED",
+           *           "ownerNotified": true,
+           *           "startsAt": "2027-03-29T10:15:00.000Z",
+           *           "endsAt": "2027-03-29T10:15:00.000Z",
+           *           "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               data: components['schemas']['BookingReceipt'];
@@ -4182,7 +5304,7 @@ export interface operations {
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4195,10 +5317,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4206,10 +5343,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
       402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4222,10 +5368,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4238,10 +5393,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4254,10 +5418,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4271,10 +5444,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is larger than 1 MiB */
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4287,10 +5469,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is not `application/json` */
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4303,10 +5494,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4319,10 +5519,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4334,6 +5543,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -4348,7 +5566,9 @@ export interface operations {
         pageSize?: number;
         /** @description Case- and accent-insensitive substring of first name, last name, email or phone; every word must match. Input that looks like a phone number (digits, spaces, + - . ( )) matches the E.164 digits. */
         q?: string;
+        /** @description Only items in this status */
         status?: 'NEW' | 'CONTACTED' | 'QUALIFIED' | 'UNQUALIFIED' | 'CONVERTED' | 'ARCHIVED';
+        /** @description Only contacts from this source */
         source?:
           | 'WEBSITE'
           | 'PORTAL'
@@ -4363,6 +5583,7 @@ export interface operations {
           | 'IMPORT'
           | 'API'
           | 'OTHER';
+        /** @description Only items of this type */
         type?: 'LEAD' | 'CLIENT' | 'OWNER' | 'TENANT' | 'INVESTOR' | 'PARTNER' | 'OTHER';
         /** @description Contacts carrying this tag */
         tag?: string;
@@ -4372,7 +5593,9 @@ export interface operations {
         createdAfter?: string;
         /** @description createdAt strictly before (a date means its start, UTC) */
         createdBefore?: string;
+        /** @description `true`: only contacts who opted out of messages; `false`: only those who did not */
         optedOut?: boolean;
+        /** @description Only the item with this external id (your own system’s) */
         externalId?: string;
         /** @description Default createdAt */
         sortBy?: 'createdAt' | 'updatedAt' | 'score' | 'lastName';
@@ -4385,7 +5608,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4397,13 +5620,50 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "code": "CT-000042",
+           *           "firstName": "Lucía",
+           *           "lastName": "García",
+           *           "fullName": "Lucía García",
+           *           "email": "lucia.garcia@example.com",
+           *           "phone": "+34600111222",
+           *           "source": "WEBSITE",
+           *           "status": "NEW",
+           *           "type": "LEAD",
+           *           "score": 0,
+           *           "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "preferredCity": "Málaga",
+           *           "preferredType": "string",
+           *           "budget": 0,
+           *           "currency": "EUR",
+           *           "tags": [
+           *             "vip"
+           *           ],
+           *           "optedOut": true,
+           *           "externalId": "crm-7781",
+           *           "createdAt": "2027-03-29T10:15:00.000Z",
+           *           "updatedAt": "2027-03-29T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Contact'][];
             meta: components['schemas']['PageMeta'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4415,10 +5675,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4426,10 +5701,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4441,10 +5725,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4457,10 +5750,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4472,6 +5774,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -4489,11 +5800,32 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "firstName": "Lucía",
+         *       "lastName": "García",
+         *       "email": "lucia.garcia@example.com",
+         *       "phone": "+34600111222",
+         *       "source": "WEBSITE",
+         *       "status": "NEW",
+         *       "type": "LEAD",
+         *       "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "preferredCity": "Málaga",
+         *       "preferredType": "APARTMENT",
+         *       "budget": 0,
+         *       "currency": "EUR",
+         *       "tags": [
+         *         "vip"
+         *       ],
+         *       "optedOut": true,
+         *       "externalId": "crm-7781"
+         *     }
+         */
         'application/json': components['schemas']['CreateContactBody'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created */
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4506,12 +5838,41 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "code": "CT-000042",
+           *         "firstName": "Lucía",
+           *         "lastName": "García",
+           *         "fullName": "Lucía García",
+           *         "email": "lucia.garcia@example.com",
+           *         "phone": "+34600111222",
+           *         "source": "WEBSITE",
+           *         "status": "NEW",
+           *         "type": "LEAD",
+           *         "score": 0,
+           *         "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "preferredCity": "Málaga",
+           *         "preferredType": "string",
+           *         "budget": 0,
+           *         "currency": "EUR",
+           *         "tags": [
+           *           "vip"
+           *         ],
+           *         "optedOut": true,
+           *         "externalId": "crm-7781",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Contact'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4524,10 +5885,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4535,10 +5911,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
       402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4551,10 +5936,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4567,10 +5961,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4584,10 +5987,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is larger than 1 MiB */
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4600,10 +6012,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is not `application/json` */
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4616,10 +6037,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4632,10 +6062,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4647,6 +6086,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -4657,13 +6105,14 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource's id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4675,12 +6124,41 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "code": "CT-000042",
+           *         "firstName": "Lucía",
+           *         "lastName": "García",
+           *         "fullName": "Lucía García",
+           *         "email": "lucia.garcia@example.com",
+           *         "phone": "+34600111222",
+           *         "source": "WEBSITE",
+           *         "status": "NEW",
+           *         "type": "LEAD",
+           *         "score": 0,
+           *         "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "preferredCity": "Málaga",
+           *         "preferredType": "string",
+           *         "budget": 0,
+           *         "currency": "EUR",
+           *         "tags": [
+           *           "vip"
+           *         ],
+           *         "optedOut": true,
+           *         "externalId": "crm-7781",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Contact'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4692,10 +6170,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4703,10 +6196,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4718,10 +6220,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4733,10 +6244,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4749,10 +6269,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4764,6 +6293,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -4774,17 +6312,39 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource's id */
         id: string;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "firstName": "Lucía",
+         *       "lastName": "García",
+         *       "email": "lucia.garcia@example.com",
+         *       "phone": "+34600111222",
+         *       "source": "WEBSITE",
+         *       "status": "NEW",
+         *       "type": "LEAD",
+         *       "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "preferredCity": "Málaga",
+         *       "preferredType": "APARTMENT",
+         *       "budget": 0,
+         *       "currency": "EUR",
+         *       "tags": [
+         *         "vip"
+         *       ],
+         *       "optedOut": true,
+         *       "externalId": "crm-7781"
+         *     }
+         */
         'application/json': components['schemas']['UpdateContactBody'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4796,12 +6356,41 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "code": "CT-000042",
+           *         "firstName": "Lucía",
+           *         "lastName": "García",
+           *         "fullName": "Lucía García",
+           *         "email": "lucia.garcia@example.com",
+           *         "phone": "+34600111222",
+           *         "source": "WEBSITE",
+           *         "status": "NEW",
+           *         "type": "LEAD",
+           *         "score": 0,
+           *         "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "preferredCity": "Málaga",
+           *         "preferredType": "string",
+           *         "budget": 0,
+           *         "currency": "EUR",
+           *         "tags": [
+           *           "vip"
+           *         ],
+           *         "optedOut": true,
+           *         "externalId": "crm-7781",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Contact'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4813,10 +6402,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4824,10 +6428,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
       402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4839,10 +6452,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4854,10 +6476,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4869,10 +6500,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4884,10 +6524,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is larger than 1 MiB */
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4899,10 +6548,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is not `application/json` */
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4914,10 +6572,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4930,10 +6597,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4945,6 +6621,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -4967,7 +6652,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4979,12 +6664,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "from": "2027-03-29",
+           *         "to": "2027-03-29",
+           *         "totals": [
+           *           {
+           *             "name": "Demo Realty",
+           *             "count": 1,
+           *             "firstOccurredAt": "2027-03-29T10:15:00.000Z",
+           *             "lastOccurredAt": "2027-03-29T10:15:00.000Z"
+           *           }
+           *         ],
+           *         "byDay": [
+           *           {
+           *             "date": "2027-03-29",
+           *             "name": "Demo Realty",
+           *             "count": 1
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['ContactUsage'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4996,10 +6705,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5007,10 +6731,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5022,10 +6755,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5037,10 +6779,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5053,10 +6804,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5068,6 +6828,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -5078,13 +6847,14 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The contact */
         contactId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5096,12 +6866,57 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "conv_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "contact": {
+           *           "id": "string",
+           *           "fullName": "Lucía García",
+           *           "phone": "+34600111222",
+           *           "optedOut": true
+           *         },
+           *         "mode": "AUTOMATED",
+           *         "blocked": true,
+           *         "messagingMode": "FREE_FORM",
+           *         "canSendFreeForm": true,
+           *         "lastInboundAt": "2027-03-29T10:15:00.000Z",
+           *         "windowExpiresAt": "2027-03-29T10:15:00.000Z",
+           *         "lastMessage": {
+           *           "id": "msg_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "chatMessageId": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
+           *           "channel": "MESSAGING",
+           *           "direction": "INBOUND",
+           *           "type": "TEXT",
+           *           "body": "Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?",
+           *           "renderedBody": "Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?",
+           *           "status": "QUEUED",
+           *           "timestamp": "2027-03-29T10:15:00.000Z",
+           *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "agent": {
+           *             "id": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "firstName": "Lucía",
+           *             "lastName": "García"
+           *           },
+           *           "templateId": "tpl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "usage": {
+           *             "category": "MARKETING",
+           *             "billable": true
+           *           },
+           *           "failureReason": "The recipient is not on the messaging platform"
+           *         },
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Conversation'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5113,10 +6928,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5124,10 +6954,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5139,10 +6978,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5154,10 +7002,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5170,10 +7027,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5185,6 +7051,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -5204,7 +7079,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5216,13 +7091,66 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "conv_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "contact": {
+           *             "id": "string",
+           *             "fullName": "Lucía García",
+           *             "phone": "+34600111222",
+           *             "optedOut": true
+           *           },
+           *           "mode": "AUTOMATED",
+           *           "blocked": true,
+           *           "messagingMode": "FREE_FORM",
+           *           "canSendFreeForm": true,
+           *           "lastInboundAt": "2027-03-29T10:15:00.000Z",
+           *           "windowExpiresAt": "2027-03-29T10:15:00.000Z",
+           *           "lastMessage": {
+           *             "id": "msg_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "chatMessageId": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
+           *             "channel": "MESSAGING",
+           *             "direction": "INBOUND",
+           *             "type": "TEXT",
+           *             "body": "Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?",
+           *             "renderedBody": "Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?",
+           *             "status": "QUEUED",
+           *             "timestamp": "2027-03-29T10:15:00.000Z",
+           *             "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "agent": {
+           *               "id": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *               "firstName": "Lucía",
+           *               "lastName": "García"
+           *             },
+           *             "templateId": "tpl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "usage": {
+           *               "category": "MARKETING",
+           *               "billable": true
+           *             },
+           *             "failureReason": "The recipient is not on the messaging platform"
+           *           },
+           *           "updatedAt": "2027-03-29T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Conversation'][];
             meta: components['schemas']['PageMeta'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5234,10 +7162,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5245,10 +7188,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5260,10 +7212,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5276,10 +7237,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5291,6 +7261,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -5306,13 +7285,14 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @description The contact */
         contactId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5324,13 +7304,49 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "msg_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "chatMessageId": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
+           *           "channel": "MESSAGING",
+           *           "direction": "INBOUND",
+           *           "type": "TEXT",
+           *           "body": "Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?",
+           *           "renderedBody": "Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?",
+           *           "status": "QUEUED",
+           *           "timestamp": "2027-03-29T10:15:00.000Z",
+           *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "agent": {
+           *             "id": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "firstName": "Lucía",
+           *             "lastName": "García"
+           *           },
+           *           "templateId": "tpl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "usage": {
+           *             "category": "MARKETING",
+           *             "billable": true
+           *           },
+           *           "failureReason": "The recipient is not on the messaging platform"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Message'][];
             meta: components['schemas']['PageMeta'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5342,10 +7358,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5353,10 +7384,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5368,10 +7408,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5383,10 +7432,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5399,10 +7457,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5414,6 +7481,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -5427,17 +7503,28 @@ export interface operations {
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
+        /** @description The contact */
         contactId: string;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "body": "Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?",
+         *       "templateId": "tpl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "variables": {
+         *         "property1": "Lucía",
+         *         "property2": "Lucía"
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['SendMessageBody'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created */
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5450,12 +7537,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "msg_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "chatMessageId": "wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI",
+           *         "channel": "MESSAGING",
+           *         "direction": "INBOUND",
+           *         "type": "TEXT",
+           *         "body": "Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?",
+           *         "renderedBody": "Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?",
+           *         "status": "QUEUED",
+           *         "timestamp": "2027-03-29T10:15:00.000Z",
+           *         "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "agent": {
+           *           "id": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "firstName": "Lucía",
+           *           "lastName": "García"
+           *         },
+           *         "templateId": "tpl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "usage": {
+           *           "category": "MARKETING",
+           *           "billable": true
+           *         },
+           *         "failureReason": "The recipient is not on the messaging platform"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Message'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5468,10 +7583,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5479,10 +7609,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
       402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5495,10 +7634,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5511,10 +7659,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5527,10 +7684,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5544,10 +7710,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is larger than 1 MiB */
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5560,10 +7735,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is not `application/json` */
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5576,10 +7760,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5592,10 +7785,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5607,10 +7809,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The messaging platform failed */
       502: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5622,6 +7833,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "MESSAGING_ERROR",
+           *         "message": "The messaging platform did not accept the message",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -5632,13 +7852,14 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource's id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5650,12 +7871,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "deal_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "code": "DL-000042",
+           *         "title": "Sea view flat in Málaga",
+           *         "value": 0,
+           *         "currency": "EUR",
+           *         "probability": 0,
+           *         "status": "OPEN",
+           *         "intent": "PURCHASE",
+           *         "leadSource": "PORTAL",
+           *         "lostReason": "Bought elsewhere",
+           *         "aiCreated": true,
+           *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "pipelineId": "pl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "stageId": "stg_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "stageName": "Visit done",
+           *         "stageEnteredAt": "2027-03-29T10:15:00.000Z",
+           *         "expectedCloseDate": "2027-03-29T10:15:00.000Z",
+           *         "closedAt": "2027-03-29T10:15:00.000Z",
+           *         "saasPlanId": "plan_pro",
+           *         "saasPlanName": "Professional",
+           *         "saasBillingPeriod": "MONTHLY",
+           *         "saasMrrAmount": 0,
+           *         "trialStartedAt": "2027-03-29T10:15:00.000Z",
+           *         "trialEndsAt": "2027-03-29T10:15:00.000Z",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Deal'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5667,10 +7922,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5678,10 +7948,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5693,10 +7972,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5708,10 +7996,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5724,10 +8021,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5739,6 +8045,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -5751,12 +8066,19 @@ export interface operations {
         page?: number;
         /** @description Items per page, at most 100 */
         pageSize?: number;
+        /** @description Only deals of this pipeline */
         pipelineId?: string;
+        /** @description Only deals in this stage */
         stageId?: string;
+        /** @description Only items in this status */
         status?: 'OPEN' | 'WON' | 'LOST';
+        /** @description Only items of this agent */
         agentId?: string;
+        /** @description Only items of this contact */
         contactId?: string;
+        /** @description Only items with this intent */
         intent?: 'PURCHASE' | 'SALE' | 'RENTAL' | 'LETTING' | 'INVESTMENT' | 'VALUATION' | 'OTHER';
+        /** @description Only deals from this lead source */
         leadSource?:
           | 'PORTAL'
           | 'WEBSITE'
@@ -5790,7 +8112,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5802,13 +8124,55 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "deal_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "code": "DL-000042",
+           *           "title": "Sea view flat in Málaga",
+           *           "value": 0,
+           *           "currency": "EUR",
+           *           "probability": 0,
+           *           "status": "OPEN",
+           *           "intent": "PURCHASE",
+           *           "leadSource": "PORTAL",
+           *           "lostReason": "Bought elsewhere",
+           *           "aiCreated": true,
+           *           "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "pipelineId": "pl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "stageId": "stg_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "stageName": "Visit done",
+           *           "stageEnteredAt": "2027-03-29T10:15:00.000Z",
+           *           "expectedCloseDate": "2027-03-29T10:15:00.000Z",
+           *           "closedAt": "2027-03-29T10:15:00.000Z",
+           *           "saasPlanId": "plan_pro",
+           *           "saasPlanName": "Professional",
+           *           "saasBillingPeriod": "MONTHLY",
+           *           "saasMrrAmount": 0,
+           *           "trialStartedAt": "2027-03-29T10:15:00.000Z",
+           *           "trialEndsAt": "2027-03-29T10:15:00.000Z",
+           *           "createdAt": "2027-03-29T10:15:00.000Z",
+           *           "updatedAt": "2027-03-29T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Deal'][];
             meta: components['schemas']['PageMeta'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5820,10 +8184,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5831,10 +8210,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5846,10 +8234,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5862,10 +8259,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5877,6 +8283,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -5894,11 +8309,29 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "transactionType": "SALE",
+         *       "propertyType": "APARTMENT",
+         *       "city": "Málaga",
+         *       "neighborhood": "El Limonar",
+         *       "budgetMin": 0,
+         *       "budgetMax": 0,
+         *       "minBedrooms": 0,
+         *       "amenities": [
+         *         "petFriendly"
+         *       ],
+         *       "firstName": "Lucía",
+         *       "phone": "+34600111222",
+         *       "email": "lucia.garcia@example.com",
+         *       "subscribedToAlerts": true
+         *     }
+         */
         'application/json': components['schemas']['FinderBody'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created */
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5911,12 +8344,47 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "contact": {
+           *           "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *         },
+           *         "searchId": "fnd_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "total": 0,
+           *         "properties": [
+           *           {
+           *             "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "title": "Sea view flat in Málaga",
+           *             "price": 0,
+           *             "currency": "EUR",
+           *             "transactionType": "SALE",
+           *             "type": "APARTMENT",
+           *             "city": "Málaga",
+           *             "neighborhood": "El Limonar",
+           *             "bedrooms": 0,
+           *             "area": 0,
+           *             "photoUrl": "https://cdn.example.com/agents/lucia.jpg",
+           *             "matchScore": 0,
+           *             "breakdown": [
+           *               {
+           *                 "criterio": "transactionType",
+           *                 "puntos": 0,
+           *                 "peso": 1,
+           *                 "estado": "match"
+           *               }
+           *             ]
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['FinderResult'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5929,10 +8397,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5940,10 +8423,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
       402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5956,10 +8448,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5972,10 +8473,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5989,10 +8499,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is larger than 1 MiB */
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6005,10 +8524,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is not `application/json` */
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6021,10 +8549,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6037,10 +8574,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6052,6 +8598,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -6069,11 +8624,26 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "firstName": "Lucía",
+         *       "lastName": "García",
+         *       "phone": "+34600111222",
+         *       "email": "lucia.garcia@example.com",
+         *       "message": "string",
+         *       "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "interestedIn": "SALE",
+         *       "utmSource": "google",
+         *       "utmMedium": "cpc",
+         *       "utmCampaign": "spring-sale",
+         *       "utmContent": "banner-a"
+         *     }
+         */
         'application/json': components['schemas']['CreateLeadBody'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The lead was recorded */
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6086,12 +8656,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "success": true
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['LeadReceipt'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6104,10 +8681,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6115,10 +8707,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
       402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6131,10 +8732,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6147,10 +8757,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6164,10 +8783,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is larger than 1 MiB */
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6180,10 +8808,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is not `application/json` */
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6196,10 +8833,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6212,10 +8858,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6227,6 +8882,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -6244,11 +8908,23 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "firstName": "Lucía",
+         *       "lastName": "García",
+         *       "phone": "+34600111222",
+         *       "email": "lucia.garcia@example.com",
+         *       "message": "string",
+         *       "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "preferredDate": "2027-03-29",
+         *       "preferredTime": "morning"
+         *     }
+         */
         'application/json': components['schemas']['ScheduleVisitBody'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description The visit request was recorded; no appointment exists yet */
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6261,12 +8937,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "success": true,
+           *         "visitRequestId": "vr_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "status": "PENDING"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['VisitRequestReceipt'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6279,10 +8964,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6290,10 +8990,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
       402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6306,10 +9015,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6322,10 +9040,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6339,10 +9066,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is larger than 1 MiB */
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6355,10 +9091,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is not `application/json` */
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6371,10 +9116,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6387,10 +9141,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6402,6 +9165,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -6416,7 +9188,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description The calling key, its organization and limits */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6428,12 +9200,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "apiKeyId": "key_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "organization": {
+           *           "id": "string",
+           *           "name": "Demo Realty",
+           *           "plan": "FREE",
+           *           "isActive": true,
+           *           "readOnly": true,
+           *           "livemode": true
+           *         },
+           *         "scopes": [
+           *           "portal:read"
+           *         ],
+           *         "keyType": "publishable",
+           *         "mode": "live",
+           *         "accessLevel": 1,
+           *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "limits": {
+           *           "requestsPerMinute": 0,
+           *           "writesPerMinute": 0,
+           *           "organizationWritesPerMinute": 0
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Me'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6445,10 +9244,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6456,10 +9270,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6471,10 +9294,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6487,10 +9319,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6502,6 +9343,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -6521,7 +9371,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6533,13 +9383,41 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "pl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "name": "Sales",
+           *           "isDefault": true,
+           *           "stages": [
+           *             {
+           *               "id": "stg_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *               "name": "Visit done",
+           *               "kind": "OPEN",
+           *               "probability": 0,
+           *               "position": 0
+           *             }
+           *           ],
+           *           "createdAt": "2027-03-29T10:15:00.000Z",
+           *           "updatedAt": "2027-03-29T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Pipeline'][];
             meta: components['schemas']['PageMeta'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6551,10 +9429,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6562,10 +9455,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6577,10 +9479,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6593,10 +9504,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6608,6 +9528,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -6627,7 +9556,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6639,13 +9568,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "firstName": "Lucía",
+           *           "lastName": "García",
+           *           "fullName": "Lucía García",
+           *           "email": "string",
+           *           "phone": "+34600111222",
+           *           "photoUrl": "https://cdn.example.com/agents/lucia.jpg",
+           *           "bio": "Ten years selling homes on the Costa del Sol.",
+           *           "bookingSlug": "lucia-garcia"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['PortalAgent'][];
             meta: components['schemas']['PageMeta'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6657,10 +9609,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6668,10 +9635,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6683,10 +9659,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6699,10 +9684,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6714,6 +9708,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -6728,7 +9731,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6740,12 +9743,72 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "total": 0,
+           *         "transactionTypes": [
+           *           {
+           *             "value": "string",
+           *             "count": 0
+           *           }
+           *         ],
+           *         "types": [
+           *           {
+           *             "value": "string",
+           *             "count": 0
+           *           }
+           *         ],
+           *         "cities": [
+           *           {
+           *             "value": "string",
+           *             "count": 0
+           *           }
+           *         ],
+           *         "neighborhoods": [
+           *           {
+           *             "city": "Málaga",
+           *             "value": "string",
+           *             "count": 0
+           *           }
+           *         ],
+           *         "bedrooms": [
+           *           {
+           *             "value": 0,
+           *             "count": 0
+           *           }
+           *         ],
+           *         "amenities": [
+           *           {
+           *             "value": "petFriendly",
+           *             "flag": "string",
+           *             "count": 0
+           *           }
+           *         ],
+           *         "priceRanges": [
+           *           {
+           *             "transactionType": "SALE",
+           *             "currency": "EUR",
+           *             "min": 0,
+           *             "max": 0
+           *           }
+           *         ],
+           *         "area": {
+           *           "min": 0,
+           *           "max": 0
+           *         },
+           *         "sortOptions": [
+           *           "string"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['PortalFilters'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6757,10 +9820,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6768,10 +9846,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6783,10 +9870,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6799,10 +9895,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6814,6 +9919,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -6828,7 +9942,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6840,12 +9954,48 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "agencyName": "Demo Realty",
+           *         "logoUrl": "https://cdn.example.com/demo-realty/logo.svg",
+           *         "colors": {
+           *           "primary": "#0B5FFF",
+           *           "secondary": "#14213D",
+           *           "accent": "#FCA311",
+           *           "background": "#FFFFFF",
+           *           "text": "#111111"
+           *         },
+           *         "contact": {
+           *           "email": "lucia.garcia@example.com",
+           *           "phone": "+34600111222",
+           *           "messagingPhone": "+34600111222",
+           *           "address": "Calle Larios 5",
+           *           "openingHours": "Mon-Fri 9:00-19:00"
+           *         },
+           *         "socialLinks": {
+           *           "facebook": "http://example.com",
+           *           "instagram": "http://example.com",
+           *           "linkedin": "http://example.com",
+           *           "x": "http://example.com",
+           *           "youtube": "http://example.com",
+           *           "tiktok": "http://example.com",
+           *           "website": "http://example.com"
+           *         },
+           *         "defaultCurrency": "EUR",
+           *         "defaultCountry": "ES",
+           *         "livemode": true,
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Portal'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6857,10 +10007,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6868,10 +10033,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6883,10 +10057,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6899,10 +10082,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6914,6 +10106,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -6933,7 +10134,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A property as the public portal shows it: never internal notes or custom fields */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6945,13 +10146,68 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "code": "MAL-0042",
+           *           "title": "Sea view flat in Málaga",
+           *           "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *           "transactionType": "SALE",
+           *           "type": "APARTMENT",
+           *           "status": "ACTIVE",
+           *           "featured": true,
+           *           "price": 0,
+           *           "currency": "EUR",
+           *           "city": "Málaga",
+           *           "neighborhood": "El Limonar",
+           *           "address": "Calle Larios 5",
+           *           "zipCode": "29015",
+           *           "coordinates": {
+           *             "latitude": -90,
+           *             "longitude": -180
+           *           },
+           *           "approximateLocation": true,
+           *           "bedrooms": 0,
+           *           "bathrooms": 0,
+           *           "area": 0,
+           *           "amenities": [
+           *             "petFriendly"
+           *           ],
+           *           "photos": [
+           *             {
+           *               "url": "http://example.com",
+           *               "caption": "Living room"
+           *             }
+           *           ],
+           *           "agent": {
+           *             "id": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "firstName": "Lucía",
+           *             "lastName": "García",
+           *             "phone": "+34600111222",
+           *             "email": "string",
+           *             "photoUrl": "https://cdn.example.com/agents/lucia.jpg"
+           *           },
+           *           "createdAt": "2027-03-29T10:15:00.000Z",
+           *           "updatedAt": "2027-03-29T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['PortalProperty'][];
             meta: components['schemas']['PageMeta'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6963,10 +10219,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6974,10 +10245,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6989,10 +10269,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7005,10 +10294,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7020,6 +10318,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -7030,13 +10337,14 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource's id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A property as the public portal shows it: never internal notes or custom fields */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7048,12 +10356,59 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "code": "MAL-0042",
+           *         "title": "Sea view flat in Málaga",
+           *         "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *         "transactionType": "SALE",
+           *         "type": "APARTMENT",
+           *         "status": "ACTIVE",
+           *         "featured": true,
+           *         "price": 0,
+           *         "currency": "EUR",
+           *         "city": "Málaga",
+           *         "neighborhood": "El Limonar",
+           *         "address": "Calle Larios 5",
+           *         "zipCode": "29015",
+           *         "coordinates": {
+           *           "latitude": -90,
+           *           "longitude": -180
+           *         },
+           *         "approximateLocation": true,
+           *         "bedrooms": 0,
+           *         "bathrooms": 0,
+           *         "area": 0,
+           *         "amenities": [
+           *           "petFriendly"
+           *         ],
+           *         "photos": [
+           *           {
+           *             "url": "http://example.com",
+           *             "caption": "Living room"
+           *           }
+           *         ],
+           *         "agent": {
+           *           "id": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "firstName": "Lucía",
+           *           "lastName": "García",
+           *           "phone": "+34600111222",
+           *           "email": "string",
+           *           "photoUrl": "https://cdn.example.com/agents/lucia.jpg"
+           *         },
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['PortalProperty'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7065,10 +10420,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7076,10 +10446,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7091,10 +10470,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7106,10 +10494,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7122,10 +10519,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7137,6 +10543,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -7151,6 +10566,7 @@ export interface operations {
         pageSize?: number;
         /** @description SALE and RENT also match SALE_OR_RENT properties; SALE_OR_RENT matches only those */
         transactionType?: 'SALE' | 'RENT' | 'SALE_OR_RENT';
+        /** @description Only items of this type */
         type?:
           | 'APARTMENT'
           | 'HOUSE'
@@ -7171,12 +10587,19 @@ export interface operations {
         neighborhood?: string;
         /** @description Text search over code, title, description, city and neighborhood (every word must match) */
         q?: string;
+        /** @description Lowest price, inclusive */
         priceMin?: number;
+        /** @description Highest price, inclusive (not below `priceMin`) */
         priceMax?: number;
+        /** @description At least this many bedrooms */
         bedroomsMin?: number;
+        /** @description At least this many bathrooms */
         bathroomsMin?: number;
+        /** @description Smallest built area in m², inclusive */
         areaMin?: number;
+        /** @description Largest built area in m², inclusive (not below `areaMin`) */
         areaMax?: number;
+        /** @description `true`: only featured listings */
         featured?: boolean;
         /** @description Map viewport `south,west,north,east` in degrees */
         bounds?: string;
@@ -7227,7 +10650,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description A property as the public portal shows it: never internal notes or custom fields */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7239,13 +10662,68 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "code": "MAL-0042",
+           *           "title": "Sea view flat in Málaga",
+           *           "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *           "transactionType": "SALE",
+           *           "type": "APARTMENT",
+           *           "status": "ACTIVE",
+           *           "featured": true,
+           *           "price": 0,
+           *           "currency": "EUR",
+           *           "city": "Málaga",
+           *           "neighborhood": "El Limonar",
+           *           "address": "Calle Larios 5",
+           *           "zipCode": "29015",
+           *           "coordinates": {
+           *             "latitude": -90,
+           *             "longitude": -180
+           *           },
+           *           "approximateLocation": true,
+           *           "bedrooms": 0,
+           *           "bathrooms": 0,
+           *           "area": 0,
+           *           "amenities": [
+           *             "petFriendly"
+           *           ],
+           *           "photos": [
+           *             {
+           *               "url": "http://example.com",
+           *               "caption": "Living room"
+           *             }
+           *           ],
+           *           "agent": {
+           *             "id": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "firstName": "Lucía",
+           *             "lastName": "García",
+           *             "phone": "+34600111222",
+           *             "email": "string",
+           *             "photoUrl": "https://cdn.example.com/agents/lucia.jpg"
+           *           },
+           *           "createdAt": "2027-03-29T10:15:00.000Z",
+           *           "updatedAt": "2027-03-29T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['PortalProperty'][];
             meta: components['schemas']['PageMeta'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7257,10 +10735,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7268,10 +10761,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7283,10 +10785,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7299,10 +10810,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7314,6 +10834,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -7328,7 +10857,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description One rate-limit policy of the calling key, from the live counters */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7340,12 +10869,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "name": "key",
+           *           "limit": 0,
+           *           "remaining": 0,
+           *           "windowSeconds": 1,
+           *           "resetSeconds": 0
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             data: components['schemas']['RateLimitPolicy'][];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7357,10 +10899,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7368,10 +10925,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7383,10 +10949,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7399,10 +10974,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7414,6 +10998,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -7424,13 +11017,14 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource's id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7442,12 +11036,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "task_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "title": "Sea view flat in Málaga",
+           *         "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *         "type": "TODO",
+           *         "status": "PENDING",
+           *         "dueAt": "2027-03-29T10:15:00.000Z",
+           *         "assigneeId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "appointmentId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "completedAt": "2027-03-29T10:15:00.000Z",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Task'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7459,10 +11071,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7470,10 +11097,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7485,10 +11121,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7500,10 +11145,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7516,10 +11170,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7531,6 +11194,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -7543,9 +11215,13 @@ export interface operations {
         page?: number;
         /** @description Items per page, at most 100 */
         pageSize?: number;
+        /** @description Only items in this status */
         status?: 'PENDING' | 'DONE' | 'CANCELLED';
+        /** @description Only items of this type */
         type?: 'TODO' | 'CALL' | 'EMAIL' | 'MEETING' | 'FOLLOW_UP' | 'NOTIFICATION' | 'OTHER';
+        /** @description Only tasks assigned to this agent */
         assigneeId?: string;
+        /** @description Only items of this contact */
         contactId?: string;
         /** @description dueAt at or after (a date means its start, UTC) */
         dueAfter?: string;
@@ -7562,7 +11238,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7574,13 +11250,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "task_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "title": "Sea view flat in Málaga",
+           *           "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *           "type": "TODO",
+           *           "status": "PENDING",
+           *           "dueAt": "2027-03-29T10:15:00.000Z",
+           *           "assigneeId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "appointmentId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "completedAt": "2027-03-29T10:15:00.000Z",
+           *           "createdAt": "2027-03-29T10:15:00.000Z",
+           *           "updatedAt": "2027-03-29T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['Task'][];
             meta: components['schemas']['PageMeta'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7592,10 +11294,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7603,10 +11320,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7618,10 +11344,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7634,10 +11369,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7649,6 +11393,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -7666,11 +11419,24 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "Demo Realty",
+         *       "label": "string",
+         *       "props": {},
+         *       "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "externalId": "crm-7781",
+         *       "email": "lucia.garcia@example.com",
+         *       "companyId": "string",
+         *       "actorLabel": "API key service_sk_live_AbC1",
+         *       "occurredAt": "2027-03-29T10:15:00.000Z"
+         *     }
+         */
         'application/json': components['schemas']['RecordUsageEventBody'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Accepted; also when no contact matches (then nothing is stored) */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7683,12 +11449,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "success": true
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['UsageEventReceipt'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7701,10 +11474,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7712,10 +11500,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
       402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7728,10 +11525,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7744,10 +11550,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7761,10 +11576,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is larger than 1 MiB */
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7777,10 +11601,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is not `application/json` */
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7793,10 +11626,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7809,10 +11651,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7824,6 +11675,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -7843,7 +11703,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7855,13 +11715,38 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "wh_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "url": "https://hooks.example.com/agency-crm",
+           *           "eventTypes": [
+           *             "deal.won"
+           *           ],
+           *           "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *           "enabled": true,
+           *           "disabledReason": "GONE",
+           *           "previousSecretExpiresAt": "2027-03-29T10:15:00.000Z",
+           *           "createdAt": "2027-03-29T10:15:00.000Z",
+           *           "updatedAt": "2027-03-29T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['WebhookSubscription'][];
             meta: components['schemas']['PageMeta'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7873,10 +11758,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7884,10 +11784,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7899,10 +11808,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7915,10 +11833,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7930,6 +11857,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -7947,11 +11883,20 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/agency-crm",
+         *       "eventTypes": [
+         *         "deal.won"
+         *       ],
+         *       "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+         *     }
+         */
         'application/json': components['schemas']['CreateWebhookBody'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created */
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7964,12 +11909,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "wh_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "url": "https://hooks.example.com/agency-crm",
+           *         "eventTypes": [
+           *           "deal.won"
+           *         ],
+           *         "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *         "enabled": true,
+           *         "disabledReason": "GONE",
+           *         "previousSecretExpiresAt": "2027-03-29T10:15:00.000Z",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z",
+           *         "secret": "whsec_EXAMPLEonlyNotAKeyEXAMPLEonly000abc123"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['WebhookSubscriptionWithSecret'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7982,10 +11945,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7993,10 +11971,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
       402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8009,10 +11996,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8025,10 +12021,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8042,10 +12047,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is larger than 1 MiB */
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8058,10 +12072,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is not `application/json` */
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8074,10 +12097,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8090,10 +12122,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8105,6 +12146,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -8115,13 +12165,14 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource's id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8133,12 +12184,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "wh_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "url": "https://hooks.example.com/agency-crm",
+           *         "eventTypes": [
+           *           "deal.won"
+           *         ],
+           *         "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *         "enabled": true,
+           *         "disabledReason": "GONE",
+           *         "previousSecretExpiresAt": "2027-03-29T10:15:00.000Z",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['WebhookSubscription'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8150,10 +12218,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8161,10 +12244,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8176,10 +12268,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8191,10 +12292,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8207,10 +12317,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8222,6 +12341,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -8232,13 +12360,14 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource's id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8250,6 +12379,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "deleted": true
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               id: string;
@@ -8259,7 +12396,7 @@ export interface operations {
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8271,10 +12408,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8282,10 +12434,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
       402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8297,10 +12458,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8312,10 +12482,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8327,10 +12506,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8342,10 +12530,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is larger than 1 MiB */
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8357,10 +12554,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is not `application/json` */
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8372,10 +12578,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8388,10 +12603,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8403,6 +12627,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -8413,17 +12646,28 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The resource's id */
         id: string;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/agency-crm",
+         *       "eventTypes": [
+         *         "deal.won"
+         *       ],
+         *       "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+         *       "enabled": true
+         *     }
+         */
         'application/json': components['schemas']['UpdateWebhookBody'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8435,12 +12679,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "wh_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "url": "https://hooks.example.com/agency-crm",
+           *         "eventTypes": [
+           *           "deal.won"
+           *         ],
+           *         "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *         "enabled": true,
+           *         "disabledReason": "GONE",
+           *         "previousSecretExpiresAt": "2027-03-29T10:15:00.000Z",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['WebhookSubscription'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8452,10 +12713,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8463,10 +12739,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
       402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8478,10 +12763,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8493,10 +12787,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8508,10 +12811,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8523,10 +12835,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is larger than 1 MiB */
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8538,10 +12859,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is not `application/json` */
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8553,10 +12883,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8569,10 +12908,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8584,6 +12932,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -8596,6 +12953,7 @@ export interface operations {
         page?: number;
         /** @description Items per page, at most 100 */
         pageSize?: number;
+        /** @description Only items in this status */
         status?: 'PENDING' | 'SUCCEEDED' | 'FAILED';
         /** @description Exact event type */
         type?: string;
@@ -8604,13 +12962,14 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @description The resource's id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8622,13 +12981,48 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "whd_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "subscriptionId": "wh_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "eventId": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "eventType": "deal.won",
+           *           "status": "PENDING",
+           *           "attemptCount": 0,
+           *           "nextAttemptAt": "2027-03-29T10:15:00.000Z",
+           *           "lastStatusCode": 0,
+           *           "lastError": "HTTP 500 from the receiver",
+           *           "createdAt": "2027-03-29T10:15:00.000Z",
+           *           "completedAt": "2027-03-29T10:15:00.000Z",
+           *           "attempts": [
+           *             {
+           *               "attempt": 1,
+           *               "startedAt": "2027-03-29T10:15:00.000Z",
+           *               "durationMs": 0,
+           *               "statusCode": 0,
+           *               "error": "connect ECONNREFUSED 203.0.113.7:443",
+           *               "responseBody": "{\"ok\":true}"
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['WebhookDelivery'][];
             meta: components['schemas']['PageMeta'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8640,10 +13034,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8651,10 +13060,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8666,10 +13084,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8681,10 +13108,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8697,10 +13133,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8712,6 +13157,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -8725,17 +13179,23 @@ export interface operations {
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
+        /** @description The resource's id */
         id: string;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "since": "2027-03-29T10:15:00.000Z"
+         *     }
+         */
         'application/json': components['schemas']['RecoverWebhookBody'];
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Accepted */
       202: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8748,6 +13208,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "requeued": 0
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description At most 10000 per call */
@@ -8756,7 +13223,7 @@ export interface operations {
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8769,10 +13236,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8780,10 +13262,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
       402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8796,10 +13287,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8812,10 +13312,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8828,10 +13337,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8845,10 +13363,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is larger than 1 MiB */
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8861,10 +13388,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is not `application/json` */
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8877,10 +13413,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8893,10 +13438,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8908,6 +13462,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -8921,13 +13484,14 @@ export interface operations {
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
+        /** @description The webhook delivery */
         deliveryId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description Accepted */
       202: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8940,12 +13504,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "whd_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "subscriptionId": "wh_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "eventId": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "eventType": "deal.won",
+           *         "status": "PENDING",
+           *         "attemptCount": 0,
+           *         "nextAttemptAt": "2027-03-29T10:15:00.000Z",
+           *         "lastStatusCode": 0,
+           *         "lastError": "HTTP 500 from the receiver",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "completedAt": "2027-03-29T10:15:00.000Z",
+           *         "attempts": [
+           *           {
+           *             "attempt": 1,
+           *             "startedAt": "2027-03-29T10:15:00.000Z",
+           *             "durationMs": 0,
+           *             "statusCode": 0,
+           *             "error": "connect ECONNREFUSED 203.0.113.7:443",
+           *             "responseBody": "{\"ok\":true}"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['WebhookDelivery'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8958,10 +13549,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8969,10 +13575,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
       402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8985,10 +13600,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9001,10 +13625,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9017,10 +13650,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9034,10 +13676,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is larger than 1 MiB */
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9050,10 +13701,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is not `application/json` */
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9066,10 +13726,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9082,10 +13751,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9097,6 +13775,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -9110,13 +13797,14 @@ export interface operations {
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
+        /** @description The resource's id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9129,12 +13817,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "wh_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "url": "https://hooks.example.com/agency-crm",
+           *         "eventTypes": [
+           *           "deal.won"
+           *         ],
+           *         "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *         "enabled": true,
+           *         "disabledReason": "GONE",
+           *         "previousSecretExpiresAt": "2027-03-29T10:15:00.000Z",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z",
+           *         "secret": "whsec_EXAMPLEonlyNotAKeyEXAMPLEonly000abc123"
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['WebhookSubscriptionWithSecret'];
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9147,10 +13853,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9158,10 +13879,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
       402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9174,10 +13904,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9190,10 +13929,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9206,10 +13954,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9223,10 +13980,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is larger than 1 MiB */
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9239,10 +14005,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is not `application/json` */
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9255,10 +14030,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9271,10 +14055,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9286,6 +14079,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -9303,7 +14105,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description OK */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9315,6 +14117,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "type": "string",
+           *         "timestamp": "2027-03-29T10:15:00.000Z",
+           *         "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "livemode": true,
+           *         "actor": {
+           *           "kind": "USER",
+           *           "userId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *         },
+           *         "data": {}
+           *       },
+           *       "meta": {
+           *         "synthetic": true
+           *       }
+           *     }
+           */
           'application/json': {
             data: components['schemas']['EventEnvelope'];
             meta: {
@@ -9324,7 +14145,7 @@ export interface operations {
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9336,10 +14157,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9347,10 +14183,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9362,10 +14207,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9377,10 +14231,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9393,10 +14256,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9408,6 +14280,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
@@ -9421,13 +14302,14 @@ export interface operations {
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
+        /** @description The resource's id */
         id: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Default Response */
+      /** @description Accepted */
       202: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9440,6 +14322,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "eventId": "string",
+           *         "deliveryId": "string"
+           *       }
+           *     }
+           */
           'application/json': {
             /** @description The webhook.test event and its one delivery */
             data: {
@@ -9449,7 +14339,7 @@ export interface operations {
           };
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Invalid input: `details` names each field that failed */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9462,10 +14352,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9473,10 +14378,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
       402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9489,10 +14403,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9505,10 +14428,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description No such resource in this organization (another organization’s id reads the same) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9521,10 +14453,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9538,10 +14479,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is larger than 1 MiB */
       413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9554,10 +14504,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description The body is not `application/json` */
       415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9570,10 +14529,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9586,10 +14554,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description Every failure, on every route */
+      /** @description An unexpected failure; `requestId` finds it in the logs */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9601,6 +14578,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
