@@ -107,5 +107,22 @@ export function probePlugin(db: Database): FastifyPluginAsyncTypebox {
         return { data: { id: row.id, text: note.text, livemode: row.livemode } };
       },
     );
+
+    // A deprecated route, as a real one would be marked (config.deprecated).
+    app.get(
+      '/v1/probe/legacy',
+      {
+        config: {
+          auth: { scope: null, keyTypes: ANY_KEY, write: false },
+          deprecated: { since: '2026-11-01', sunset: '2027-06-01', link: 'https://docs.example.com/migrate' },
+        },
+        schema: {
+          operationId: 'probe.legacy.get',
+          summary: 'Test probe: a deprecated read',
+          response: { 200: DataOf(Type.Object({ ok: Type.Boolean() }, { additionalProperties: false })) },
+        },
+      },
+      async () => ({ data: { ok: true } }),
+    );
   };
 }

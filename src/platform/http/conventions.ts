@@ -1,5 +1,5 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
-import type { RouteAuth } from './route-config.ts';
+import type { FastifyInstance, FastifyReply, RouteOptions } from 'fastify';
+import type { RouteAuth, RouteDeprecation } from './route-config.ts';
 import { ErrorResponseSchema, ref } from './schemas.ts';
 
 export type RouteKind = 'keyed' | 'admin' | 'public';
@@ -16,6 +16,8 @@ export interface RouteEntry {
   pathParams: string[];
   /** A POST that honours Idempotency-Key (every POST unless `config.idempotency` is false). */
   idempotent: boolean;
+  /** Set when the route is deprecated: its answers carry Deprecation, Sunset and maybe Link. */
+  deprecated?: RouteDeprecation;
 }
 
 declare module 'fastify' {
@@ -74,7 +76,8 @@ export function registerRouteConventions(app: FastifyInstance) {
     }
     const schema = (route.schema ??= {}) as Record<string, unknown> & { response?: Record<string, unknown> };
     const kind = kindOf(route);
-    const config = route.config as { auth?: RouteAuth; idempotency?: boolean } | undefined;
+    const config = route.config as
+      { auth?: RouteAuth; idempotency?: boolean; deprecated?: RouteDeprecation } | undefined;
     const pathParams = [...route.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '');
     const hidden = schema.hide === true;
 
@@ -101,6 +104,10 @@ export function registerRouteConventions(app: FastifyInstance) {
       })) {
         response[String(status)] ??= errorRef();
       }
+      if (config?.deprecated) {
+        schema.deprecated = true;
+        appendRouteHook(route, 'onSend', deprecationHeaders(config.deprecated));
+      }
       if (kind === 'keyed') schema.security = [config?.auth?.bearer ? { McpBearer: [] } : { ApiKey: [] }];
       else if (kind === 'admin') schema.security = [{ AdminToken: [] }];
       else schema.security = [];
@@ -119,9 +126,30 @@ export function registerRouteConventions(app: FastifyInstance) {
         hidden,
         pathParams,
         idempotent: idempotent && method === 'POST',
+        deprecated: config?.deprecated,
       });
     }
   });
+}
+
+/** RFC 9745 `Deprecation: @<unix seconds>`, RFC 8594 `Sunset: <HTTP-date>`, and `Link: <...>; rel="deprecation"`. */
+function deprecationHeaders(deprecation: RouteDeprecation) {
+  const since = Date.parse(`${deprecation.since}T00:00:00Z`);
+  const sunset = Date.parse(`${deprecation.sunset}T00:00:00Z`);
+  if (Number.isNaN(since) || Number.isNaN(sunset) || sunset <= since) {
+    throw new Error(
+      `deprecated route: since ${deprecation.since} and sunset ${deprecation.sunset} are not dates in order`,
+    );
+  }
+  const headers: Record<string, string> = {
+    deprecation: `@${since / 1000}`,
+    sunset: new Date(sunset).toUTCString(),
+  };
+  if (deprecation.link) headers.link = `<${deprecation.link}>; rel="deprecation"; type="text/html"`;
+  return async (_request: unknown, reply: FastifyReply, payload: unknown) => {
+    reply.headers(headers);
+    return payload;
+  };
 }
 
 type HookName = 'preValidation' | 'preHandler' | 'onSend';

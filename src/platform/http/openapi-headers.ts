@@ -45,6 +45,20 @@ const HEADERS: Record<string, { description: string; schema: object; example?: u
     schema: text,
   },
   Allow: { description: 'The methods this path serves', schema: text, example: 'POST' },
+  Deprecation: {
+    description: 'RFC 9745: this operation is deprecated, since this instant (`@<unix seconds>`)',
+    schema: text,
+    example: '@1798761600',
+  },
+  Sunset: {
+    description: 'RFC 8594: when this deprecated operation stops answering (an HTTP date)',
+    schema: text,
+    example: 'Thu, 01 Jul 2027 00:00:00 GMT',
+  },
+  Link: {
+    description: 'With `rel="deprecation"`: where the replacement of this deprecated operation is described',
+    schema: text,
+  },
 };
 
 const RATE_HEADERS = [
@@ -67,6 +81,7 @@ function headersOf(route: RouteEntry, status: string): string[] {
   if (route.idempotent && !['401', '429'].includes(status) && !status.startsWith('5')) {
     names.push('Idempotent-Replayed');
   }
+  if (route.deprecated) names.push('Deprecation', 'Sunset', ...(route.deprecated.link ? ['Link'] : []));
   return names;
 }
 

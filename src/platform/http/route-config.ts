@@ -22,6 +22,19 @@ export interface RouteAuth {
   bearer?: boolean;
 }
 
+/**
+ * A route on its way out (RFC 9745 `Deprecation`, RFC 8594 `Sunset`): every answer then carries both
+ * headers (and a `Link` to what replaces it), and the document marks the operation `deprecated`.
+ */
+export interface RouteDeprecation {
+  /** When it was deprecated (YYYY-MM-DD, UTC midnight). */
+  since: string;
+  /** When it stops answering (YYYY-MM-DD, UTC midnight); at least 6 months after `since`. */
+  sunset: string;
+  /** Where the replacement or the migration guide is described. */
+  link?: string;
+}
+
 export const ANY_KEY: readonly KeyType[] = ['publishable', 'secret', 'read_only_secret'];
 export const SECRET_KEYS: readonly KeyType[] = ['secret', 'read_only_secret'];
 export const PUBLISHABLE_KEY: readonly KeyType[] = ['publishable'];
@@ -36,6 +49,8 @@ declare module 'fastify' {
     public?: boolean;
     /** `false`: a POST that is not a resource creation (MCP's JSON-RPC) takes no Idempotency-Key. */
     idempotency?: boolean;
+    /** Deprecated: Deprecation and Sunset headers on every answer, `deprecated` in the document. */
+    deprecated?: RouteDeprecation;
   }
   interface FastifyRequest {
     /** Set by the auth hook on keyed routes. */
