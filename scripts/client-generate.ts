@@ -34,6 +34,7 @@ interface Parameter {
   name: string;
   in: string;
   required?: boolean;
+  $ref?: string;
 }
 
 interface Operation {
@@ -54,6 +55,8 @@ interface ClientOperation {
   input: 'query' | 'body' | 'none';
   inputRequired: boolean;
   paged: boolean;
+  /** The operation declares the Idempotency-Key header (the client then sends one on every call). */
+  idempotent: boolean;
   summary: string;
   description: string;
 }
@@ -85,6 +88,11 @@ function clientOperations(document: OpenApiDocument): ClientOperation[] {
           : query.some((parameter) => parameter.required),
         // A paged list takes `page` and answers `meta.totalPages` (pagination helper's PageMeta).
         paged: query.some((parameter) => parameter.name === 'page'),
+        idempotent: parameters.some(
+          (parameter) =>
+            parameter.$ref === '#/components/parameters/IdempotencyKey' ||
+            (parameter.in === 'header' && parameter.name === 'Idempotency-Key'),
+        ),
         summary: operation.summary ?? '',
         description: operation.description ?? '',
       });
@@ -189,6 +197,7 @@ function operationsSource(operations: ClientOperation[]): string {
         pathParams: operation.pathParams,
         input: operation.input,
         paged: operation.paged,
+        idempotent: operation.idempotent,
       };
       return `  ${JSON.stringify(operation.id)}: ${JSON.stringify(spec)},`;
     })

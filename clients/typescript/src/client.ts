@@ -88,6 +88,7 @@ function invoke(settings: Settings, id: string, spec: OperationSpec, args: unkno
       method: spec.method,
       url: `${settings.baseUrl}${path}${queryString(query)}`,
       body: spec.input === 'body' ? input : undefined,
+      idempotent: spec.idempotent,
       options,
     });
   if (!spec.paged) return call(spec.input === 'query' ? input : undefined);
@@ -137,6 +138,8 @@ interface Call {
   method: string;
   url: string;
   body: unknown;
+  /** The operation takes an Idempotency-Key (from the document). */
+  idempotent: boolean;
   options: RequestOptions;
 }
 
@@ -151,7 +154,7 @@ async function request(settings: Settings, call: Call): Promise<unknown> {
   const maxRetries = options.maxRetries ?? settings.maxRetries;
   const headers: Record<string, string> = { 'X-API-Key': settings.apiKey, Accept: 'application/json' };
   // One key per call, the same on every retry: the server then runs the operation at most once.
-  const idempotencyKey = call.method === 'POST' ? (options.idempotencyKey ?? newIdempotencyKey()) : undefined;
+  const idempotencyKey = call.idempotent ? (options.idempotencyKey ?? newIdempotencyKey()) : undefined;
   if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
   let body: string | undefined;
   if (call.body !== undefined) {

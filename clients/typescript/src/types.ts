@@ -15,6 +15,8 @@ export interface OperationSpec {
   input: 'query' | 'body' | 'none';
   /** A list that takes `page`/`pageSize` and answers `meta.totalPages`: the result is also async-iterable. */
   paged: boolean;
+  /** The document declares `Idempotency-Key` on it: every call sends one, the same on each retry. */
+  idempotent: boolean;
 }
 
 /** Query parameters of an operation. */

@@ -3978,6 +3978,12 @@ export interface components {
     'WWW-Authenticate': string;
     /** @description The methods this path serves */
     Allow: string;
+    /** @description RFC 9745: this operation is deprecated, since this instant (`@<unix seconds>`) */
+    Deprecation: string;
+    /** @description RFC 8594: when this deprecated operation stops answering (an HTTP date) */
+    Sunset: string;
+    /** @description With `rel="deprecation"`: where the replacement of this deprecated operation is described */
+    Link: string;
   };
   pathItems: never;
 }
