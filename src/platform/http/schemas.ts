@@ -85,3 +85,26 @@ export function StringEnum<const T extends readonly string[]>(
 export const DeletedResponseSchema = DataOf(
   Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false }),
 );
+
+/**
+ * Messages a schema gives for its own failing keywords (`{pattern: 'must not be blank'}`), shown in
+ * `error.details` instead of Ajv's wording; on an `anyOf`/`oneOf` it replaces the branches' issues
+ * with one message at the union's field. An OpenAPI extension (`x-`), so tools that do not know it
+ * ignore it; Ajv is told it is an annotation (`errorMessagesKeyword`).
+ */
+export const ERROR_MESSAGES = 'x-error-messages';
+export type ErrorMessages = Partial<Record<string, string>>;
+
+/** Ajv plugin: accepts `x-error-messages` as an annotation (Ajv's strict mode refuses unknown keywords). */
+export function errorMessagesKeyword<A extends { addKeyword(keyword: string): unknown }>(ajv: A): A {
+  ajv.addKeyword(ERROR_MESSAGES);
+  return ajv;
+}
+
+/** Text with a character other than white space: what services that `trim()` call "blank" is refused. */
+export const NotBlank = (options: { minLength?: number; maxLength?: number; description?: string } = {}) =>
+  Type.String({
+    ...options,
+    pattern: '\\S',
+    [ERROR_MESSAGES]: { pattern: 'must not be blank' },
+  });
