@@ -76,10 +76,10 @@ describe('POST /v1/webhooks', () => {
   it('accepts exact types, object wildcards and *, and refuses anything outside the catalog with a 400', async () => {
     await subscribe(app, tenant.secret.key, 'https://hooks.example.test/all', ['*']);
     for (const [eventTypes, field] of [
-      [['deal.exploded'], 'body.eventTypes/0'],
-      [['contact.created', 'dragon.*'], 'body.eventTypes/1'],
-      [['deal'], 'body.eventTypes/0'],
-      [['contact.**'], 'body.eventTypes/0'],
+      [['deal.exploded'], 'body.eventTypes[0]'],
+      [['contact.created', 'dragon.*'], 'body.eventTypes[1]'],
+      [['deal'], 'body.eventTypes[0]'],
+      [['contact.**'], 'body.eventTypes[0]'],
     ] as const) {
       const error = expectError(
         await api(app, 'POST', '/v1/webhooks', {
