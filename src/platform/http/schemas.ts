@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { ERROR_CODES } from '../errors/errors.ts';
+import { MIN_PHONE_DIGITS, PHONE_PATTERN } from '../text/phone.ts';
 
 /**
  * A `$ref` to a shared (named) schema that keeps the referenced schema's static type, so a route
@@ -107,4 +108,21 @@ export const NotBlank = (options: { minLength?: number; maxLength?: number; desc
     ...options,
     pattern: '\\S',
     [ERROR_MESSAGES]: { pattern: 'must not be blank' },
+  });
+
+/**
+ * A phone number as a client may type it, within the field's lengths: validated by the service
+ * with libphonenumber (`platform/text/phone.ts`), which JSON Schema cannot run; the pattern says
+ * the part it can (enough digits).
+ */
+export const PhoneText = (options: { minLength?: number; maxLength: number; description?: string }) =>
+  Type.String({
+    ...options,
+    pattern: PHONE_PATTERN,
+    description:
+      options.description ??
+      "International (+34612345678) or national in the organization's default country; validated as a phone number of that country and stored in E.164",
+    [ERROR_MESSAGES]: {
+      pattern: `is not a valid phone number (it needs at least ${MIN_PHONE_DIGITS} digits; use the international format, e.g. +34612345678)`,
+    },
   });

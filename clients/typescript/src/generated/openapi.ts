@@ -2306,7 +2306,7 @@ export interface components {
     CreateLeadBody: {
       firstName: string;
       lastName?: string;
-      /** @description International (+34612345678) or national in the agency's default country */
+      /** @description International (+34612345678) or national in the agency's default country; validated as a phone number of that country */
       phone: string;
       /** Format: email */
       email?: string;
@@ -2323,7 +2323,7 @@ export interface components {
     ScheduleVisitBody: {
       firstName: string;
       lastName?: string;
-      /** @description International (+34612345678) or national in the agency's default country */
+      /** @description International (+34612345678) or national in the agency's default country; validated as a phone number of that country */
       phone: string;
       /** Format: email */
       email?: string;
@@ -2390,7 +2390,7 @@ export interface components {
     CreateBookingBody: {
       firstName: string;
       lastName?: string;
-      /** @description International (+34612345678) or national in the agency's default country */
+      /** @description International (+34612345678) or national in the agency's default country; validated as a phone number of that country */
       phone: string;
       /** Format: email */
       email?: string;
@@ -2477,7 +2477,7 @@ export interface components {
         | 'accessible'
       )[];
       firstName: string;
-      /** @description International (+34612345678) or national in the agency's default country */
+      /** @description International (+34612345678) or national in the agency's default country; validated as a phone number of that country */
       phone: string;
       /** Format: email */
       email?: string;
@@ -2972,34 +2972,39 @@ export interface components {
       automated?: boolean;
       lostReason?: string | null;
     };
-    RecordUsageEventBody: {
-      /** @description What the person did in your product (e.g. `report.exported`); the aggregation key */
-      name: string;
-      /** @description Human-readable text for this event */
-      label?: string;
-      /** @description Free-form details, kept with the raw event; at most 8192 bytes as JSON */
-      props?: {
-        [key: string]: unknown;
-      };
-      /** @description The contact (ct_…); tried first */
-      contactId?: string;
-      /** @description The contact's id in your system (the contact's `externalId`); tried second */
-      externalId?: string;
-      /**
-       * Format: email
-       * @description The contact's email, compared case-insensitively; tried last
-       */
-      email?: string;
-      /** @description The customer's account or company in your system */
-      companyId?: string;
-      /** @description Who acted, as your product names them */
-      actorLabel?: string;
-      /**
-       * Format: date-time
-       * @description When it happened (default: when received); from 2000-01-01 up to 24 hours ahead. Counted on its UTC day
-       */
-      occurredAt?: string;
-    };
+    /** @description Names its owner by at least one of `contactId`, `externalId` or `email` (tried in that order) */
+    RecordUsageEventBody:
+      | {
+          /** @description What the person did in your product (e.g. `report.exported`); the aggregation key */
+          name: string;
+          /** @description Human-readable text for this event */
+          label?: string;
+          /** @description Free-form details, kept with the raw event; at most 8192 bytes as JSON */
+          props?: {
+            [key: string]: unknown;
+          };
+          /** @description The contact (ct_…); tried first */
+          contactId?: string;
+          /** @description The contact's id in your system (the contact's `externalId`); tried second */
+          externalId?: string;
+          /**
+           * Format: email
+           * @description The contact's email, compared case-insensitively; tried last
+           */
+          email?: string;
+          /** @description The customer's account or company in your system */
+          companyId?: string;
+          /** @description Who acted, as your product names them */
+          actorLabel?: string;
+          /**
+           * Format: date-time
+           * @description When it happened (default: when received); from 2000-01-01 up to 24 hours ahead. Counted on its UTC day
+           */
+          occurredAt?: string;
+        }
+      | unknown
+      | unknown
+      | unknown;
     /** @description Accepted; also when no contact matches (then nothing is stored) */
     UsageEventReceipt: {
       /** @enum {boolean} */
@@ -3028,6 +3033,56 @@ export interface components {
         count: number;
       }[];
     };
+    /** @description An exact event type (`deal.won`), an object wildcard (`contact.*`) or `*` */
+    WebhookEventTypePattern:
+      | (
+          | 'agent.created'
+          | 'agent.deleted'
+          | 'agent.updated'
+          | 'api_key.created'
+          | 'api_key.updated'
+          | 'appointment.created'
+          | 'appointment.deleted'
+          | 'appointment.updated'
+          | 'contact.created'
+          | 'contact.deleted'
+          | 'contact.updated'
+          | 'deal.created'
+          | 'deal.deleted'
+          | 'deal.lost'
+          | 'deal.stage_changed'
+          | 'deal.updated'
+          | 'deal.won'
+          | 'finder.submitted'
+          | 'lead.submitted'
+          | 'message.received'
+          | 'message.sent'
+          | 'message.status_changed'
+          | 'property.created'
+          | 'property.deleted'
+          | 'property.updated'
+          | 'task.created'
+          | 'task.deleted'
+          | 'task.updated'
+          | 'visit.requested'
+          | 'webhook.disabled'
+          | 'webhook.test'
+        )
+      | (
+          | '*'
+          | 'agent.*'
+          | 'api_key.*'
+          | 'appointment.*'
+          | 'contact.*'
+          | 'deal.*'
+          | 'finder.*'
+          | 'lead.*'
+          | 'message.*'
+          | 'property.*'
+          | 'task.*'
+          | 'visit.*'
+          | 'webhook.*'
+        );
     WebhookSubscription: {
       /** @description wh_… identifier */
       id: string;
@@ -3061,13 +3116,13 @@ export interface components {
     CreateWebhookBody: {
       /** @description https URL whose host resolves only to public addresses */
       url: string;
-      eventTypes: string[];
+      eventTypes: components['schemas']['WebhookEventTypePattern'][];
       description?: string;
     };
     UpdateWebhookBody: {
       /** @description https URL whose host resolves only to public addresses */
       url?: string;
-      eventTypes?: string[];
+      eventTypes?: components['schemas']['WebhookEventTypePattern'][];
       description?: string;
       /** @description true re-enables a subscription the service disabled */
       enabled?: boolean;
@@ -3189,16 +3244,24 @@ export interface components {
       lastMessage: components['schemas']['Message'] | null;
       updatedAt: string | null;
     };
-    SendMessageBody: {
-      /** @description Free text; only while the service window is open */
-      body?: string;
-      /** @description An APPROVED template (tpl_…) */
-      templateId?: string;
-      /** @description Values of the template's {{variables}}; default {} */
-      variables?: {
-        [key: string]: string;
-      };
-    };
+    /** @description Free text (`body`) or an APPROVED template (`templateId` with its `variables`), not both */
+    SendMessageBody:
+      | {
+          /** @description Free text; only while the service window is open */
+          body?: string;
+          templateId?: unknown;
+          /** @description SPEC's default {}; values only with a template */
+          variables?: Record<string, never>;
+        }
+      | {
+          /** @description An APPROVED template (tpl_…) */
+          templateId: string;
+          /** @description Values of the template's {{variables}}; default {} */
+          variables?: {
+            [key: string]: string;
+          };
+          body?: unknown;
+        };
     UpdateConversationBody: {
       /**
        * @description HUMAN: a person takes over (the API stops sending); AUTOMATED: hands it back
@@ -3225,7 +3288,7 @@ export interface components {
       updatedAt: string;
     };
     CreateMessagingNumberBody: {
-      /** @description Read in the organization country */
+      /** @description International (+34612345678) or national in the organization's default country; validated as a phone number of that country and stored in E.164 */
       phone: string;
       /** @description The platform's id of the number; default the phone's digits */
       providerNumberId?: string;
@@ -3233,7 +3296,7 @@ export interface components {
       active?: boolean;
     };
     UpdateMessagingNumberBody: {
-      /** @description Read in the organization country */
+      /** @description International (+34612345678) or national in the organization's default country; validated as a phone number of that country and stored in E.164 */
       phone?: string;
       /** @description The platform's id of the number; default the phone's digits */
       providerNumberId?: string;
