@@ -81,7 +81,13 @@ function fieldPath(context: string, instancePath: string, child?: unknown): stri
 /** Ajv issues -> `[{field, message}]`, naming the exact field (and the unknown property's name). */
 export function validationDetails(context: string, issues: AjvIssue[]): ErrorDetail[] {
   const details: ErrorDetail[] = [];
-  for (const issue of resolveUnions(issues)) {
+  const resolved = resolveUnions(issues);
+  // Text of the wrong length is reported by its length alone: its pattern would only add noise.
+  const wrongLength = new Set(
+    resolved.filter((i) => i.keyword === 'minLength' || i.keyword === 'maxLength').map((i) => i.instancePath),
+  );
+  for (const issue of resolved) {
+    if (issue.keyword === 'pattern' && wrongLength.has(issue.instancePath)) continue;
     const message = ownMessage(issue);
     if (message !== undefined) {
       const child = issue.keyword === 'required' ? issue.params.missingProperty : undefined;
