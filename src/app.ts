@@ -19,7 +19,7 @@ import { registerRouteConventions } from './platform/http/conventions.ts';
 import { registerInputGuard } from './platform/http/input-guard.ts';
 import { registerNotFound } from './platform/http/not-found.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
-import { sharedSchemas } from './platform/http/schemas.ts';
+import { errorMessagesKeyword, sharedSchemas } from './platform/http/schemas.ts';
 import { registerIdempotency } from './platform/idempotency/idempotency.plugin.ts';
 import { newId } from './platform/ids/ids.ts';
 import { loggerOptions } from './platform/logging/logger.ts';
@@ -80,7 +80,11 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       // Checked by the input guard instead, which answers in the envelope (Node's 400 has no body).
       requireHostHeader: false,
     },
-    ajv: { customOptions: { removeAdditional: false, allErrors: true } },
+    // verbose: each issue carries its schema, so `x-error-messages` can name the failure (error-handler.ts).
+    ajv: {
+      customOptions: { removeAdditional: false, allErrors: true, verbose: true },
+      plugins: [errorMessagesKeyword],
+    },
     schemaController: { compilersFactory: schemaCompilers },
   });
 

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
-import { DataOf, DateTime, ref } from '../../platform/http/schemas.ts';
+import { DataOf, DateTime, PhoneText, ref } from '../../platform/http/schemas.ts';
 
 /** Booking defaults (DESIGN.md: horizon 60 days, minimum notice 60 minutes). */
 export const BOOKING_DEFAULTS = {
@@ -139,14 +139,7 @@ const writableFields = {
   firstName: Type.String({ minLength: 1, maxLength: 100 }),
   lastName: Type.String({ maxLength: 100 }),
   email: NullableString({ format: 'email', maxLength: 254 }),
-  phone: Type.Union([
-    Type.String({
-      minLength: 7,
-      maxLength: 30,
-      description: "International (+34612345678) or national in the organization's default country",
-    }),
-    Type.Null(),
-  ]),
+  phone: Type.Union([PhoneText({ minLength: 7, maxLength: 30 }), Type.Null()]),
   photoUrl: Type.Union([Url, Type.Null()]),
   bio: NullableString({ maxLength: 5000 }),
   active: Type.Boolean(),

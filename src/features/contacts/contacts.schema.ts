@@ -1,7 +1,15 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { DateOrDateTime } from '../../platform/http/dates.ts';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
-import { Amount, DataOf, DateTime, ref, StringEnum, Nullable } from '../../platform/http/schemas.ts';
+import {
+  Amount,
+  DataOf,
+  DateTime,
+  PhoneText,
+  ref,
+  StringEnum,
+  Nullable,
+} from '../../platform/http/schemas.ts';
 import { PROPERTY_TYPES } from '../properties/index.ts';
 
 /** Where a contact came from (docs/decisions/0042-contact-value-sets.md). */
@@ -12,10 +20,11 @@ import { PROPERTY_TYPES } from '../properties/index.ts';
 export const PortalPersonFields = {
   firstName: Type.String({ minLength: 2, maxLength: 100 }),
   lastName: Type.Optional(Type.String({ maxLength: 100 })),
-  phone: Type.String({
+  phone: PhoneText({
     minLength: 7,
     maxLength: 20,
-    description: "International (+34612345678) or national in the agency's default country",
+    description:
+      "International (+34612345678) or national in the agency's default country; validated as a phone number of that country",
   }),
   email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
 };
@@ -95,11 +104,11 @@ const writableFields = {
     description: 'Unique in the organization, case-insensitively',
   }),
   phone: Type.Union([
-    Type.String({
+    PhoneText({
       minLength: 7,
       maxLength: 30,
       description:
-        "International (+34612345678) or national in the organization's default country; stored in E.164, unique in the organization",
+        "International (+34612345678) or national in the organization's default country; validated as a phone number of that country, stored in E.164, unique in the organization",
     }),
     Type.Null(),
   ]),

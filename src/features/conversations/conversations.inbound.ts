@@ -131,7 +131,6 @@ export async function recordAdminInbound(
   contactId: string,
   body: string,
 ): Promise<Message> {
-  if (body.trim() === '') throw Errors.invalidField('body.body', 'must not be blank');
   return inTenantOrganization(db, organizationId, async (tx) => {
     const contact = await loadContact(tx, organizationId, contactId);
     const message = await recordInbound(

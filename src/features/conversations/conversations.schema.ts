@@ -1,7 +1,15 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { ListOf } from '../../platform/http/pagination.ts';
 import { TEMPLATE_CATEGORIES } from '../messaging-setup/index.ts';
-import { DataOf, DateTime, ref, StringEnum, Nullable } from '../../platform/http/schemas.ts';
+import {
+  DataOf,
+  DateTime,
+  ERROR_MESSAGES,
+  NotBlank,
+  ref,
+  StringEnum,
+  Nullable,
+} from '../../platform/http/schemas.ts';
 
 /** SPEC.md "Messaging modes": what the API may send to a contact right now. */
 export const MESSAGING_MODES = ['FREE_FORM', 'TEMPLATE_ONLY', 'HUMAN_AGENT_ONLY', 'BLOCKED'] as const;
@@ -85,26 +93,58 @@ export const ConversationSchema = Type.Object(
 );
 export type Conversation = Static<typeof ConversationSchema>;
 
-export const SendMessageBodySchema = Type.Object(
-  {
-    body: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: MAX_MESSAGE_LENGTH,
-        description: 'Free text; only while the service window is open',
-      }),
+const MessageText = NotBlank({
+  minLength: 1,
+  maxLength: MAX_MESSAGE_LENGTH,
+  description: 'Free text; only while the service window is open',
+});
+/** A property one shape of the body must not carry, with the message that says so. */
+const Absent = (message: string) => Type.Never({ [ERROR_MESSAGES]: { not: message } });
+
+/**
+ * SPEC.md "POST /v1/conversations/{contactId}/messages": free text or a template, never both.
+ * `variables` defaults to {} (SPEC), so an empty object goes with free text; values need a
+ * template. `{}` fits the free-text shape: what may be sent then depends on the window, which the
+ * service answers (409 with the mode, or 400 on `body.body`).
+ */
+export const SendMessageBodySchema = Type.Unsafe<
+  | { body?: string; templateId?: never; variables?: Record<string, never> }
+  | { templateId: string; body?: never; variables?: Record<string, string> }
+>({
+  $id: 'SendMessageBody',
+  description: 'Free text (`body`) or an APPROVED template (`templateId` with its `variables`), not both',
+  oneOf: [
+    Type.Object(
+      {
+        body: Type.Optional(MessageText),
+        templateId: Type.Optional(Absent('cannot be sent with body: send free text or a template')),
+        variables: Type.Optional(
+          Type.Object(
+            {},
+            {
+              maxProperties: 0,
+              description: "SPEC's default {}; values only with a template",
+              [ERROR_MESSAGES]: { maxProperties: 'are only for a template (templateId)' },
+            },
+          ),
+        ),
+      },
+      { title: 'Free text', additionalProperties: false },
     ),
-    templateId: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 64, description: 'An APPROVED template (tpl_…)' }),
+    Type.Object(
+      {
+        templateId: Type.String({ minLength: 1, maxLength: 64, description: 'An APPROVED template (tpl_…)' }),
+        variables: Type.Optional(
+          Type.Record(Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$' }), Type.String({ maxLength: 1024 }), {
+            description: "Values of the template's {{variables}}; default {}",
+          }),
+        ),
+        body: Type.Optional(Absent('cannot be sent with templateId: send free text or a template')),
+      },
+      { title: 'Template', additionalProperties: false },
     ),
-    variables: Type.Optional(
-      Type.Record(Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$' }), Type.String({ maxLength: 1024 }), {
-        description: "Values of the template's {{variables}}; default {}",
-      }),
-    ),
-  },
-  { $id: 'SendMessageBody', additionalProperties: false },
-);
+  ],
+});
 export type SendMessageBody = Static<typeof SendMessageBodySchema>;
 
 export const ContactIdParamsSchema = Type.Object(
@@ -130,7 +170,7 @@ export const UpdateConversationBodySchema = Type.Object(
 export type UpdateConversationBody = Static<typeof UpdateConversationBodySchema>;
 
 export const InboundMessageBodySchema = Type.Object(
-  { body: Type.String({ minLength: 1, maxLength: MAX_MESSAGE_LENGTH }) },
+  { body: NotBlank({ minLength: 1, maxLength: MAX_MESSAGE_LENGTH }) },
   { $id: 'InboundMessageBody', additionalProperties: false },
 );
 export type InboundMessageBody = Static<typeof InboundMessageBodySchema>;

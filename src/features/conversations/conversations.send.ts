@@ -64,20 +64,7 @@ async function queueMessage(
   now: Date,
 ): Promise<QueuedSend> {
   const organizationId = sender.organizationId;
-  if (body.body !== undefined && body.templateId !== undefined) {
-    throw Errors.invalidField('body.templateId', 'cannot be sent with body: send free text or a template');
-  }
-  // SPEC gives `variables` the default {}: an empty object goes with free text too.
-  if (
-    body.variables !== undefined &&
-    Object.keys(body.variables).length > 0 &&
-    body.templateId === undefined
-  ) {
-    throw Errors.invalidField('body.variables', 'are only for a template (templateId)');
-  }
-  if (body.body !== undefined && body.body.trim() === '') {
-    throw Errors.invalidField('body.body', 'must not be blank');
-  }
+  // The schema (SendMessageBody) refused both shapes at once, stray variables and a blank body.
   const contact = await loadContact(tx, organizationId, contactId);
   const number = await findActiveMessagingNumber(tx, organizationId);
   if (!number) throw Errors.notFound('Active messaging number of this organization');

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { ListOf } from '../../platform/http/pagination.ts';
-import { DataOf, DateTime, StringEnum, ref } from '../../platform/http/schemas.ts';
+import { DataOf, DateTime, PhoneText, StringEnum, ref } from '../../platform/http/schemas.ts';
 
 export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
@@ -24,7 +24,7 @@ export const MessagingNumberSchema = Type.Object(
 export type MessagingNumber = Static<typeof MessagingNumberSchema>;
 
 const numberFields = {
-  phone: Type.String({ minLength: 5, maxLength: 32, description: 'Read in the organization country' }),
+  phone: PhoneText({ minLength: 5, maxLength: 32 }),
   providerNumberId: Type.String({
     minLength: 1,
     maxLength: 64,

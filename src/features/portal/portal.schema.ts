@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
-import { DataOf, DateTime, ref, Nullable } from '../../platform/http/schemas.ts';
+import { DataOf, DateTime, Nullable, PhoneText, ref } from '../../platform/http/schemas.ts';
 
 const Url = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
 const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#RRGGBB' });
@@ -18,8 +18,8 @@ const ColorsSchema = Type.Object(
 const ContactSchema = Type.Object(
   {
     email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
-    phone: Type.Optional(Nullable(Type.String({ maxLength: 30, description: 'E.164 once stored' }))),
-    messagingPhone: Type.Optional(Nullable(Type.String({ maxLength: 30 }))),
+    phone: Type.Optional(Nullable(PhoneText({ maxLength: 30 }))),
+    messagingPhone: Type.Optional(Nullable(PhoneText({ maxLength: 30 }))),
     address: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
     openingHours: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
   },

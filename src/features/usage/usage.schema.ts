@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
-import { DataOf, DateTime, ref } from '../../platform/http/schemas.ts';
+import { DataOf, DateTime, ERROR_MESSAGES, NotBlank, ref } from '../../platform/http/schemas.ts';
 
 /** Largest `props` accepted, measured as its JSON text in UTF-8 (docs/decisions/0133-usage-event-fields.md). */
 export const USAGE_PROPS_MAX_BYTES = 8 * 1024;
@@ -7,7 +7,7 @@ export const USAGE_PROPS_MAX_BYTES = 8 * 1024;
 // SPEC.md "POST /v1/usage/events" and its Limits row; contactId and email get sane maxima of our own.
 export const RecordUsageEventBodySchema = Type.Object(
   {
-    name: Type.String({
+    name: NotBlank({
       minLength: 1,
       maxLength: 60,
       description: 'What the person did in your product (e.g. `report.exported`); the aggregation key',
@@ -52,7 +52,14 @@ export const RecordUsageEventBodySchema = Type.Object(
       }),
     ),
   },
-  { $id: 'RecordUsageEventBody', additionalProperties: false },
+  {
+    $id: 'RecordUsageEventBody',
+    additionalProperties: false,
+    description:
+      'Names its owner by at least one of `contactId`, `externalId` or `email` (tried in that order)',
+    anyOf: [{ required: ['contactId'] }, { required: ['externalId'] }, { required: ['email'] }],
+    [ERROR_MESSAGES]: { anyOf: 'must include at least one of contactId, externalId or email' },
+  },
 );
 export type RecordUsageEventBody = Static<typeof RecordUsageEventBodySchema>;
 

@@ -46,10 +46,8 @@ export async function recordUsageEvent(
   body: RecordUsageEventBody,
   now = new Date(),
 ): Promise<string | null> {
+  // The schema refused a blank name and a body that names no owner.
   const name = body.name.trim();
-  if (name === '') throw Errors.invalidField('body.name', 'must not be blank');
-  if (body.contactId === undefined && body.externalId === undefined && body.email === undefined)
-    throw Errors.invalidField('body', 'must include at least one of contactId, externalId or email');
   const props = body.props === undefined ? null : (body.props as Record<string, unknown>);
   if (props !== null && Buffer.byteLength(JSON.stringify(props), 'utf8') > USAGE_PROPS_MAX_BYTES)
     throw Errors.invalidField('body.props', `must be at most ${USAGE_PROPS_MAX_BYTES} bytes as JSON`);

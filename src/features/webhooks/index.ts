@@ -12,7 +12,10 @@ const DEFAULT_RETRY_DELAYS_MS = [0, 5_000, 30_000, 120_000, 600_000];
 /** The webhooks feature's manifest (src/features.ts lists it). */
 export const webhooksFeature = defineFeature({
   name: 'webhooks',
-  schemas: webhooksSchemas,
+  // A getter: the event-type enum is read from the catalog, which src/features.ts fills after this loads.
+  get schemas() {
+    return webhooksSchemas();
+  },
   routes: [webhooksRoutes],
   events: [WebhookTest, WebhookDisabled],
   jobs: ({ db, config, log, secrets }: JobContext) => [

@@ -1,8 +1,8 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { WEBHOOK_DELIVERY_STATUSES } from '../../db/schema.ts';
-import { ACTOR_KINDS } from '../../platform/events/catalog.ts';
+import { ACTOR_KINDS, eventCatalog } from '../../platform/events/catalog.ts';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
-import { DataOf, DateTime, ref, StringEnum, Nullable } from '../../platform/http/schemas.ts';
+import { DataOf, DateTime, ERROR_MESSAGES, ref, StringEnum, Nullable } from '../../platform/http/schemas.ts';
 import { MAX_URL_LENGTH } from './webhooks.ssrf.ts';
 
 /** At most this many subscriptions per organization (a 403 beyond). */
@@ -11,10 +11,45 @@ export const MAX_EVENT_TYPES = 100;
 /** `recover` re-queues at most this many failed deliveries per call (the answer says how many). */
 export const MAX_RECOVER = 10_000;
 
-const EventTypes = Type.Array(
-  Type.String({ minLength: 1, maxLength: 100, description: 'Exact type (`deal.won`), `object.*` or `*`' }),
-  { minItems: 1, maxItems: MAX_EVENT_TYPES, uniqueItems: true },
-);
+const EVENT_TYPE_PATTERN_ID = 'WebhookEventTypePattern';
+const EventTypes = Type.Array(Type.Unsafe<string>({ $ref: `${EVENT_TYPE_PATTERN_ID}#` }), {
+  minItems: 1,
+  maxItems: MAX_EVENT_TYPES,
+  uniqueItems: true,
+});
+
+let eventTypePattern: { types: string; schema: TSchema } | undefined;
+
+/**
+ * What a subscription may name (decision 0097): a type of the event catalog, `object.*` of an object
+ * in it, or `*`. Built from the catalog when an app is built (`src/features.ts` fills the catalog
+ * after the manifests load), and kept while the catalog stays the same, so validators are not
+ * compiled again for each app.
+ */
+export function eventTypePatternSchema(): TSchema {
+  const types = eventCatalog.list().map((definition) => definition.type);
+  if (eventTypePattern?.types !== types.join()) {
+    const objects = [...new Set(types.map((type) => type.slice(0, type.indexOf('.'))))];
+    const schema = Type.Union(
+      [
+        StringEnum(types, { description: 'An event type of the catalog (GET /v1/events)' }),
+        StringEnum(['*', ...objects.map((object) => `${object}.*`)], {
+          description: 'Every type (`*`), or every type of one object (`contact.*`)',
+        }),
+      ],
+      {
+        $id: EVENT_TYPE_PATTERN_ID,
+        description: 'An exact event type (`deal.won`), an object wildcard (`contact.*`) or `*`',
+        [ERROR_MESSAGES]: {
+          anyOf:
+            'is not an event type of the catalog (GET /v1/events), an object wildcard such as contact.* or *',
+        },
+      },
+    );
+    eventTypePattern = { types: types.join(), schema };
+  }
+  return eventTypePattern.schema;
+}
 const Url = Type.String({
   minLength: 1,
   maxLength: MAX_URL_LENGTH,
@@ -176,7 +211,9 @@ export const SampleResponseSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const webhooksSchemas: TSchema[] = [
+/** The feature's named schemas; the event-type pattern is read from the catalog as it stands. */
+export const webhooksSchemas = (): TSchema[] => [
+  eventTypePatternSchema(),
   WebhookSubscriptionSchema,
   WithSecret,
   CreateWebhookBodySchema,

@@ -7,9 +7,60 @@ import { AppError, Errors, type ErrorDetail } from './errors.ts';
 
 interface AjvIssue {
   instancePath: string;
+  /** Where in the schema the failing keyword sits (`#/oneOf/0/properties/body/minLength`). */
+  schemaPath?: string;
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
+  /** The schema holding the failing keyword (Ajv's `verbose`). */
+  parentSchema?: unknown;
+}
+
+/** Mirrors ERROR_MESSAGES in platform/http/schemas.ts (errors sit below http and do not import it). */
+const ERROR_MESSAGES = 'x-error-messages';
+
+/** The message the failing schema gives for this keyword (`x-error-messages`), if it gives one. */
+function ownMessage(issue: AjvIssue): string | undefined {
+  const schema = issue.parentSchema as Record<string, unknown> | undefined;
+  const messages = schema && typeof schema === 'object' ? schema[ERROR_MESSAGES] : undefined;
+  const message =
+    messages && typeof messages === 'object'
+      ? (messages as Record<string, unknown>)[issue.keyword]
+      : undefined;
+  return typeof message === 'string' ? message : undefined;
+}
+
+const isUnion = (issue: AjvIssue) => issue.keyword === 'anyOf' || issue.keyword === 'oneOf';
+
+/**
+ * A failed `anyOf`/`oneOf`: Ajv lists every branch's issues, then "must match a schema in anyOf". A
+ * client meant one of the shapes, so only the issues of the branch that came closest are kept (the
+ * fewest issues; the first branch on a tie). A union whose schema names its own message
+ * (`x-error-messages`) is reported as that one message at its field instead.
+ */
+function resolveUnions(issues: AjvIssue[]): AjvIssue[] {
+  let kept = issues;
+  for (const union of issues.filter(isUnion)) {
+    if (!kept.includes(union) || union.schemaPath === undefined) continue;
+    const prefix = `${union.schemaPath}/`;
+    const branches = new Map<string, AjvIssue[]>();
+    for (const issue of kept) {
+      if (!issue.schemaPath?.startsWith(prefix) || !issue.instancePath.startsWith(union.instancePath))
+        continue;
+      const branch = issue.schemaPath.slice(prefix.length).split('/')[0] ?? '';
+      branches.set(branch, [...(branches.get(branch) ?? []), issue]);
+    }
+    // A oneOf that failed because two branches matched has no branch issues: its own message stays.
+    const shapes = [...branches.values()];
+    if (shapes.length === 0) continue;
+    const closest = ownMessage(union)
+      ? []
+      : shapes.reduce((best, next) => (next.length < best.length ? next : best));
+    const dropped = new Set(shapes.flat().filter((issue) => !closest.includes(issue)));
+    if (closest.length > 0) dropped.add(union);
+    kept = kept.filter((issue) => !dropped.has(issue));
+  }
+  return kept;
 }
 
 const CONTEXT_NAMES: Record<string, string> = {
@@ -30,8 +81,18 @@ function fieldPath(context: string, instancePath: string, child?: unknown): stri
 /** Ajv issues -> `[{field, message}]`, naming the exact field (and the unknown property's name). */
 export function validationDetails(context: string, issues: AjvIssue[]): ErrorDetail[] {
   const details: ErrorDetail[] = [];
-  for (const issue of issues) {
-    if (issue.keyword === 'additionalProperties') {
+  const resolved = resolveUnions(issues);
+  // Text of the wrong length is reported by its length alone: its pattern would only add noise.
+  const wrongLength = new Set(
+    resolved.filter((i) => i.keyword === 'minLength' || i.keyword === 'maxLength').map((i) => i.instancePath),
+  );
+  for (const issue of resolved) {
+    if (issue.keyword === 'pattern' && wrongLength.has(issue.instancePath)) continue;
+    const message = ownMessage(issue);
+    if (message !== undefined) {
+      const child = issue.keyword === 'required' ? issue.params.missingProperty : undefined;
+      details.push({ field: fieldPath(context, issue.instancePath, child), message });
+    } else if (issue.keyword === 'additionalProperties') {
       details.push({
         field: fieldPath(context, issue.instancePath, issue.params.additionalProperty),
         message: 'is not allowed',

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { ERROR_CODES } from '../errors/errors.ts';
+import { MIN_PHONE_DIGITS, PHONE_PATTERN } from '../text/phone.ts';
 
 /**
  * A `$ref` to a shared (named) schema that keeps the referenced schema's static type, so a route
@@ -85,3 +86,43 @@ export function StringEnum<const T extends readonly string[]>(
 export const DeletedResponseSchema = DataOf(
   Type.Object({ id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: false }),
 );
+
+/**
+ * Messages a schema gives for its own failing keywords (`{pattern: 'must not be blank'}`), shown in
+ * `error.details` instead of Ajv's wording; on an `anyOf`/`oneOf` it replaces the branches' issues
+ * with one message at the union's field. An OpenAPI extension (`x-`), so tools that do not know it
+ * ignore it; Ajv is told it is an annotation (`errorMessagesKeyword`).
+ */
+export const ERROR_MESSAGES = 'x-error-messages';
+export type ErrorMessages = Partial<Record<string, string>>;
+
+/** Ajv plugin: accepts `x-error-messages` as an annotation (Ajv's strict mode refuses unknown keywords). */
+export function errorMessagesKeyword<A extends { addKeyword(keyword: string): unknown }>(ajv: A): A {
+  ajv.addKeyword(ERROR_MESSAGES);
+  return ajv;
+}
+
+/** Text with a character other than white space: what services that `trim()` call "blank" is refused. */
+export const NotBlank = (options: { minLength?: number; maxLength?: number; description?: string } = {}) =>
+  Type.String({
+    ...options,
+    pattern: '\\S',
+    [ERROR_MESSAGES]: { pattern: 'must not be blank' },
+  });
+
+/**
+ * A phone number as a client may type it, within the field's lengths: validated by the service
+ * with libphonenumber (`platform/text/phone.ts`), which JSON Schema cannot run; the pattern says
+ * the part it can (enough digits).
+ */
+export const PhoneText = (options: { minLength?: number; maxLength: number; description?: string }) =>
+  Type.String({
+    ...options,
+    pattern: PHONE_PATTERN,
+    description:
+      options.description ??
+      "International (+34612345678) or national in the organization's default country; validated as a phone number of that country and stored in E.164",
+    [ERROR_MESSAGES]: {
+      pattern: `is not a valid phone number (it needs at least ${MIN_PHONE_DIGITS} digits; use the international format, e.g. +34612345678)`,
+    },
+  });

@@ -26,3 +26,14 @@ export function normalizePhone(raw: string, defaultCountry: string, field = 'bod
   }
   return e164;
 }
+
+/** The digits libphonenumber reads: ASCII, full-width, Arabic-Indic and Eastern Arabic-Indic. */
+const PHONE_DIGIT = '0-9\\uFF10-\\uFF19\\u0660-\\u0669\\u06F0-\\u06F9';
+/** The fewest digits of a valid number in any country (Niue's, Saint Helena's, ...: 4 national digits). */
+export const MIN_PHONE_DIGITS = 4;
+/**
+ * What JSON Schema can say of a phone `normalizePhone` accepts: at least MIN_PHONE_DIGITS digits
+ * somewhere. libphonenumber finds the number inside other text ("tel: +34 612 345 678", "612345678
+ * (mobile)"), so a whitelist of characters would refuse numbers the service accepts.
+ */
+export const PHONE_PATTERN = `^(?:[^${PHONE_DIGIT}]*[${PHONE_DIGIT}]){${MIN_PHONE_DIGITS}}`;

@@ -353,3 +353,25 @@ describe('contacts writes: security', () => {
     expect(expectStatus(await get(mine.id), 200).data.firstName).toBe('Mine');
   });
 });
+
+describe('POST /v1/contacts: the phone schema', () => {
+  it('says what it can of a phone: at least 4 digits, the rest checked by libphonenumber', async () => {
+    const document = expectStatus(await api(app, 'GET', '/v1/openapi.json'), 200);
+    const phone = document.components.schemas.CreateContactBody.properties.phone.anyOf[0];
+    expect(phone).toMatchObject({ minLength: 7, maxLength: 30, pattern: expect.any(String) });
+    const error = expectError(
+      await post({ firstName: 'Ana', phone: 'call me at 123' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(error.details).toEqual([
+      { field: 'body.phone', message: expect.stringContaining('not a valid phone number') },
+    ]);
+  });
+
+  it('still accepts a number written inside text, as libphonenumber reads it', async () => {
+    const phone = spanishPhone();
+    const created = expectStatus(await post({ firstName: 'Ana', phone: `tel: ${phone.spaced}` }), 201);
+    expect(created.data.phone).toBe(phone.e164);
+  });
+});

@@ -516,3 +516,45 @@ describe('sends interrupted by a crash', () => {
     ]);
   });
 });
+
+describe('POST /v1/conversations/{contactId}/messages: the body schema (free text or template)', () => {
+  it('documents the two shapes as a oneOf, and its 400s name the field in the words the service used', async () => {
+    const document = expectStatus(await api(app, 'GET', '/v1/openapi.json'), 200);
+    const schema = document.components.schemas.SendMessageBody;
+    expect(schema.oneOf.map((shape: { title: string }) => shape.title)).toEqual(['Free text', 'Template']);
+    const fresh = await createMessagingAgency(app);
+    const both = expectError(
+      await send(app, fresh.secret, fresh.contactId, { body: 'Hi', templateId: fresh.approvedId }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(both.details).toEqual([
+      { field: 'body.templateId', message: 'cannot be sent with body: send free text or a template' },
+    ]);
+    const blank = expectError(
+      await send(app, fresh.secret, fresh.contactId, { body: ' \n\t ' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(blank.details).toEqual([{ field: 'body.body', message: 'must not be blank' }]);
+    const badName = expectError(
+      await send(app, fresh.secret, fresh.contactId, {
+        templateId: fresh.approvedId,
+        variables: { 'not a name': 'x' },
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(badName.details?.every((detail) => detail.field.startsWith('body.variables'))).toBe(true);
+  });
+
+  it('lets through what fits a shape: `variables: {}` alone reaches the service, which answers the mode', async () => {
+    const fresh = await createMessagingAgency(app);
+    const error = expectError(
+      await send(app, fresh.secret, fresh.contactId, { variables: {} }),
+      409,
+      'CONFLICT',
+    ) as Record<string, unknown>;
+    expect(error).toMatchObject({ reason: 'TEMPLATE_ONLY' });
+  });
+});

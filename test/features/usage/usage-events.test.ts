@@ -412,3 +412,29 @@ describe('POST /v1/usage/events: security', () => {
     expect(await rawEventsOf(t.org.id)).toEqual([]);
   });
 });
+
+describe('POST /v1/usage/events: the body schema', () => {
+  it('documents the owner rule as an anyOf of required sets, and refuses a body without one with its message', async () => {
+    const document = expectStatus(await api(app, 'GET', '/v1/openapi.json'), 200);
+    expect(document.components.schemas.RecordUsageEventBody.anyOf).toEqual([
+      { required: ['contactId'] },
+      { required: ['externalId'] },
+      { required: ['email'] },
+    ]);
+    const error = expectError(await postUsage({ name: 'login', label: 'x' }), 400, 'VALIDATION_ERROR');
+    expect(error.details).toEqual([
+      { field: 'body', message: 'must include at least one of contactId, externalId or email' },
+    ]);
+    const blank = expectError(
+      await postUsage({ name: '\t ', email: 'a@example.com' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(blank.details).toEqual([{ field: 'body.name', message: 'must not be blank' }]);
+  });
+
+  it('accepts one identifier alone (an email nobody has) and a name with inner spaces', async () => {
+    expectStatus(await postUsage({ name: ' report exported ', email: 'nobody@example.com' }), 200);
+    expectStatus(await postUsage({ name: 'x', externalId: 'ext-1' }), 200);
+  });
+});

@@ -76,10 +76,10 @@ describe('POST /v1/webhooks', () => {
   it('accepts exact types, object wildcards and *, and refuses anything outside the catalog with a 400', async () => {
     await subscribe(app, tenant.secret.key, 'https://hooks.example.test/all', ['*']);
     for (const [eventTypes, field] of [
-      [['deal.exploded'], 'body.eventTypes/0'],
-      [['contact.created', 'dragon.*'], 'body.eventTypes/1'],
-      [['deal'], 'body.eventTypes/0'],
-      [['contact.**'], 'body.eventTypes/0'],
+      [['deal.exploded'], 'body.eventTypes[0]'],
+      [['contact.created', 'dragon.*'], 'body.eventTypes[1]'],
+      [['deal'], 'body.eventTypes[0]'],
+      [['contact.**'], 'body.eventTypes[0]'],
     ] as const) {
       const error = expectError(
         await api(app, 'POST', '/v1/webhooks', {
@@ -337,5 +337,36 @@ describe('GET /v1/events', () => {
         'lead.submitted',
       ]),
     );
+  });
+});
+
+describe('eventTypes in the schema', () => {
+  it('lists the catalog types and the wildcards in the document, from the catalog', async () => {
+    const document = expectStatus(await api(app, 'GET', '/v1/openapi.json'), 200);
+    const [types, wildcards] = document.components.schemas.WebhookEventTypePattern.anyOf;
+    expect(types.enum).toEqual(expect.arrayContaining(['deal.won', 'contact.created', 'lead.submitted']));
+    expect(wildcards.enum).toEqual(expect.arrayContaining(['*', 'contact.*', 'deal.*']));
+    expect(document.components.schemas.CreateWebhookBody.properties.eventTypes.items).toEqual({
+      $ref: '#/components/schemas/WebhookEventTypePattern',
+    });
+  });
+
+  it('refuses a pattern outside the catalog with one detail, and accepts the edge patterns', async () => {
+    const error = expectError(
+      await api(app, 'POST', '/v1/webhooks', {
+        key: tenant.secret.key,
+        body: { url: 'https://hooks.example.test/x', eventTypes: ['deal.won', 'deal.*.*'] },
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(error.details).toEqual([
+      {
+        field: 'body.eventTypes[1]',
+        message:
+          'is not an event type of the catalog (GET /v1/events), an object wildcard such as contact.* or *',
+      },
+    ]);
+    await subscribe(app, tenant.secret.key, 'https://hooks.example.test/edge', ['webhook.test', 'webhook.*']);
   });
 });

@@ -2561,7 +2561,7 @@ export interface components {
       /** @example García */
       lastName?: string;
       /**
-       * @description International (+34612345678) or national in the agency's default country
+       * @description International (+34612345678) or national in the agency's default country; validated as a phone number of that country
        * @example +34600111222
        */
       phone: string;
@@ -2593,7 +2593,7 @@ export interface components {
       /** @example García */
       lastName?: string;
       /**
-       * @description International (+34612345678) or national in the agency's default country
+       * @description International (+34612345678) or national in the agency's default country; validated as a phone number of that country
        * @example +34600111222
        */
       phone: string;
@@ -2688,7 +2688,7 @@ export interface components {
       /** @example García */
       lastName?: string;
       /**
-       * @description International (+34612345678) or national in the agency's default country
+       * @description International (+34612345678) or national in the agency's default country; validated as a phone number of that country
        * @example +34600111222
        */
       phone: string;
@@ -2805,7 +2805,7 @@ export interface components {
       /** @example Lucía */
       firstName: string;
       /**
-       * @description International (+34612345678) or national in the agency's default country
+       * @description International (+34612345678) or national in the agency's default country; validated as a phone number of that country
        * @example +34600111222
        */
       phone: string;
@@ -3443,48 +3443,53 @@ export interface components {
       automated?: boolean;
       lostReason?: string | null;
     };
-    RecordUsageEventBody: {
-      /**
-       * @description What the person did in your product (e.g. `report.exported`); the aggregation key
-       * @example Demo Realty
-       */
-      name: string;
-      /** @description Human-readable text for this event */
-      label?: string;
-      /** @description Free-form details, kept with the raw event; at most 8192 bytes as JSON */
-      props?: {
-        [key: string]: unknown;
-      };
-      /**
-       * @description The contact (ct_…); tried first
-       * @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE
-       */
-      contactId?: string;
-      /**
-       * @description The contact's id in your system (the contact's `externalId`); tried second
-       * @example crm-7781
-       */
-      externalId?: string;
-      /**
-       * Format: email
-       * @description The contact's email, compared case-insensitively; tried last
-       * @example lucia.garcia@example.com
-       */
-      email?: string;
-      /** @description The customer's account or company in your system */
-      companyId?: string;
-      /**
-       * @description Who acted, as your product names them
-       * @example API key service_sk_live_AbC1
-       */
-      actorLabel?: string;
-      /**
-       * Format: date-time
-       * @description When it happened (default: when received); from 2000-01-01 up to 24 hours ahead. Counted on its UTC day
-       * @example 2027-03-29T10:15:00.000Z
-       */
-      occurredAt?: string;
-    };
+    /** @description Names its owner by at least one of `contactId`, `externalId` or `email` (tried in that order) */
+    RecordUsageEventBody:
+      | {
+          /**
+           * @description What the person did in your product (e.g. `report.exported`); the aggregation key
+           * @example Demo Realty
+           */
+          name: string;
+          /** @description Human-readable text for this event */
+          label?: string;
+          /** @description Free-form details, kept with the raw event; at most 8192 bytes as JSON */
+          props?: {
+            [key: string]: unknown;
+          };
+          /**
+           * @description The contact (ct_…); tried first
+           * @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE
+           */
+          contactId?: string;
+          /**
+           * @description The contact's id in your system (the contact's `externalId`); tried second
+           * @example crm-7781
+           */
+          externalId?: string;
+          /**
+           * Format: email
+           * @description The contact's email, compared case-insensitively; tried last
+           * @example lucia.garcia@example.com
+           */
+          email?: string;
+          /** @description The customer's account or company in your system */
+          companyId?: string;
+          /**
+           * @description Who acted, as your product names them
+           * @example API key service_sk_live_AbC1
+           */
+          actorLabel?: string;
+          /**
+           * Format: date-time
+           * @description When it happened (default: when received); from 2000-01-01 up to 24 hours ahead. Counted on its UTC day
+           * @example 2027-03-29T10:15:00.000Z
+           */
+          occurredAt?: string;
+        }
+      | unknown
+      | unknown
+      | unknown;
     /** @description Accepted; also when no contact matches (then nothing is stored) */
     UsageEventReceipt: {
       /** @enum {boolean} */
@@ -3531,6 +3536,56 @@ export interface components {
         count: number;
       }[];
     };
+    /** @description An exact event type (`deal.won`), an object wildcard (`contact.*`) or `*` */
+    WebhookEventTypePattern:
+      | (
+          | 'agent.created'
+          | 'agent.deleted'
+          | 'agent.updated'
+          | 'api_key.created'
+          | 'api_key.updated'
+          | 'appointment.created'
+          | 'appointment.deleted'
+          | 'appointment.updated'
+          | 'contact.created'
+          | 'contact.deleted'
+          | 'contact.updated'
+          | 'deal.created'
+          | 'deal.deleted'
+          | 'deal.lost'
+          | 'deal.stage_changed'
+          | 'deal.updated'
+          | 'deal.won'
+          | 'finder.submitted'
+          | 'lead.submitted'
+          | 'message.received'
+          | 'message.sent'
+          | 'message.status_changed'
+          | 'property.created'
+          | 'property.deleted'
+          | 'property.updated'
+          | 'task.created'
+          | 'task.deleted'
+          | 'task.updated'
+          | 'visit.requested'
+          | 'webhook.disabled'
+          | 'webhook.test'
+        )
+      | (
+          | '*'
+          | 'agent.*'
+          | 'api_key.*'
+          | 'appointment.*'
+          | 'contact.*'
+          | 'deal.*'
+          | 'finder.*'
+          | 'lead.*'
+          | 'message.*'
+          | 'property.*'
+          | 'task.*'
+          | 'visit.*'
+          | 'webhook.*'
+        );
     WebhookSubscription: {
       /**
        * @description wh_… identifier
@@ -3592,7 +3647,7 @@ export interface components {
        * @example https://hooks.example.com/agency-crm
        */
       url: string;
-      eventTypes: string[];
+      eventTypes: components['schemas']['WebhookEventTypePattern'][];
       /** @example Bright three-bedroom flat with a sea view, two minutes from the beach. */
       description?: string;
     };
@@ -3602,7 +3657,7 @@ export interface components {
        * @example https://hooks.example.com/agency-crm
        */
       url?: string;
-      eventTypes?: string[];
+      eventTypes?: components['schemas']['WebhookEventTypePattern'][];
       /** @example Bright three-bedroom flat with a sea view, two minutes from the beach. */
       description?: string;
       /** @description true re-enables a subscription the service disabled */
@@ -3760,22 +3815,30 @@ export interface components {
       lastMessage: components['schemas']['Message'] | null;
       updatedAt: string | null;
     };
-    SendMessageBody: {
-      /**
-       * @description Free text; only while the service window is open
-       * @example Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?
-       */
-      body?: string;
-      /**
-       * @description An APPROVED template (tpl_…)
-       * @example tpl_0VhJ3kQ2Zt8mX1pR4sT6uE
-       */
-      templateId?: string;
-      /** @description Values of the template's {{variables}}; default {} */
-      variables?: {
-        [key: string]: string;
-      };
-    };
+    /** @description Free text (`body`) or an APPROVED template (`templateId` with its `variables`), not both */
+    SendMessageBody:
+      | {
+          /**
+           * @description Free text; only while the service window is open
+           * @example Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?
+           */
+          body?: string;
+          templateId?: unknown;
+          /** @description SPEC's default {}; values only with a template */
+          variables?: Record<string, never>;
+        }
+      | {
+          /**
+           * @description An APPROVED template (tpl_…)
+           * @example tpl_0VhJ3kQ2Zt8mX1pR4sT6uE
+           */
+          templateId: string;
+          /** @description Values of the template's {{variables}}; default {} */
+          variables?: {
+            [key: string]: string;
+          };
+          body?: unknown;
+        };
     UpdateConversationBody: {
       /**
        * @description HUMAN: a person takes over (the API stops sending); AUTOMATED: hands it back
@@ -3819,7 +3882,7 @@ export interface components {
     };
     CreateMessagingNumberBody: {
       /**
-       * @description Read in the organization country
+       * @description International (+34612345678) or national in the organization's default country; validated as a phone number of that country and stored in E.164
        * @example +34600111222
        */
       phone: string;
@@ -3833,7 +3896,7 @@ export interface components {
     };
     UpdateMessagingNumberBody: {
       /**
-       * @description Read in the organization country
+       * @description International (+34612345678) or national in the organization's default country; validated as a phone number of that country and stored in E.164
        * @example +34600111222
        */
       phone?: string;
@@ -7519,11 +7582,8 @@ export interface operations {
         /**
          * @example {
          *       "body": "Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?",
-         *       "templateId": "tpl_0VhJ3kQ2Zt8mX1pR4sT6uE",
-         *       "variables": {
-         *         "property1": "Lucía",
-         *         "property2": "Lucía"
-         *       }
+         *       "templateId": null,
+         *       "variables": {}
          *     }
          */
         'application/json': components['schemas']['SendMessageBody'];
@@ -11893,7 +11953,7 @@ export interface operations {
          * @example {
          *       "url": "https://hooks.example.com/agency-crm",
          *       "eventTypes": [
-         *         "deal.won"
+         *         "agent.created"
          *       ],
          *       "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
          *     }
@@ -12663,7 +12723,7 @@ export interface operations {
          * @example {
          *       "url": "https://hooks.example.com/agency-crm",
          *       "eventTypes": [
-         *         "deal.won"
+         *         "agent.created"
          *       ],
          *       "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
          *       "enabled": true
