@@ -544,7 +544,8 @@ function setupSearch() {
   });
 }
 
-function setupConnection(config) {
+/** The connect form's handlers, at once: a visitor who types before config.json arrives is not lost. */
+function setupConnection() {
   const form = $('#connect-form');
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -561,9 +562,17 @@ function setupConnection(config) {
     form.hidden = false;
     $('#connect-key').focus();
   });
-  $('#connect-base').value = config.apiBaseUrl ?? '';
+}
+
+/** What the serving service says (config.json), unless the visitor has typed or connected already. */
+function applyConfig(config) {
+  const base = $('#connect-base');
+  const key = $('#connect-key');
+  const typed = base.value !== '' || key.value !== '' || $('#connection').classList.contains('connected');
+  if (typed) return;
+  base.value = config.apiBaseUrl ?? '';
   if (config.publishableKey) {
-    $('#connect-key').value = config.publishableKey;
+    key.value = config.publishableKey;
     void connect(config.apiBaseUrl ?? '', config.publishableKey);
   } else {
     $('#results-summary').textContent =
@@ -586,4 +595,6 @@ setupSearch();
 setupPropertyDialog();
 finder.start();
 window.addEventListener('hashchange', openFromHash);
-setupConnection(await loadConfig());
+setupConnection();
+applyConfig(await loadConfig());
+document.body.dataset.ready = 'true';

@@ -120,6 +120,8 @@ async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Prom
 async function openSite(key: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
   const page = await newPage(options);
   await page.goto(`${site.url}/`);
+  // The page has read config.json and set up its forms (it marks the body when done).
+  await page.locator('body[data-ready="true"]').waitFor();
   expect(new URL(page.url()).origin).not.toBe(apiOrigin);
   await page.getByLabel('API base URL').fill(apiOrigin);
   await page.getByLabel('Publishable key').fill(key);

@@ -111,13 +111,10 @@ describe('headers in the document', () => {
     expect(Object.keys(components).sort()).toEqual(
       [
         'Allow',
-        'Deprecation',
         'Idempotent-Replayed',
-        'Link',
         'RateLimit',
         'RateLimit-Policy',
         'Retry-After',
-        'Sunset',
         'WWW-Authenticate',
         'X-RateLimit-Limit',
         'X-RateLimit-Remaining',

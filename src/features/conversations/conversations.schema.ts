@@ -113,6 +113,7 @@ export const SendMessageBodySchema = Type.Unsafe<
 >({
   $id: 'SendMessageBody',
   description: 'Free text (`body`) or an APPROVED template (`templateId` with its `variables`), not both',
+  examples: [{ body: 'Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?' }],
   oneOf: [
     Type.Object(
       {

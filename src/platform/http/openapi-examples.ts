@@ -246,7 +246,12 @@ type Operation = {
   responses?: Record<string, { content?: Record<string, Media> }>;
 };
 
-function sampled(schema: unknown, document: object): unknown {
+/** The schema's own first example (or its named component's), else one sampled from it. */
+function sampled(schema: unknown, document: { components?: { schemas?: Record<string, unknown> } }): unknown {
+  const ref = (schema as { $ref?: string }).$ref;
+  const target = (ref ? document.components?.schemas?.[ref.split('/').at(-1) ?? ''] : schema) as
+    { examples?: unknown[] } | undefined;
+  if (Array.isArray(target?.examples) && target.examples.length > 0) return target.examples[0];
   return sample(schema as never, { skipReadOnly: true, quiet: true }, document as never);
 }
 

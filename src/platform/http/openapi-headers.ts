@@ -104,12 +104,7 @@ export function addHttpHeaders<T extends object>(document: T, routes: RouteEntry
     routes.map((route) => [`${route.method} ${route.url.replace(/:(\w+)/g, '{$1}')}`, route]),
   );
   doc.components ??= {};
-  doc.components.headers = Object.fromEntries(
-    Object.entries(HEADERS).map(([name, { description, schema, example }]) => [
-      name,
-      { description, schema: example === undefined ? schema : { ...schema, examples: [example] } },
-    ]),
-  );
+  const used = new Set<string>();
   doc.components.parameters = {
     ...doc.components.parameters,
     IdempotencyKey: {
@@ -137,14 +132,23 @@ export function addHttpHeaders<T extends object>(document: T, routes: RouteEntry
         ];
       }
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const names = headersOf(route, status);
+        names.forEach((name) => used.add(name));
         response.headers = {
           ...response.headers,
-          ...Object.fromEntries(
-            headersOf(route, status).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
-          ),
+          ...Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }])),
         };
       }
     }
   }
+  // Only the headers some answer carries (Deprecation and Sunset appear once a route is deprecated).
+  doc.components.headers = Object.fromEntries(
+    Object.entries(HEADERS)
+      .filter(([name]) => used.has(name))
+      .map(([name, { description, schema, example }]) => [
+        name,
+        { description, schema: example === undefined ? schema : { ...schema, examples: [example] } },
+      ]),
+  );
   return document;
 }

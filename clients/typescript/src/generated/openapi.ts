@@ -3815,7 +3815,12 @@ export interface components {
       lastMessage: components['schemas']['Message'] | null;
       updatedAt: string | null;
     };
-    /** @description Free text (`body`) or an APPROVED template (`templateId` with its `variables`), not both */
+    /**
+     * @description Free text (`body`) or an APPROVED template (`templateId` with its `variables`), not both
+     * @example {
+     *       "body": "Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?"
+     *     }
+     */
     SendMessageBody:
       | {
           /**
@@ -4041,12 +4046,6 @@ export interface components {
     'WWW-Authenticate': string;
     /** @description The methods this path serves */
     Allow: string;
-    /** @description RFC 9745: this operation is deprecated, since this instant (`@<unix seconds>`) */
-    Deprecation: string;
-    /** @description RFC 8594: when this deprecated operation stops answering (an HTTP date) */
-    Sunset: string;
-    /** @description With `rel="deprecation"`: where the replacement of this deprecated operation is described */
-    Link: string;
   };
   pathItems: never;
 }
@@ -7581,9 +7580,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "body": "Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?",
-         *       "templateId": null,
-         *       "variables": {}
+         *       "body": "Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?"
          *     }
          */
         'application/json': components['schemas']['SendMessageBody'];
