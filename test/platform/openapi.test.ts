@@ -195,3 +195,24 @@ describe('headers in the document', () => {
     }
   });
 });
+
+describe('request schemas as strict as the services', () => {
+  type Node = { $ref?: string; properties?: Record<string, Node>; items?: Node; pattern?: string };
+  const resolve = (node: Node): Node =>
+    node.$ref
+      ? resolve((doc.components.schemas as Record<string, Node>)[node.$ref.split('/').at(-1) ?? ''] ?? {})
+      : node;
+  const bodyOf = (path: string, method: string) =>
+    resolve(
+      (doc.paths[path]?.[method] as unknown as { requestBody: { content: Record<string, { schema: Node }> } })
+        .requestBody.content['application/json']?.schema ?? {},
+    );
+
+  it('refuses blank names in the schema, as the services do after trimming', () => {
+    expect(bodyOf('/v1/contacts', 'post').properties?.firstName?.pattern).toBe('\\S');
+    expect(bodyOf('/admin/v1/organizations/{orgId}/deals', 'post').properties?.title?.pattern).toBe('\\S');
+    const pipeline = bodyOf('/admin/v1/organizations/{orgId}/pipelines', 'post');
+    expect(pipeline.properties?.name?.pattern).toBe('\\S');
+    expect(resolve(pipeline.properties?.stages?.items ?? {}).properties?.name?.pattern).toBe('\\S');
+  });
+});

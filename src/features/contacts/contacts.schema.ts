@@ -9,6 +9,7 @@ import {
   ref,
   StringEnum,
   Nullable,
+  NotBlank,
 } from '../../platform/http/schemas.ts';
 import { PROPERTY_TYPES } from '../properties/index.ts';
 
@@ -98,7 +99,7 @@ const NullableText = (maxLength: number, description?: string) =>
   ]);
 
 const writableFields = {
-  firstName: Type.String({ minLength: 1, maxLength: 100 }),
+  firstName: NotBlank({ minLength: 1, maxLength: 100 }),
   lastName: Type.String({ maxLength: 100, description: 'Empty string when unknown' }),
   email: Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Null()], {
     description: 'Unique in the organization, case-insensitively',

@@ -1,7 +1,15 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { DateOrDateTime } from '../../platform/http/dates.ts';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
-import { Amount, DataOf, DateTime, StringEnum, ref, Nullable } from '../../platform/http/schemas.ts';
+import {
+  Amount,
+  DataOf,
+  DateTime,
+  NotBlank,
+  StringEnum,
+  ref,
+  Nullable,
+} from '../../platform/http/schemas.ts';
 import { STAGE_KINDS, type StageKind } from '../pipelines/index.ts';
 
 /** A deal's status is its stage's kind. */
@@ -88,7 +96,7 @@ const NullableText = (maxLength: number) => Nullable(Type.String({ minLength: 1,
 
 /** Fields a deal takes on creation and in a PATCH (besides its place in a pipeline). */
 const writableFields = {
-  title: Type.String({ minLength: 1, maxLength: 200 }),
+  title: NotBlank({ minLength: 1, maxLength: 200 }),
   value: Amount({ description: 'Default 0' }),
   currency: Type.String({ pattern: '^[A-Z]{3}$', description: "ISO 4217; default: the organization's" }),
   agentId: Nullable(Type.String({ description: 'agt_… of an agent of the organization' })),

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
-import { DataOf, DateTime, StringEnum, ref } from '../../platform/http/schemas.ts';
+import { DataOf, DateTime, NotBlank, StringEnum, ref } from '../../platform/http/schemas.ts';
 
 /** What entering a stage means for a deal: still open, won, or lost. A deal's status is its stage's kind. */
 export const STAGE_KINDS = ['OPEN', 'WON', 'LOST'] as const;
@@ -37,7 +37,7 @@ export const PipelineSchema = Type.Object(
 );
 export type Pipeline = Static<typeof PipelineSchema>;
 
-const stageName = Type.String({ minLength: 1, maxLength: 100 });
+const stageName = NotBlank({ minLength: 1, maxLength: 100 });
 const stageProbability = Type.Integer({
   minimum: 0,
   maximum: 100,
@@ -52,7 +52,7 @@ const NewStageSchema = Type.Object(
 
 export const CreatePipelineBodySchema = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
+    name: NotBlank({ minLength: 1, maxLength: 100 }),
     isDefault: Type.Optional(
       Type.Boolean({
         description: "Make it the organization's default pipeline; the first pipeline always is",
@@ -82,7 +82,7 @@ const StageChangeSchema = Type.Object(
 
 export const UpdatePipelineBodySchema = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    name: Type.Optional(NotBlank({ minLength: 1, maxLength: 100 })),
     isDefault: Type.Optional(
       Type.Boolean({
         description: '`true` makes it the default; `false` is refused on the default pipeline',
