@@ -4,7 +4,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { ACTOR_KINDS, eventCatalog } from '../events/catalog.ts';
-import { addExamples, describeParameters, describeResponses } from './openapi-examples.ts';
+import { describeParameters, describeResponses } from './openapi-descriptions.ts';
+import { addExamples } from './openapi-examples.ts';
 import { addHttpHeaders } from './openapi-headers.ts';
 
 const DESCRIPTION = `Multi-tenant API for real-estate agencies: public portal, leads, booking, CRM, conversations,
