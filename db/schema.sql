@@ -64,6 +64,25 @@ BEGIN
 END
 $$;
 
+--
+-- Name: agency_stamp_event_sequence(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_stamp_event_sequence() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  next_sequence bigint;
+BEGIN
+  INSERT INTO event_sequences AS s (organization_id, last_sequence)
+  VALUES (NEW.organization_id, 1)
+  ON CONFLICT (organization_id) DO UPDATE SET last_sequence = s.last_sequence + 1
+  RETURNING s.last_sequence INTO next_sequence;
+  UPDATE events SET sequence = next_sequence WHERE id = NEW.id;
+  RETURN NULL;
+END
+$$;
+
 SET default_tablespace = '';
 
 SET default_table_access_method = heap;
@@ -300,6 +319,17 @@ CREATE TABLE public.deals (
 ALTER TABLE ONLY public.deals FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: event_sequences; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.event_sequences (
+    organization_id text NOT NULL,
+    last_sequence bigint NOT NULL
+);
+
+ALTER TABLE ONLY public.event_sequences FORCE ROW LEVEL SECURITY;
+
+--
 -- Name: events; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -310,7 +340,8 @@ CREATE TABLE public.events (
     livemode boolean NOT NULL,
     actor jsonb NOT NULL,
     data jsonb NOT NULL,
-    created_at timestamp(3) with time zone DEFAULT now() NOT NULL
+    created_at timestamp(3) with time zone DEFAULT now() NOT NULL,
+    sequence bigint
 );
 
 ALTER TABLE ONLY public.events FORCE ROW LEVEL SECURITY;
@@ -803,6 +834,13 @@ ALTER TABLE ONLY public.deals
     ADD CONSTRAINT deals_pkey PRIMARY KEY (id);
 
 --
+-- Name: event_sequences event_sequences_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_sequences
+    ADD CONSTRAINT event_sequences_pkey PRIMARY KEY (organization_id);
+
+--
 -- Name: events events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1012,6 +1050,12 @@ CREATE INDEX appointments_contact_id_idx ON public.appointments USING btree (con
 CREATE INDEX appointments_organization_id_starts_at_idx ON public.appointments USING btree (organization_id, starts_at);
 
 --
+-- Name: appointments_organization_id_updated_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX appointments_organization_id_updated_at_idx ON public.appointments USING btree (organization_id, updated_at, id);
+
+--
 -- Name: contacts_organization_id_code_key; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1064,6 +1108,12 @@ CREATE INDEX contacts_organization_id_status_idx ON public.contacts USING btree 
 --
 
 CREATE INDEX contacts_organization_id_type_idx ON public.contacts USING btree (organization_id, type, created_at DESC NULLS LAST);
+
+--
+-- Name: contacts_organization_id_updated_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_organization_id_updated_at_idx ON public.contacts USING btree (organization_id, updated_at, id);
 
 --
 -- Name: contacts_owner_id_idx; Type: INDEX; Schema: public; Owner: -
@@ -1138,6 +1188,12 @@ CREATE INDEX deals_organization_id_pipeline_id_stage_id_idx ON public.deals USIN
 CREATE INDEX deals_organization_id_status_idx ON public.deals USING btree (organization_id, status, created_at DESC NULLS LAST);
 
 --
+-- Name: deals_organization_id_updated_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX deals_organization_id_updated_at_idx ON public.deals USING btree (organization_id, updated_at, id);
+
+--
 -- Name: deals_stage_id_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1150,10 +1206,22 @@ CREATE INDEX deals_stage_id_idx ON public.deals USING btree (stage_id);
 CREATE INDEX events_organization_id_created_at_idx ON public.events USING btree (organization_id, created_at DESC NULLS LAST);
 
 --
+-- Name: events_organization_id_sequence_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX events_organization_id_sequence_key ON public.events USING btree (organization_id, sequence);
+
+--
 -- Name: events_organization_id_type_created_at_idx; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX events_organization_id_type_created_at_idx ON public.events USING btree (organization_id, type, created_at DESC NULLS LAST);
+
+--
+-- Name: events_organization_id_type_sequence_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX events_organization_id_type_sequence_idx ON public.events USING btree (organization_id, type, sequence);
 
 --
 -- Name: finder_searches_alerts_idx; Type: INDEX; Schema: public; Owner: -
@@ -1372,6 +1440,12 @@ CREATE INDEX properties_portal_text_trgm_idx ON public.properties USING gin (sea
 CREATE INDEX properties_portal_type_idx ON public.properties USING btree (organization_id, transaction_type, type, price_value) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
 
 --
+-- Name: properties_portal_updated_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX properties_portal_updated_at_idx ON public.properties USING btree (organization_id, updated_at, id) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+
+--
 -- Name: tasks_appointment_id_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1400,6 +1474,12 @@ CREATE INDEX tasks_organization_id_due_at_idx ON public.tasks USING btree (organ
 --
 
 CREATE INDEX tasks_organization_id_status_due_at_idx ON public.tasks USING btree (organization_id, status, due_at);
+
+--
+-- Name: tasks_organization_id_updated_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_organization_id_updated_at_idx ON public.tasks USING btree (organization_id, updated_at, id);
 
 --
 -- Name: usage_events_contact_id_occurred_at_idx; Type: INDEX; Schema: public; Owner: -
@@ -1466,6 +1546,12 @@ CREATE INDEX webhook_deliveries_subscription_id_status_idx ON public.webhook_del
 --
 
 CREATE INDEX webhook_subscriptions_organization_id_created_at_idx ON public.webhook_subscriptions USING btree (organization_id, created_at, id);
+
+--
+-- Name: events events_stamp_sequence; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE CONSTRAINT TRIGGER events_stamp_sequence AFTER INSERT ON public.events DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.agency_stamp_event_sequence();
 
 --
 -- Name: agents agents_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -1592,6 +1678,13 @@ ALTER TABLE ONLY public.deals
 
 ALTER TABLE ONLY public.deals
     ADD CONSTRAINT deals_stage_id_pipeline_stages_id_fk FOREIGN KEY (stage_id) REFERENCES public.pipeline_stages(id) ON DELETE RESTRICT;
+
+--
+-- Name: event_sequences event_sequences_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_sequences
+    ADD CONSTRAINT event_sequences_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
 -- Name: events events_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -1908,6 +2001,12 @@ ALTER TABLE public.conversations ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.deals ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: event_sequences; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.event_sequences ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: events; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -2032,6 +2131,12 @@ CREATE POLICY system_access ON public.conversations TO agency_system USING (true
 --
 
 CREATE POLICY system_access ON public.deals TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: event_sequences system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.event_sequences TO agency_system USING (true) WITH CHECK (true);
 
 --
 -- Name: events system_access; Type: POLICY; Schema: public; Owner: -
@@ -2206,6 +2311,12 @@ CREATE POLICY tenant_isolation ON public.conversations TO agency_app USING ((org
 --
 
 CREATE POLICY tenant_isolation ON public.deals TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: event_sequences tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.event_sequences TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
 -- Name: events tenant_isolation; Type: POLICY; Schema: public; Owner: -

@@ -55,6 +55,7 @@ export const contacts = pgTable(
     index('contacts_owner_id_idx').on(t.ownerId),
     index('contacts_tags_idx').using('gin', t.tags),
     index('contacts_organization_id_external_id_idx').on(t.organizationId, t.externalId),
+    index('contacts_organization_id_updated_at_idx').on(t.organizationId, t.updatedAt, t.id),
     // Few contacts opt out: a partial index keeps `optedOut=true` (the messaging block list) cheap.
     index('contacts_organization_id_opted_out_idx')
       .on(t.organizationId, t.createdAt.desc())
@@ -146,6 +147,8 @@ export const appointments = pgTable(
     index('appointments_organization_id_starts_at_idx').on(t.organizationId, t.startsAt),
     index('appointments_agent_id_starts_at_idx').on(t.agentId, t.startsAt),
     index('appointments_contact_id_idx').on(t.contactId),
+    // Incremental sync (`updatedAfter`, `cursor`): keyset order (updatedAt, id).
+    index('appointments_organization_id_updated_at_idx').on(t.organizationId, t.updatedAt, t.id),
     // The no-overlap exclusion constraint is in the migration (drizzle-kit cannot express it).
   ],
 );
@@ -175,6 +178,7 @@ export const tasks = pgTable(
     index('tasks_organization_id_due_at_idx').on(t.organizationId, t.dueAt),
     index('tasks_contact_id_idx').on(t.contactId),
     index('tasks_appointment_id_idx').on(t.appointmentId),
+    index('tasks_organization_id_updated_at_idx').on(t.organizationId, t.updatedAt, t.id),
   ],
 );
 

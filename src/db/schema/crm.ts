@@ -102,6 +102,7 @@ export const deals = pgTable(
     index('deals_organization_id_pipeline_id_stage_id_idx').on(t.organizationId, t.pipelineId, t.stageId),
     index('deals_organization_id_status_idx').on(t.organizationId, t.status, t.createdAt.desc()),
     index('deals_organization_id_expected_close_date_idx').on(t.organizationId, t.expectedCloseDate),
+    index('deals_organization_id_updated_at_idx').on(t.organizationId, t.updatedAt, t.id),
     index('deals_agent_id_idx').on(t.agentId),
     index('deals_contact_id_idx').on(t.contactId),
     index('deals_stage_id_idx').on(t.stageId),

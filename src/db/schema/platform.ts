@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -106,12 +107,28 @@ export const events = pgTable(
     actor: jsonb('actor').$type<{ kind: string; userId: string | null }>().notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull().defaultNow(),
+    /**
+     * The event's place in its organization's log (1, 2, 3... without gaps), stamped at commit by the
+     * deferred trigger of migration 0011, in commit order: NULL only inside the recording transaction.
+     */
+    sequence: bigint('sequence', { mode: 'number' }),
   },
   (t) => [
     index('events_organization_id_type_created_at_idx').on(t.organizationId, t.type, t.createdAt.desc()),
     index('events_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc()),
+    // The event log: `after` paging in either order, and a type filter over it.
+    uniqueIndex('events_organization_id_sequence_key').on(t.organizationId, t.sequence),
+    index('events_organization_id_type_sequence_idx').on(t.organizationId, t.type, t.sequence),
   ],
 );
+
+/** The last `events.sequence` stamped per organization: the counter the commit-time trigger advances. */
+export const eventSequences = pgTable('event_sequences', {
+  organizationId: text('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  lastSequence: bigint('last_sequence', { mode: 'number' }).notNull(),
+});
 
 export const IDEMPOTENCY_STATUSES = ['in_progress', 'completed'] as const;
 export type IdempotencyStatus = (typeof IDEMPOTENCY_STATUSES)[number];

@@ -131,6 +131,9 @@ export const properties = pgTable(
     index('properties_portal_created_at_idx')
       .on(t.organizationId, t.createdAt, t.id)
       .where(PORTAL_VISIBLE),
+    index('properties_portal_updated_at_idx')
+      .on(t.organizationId, t.updatedAt, t.id)
+      .where(PORTAL_VISIBLE),
     index('properties_portal_price_idx').on(t.organizationId, t.priceValue, t.id).where(PORTAL_VISIBLE),
     index('properties_portal_area_idx').on(t.organizationId, t.areaValue, t.id).where(PORTAL_VISIBLE),
     // area desc keeps unknown areas last: its own order, not the backward scan of the one above.
