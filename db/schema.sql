@@ -1200,6 +1200,12 @@ CREATE INDEX deals_organization_id_updated_at_idx ON public.deals USING btree (o
 CREATE INDEX deals_stage_id_idx ON public.deals USING btree (stage_id);
 
 --
+-- Name: events_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX events_created_at_idx ON public.events USING btree (created_at);
+
+--
 -- Name: events_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
 --
 

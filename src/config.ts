@@ -40,6 +40,8 @@ export interface Config {
   readonly runWorker: boolean;
   /** Days raw usage events are kept after they arrive; the daily aggregates are kept for good. */
   readonly usageDetailRetentionDays: number;
+  /** Days events stay in the event log (GET /v1/event-log), with their webhook deliveries. */
+  readonly eventLogRetentionDays: number;
   /**
    * SECRETS_KEY: the 32-byte AES-256-GCM key that seals secrets at rest (platform/crypto). Unset:
    * generated into DATA_DIR/secrets.key (embedded default), in-process for DATA_DIR=memory://.
@@ -217,6 +219,7 @@ export function loadConfig(env: Env): Config {
     messagingWebhookSecret: read(env, 'MESSAGING_WEBHOOK_SECRET'),
     runWorker: boolean(env, 'RUN_WORKER', true),
     usageDetailRetentionDays: integer(env, 'USAGE_DETAIL_RETENTION_DAYS', 90, 1, 3650),
+    eventLogRetentionDays: integer(env, 'EVENT_LOG_RETENTION_DAYS', 30, 1, 3650),
     secretsKey: secrets.current,
     secretsKeyPrevious: Object.freeze(secrets.previous),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),

@@ -7,6 +7,7 @@ import { contactsFeature } from './features/contacts/index.ts';
 import { conversationsFeature } from './features/conversations/index.ts';
 import { dealsFeature } from './features/deals/index.ts';
 import { demoFeature } from './features/demo/index.ts';
+import { eventLogFeature } from './features/event-log/index.ts';
 import { eventsFeature } from './features/events/index.ts';
 import { finderFeature } from './features/finder/index.ts';
 import { leadsFeature } from './features/leads/index.ts';
@@ -34,6 +35,7 @@ export const FEATURES: readonly FeatureManifest[] = [
   opsFeature,
   meFeature,
   eventsFeature,
+  eventLogFeature,
   organizationsFeature,
   apiKeysFeature,
   demoFeature,

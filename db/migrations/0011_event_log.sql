@@ -10,6 +10,7 @@ CREATE INDEX "contacts_organization_id_updated_at_idx" ON "contacts" USING btree
 CREATE INDEX "deals_organization_id_updated_at_idx" ON "deals" USING btree ("organization_id","updated_at","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "events_organization_id_sequence_key" ON "events" USING btree ("organization_id","sequence");--> statement-breakpoint
 CREATE INDEX "events_organization_id_type_sequence_idx" ON "events" USING btree ("organization_id","type","sequence");--> statement-breakpoint
+CREATE INDEX "events_created_at_idx" ON "events" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "properties_portal_updated_at_idx" ON "properties" USING btree ("organization_id","updated_at","id") WHERE status = 'ACTIVE' AND published_on_portal;--> statement-breakpoint
 CREATE INDEX "tasks_organization_id_updated_at_idx" ON "tasks" USING btree ("organization_id","updated_at","id");--> statement-breakpoint
 -- The event log (docs/sync.md, decision 0186): every event gets its organization's next `sequence`

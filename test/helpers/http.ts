@@ -8,7 +8,7 @@ export interface CallOptions {
   key?: string;
   body?: unknown;
   headers?: Record<string, string>;
-  query?: Record<string, string>;
+  query?: Record<string, string | string[]>;
   /** Client address (the IP block is per address). */
   remoteAddress?: string;
 }

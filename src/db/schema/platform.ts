@@ -119,6 +119,8 @@ export const events = pgTable(
     // The event log: `after` paging in either order, and a type filter over it.
     uniqueIndex('events_organization_id_sequence_key').on(t.organizationId, t.sequence),
     index('events_organization_id_type_sequence_idx').on(t.organizationId, t.type, t.sequence),
+    // The retention purge (EVENT_LOG_RETENTION_DAYS) takes the oldest first, across organizations.
+    index('events_created_at_idx').on(t.createdAt),
   ],
 );
 

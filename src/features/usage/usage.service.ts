@@ -11,6 +11,7 @@ import {
 } from './usage.schema.ts';
 import * as store from './usage.store.ts';
 import { dayRange } from '../../platform/http/dates.ts';
+import { deleteCreatedBefore, purgeInBatches, retentionCutoff } from '../../platform/jobs/purge.ts';
 
 const DAY_MS = 86_400_000;
 /** occurredAt may run this far ahead of our clock (client clocks and time zone slips), no further. */
@@ -151,13 +152,8 @@ export async function purgeUsageDetail(
   retentionDays: number,
   options: { now?: Date; batchSize?: number } = {},
 ): Promise<number> {
-  const before = new Date((options.now ?? new Date()).getTime() - retentionDays * DAY_MS);
-  const batchSize = options.batchSize ?? USAGE_PURGE_BATCH;
-  let total = 0;
-  let purged: number;
-  do {
-    purged = await db.systemTx((tx) => store.purgeUsageEventsBefore(tx, before, batchSize));
-    total += purged;
-  } while (purged === batchSize);
-  return total;
+  const before = retentionCutoff(retentionDays, options.now);
+  return purgeInBatches(db, options.batchSize ?? USAGE_PURGE_BATCH, (tx, limit) =>
+    deleteCreatedBefore(tx, 'usage_events', before, limit),
+  );
 }

@@ -124,24 +124,3 @@ export async function listUsageDaily(
     lastOccurredAt: new Date(row.last_occurred_at),
   }));
 }
-
-/**
- * Deletes up to `batchSize` raw events received before `before` (worker job, across tenants, by
- * `usage_events_created_at_idx`); returns how many. Rows another worker is deleting are skipped.
- */
-export async function purgeUsageEventsBefore(tx: Tx, before: Date, batchSize: number): Promise<number> {
-  const rows = await queryRows<{ purged: string | number }>(
-    tx,
-    sql`WITH purged AS (
-          DELETE FROM usage_events
-          WHERE id IN (
-            SELECT id FROM usage_events WHERE created_at < ${before.toISOString()}::timestamptz
-            ORDER BY created_at LIMIT ${batchSize}
-            FOR UPDATE SKIP LOCKED
-          )
-          RETURNING 1
-        )
-        SELECT count(*) AS purged FROM purged`,
-  );
-  return Number(rows[0]?.purged ?? 0);
-}

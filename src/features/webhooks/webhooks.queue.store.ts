@@ -6,6 +6,7 @@ import {
   type WebhookDeliveryStatus,
   type WebhookSubscriptionRow,
 } from '../../db/schema.ts';
+import type { StoredEvent } from '../../platform/events/envelope.ts';
 
 export interface ClaimedDelivery {
   id: string;
@@ -17,15 +18,7 @@ export interface ClaimedDelivery {
   enabled: boolean;
   /** The signing secrets as stored: sealed (or in clear, from an earlier version); the worker opens them. */
   secrets: string[];
-  event: {
-    id: string;
-    type: string;
-    createdAt: Date;
-    organizationId: string;
-    livemode: boolean;
-    actor: { kind: string; userId: string | null };
-    data: Record<string, unknown>;
-  };
+  event: StoredEvent;
 }
 
 interface ClaimRow {
@@ -43,6 +36,7 @@ interface ClaimRow {
   livemode: boolean;
   actor: { kind: string; userId: string | null } | string;
   data: Record<string, unknown> | string;
+  sequence: string | number;
 }
 
 const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
@@ -110,7 +104,7 @@ export async function claimDue(
     RETURNING d.id, d.organization_id, d.subscription_id, d.attempt_count, s.url, s.enabled, s.secret,
               CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret,
               e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at, e.livemode,
-              e.actor, e.data`,
+              e.actor, e.data, e.sequence`,
   );
   return rows.map((row) => ({
     id: row.id,
@@ -129,6 +123,7 @@ export async function claimDue(
       livemode: row.livemode,
       actor: json(row.actor),
       data: json(row.data),
+      sequence: Number(row.sequence),
     },
   }));
 }

@@ -1,8 +1,12 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { WEBHOOK_DELIVERY_STATUSES } from '../../db/schema.ts';
-import { ACTOR_KINDS, eventCatalog } from '../../platform/events/catalog.ts';
+import {
+  EventEnvelopeSchema,
+  EventTypePatternRef,
+  eventTypePatternSchema,
+} from '../../platform/events/envelope.ts';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
-import { DataOf, DateTime, ERROR_MESSAGES, ref, StringEnum, Nullable } from '../../platform/http/schemas.ts';
+import { DataOf, DateTime, ref, StringEnum, Nullable } from '../../platform/http/schemas.ts';
 import { MAX_URL_LENGTH } from './webhooks.ssrf.ts';
 
 /** At most this many subscriptions per organization (a 403 beyond). */
@@ -11,45 +15,12 @@ export const MAX_EVENT_TYPES = 100;
 /** `recover` re-queues at most this many failed deliveries per call (the answer says how many). */
 export const MAX_RECOVER = 10_000;
 
-const EVENT_TYPE_PATTERN_ID = 'WebhookEventTypePattern';
-const EventTypes = Type.Array(Type.Unsafe<string>({ $ref: `${EVENT_TYPE_PATTERN_ID}#` }), {
+const EventTypes = Type.Array(EventTypePatternRef(), {
   minItems: 1,
   maxItems: MAX_EVENT_TYPES,
   uniqueItems: true,
 });
 
-let eventTypePattern: { types: string; schema: TSchema } | undefined;
-
-/**
- * What a subscription may name (decision 0097): a type of the event catalog, `object.*` of an object
- * in it, or `*`. Built from the catalog when an app is built (`src/features.ts` fills the catalog
- * after the manifests load), and kept while the catalog stays the same, so validators are not
- * compiled again for each app.
- */
-export function eventTypePatternSchema(): TSchema {
-  const types = eventCatalog.list().map((definition) => definition.type);
-  if (eventTypePattern?.types !== types.join()) {
-    const objects = [...new Set(types.map((type) => type.slice(0, type.indexOf('.'))))];
-    const schema = Type.Union(
-      [
-        StringEnum(types, { description: 'An event type of the catalog (GET /v1/events)' }),
-        StringEnum(['*', ...objects.map((object) => `${object}.*`)], {
-          description: 'Every type (`*`), or every type of one object (`contact.*`)',
-        }),
-      ],
-      {
-        $id: EVENT_TYPE_PATTERN_ID,
-        description: 'An exact event type (`deal.won`), an object wildcard (`contact.*`) or `*`',
-        [ERROR_MESSAGES]: {
-          anyOf:
-            'is not an event type of the catalog (GET /v1/events), an object wildcard such as contact.* or *',
-        },
-      },
-    );
-    eventTypePattern = { types: types.join(), schema };
-  }
-  return eventTypePattern.schema;
-}
 const Url = Type.String({
   minLength: 1,
   maxLength: MAX_URL_LENGTH,
@@ -157,22 +128,6 @@ export const RecoverBodySchema = Type.Object(
   { $id: 'RecoverWebhookBody', additionalProperties: false },
 );
 
-export const EnvelopeSchema = Type.Object(
-  {
-    id: Type.String(),
-    type: Type.String(),
-    timestamp: DateTime(),
-    organizationId: Type.String(),
-    livemode: Type.Boolean(),
-    actor: Type.Object(
-      { kind: Nullable(StringEnum(ACTOR_KINDS)), userId: Nullable(Type.String()) },
-      { additionalProperties: false },
-    ),
-    data: Type.Object({}, { additionalProperties: true }),
-  },
-  { $id: 'EventEnvelope', additionalProperties: false },
-);
-
 export const WebhookIdParamsSchema = Type.Object({ id: Type.String() }, { additionalProperties: false });
 export const DeliveryIdParamsSchema = Type.Object(
   { deliveryId: Type.String() },
@@ -202,7 +157,7 @@ export const RecoverResponseSchema = DataOf(
 );
 export const SampleResponseSchema = Type.Object(
   {
-    data: ref(EnvelopeSchema),
+    data: ref(EventEnvelopeSchema),
     meta: Type.Object(
       { synthetic: Type.Boolean({ description: 'true: no real event of this type yet; null leaves' }) },
       { additionalProperties: false },
@@ -221,5 +176,5 @@ export const webhooksSchemas = (): TSchema[] => [
   WebhookAttemptSchema,
   WebhookDeliverySchema,
   RecoverBodySchema,
-  EnvelopeSchema,
+  EventEnvelopeSchema,
 ];

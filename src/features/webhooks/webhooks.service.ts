@@ -6,6 +6,7 @@ import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import { actorOf } from '../../platform/auth/principal.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { eventCatalog, fieldTree } from '../../platform/events/catalog.ts';
+import { envelopeOf } from '../../platform/events/envelope.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { pageMeta, pageRequest, type PageMeta } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
@@ -292,30 +293,23 @@ export async function sample(db: Database, principal: Principal, type: string) {
   if (!definition) throw Errors.notFound('Event type', type);
   const organizationId = principal.organization.id;
   const last = await db.tenantTx(organizationId, (tx) => store.lastEventOfType(tx, organizationId, type));
-  if (last) {
+  if (last?.sequence != null) {
     return {
-      data: {
-        id: last.id,
-        type: last.type,
-        timestamp: last.createdAt.toISOString(),
-        organizationId: last.organizationId,
-        livemode: last.livemode,
-        actor: { kind: last.actor.kind as never, userId: last.actor.userId },
-        data: last.data,
-      },
+      data: envelopeOf({ ...last, sequence: last.sequence }),
       meta: { synthetic: false },
     };
   }
   return {
-    data: {
+    data: envelopeOf({
       id: 'evt_sample',
       type,
-      timestamp: new Date().toISOString(),
+      createdAt: new Date(),
       organizationId,
       livemode: principal.organization.livemode,
       actor: { kind: null, userId: null },
       data: fieldTree(definition.schema) as Record<string, unknown>,
-    },
+      sequence: 0,
+    }),
     meta: { synthetic: true },
   };
 }

@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.ts';
 import { SecretsError, type SecretBox } from '../../platform/crypto/secret-box.ts';
 import { openSecretBox } from '../../platform/crypto/secrets-key.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
+import { envelopeOf } from '../../platform/events/envelope.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { newId, randomBase62 } from '../../platform/ids/ids.ts';
 import type { Job } from '../../platform/jobs/scheduler.ts';
@@ -43,18 +44,9 @@ export function isRetryable(outcome: SendOutcome): boolean {
   return outcome.statusCode === 429 || outcome.statusCode >= 500;
 }
 
-/** The exact bytes sent: the SPEC envelope, `event` first. The same on every attempt. */
+/** The exact bytes sent: the SPEC envelope, `event` first, with `sequence`. The same on every attempt. */
 export function envelopeBody(event: queue.ClaimedDelivery['event']): string {
-  return JSON.stringify({
-    event: event.type,
-    id: event.id,
-    type: event.type,
-    timestamp: event.createdAt.toISOString(),
-    organizationId: event.organizationId,
-    livemode: event.livemode,
-    actor: event.actor,
-    data: event.data,
-  });
+  return JSON.stringify(envelopeOf(event));
 }
 
 /**

@@ -133,7 +133,17 @@ function catalogWebhooks(): Record<string, unknown> {
             'application/json': {
               schema: {
                 type: 'object',
-                required: ['event', 'id', 'type', 'timestamp', 'organizationId', 'livemode', 'actor', 'data'],
+                required: [
+                  'event',
+                  'id',
+                  'type',
+                  'timestamp',
+                  'organizationId',
+                  'livemode',
+                  'actor',
+                  'data',
+                  'sequence',
+                ],
                 properties: {
                   event: { type: 'string', const: definition.type },
                   id: { type: 'string', description: 'Event id: the same on every attempt; dedupe on it' },
@@ -150,6 +160,11 @@ function catalogWebhooks(): Record<string, unknown> {
                     },
                   },
                   data,
+                  sequence: {
+                    type: 'integer',
+                    minimum: 1,
+                    description: "The event's place in the organization's event log (GET /v1/event-log)",
+                  },
                 },
               },
               example: {
@@ -161,6 +176,7 @@ function catalogWebhooks(): Record<string, unknown> {
                 livemode: true,
                 actor: { kind: 'API', userId: null },
                 data: definition.example,
+                sequence: 1042,
               },
             },
           },

@@ -72,7 +72,15 @@ describe('delivering an event', () => {
       'livemode',
       'actor',
       'data',
+      'sequence',
     ]);
+    // The same envelope, with the same place in the log, as GET /v1/event-log shows.
+    const logged = expectStatus(
+      await api(app, 'GET', `/v1/event-log/${envelope.id as string}`, { key: tenant.secret.key }),
+      200,
+    ).data;
+    expect(envelope).toEqual(logged);
+    expect(envelope.sequence).toBeGreaterThan(0);
     expect(envelope).toMatchObject({
       event: 'contact.created',
       type: 'contact.created',

@@ -1,0 +1,25 @@
+// The event log: every event of an organization in commit order, for integrators who mirror it.
+import { defineFeature, type JobContext } from '../../platform/features/manifest.ts';
+import { eventLogRoutes } from './event-log.routes.ts';
+import { eventLogSchemas } from './event-log.schema.ts';
+import { purgeEventLog } from './event-log.service.ts';
+
+/** EVENT_LOG_RETENTION_DAYS's default, for callers that pass no config (tests). */
+const DEFAULT_EVENT_LOG_RETENTION_DAYS = 30;
+
+/** The event log feature's manifest (src/features.ts lists it). */
+export const eventLogFeature = defineFeature({
+  name: 'event-log',
+  schemas: eventLogSchemas,
+  routes: [eventLogRoutes],
+  jobs: ({ db, config }: JobContext) => [
+    {
+      // Events past their retention, with their webhook deliveries.
+      name: 'event-log.purge',
+      intervalMs: 60 * 60_000,
+      async run() {
+        await purgeEventLog(db, config.eventLogRetentionDays ?? DEFAULT_EVENT_LOG_RETENTION_DAYS);
+      },
+    },
+  ],
+});
