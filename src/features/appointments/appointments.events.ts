@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { defineEvent } from '../../platform/events/catalog.ts';
+import { defineEvent, tombstoneSchema } from '../../platform/events/catalog.ts';
 import { Nullable } from '../../platform/http/schemas.ts';
 
 // Inline schemas (no $ref): the catalog and samples show the payload whole. The three events carry
@@ -101,7 +101,8 @@ export const AppointmentDeleted = defineEvent({
   type: 'appointment.deleted',
   description:
     'An appointment was deleted in the back office (its time is free again). To call off a visit and keep ' +
-    'its history, set its status to CANCELLED instead (`appointment.updated`).',
-  schema: Type.Object({ appointment: AppointmentPayload }, { additionalProperties: false }),
-  example: { appointment: { ...example, status: 'SCHEDULED' } },
+    'its history, set its status to CANCELLED instead (`appointment.updated`). Its tasks stay, with ' +
+    '`appointmentId` null. `data.appointment` is a tombstone: its id and when it was deleted.',
+  schema: tombstoneSchema('appointment'),
+  example: { appointment: { id: example.id, deletedAt: '2027-03-29T10:15:00.000Z' } },
 });

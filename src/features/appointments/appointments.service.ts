@@ -2,6 +2,7 @@ import type { Database, Tx } from '../../db/database.ts';
 import { ACTIVE_APPOINTMENT_STATUSES, type AppointmentRow } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
+import { tombstoneOf } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
 import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
@@ -296,10 +297,9 @@ export async function deleteAppointment(
         : null;
       if (!row) throw Errors.notFound('Appointment', appointmentId);
       if (row.contactId) await recomputeContactScore(tx, organizationId, row.contactId);
-      const agent = await store.findAgentRef(tx, organizationId, row.agentId);
       await recordEvent(tx, {
         type: AppointmentDeleted.type,
-        data: { appointment: eventAppointment(row, agent) },
+        data: { appointment: tombstoneOf(row.id) },
         actor: OPERATOR,
       });
       return { id: appointmentId, deleted: true as const };

@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { defineEvent } from '../../platform/events/catalog.ts';
+import { defineEvent, tombstoneSchema } from '../../platform/events/catalog.ts';
 import { ContactSchema, type Contact } from './contacts.schema.ts';
 
 // Event payloads inline the schema (no $ref): the catalog serves it to integrators as is.
@@ -51,7 +51,9 @@ export const ContactUpdated = defineEvent({
 export const ContactDeleted = defineEvent({
   type: 'contact.deleted',
   description:
-    'A contact was deleted in the back office, with its leads, visit requests, finder searches, deals and usage. `data.contact` is the contact as it was.',
-  schema: Type.Object({ contact: ContactPayload }, { additionalProperties: false }),
-  example: { contact: exampleContact },
+    'A contact was deleted in the back office, with its leads, visit requests, finder searches, deals (each ' +
+    'records `deal.deleted`) and usage; its tasks and appointments stay, with `contactId` null. `data.contact` ' +
+    'is a tombstone: its id and when it was deleted, never its details.',
+  schema: tombstoneSchema('contact'),
+  example: { contact: { id: exampleContact.id, deletedAt: '2027-03-29T10:15:00.000Z' } },
 });

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { countOf, totalOf, type Tx } from '../../db/database.ts';
 import { inline, StatementCache, type Bind } from '../../db/statements.ts';
-import { contacts, type ContactRow } from '../../db/schema.ts';
+import { contacts, deals, type ContactRow } from '../../db/schema.ts';
 import { fold, likeLiteral } from '../../platform/text/fold.ts';
 import type { ContactSort } from './contacts.schema.ts';
 
@@ -79,6 +79,17 @@ export async function deleteContact(tx: Tx, organizationId: string, id: string):
     .where(and(eq(contacts.organizationId, organizationId), eq(contacts.id, id)))
     .returning();
   return rows[0] ?? null;
+}
+
+/** The deals that go with a contact when it is deleted (ON DELETE CASCADE), locked until then. */
+export async function dealIdsOfContact(tx: Tx, organizationId: string, contactId: string): Promise<string[]> {
+  const rows = await tx
+    .select({ id: deals.id })
+    .from(deals)
+    .where(and(eq(deals.organizationId, organizationId), eq(deals.contactId, contactId)))
+    .orderBy(asc(deals.id))
+    .for('update');
+  return rows.map((row) => row.id);
 }
 
 /** The contacts other than `exceptId` that hold this E.164 phone or this lowercased email. */

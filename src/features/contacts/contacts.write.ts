@@ -4,7 +4,7 @@ import { databaseError, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import type { ContactRow } from '../../db/schema.ts';
 import { actorOf, type Principal } from '../../platform/auth/principal.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import type { Actor } from '../../platform/events/catalog.ts';
+import { tombstoneOf, type Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { nextCode } from '../../platform/ids/codes.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
@@ -312,9 +312,17 @@ export async function deleteAdminContact(
 ): Promise<{ id: string; deleted: true }> {
   return inTenantOrganization(db, organizationId, async (tx) => {
     await loadContact(tx, organizationId, contactId);
+    const dealIds = await store.dealIdsOfContact(tx, organizationId, contactId);
     const row = await store.deleteContact(tx, organizationId, contactId);
     if (!row) throw Errors.notFound('Contact', contactId);
-    await recordEvent(tx, { type: ContactDeleted.type, data: { contact: toContact(row) }, actor: OPERATOR });
+    // The cascade's deals first, each as deletions of their own, so a mirror drops them too.
+    for (const dealId of dealIds)
+      await recordEvent(tx, { type: 'deal.deleted', data: { deal: tombstoneOf(dealId) }, actor: OPERATOR });
+    await recordEvent(tx, {
+      type: ContactDeleted.type,
+      data: { contact: tombstoneOf(row.id) },
+      actor: OPERATOR,
+    });
     return { id: contactId, deleted: true as const };
   });
 }

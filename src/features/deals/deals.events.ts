@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { defineEvent } from '../../platform/events/catalog.ts';
+import { defineEvent, tombstoneSchema } from '../../platform/events/catalog.ts';
 import { ContactSchema, exampleContact } from '../contacts/index.ts';
 import { DealSchema, type Deal } from './deals.schema.ts';
 
@@ -106,9 +106,11 @@ export const DealUpdated = defineEvent({
 
 export const DealDeleted = defineEvent({
   type: 'deal.deleted',
-  description: 'A deal was deleted in the back office. `data.deal` is the deal as it was.',
-  schema: Type.Object({ deal: DealPayload }, { additionalProperties: false }),
-  example: { deal: exampleDeal },
+  description:
+    'A deal was deleted in the back office, or with its contact. `data.deal` is a tombstone: its id and when ' +
+    'it was deleted.',
+  schema: tombstoneSchema('deal'),
+  example: { deal: { id: exampleDeal.id, deletedAt: '2027-03-29T10:15:00.000Z' } },
 });
 
 export const DealStageChanged = defineEvent({

@@ -4,6 +4,7 @@ import { databaseError } from '../../db/errors.ts';
 import type { DealRow, PipelineStageRow } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
+import { tombstoneOf } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { nextCode } from '../../platform/ids/codes.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
@@ -265,14 +266,10 @@ export async function deleteDeal(
   dealId: string,
 ): Promise<{ id: string; deleted: true }> {
   return inTenantOrganization(db, organizationId, async (tx) => {
-    const current = await loadDeal(tx, organizationId, dealId, { lock: true });
+    await loadDeal(tx, organizationId, dealId, { lock: true });
     const row = await store.deleteDeal(tx, organizationId, dealId);
     if (!row) throw Errors.notFound('Deal', dealId);
-    await recordEvent(tx, {
-      type: DealDeleted.type,
-      data: { deal: toDeal(row, current.stageName) },
-      actor: OPERATOR,
-    });
+    await recordEvent(tx, { type: DealDeleted.type, data: { deal: tombstoneOf(row.id) }, actor: OPERATOR });
     return { id: dealId, deleted: true as const };
   });
 }

@@ -1,11 +1,12 @@
 // Properties: the portal listing and detail, and the back office.
 import { defineFeature } from '../../platform/features/manifest.ts';
-import { PropertyCreated, PropertyDeleted, PropertyUpdated } from './properties.events.ts';
+import { PropertyCreated, PropertyDeleted, PropertyRemoved, PropertyUpdated } from './properties.events.ts';
 import { propertiesMcpTools } from './properties.mcp.ts';
 import { propertiesRoutes } from './properties.routes.ts';
 import { propertiesSchemas } from './properties.schema.ts';
 
 export { PropertyCreated, PropertyUpdated } from './properties.events.ts';
+export { recordPortalRemoval } from './properties.removal.ts';
 export {
   AMENITIES,
   CreatePropertyBodySchema,
@@ -34,5 +35,5 @@ export const propertiesFeature = defineFeature({
   schemas: propertiesSchemas,
   routes: [propertiesRoutes],
   mcpTools: propertiesMcpTools,
-  events: [PropertyCreated, PropertyUpdated, PropertyDeleted],
+  events: [PropertyCreated, PropertyUpdated, PropertyDeleted, PropertyRemoved],
 });

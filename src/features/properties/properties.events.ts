@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { defineEvent } from '../../platform/events/catalog.ts';
+import { defineEvent, tombstoneSchema } from '../../platform/events/catalog.ts';
 
 // The payload is the back-office view, so integrators syncing listings get every field.
 const PropertyPayload = Type.Object(
@@ -61,7 +61,30 @@ export const PropertyUpdated = defineEvent({
 
 export const PropertyDeleted = defineEvent({
   type: 'property.deleted',
-  description: 'A property was deleted in the back office.',
-  schema: Type.Object({ property: PropertyPayload }, { additionalProperties: false }),
-  example: { property: example },
+  description:
+    'A property was deleted in the back office. `data.property` is a tombstone: its id and when it was ' +
+    'deleted. If it was on the portal, `property.removed` (reason DELETED) is recorded too.',
+  schema: tombstoneSchema('property'),
+  example: { property: { id: example.id, deletedAt: '2027-03-29T10:15:00.000Z' } },
+});
+
+/** Why a property left the portal. */
+export const PORTAL_REMOVAL_REASONS = ['UNPUBLISHED', 'DEACTIVATED', 'DELETED'] as const;
+export type PortalRemovalReason = (typeof PORTAL_REMOVAL_REASONS)[number];
+
+export const PropertyRemoved = defineEvent({
+  type: 'property.removed',
+  description:
+    'A property left the public portal: unpublished (`publishedOnPortal` false), deactivated (status no ' +
+    'longer ACTIVE) or deleted, by the back office or an import. A portal mirror deletes its copy; a later ' +
+    '`property.updated` that makes it visible again brings it back. `data.property` = `{id, deletedAt, ' +
+    'reason}`, deletedAt being when it left.',
+  schema: tombstoneSchema('property', {
+    reason: Type.Union([Type.Literal('UNPUBLISHED'), Type.Literal('DEACTIVATED'), Type.Literal('DELETED')], {
+      description: `Why it left: ${PORTAL_REMOVAL_REASONS.join(', ')}`,
+    }),
+  }),
+  example: {
+    property: { id: example.id, deletedAt: '2027-03-29T10:15:00.000Z', reason: 'UNPUBLISHED' as const },
+  },
 });

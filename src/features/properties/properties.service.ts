@@ -2,12 +2,14 @@ import type { Database, Tx } from '../../db/database.ts';
 import type { PropertyRow } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
+import { tombstoneOf } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
 import { fold } from '../../platform/text/fold.ts';
 import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
 import { PropertyCreated, PropertyDeleted, PropertyUpdated } from './properties.events.ts';
+import { recordPortalRemoval } from './properties.removal.ts';
 import {
   AMENITIES,
   type AdminListPropertiesQuery,
@@ -283,6 +285,7 @@ export async function updateProperty(
         data: { property: eventProperty(row), changes: Object.keys(body).sort() },
         actor: OPERATOR,
       });
+      await recordPortalRemoval(tx, current.property, row, OPERATOR);
       return toAdminProperty(await loadAdminProperty(tx, organizationId, propertyId));
     },
     codeConflict(body.code),
@@ -300,9 +303,10 @@ export async function deleteProperty(
     if (!row) throw Errors.notFound('Property', propertyId);
     await recordEvent(tx, {
       type: PropertyDeleted.type,
-      data: { property: eventProperty(row) },
+      data: { property: tombstoneOf(row.id) },
       actor: OPERATOR,
     });
+    await recordPortalRemoval(tx, row, null, OPERATOR);
     return { id: propertyId, deleted: true as const };
   });
 }

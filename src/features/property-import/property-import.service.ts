@@ -20,6 +20,7 @@ import {
   type PropertyColumns,
   PropertyCreated,
   PropertyUpdated,
+  recordPortalRemoval,
 } from '../properties/index.ts';
 
 /** Back-office changes are recorded with a SYSTEM actor (the operator). */
@@ -306,6 +307,8 @@ export async function importProperties(
               actor: OPERATOR,
             },
       );
+      const before = existing.get(row.code);
+      if (!inserted && before) await recordPortalRemoval(tx, before, row, OPERATOR);
     }
     return { created, updated: written.length - created, unchanged };
   });

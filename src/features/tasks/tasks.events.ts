@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { defineEvent } from '../../platform/events/catalog.ts';
+import { defineEvent, tombstoneSchema } from '../../platform/events/catalog.ts';
 import { TaskSchema } from './tasks.schema.ts';
 
 // Inline (no $ref): the catalog and samples show the payload whole. The task is the API's Task.
@@ -51,7 +51,8 @@ export const TaskUpdated = defineEvent({
 
 export const TaskDeleted = defineEvent({
   type: 'task.deleted',
-  description: 'A task was deleted in the back office.',
-  schema: Type.Object({ task: TaskPayload }, { additionalProperties: false }),
-  example: { task: example },
+  description:
+    'A task was deleted in the back office. `data.task` is a tombstone: its id and when it was deleted.',
+  schema: tombstoneSchema('task'),
+  example: { task: { id: example.id, deletedAt: '2027-03-29T10:15:00.000Z' } },
 });

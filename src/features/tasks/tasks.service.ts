@@ -2,6 +2,7 @@ import type { Database, Tx } from '../../db/database.ts';
 import type { TaskRow } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
+import { tombstoneOf } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { pageMeta, pageRequest, type PageMeta, type PageRequest } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
@@ -143,7 +144,7 @@ export async function deleteTask(
   return inTenantOrganization(db, organizationId, async (tx) => {
     const row = isId(taskId, 'task') ? await store.deleteTask(tx, organizationId, taskId) : null;
     if (!row) throw Errors.notFound('Task', taskId);
-    await recordEvent(tx, { type: TaskDeleted.type, data: { task: toTask(row) }, actor: OPERATOR });
+    await recordEvent(tx, { type: TaskDeleted.type, data: { task: tombstoneOf(row.id) }, actor: OPERATOR });
     return { id: taskId, deleted: true as const };
   });
 }

@@ -1,4 +1,4 @@
-import type { Static, TSchema } from '@fastify/type-provider-typebox';
+import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { Value } from 'typebox/value';
 
 /** Who caused an event (SPEC.md "Event delivery envelope"). */
@@ -83,4 +83,32 @@ export function fieldTree(schema: TSchema): unknown {
   const objectMember = members?.find((m) => (m as Record<string, unknown>).type === 'object');
   if (objectMember) return fieldTree(objectMember);
   return null;
+}
+
+/**
+ * The payload of an `object.deleted` (or `property.removed`) event: a tombstone, `{<object>: {id,
+ * deletedAt, ...extra}}`, never the deleted data (decision 0187): a mirror needs only the id, and a
+ * deleted person's details must not live on in the event log and in receivers' queues.
+ */
+export function tombstoneSchema<
+  const K extends string,
+  E extends Record<string, TSchema> = Record<never, TSchema>,
+>(object: K, extra?: E) {
+  const item = Type.Object(
+    {
+      id: Type.String({ description: `The ${object}'s id` }),
+      deletedAt: Type.String({
+        format: 'date-time',
+        description: 'When it was deleted (or left the portal)',
+      }),
+      ...(extra ?? ({} as E)),
+    },
+    { additionalProperties: false },
+  );
+  return Type.Object({ [object]: item } as { [P in K]: typeof item }, { additionalProperties: false });
+}
+
+/** `{id, deletedAt: now}`: the tombstone of one deleted row. */
+export function tombstoneOf(id: string, deletedAt = new Date()): { id: string; deletedAt: string } {
+  return { id, deletedAt: deletedAt.toISOString() };
 }

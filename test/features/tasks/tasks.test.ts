@@ -165,7 +165,9 @@ describe('admin tasks: happy path', () => {
       data: { id: created.id, deleted: true },
     });
     const event = await lastEvent(tenant.org.id, 'task.deleted');
-    expect(event.data).toEqual({ task: created });
+    expect(event.data).toEqual({
+      task: { id: created.id, deletedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/) },
+    });
     expectError(await admin(app, 'DELETE', `${base()}/${created.id}`), 404, 'NOT_FOUND');
     expectError(
       await api(app, 'GET', `/v1/tasks/${created.id}`, { key: tenant.secret.key }),
