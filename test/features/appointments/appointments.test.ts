@@ -242,7 +242,9 @@ describe('admin appointments: happy path', () => {
       data: { id: created.id, deleted: true },
     });
     const event = await lastEvent(tenant.org.id, 'appointment.deleted');
-    expect(event.data).toEqual({ appointment: { id: created.id, deletedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/) } });
+    expect(event.data).toEqual({
+      appointment: { id: created.id, deletedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/) },
+    });
     expectError(await admin(app, 'DELETE', `${base()}/${created.id}`), 404, 'NOT_FOUND');
     expectError(await admin(app, 'GET', `${base()}/${created.id}`), 404, 'NOT_FOUND');
     // Its time is free again.

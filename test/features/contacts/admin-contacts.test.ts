@@ -72,7 +72,9 @@ describe('admin contacts: happy path', () => {
       data: { id: created.id, deleted: true },
     });
     const [deletedEvent] = await eventOf(agency.org.id, 'contact.deleted', created.id);
-    expect(deletedEvent?.data).toEqual({ contact: { id: created.id, deletedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/) } });
+    expect(deletedEvent?.data).toEqual({
+      contact: { id: created.id, deletedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/) },
+    });
     expectCatalogShape('contact.deleted', deletedEvent?.data);
     expectError(await admin(app, 'GET', `${base}/${created.id}`), 404, 'NOT_FOUND');
     // Its phone is free again.

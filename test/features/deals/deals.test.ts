@@ -260,7 +260,9 @@ describe('admin deals: happy path', () => {
     const deleted = (await eventsOf(tenant.org.id, ['deal.deleted'])).find(
       (e) => (e.data.deal as Deal).id === deal.id,
     );
-    expect(deleted?.data).toEqual({ deal: { id: deal.id, deletedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/) } });
+    expect(deleted?.data).toEqual({
+      deal: { id: deal.id, deletedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/) },
+    });
     expect(() => eventCatalog.check('deal.deleted', deleted?.data)).not.toThrow();
   });
 });
