@@ -6,7 +6,9 @@ import {
   DeliveryIdParamsSchema,
   DeliveryListResponseSchema,
   DeliveryResponseSchema,
+  BACKFILL_PER_SECOND,
   ListDeliveriesQuerySchema,
+  MAX_RECOVER,
   MAX_SUBSCRIPTIONS,
   RecoverBodySchema,
   RecoverResponseSchema,
@@ -223,10 +225,15 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
       config: WRITE,
       schema: {
         operationId: 'webhooks.recover',
-        summary: 'Re-queue the failed deliveries since an instant',
+        summary: 'Backfill: queue every event since an instant that the subscription has not received',
         description:
-          'Every FAILED delivery of the subscription created at or after `since` is queued again with a fresh ' +
-          'retry schedule (at most 10 000 per call; `requeued` says how many). 409 when the subscription is disabled.',
+          'Every event recorded at or after `since` that the subscription’s patterns match and that it has not ' +
+          'received is queued, oldest first, with its original event id (receivers de-duplicate on it): its ' +
+          'FAILED deliveries again with a fresh retry schedule (`retried`), and the events it never had a ' +
+          'delivery for, recorded while it was disabled for example (`added`). Reaches back as far as the ' +
+          'event log keeps events (EVENT_LOG_RETENTION_DAYS). Paced: the deliveries fall due ' +
+          `${BACKFILL_PER_SECOND} per second, so live events keep flowing between them. At most ` +
+          `${MAX_RECOVER} per call (\`hasMore\`: call again). 409 when the subscription is disabled.`,
         tags: TAGS,
         params: WebhookIdParamsSchema,
         body: RecoverBodySchema,

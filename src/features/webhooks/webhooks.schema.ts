@@ -12,8 +12,10 @@ import { MAX_URL_LENGTH } from './webhooks.ssrf.ts';
 /** At most this many subscriptions per organization (a 403 beyond). */
 export const MAX_SUBSCRIPTIONS = 20;
 export const MAX_EVENT_TYPES = 100;
-/** `recover` re-queues at most this many failed deliveries per call (the answer says how many). */
+/** `recover` queues at most this many deliveries per call (the answer says how many, and if more wait). */
 export const MAX_RECOVER = 10_000;
+/** A backfill's deliveries fall due this many per second, so live deliveries pass between them. */
+export const BACKFILL_PER_SECOND = 20;
 
 const EventTypes = Type.Array(EventTypePatternRef(), {
   minItems: 1,
@@ -124,7 +126,13 @@ export const ListDeliveriesQuerySchema = Type.Object(
 export type ListDeliveriesQuery = Static<typeof ListDeliveriesQuerySchema>;
 
 export const RecoverBodySchema = Type.Object(
-  { since: DateTime({ description: 'Re-queue the FAILED deliveries created at or after this instant' }) },
+  {
+    since: DateTime({
+      description:
+        'Queue the events recorded at or after this instant that the subscription has not received ' +
+        '(at most EVENT_LOG_RETENTION_DAYS back)',
+    }),
+  },
   { $id: 'RecoverWebhookBody', additionalProperties: false },
 );
 
@@ -151,7 +159,17 @@ export const TestEventResponseSchema = DataOf(
 );
 export const RecoverResponseSchema = DataOf(
   Type.Object(
-    { requeued: Type.Integer({ minimum: 0, description: `At most ${MAX_RECOVER} per call` }) },
+    {
+      requeued: Type.Integer({ minimum: 0, description: `retried + added: at most ${MAX_RECOVER} per call` }),
+      retried: Type.Integer({ minimum: 0, description: 'FAILED deliveries queued again' }),
+      added: Type.Integer({
+        minimum: 0,
+        description: 'Events it never had a delivery for (recorded while it was disabled, for example)',
+      }),
+      hasMore: Type.Boolean({
+        description: `More than ${MAX_RECOVER} were waiting: call again with the same since for the rest`,
+      }),
+    },
     { additionalProperties: false },
   ),
 );

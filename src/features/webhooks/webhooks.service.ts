@@ -12,6 +12,7 @@ import { pageMeta, pageRequest, type PageMeta } from '../../platform/http/pagina
 import { isId, newId } from '../../platform/ids/ids.ts';
 import { WebhookTest } from './webhooks.events.ts';
 import {
+  BACKFILL_PER_SECOND,
   MAX_RECOVER,
   MAX_SUBSCRIPTIONS,
   type CreateWebhookBody,
@@ -261,26 +262,27 @@ export async function retryDelivery(
   });
 }
 
-/** Re-queues every FAILED delivery of the subscription created since `since` (Svix "recover"). */
+/**
+ * Backfill (Svix "recover", extended to the event log): queues every event since `since` that the
+ * subscription's patterns match and it has not received, failed ones and missed ones alike, paced.
+ */
 export async function recoverDeliveries(
   db: Database,
   organizationId: string,
   subscriptionId: string,
   since: string,
-): Promise<{ requeued: number }> {
+): Promise<{ requeued: number; retried: number; added: number; hasMore: boolean }> {
   return db.tenantTx(organizationId, async (tx) => {
     const subscription = await loadSubscription(tx, organizationId, subscriptionId);
     if (!subscription.enabled)
       throw Errors.duplicate('This webhook subscription is disabled: enable it first');
-    return {
-      requeued: await store.requeueFailedSince(
-        tx,
-        organizationId,
-        subscriptionId,
-        new Date(since),
-        MAX_RECOVER,
-      ),
-    };
+    const spacingMs = Math.ceil(1000 / BACKFILL_PER_SECOND);
+    const queued = await store.backfillSince(tx, organizationId, subscriptionId, {
+      since: new Date(since),
+      limit: MAX_RECOVER,
+      spacingMs,
+    });
+    return { requeued: queued.retried + queued.added, ...queued };
   });
 }
 

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/database.ts';
+import { deliveryIdFor } from '../../platform/events/record.ts';
 import {
   events,
   webhookAttempts,
@@ -177,29 +178,75 @@ export async function requeueDelivery(
   return rows[0] as WebhookDeliveryRow;
 }
 
-/** Re-queues the subscription's FAILED deliveries created since `since` (at most `limit`). */
-export async function requeueFailedSince(
+/**
+ * Backfill (`recover`): queues every event of the organization since `since`, oldest first, that the
+ * subscription has not received: its FAILED deliveries go back to PENDING with a fresh schedule, and
+ * events it never got a delivery for (recorded while it was disabled, or before it matched) get
+ * one, with the original event id. At most `limit` per call. Due times are spaced `spacingMs` apart
+ * so that live deliveries (due now) pass between them instead of queueing behind a long backlog.
+ */
+export async function backfillSince(
   tx: Tx,
   organizationId: string,
   subscriptionId: string,
-  since: Date,
-  limit: number,
-): Promise<number> {
-  const rows = await queryRows<{ id: string }>(
+  options: { since: Date; limit: number; spacingMs: number },
+): Promise<{ retried: number; added: number; hasMore: boolean }> {
+  const rows = await queryRows<{
+    retried: string | number;
+    added: string | number;
+    candidates: string | number;
+  }>(
     tx,
     sql`
-    UPDATE webhook_deliveries SET status = 'PENDING', attempt_count = 0, next_attempt_at = now(),
-           locked_until = NULL, claim_id = NULL, completed_at = NULL, updated_at = now()
-    WHERE id IN (
-      SELECT id FROM webhook_deliveries
-      WHERE organization_id = ${organizationId} AND subscription_id = ${subscriptionId}
-        AND status = 'FAILED' AND created_at >= ${since.toISOString()}::timestamptz
-      ORDER BY created_at
-      LIMIT ${limit}
+    WITH subscription AS (
+      SELECT id, event_types FROM webhook_subscriptions
+      WHERE organization_id = ${organizationId} AND id = ${subscriptionId}
+    ), candidates AS (
+      SELECT e.id AS event_id, e.type, e.sequence,
+             (SELECT d.id FROM webhook_deliveries d
+              WHERE d.event_id = e.id AND d.subscription_id = s.id AND d.status = 'FAILED'
+              ORDER BY d.created_at DESC LIMIT 1) AS failed_id,
+             s.id AS subscription_id
+      FROM subscription s
+      JOIN events e ON e.organization_id = ${organizationId}
+      WHERE e.created_at >= ${options.since.toISOString()}::timestamptz AND e.sequence IS NOT NULL
+        AND NOT EXISTS (
+          SELECT 1 FROM webhook_deliveries d
+          WHERE d.event_id = e.id AND d.subscription_id = s.id AND d.status IN ('PENDING', 'SUCCEEDED')
+        )
+        AND (
+          EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.subscription_id = s.id)
+          OR (e.type <> 'webhook.test'
+              AND s.event_types && ARRAY[e.type, split_part(e.type, '.', 1) || '.*', '*']::text[])
+        )
+      ORDER BY e.sequence
+      LIMIT ${options.limit + 1}
+    ), numbered AS (
+      SELECT c.*, row_number() OVER (ORDER BY c.sequence) - 1 AS position
+      FROM candidates c ORDER BY c.sequence LIMIT ${options.limit}
+    ), retried AS (
+      UPDATE webhook_deliveries d
+      SET status = 'PENDING', attempt_count = 0,
+          next_attempt_at = now() + n.position * ${options.spacingMs} * interval '1 millisecond',
+          locked_until = NULL, claim_id = NULL, completed_at = NULL, updated_at = now()
+      FROM numbered n WHERE d.id = n.failed_id
+      RETURNING d.id
+    ), added AS (
+      INSERT INTO webhook_deliveries (id, organization_id, subscription_id, event_id, event_type, next_attempt_at)
+      SELECT ${deliveryIdFor(sql`n.event_id`)}, ${organizationId}, n.subscription_id, n.event_id, n.type,
+             now() + n.position * ${options.spacingMs} * interval '1 millisecond'
+      FROM numbered n WHERE n.failed_id IS NULL
+      RETURNING id
     )
-    RETURNING id`,
+    SELECT (SELECT count(*) FROM retried) AS retried, (SELECT count(*) FROM added) AS added,
+           (SELECT count(*) FROM candidates) AS candidates`,
   );
-  return rows.length;
+  const row = rows[0];
+  return {
+    retried: Number(row?.retried ?? 0),
+    added: Number(row?.added ?? 0),
+    hasMore: Number(row?.candidates ?? 0) > options.limit,
+  };
 }
 
 export async function lastEventOfType(

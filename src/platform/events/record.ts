@@ -1,7 +1,14 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/database.ts';
 import { newId } from '../ids/ids.ts';
 import { eventCatalog, type Actor } from './catalog.ts';
+
+/**
+ * A webhook delivery id for an event id (SQL): `whd_`, the event id's 9 time characters, 13 random
+ * hex ones (the same id format as everywhere).
+ */
+export const deliveryIdFor = (eventId: SQL) =>
+  sql`'whd_' || substr(${eventId}, 5, 9) || substr(replace(gen_random_uuid()::text, '-', ''), 1, 13)`;
 
 /** The stored event as integrators receive it (SPEC.md "Event delivery envelope", without `event`). */
 export interface EventEnvelope {
@@ -36,7 +43,6 @@ export async function recordEvent(
     input.deliverTo === undefined
       ? sql`s.enabled AND s.event_types && ARRAY[${input.type}, ${objectPattern}, '*']::text[]`
       : sql`s.id = ${input.deliverTo}`;
-  // Delivery ids: `whd_`, the event id's 9 time characters, 13 random hex ones (same id format).
   const rows = await queryRows<{ organization_id: string; livemode: boolean; created_at: string | Date }>(
     tx,
     sql`
@@ -49,8 +55,7 @@ export async function recordEvent(
       RETURNING id, organization_id, type, livemode, created_at
     ), fanned AS (
       INSERT INTO webhook_deliveries (id, organization_id, subscription_id, event_id, event_type, next_attempt_at)
-      SELECT 'whd_' || substr(e.id, 5, 9) || substr(replace(gen_random_uuid()::text, '-', ''), 1, 13),
-             e.organization_id, s.id, e.id, e.type, now()
+      SELECT ${deliveryIdFor(sql`e.id`)}, e.organization_id, s.id, e.id, e.type, now()
       FROM event e
       JOIN webhook_subscriptions s ON s.organization_id = e.organization_id
       WHERE ${subscriptions}

@@ -390,7 +390,7 @@ describe('delivery log and replay', () => {
       await api(app, 'POST', `/v1/webhooks/${hook.id}/recover`, { key: other.secret.key, body: { since } }),
       202,
     ).data;
-    expect(recovered).toEqual({ requeued: 1 });
+    expect(recovered).toEqual({ requeued: 1, retried: 1, added: 0, hasMore: false });
     await receiver.waitFor(4, '/replay');
     expect(verify(receiver.at('/replay')[3]!, hook.secret).id).toBe(second);
     expectError(
