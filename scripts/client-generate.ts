@@ -55,8 +55,15 @@ interface ClientOperation {
   input: 'query' | 'body' | 'none';
   inputRequired: boolean;
   paged: boolean;
+  /**
+   * The list follows a cursor: `cursor` (incremental sync: `meta.nextCursor` goes back as `cursor`)
+   * or `after` (the event log: as `after`); the client then also has `iterate()` beside it.
+   */
+  cursor: 'cursor' | 'after' | null;
   /** The operation declares the Idempotency-Key header (the client then sends one on every call). */
   idempotent: boolean;
+  /** The generated `iterate` method of a cursor list (not an operation of its own). */
+  iterator?: boolean;
   summary: string;
   description: string;
 }
@@ -88,6 +95,11 @@ function clientOperations(document: OpenApiDocument): ClientOperation[] {
           : query.some((parameter) => parameter.required),
         // A paged list takes `page` and answers `meta.totalPages` (pagination helper's PageMeta).
         paged: query.some((parameter) => parameter.name === 'page'),
+        cursor: query.some((parameter) => parameter.name === 'cursor')
+          ? 'cursor'
+          : query.some((parameter) => parameter.name === 'after')
+            ? 'after'
+            : null,
         idempotent: parameters.some(
           (parameter) =>
             parameter.$ref === '#/components/parameters/IdempotencyKey' ||
@@ -139,11 +151,35 @@ function namespaces(operations: ClientOperation[]): Namespace {
     }
     node.methods.set(leaf, operation);
   }
+  addIterators(root);
   return root;
 }
 
+/** Beside each cursor list `x.list`, `x.iterate`: an async iterator that follows the cursor. */
+function addIterators(node: Namespace): void {
+  for (const [name, operation] of [...node.methods]) {
+    if (!operation.cursor) continue;
+    if (name !== 'list') throw new Error(`operationId ${operation.id}: a cursor list must be named *.list`);
+    if (node.methods.has('iterate') || node.children.has('iterate'))
+      throw new Error(`operationId ${operation.id}: its namespace already has an iterate`);
+    node.methods.set('iterate', { ...operation, id: operation.id, iterator: true } as ClientOperation);
+  }
+  for (const child of node.children.values()) addIterators(child);
+}
+
 function docComment(operation: ClientOperation, indent: string): string {
+  const iterator = operation.iterator
+    ? [
+        `Every item of \`${operation.id}\`, page after page: an async iterator that sends \`meta.nextCursor\` ` +
+          `back as \`${operation.cursor}\` until \`hasMore\` is false.` +
+          (operation.cursor === 'cursor'
+            ? ' Without `updatedAfter` or `cursor` it starts from the oldest change (cursor mode).'
+            : ' Start from a saved position with `after`.'),
+        '',
+      ]
+    : [];
   const text = [
+    ...iterator,
     operation.summary,
     '',
     operation.description,
@@ -169,6 +205,7 @@ function signature(operation: ClientOperation): string {
     args.push(`body${operation.inputRequired ? '' : '?'}: Body<${id}>`);
   }
   args.push('options?: RequestOptions');
+  if (operation.iterator) return `(${args.join(', ')}): AsyncIterable<Item<${id}>>`;
   const result = operation.paged ? `PagePromise<${id}>` : `Promise<ApiResult<${id}>>`;
   return `(${args.join(', ')}): ${result}`;
 }
@@ -197,12 +234,13 @@ function operationsSource(operations: ClientOperation[]): string {
         pathParams: operation.pathParams,
         input: operation.input,
         paged: operation.paged,
+        cursor: operation.cursor,
         idempotent: operation.idempotent,
       };
       return `  ${JSON.stringify(operation.id)}: ${JSON.stringify(spec)},`;
     })
     .join('\n');
-  return `${HEADER}import type { ApiResult, Body, OperationSpec, PagePromise, Query, RequestOptions } from '../types.ts';
+  return `${HEADER}import type { ApiResult, Body, Item, OperationSpec, PagePromise, Query, RequestOptions } from '../types.ts';
 
 /** Every operation the client calls, by operationId: how to build its request. */
 export const OPERATIONS = {

@@ -58,6 +58,7 @@ export function createClient(options: ClientOptions): Client {
     let group = client;
     for (const part of parts) group = (group[part] ??= {}) as Record<string, unknown>;
     group[name] = (...args: unknown[]) => invoke(settings, id, spec, args);
+    if (spec.cursor) group.iterate = (...args: unknown[]) => cursorItems(settings, id, spec, args);
   }
   return client as unknown as Client;
 }
@@ -132,6 +133,32 @@ function pages(first: Promise<unknown>, fetchPage: (page: number) => Promise<unk
     }
   }
   return Object.assign(first, { [Symbol.asyncIterator]: items });
+}
+
+/** The oldest possible change: where a cursor list's `iterate()` starts when not told otherwise. */
+const BEGINNING = '1970-01-01T00:00:00.000Z';
+
+interface CursorPage {
+  data: unknown[];
+  meta: { hasMore: boolean; nextCursor: string | number | null };
+}
+
+/**
+ * `x.iterate(...)`: every item of a cursor list, requesting the next page with `meta.nextCursor` as
+ * `spec.cursor` until `hasMore` is false. A list in page mode by default (`cursor` lists) is put in
+ * cursor mode from the beginning. Nothing is requested before the first `next()`.
+ */
+async function* cursorItems(settings: Settings, id: string, spec: OperationSpec, args: unknown[]) {
+  const count = spec.pathParams.length;
+  let query = { ...((args[count] ?? {}) as Record<string, unknown>) };
+  if (spec.cursor === 'cursor' && query.cursor === undefined && query.updatedAfter === undefined)
+    query.updatedAfter = BEGINNING;
+  for (;;) {
+    const page = (await invoke(settings, id, spec, [...args.slice(0, count), query, args[count + 1]])) as CursorPage;
+    yield* page.data;
+    if (!page.meta.hasMore || page.meta.nextCursor === null) return;
+    query = { ...query, [spec.cursor as string]: page.meta.nextCursor };
+  }
 }
 
 interface Call {

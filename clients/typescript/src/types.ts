@@ -15,6 +15,8 @@ export interface OperationSpec {
   input: 'query' | 'body' | 'none';
   /** A list that takes `page`/`pageSize` and answers `meta.totalPages`: the result is also async-iterable. */
   paged: boolean;
+  /** A list that follows `meta.nextCursor` (sent back as this parameter): its namespace has `iterate()`. */
+  cursor: 'cursor' | 'after' | null;
   /** The document declares `Idempotency-Key` on it: every call sends one, the same on each retry. */
   idempotent: boolean;
 }

@@ -300,6 +300,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/event-log/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One event of the log
+     * @description The envelope of one event of the organization, as delivered to webhooks, with its `sequence`. 404 when the id is unknown, of another organization or past the retention.
+     */
+    get: operations['eventLog.get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/event-log': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the event log
+     * @description Every event of the organization, in the order the changes committed: `sequence` is 1, 2, 3… without gaps, and an event never appears below a `sequence` already read, however transactions overlap (it is stamped at commit: docs/sync.md). Follow it with `after=<meta.nextCursor>`: each event exactly once. Items are the webhook delivery envelope. A test key reads the test organization’s events, a live key the live ones. Events are kept EVENT_LOG_RETENTION_DAYS days (default 30).
+     */
+    get: operations['eventLog.list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/finder': {
     parameters: {
       query?: never;
@@ -682,8 +722,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Re-queue the failed deliveries since an instant
-     * @description Every FAILED delivery of the subscription created at or after `since` is queued again with a fresh retry schedule (at most 10 000 per call; `requeued` says how many). 409 when the subscription is disabled.
+     * Backfill: queue every event since an instant that the subscription has not received
+     * @description Every event recorded at or after `since` that the subscription’s patterns match and that it has not received is queued, oldest first, with its original event id (receivers de-duplicate on it): its FAILED deliveries again with a fresh retry schedule (`retried`), and the events it never had a delivery for, recorded while it was disabled for example (`added`). Reaches back as far as the event log keeps events (EVENT_LOG_RETENTION_DAYS). Paced: the deliveries fall due 20 per second, so live events keep flowing between them. At most 10000 per call (`hasMore`: call again). 409 when the subscription is disabled.
      */
     post: operations['webhooks.recover'];
     delete?: never;
@@ -905,7 +945,7 @@ export interface webhooks {
     put?: never;
     /**
      * appointment.deleted
-     * @description An appointment was deleted in the back office (its time is free again). To call off a visit and keep its history, set its status to CANCELLED instead (`appointment.updated`).
+     * @description An appointment was deleted in the back office (its time is free again). To call off a visit and keep its history, set its status to CANCELLED instead (`appointment.updated`). Its tasks stay, with `appointmentId` null. `data.appointment` is a tombstone: its id and when it was deleted.
      */
     post: operations['webhook.appointment.deleted'];
     delete?: never;
@@ -965,7 +1005,7 @@ export interface webhooks {
     put?: never;
     /**
      * contact.deleted
-     * @description A contact was deleted in the back office, with its leads, visit requests, finder searches, deals and usage. `data.contact` is the contact as it was.
+     * @description A contact was deleted in the back office, with its leads, visit requests, finder searches, deals (each records `deal.deleted`) and usage; its tasks and appointments stay, with `contactId` null. `data.contact` is a tombstone: its id and when it was deleted, never its details.
      */
     post: operations['webhook.contact.deleted'];
     delete?: never;
@@ -1025,7 +1065,7 @@ export interface webhooks {
     put?: never;
     /**
      * deal.deleted
-     * @description A deal was deleted in the back office. `data.deal` is the deal as it was.
+     * @description A deal was deleted in the back office, or with its contact. `data.deal` is a tombstone: its id and when it was deleted.
      */
     post: operations['webhook.deal.deleted'];
     delete?: never;
@@ -1245,9 +1285,29 @@ export interface webhooks {
     put?: never;
     /**
      * property.deleted
-     * @description A property was deleted in the back office.
+     * @description A property was deleted in the back office. `data.property` is a tombstone: its id and when it was deleted. If it was on the portal, `property.removed` (reason DELETED) is recorded too.
      */
     post: operations['webhook.property.deleted'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'property.removed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * property.removed
+     * @description A property left the public portal: unpublished (`publishedOnPortal` false), deactivated (status no longer ACTIVE) or deleted, by the back office or an import. A portal mirror deletes its copy; a later `property.updated` that makes it visible again brings it back. `data.property` = `{id, deletedAt, reason}`, deletedAt being when it left.
+     */
+    post: operations['webhook.property.removed'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1305,7 +1365,7 @@ export interface webhooks {
     put?: never;
     /**
      * task.deleted
-     * @description A task was deleted in the back office.
+     * @description A task was deleted in the back office. `data.task` is a tombstone: its id and when it was deleted.
      */
     post: operations['webhook.task.deleted'];
     delete?: never;
@@ -1528,6 +1588,13 @@ export interface components {
       schema: {
         [key: string]: unknown;
       };
+    };
+    EventLogMeta: {
+      pageSize: number;
+      /** @description More events matched than this page holds */
+      hasMore: boolean;
+      /** @description order asc: the `after` of the next request, also on the last page (poll with it for newer events); order desc: the `before` of the next page, null on the last one */
+      nextCursor: number | null;
     };
     AdminOrganization: {
       /** @example org_0VhJ3kQ2Zt8mX1pR4sT6uE */
@@ -3563,6 +3630,7 @@ export interface components {
           | 'message.status_changed'
           | 'property.created'
           | 'property.deleted'
+          | 'property.removed'
           | 'property.updated'
           | 'task.created'
           | 'task.deleted'
@@ -3710,30 +3778,41 @@ export interface components {
     RecoverWebhookBody: {
       /**
        * Format: date-time
-       * @description Re-queue the FAILED deliveries created at or after this instant
+       * @description Queue the events recorded at or after this instant that the subscription has not received (at most EVENT_LOG_RETENTION_DAYS back)
        * @example 2027-03-29T10:15:00.000Z
        */
       since: string;
     };
     EventEnvelope: {
-      /** @example evt_0VhJ3kQ2Zt8mX1pR4sT6uE */
+      /** @description The event type (SPEC.md keeps this name beside `type`) */
+      event: string;
+      /**
+       * @description evt_… identifier: the same on every delivery attempt; dedupe on it
+       * @example evt_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       id: string;
+      /** @description Event type of the catalog (GET /v1/events) */
       type: string;
       /**
        * Format: date-time
+       * @description When the event was recorded
        * @example 2027-03-29T10:15:00.000Z
        */
       timestamp: string;
       /** @example org_0VhJ3kQ2Zt8mX1pR4sT6uE */
       organizationId: string;
+      /** @description false for events of the test organization */
       livemode: boolean;
       actor: {
         kind: ('USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION') | null;
         userId: string | null;
       };
+      /** @description The payload: its schema is in the catalog */
       data: {
         [key: string]: unknown;
       };
+      /** @description The event's place in its organization's event log: 1, 2, 3… in commit order, without gaps (GET /v1/event-log?after=). 0 only on a synthetic sample. */
+      sequence: number;
     };
     MessageAgent: {
       /** @example agt_0VhJ3kQ2Zt8mX1pR4sT6uE */
@@ -8232,6 +8311,394 @@ export interface operations {
           'application/json': {
             data: components['schemas']['Deal'][];
             meta: components['schemas']['PageMeta'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'eventLog.get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description evt_… identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "event": "string",
+           *         "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "type": "string",
+           *         "timestamp": "2027-03-29T10:15:00.000Z",
+           *         "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "livemode": true,
+           *         "actor": {
+           *           "kind": "USER",
+           *           "userId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *         },
+           *         "data": {},
+           *         "sequence": 0
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['EventEnvelope'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'eventLog.list': {
+    parameters: {
+      query?: {
+        /** @description Only these types: an exact type (`deal.won`), `object.*` or `*`; repeat the parameter for more (`type=contact.*&type=deal.won`) */
+        type?: components['schemas']['WebhookEventTypePattern'][];
+        /** @description Only events whose `sequence` is greater: pass the last page’s `meta.nextCursor` (order asc) */
+        after?: number;
+        /** @description Only events whose `sequence` is smaller: pass the last page’s `meta.nextCursor` (order desc) */
+        before?: number;
+        /** @description Recorded at or after (a date means its start, UTC) */
+        createdAfter?: string;
+        /** @description Recorded strictly before (a date means its start, UTC) */
+        createdBefore?: string;
+        /** @description By `sequence`: oldest first (default) or newest first */
+        order?: 'asc' | 'desc';
+        /** @description Items per page, at most 100 */
+        pageSize?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "event": "string",
+           *           "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "type": "string",
+           *           "timestamp": "2027-03-29T10:15:00.000Z",
+           *           "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "livemode": true,
+           *           "actor": {
+           *             "kind": "USER",
+           *             "userId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *           },
+           *           "data": {},
+           *           "sequence": 0
+           *         }
+           *       ],
+           *       "meta": {
+           *         "pageSize": 1,
+           *         "hasMore": true,
+           *         "nextCursor": 0
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['EventEnvelope'][];
+            meta: components['schemas']['EventLogMeta'];
           };
         };
       };
@@ -13274,14 +13741,23 @@ export interface operations {
           /**
            * @example {
            *       "data": {
-           *         "requeued": 0
+           *         "requeued": 0,
+           *         "retried": 0,
+           *         "added": 0,
+           *         "hasMore": true
            *       }
            *     }
            */
           'application/json': {
             data: {
-              /** @description At most 10000 per call */
+              /** @description retried + added: at most 10000 per call */
               requeued: number;
+              /** @description FAILED deliveries queued again */
+              retried: number;
+              /** @description Events it never had a delivery for (recorded while it was disabled, for example) */
+              added: number;
+              /** @description More than 10000 were waiting: call again with the same since for the rest */
+              hasMore: boolean;
             };
           };
         };
@@ -14183,6 +14659,7 @@ export interface operations {
           /**
            * @example {
            *       "data": {
+           *         "event": "string",
            *         "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
            *         "type": "string",
            *         "timestamp": "2027-03-29T10:15:00.000Z",
@@ -14192,7 +14669,8 @@ export interface operations {
            *           "kind": "USER",
            *           "userId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *         },
-           *         "data": {}
+           *         "data": {},
+           *         "sequence": 0
            *       },
            *       "meta": {
            *         "synthetic": true
@@ -14724,7 +15202,8 @@ export interface operations {
          *           "createdAt": "2026-11-02T10:15:00.000Z",
          *           "updatedAt": "2026-11-02T10:15:00.000Z"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -14791,6 +15270,8 @@ export interface operations {
               updatedAt: string;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -14887,7 +15368,8 @@ export interface operations {
          *           "createdAt": "2026-11-02T10:15:00.000Z",
          *           "updatedAt": "2026-11-02T10:15:00.000Z"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -14954,6 +15436,8 @@ export interface operations {
               updatedAt: string;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -15053,7 +15537,8 @@ export interface operations {
          *         "changes": [
          *           "booking"
          *         ]
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -15121,6 +15606,8 @@ export interface operations {
             };
             changes: string[];
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -15194,7 +15681,8 @@ export interface operations {
          *           "expiresAt": null,
          *           "createdAt": "2026-11-21T10:00:00.000Z"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -15232,6 +15720,8 @@ export interface operations {
               createdAt: string;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -15308,7 +15798,8 @@ export interface operations {
          *         "changes": [
          *           "status"
          *         ]
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -15348,6 +15839,8 @@ export interface operations {
             /** @description Names of the changed fields */
             changes: string[];
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -15427,7 +15920,8 @@ export interface operations {
          *           "phone": "+34611222333",
          *           "email": "marta@example.com"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -15472,6 +15966,8 @@ export interface operations {
               email: string | null;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -15532,18 +16028,10 @@ export interface operations {
          *       "data": {
          *         "appointment": {
          *           "id": "apt_0VhJ3kQ2Zt8mX1pR4sT6uB",
-         *           "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uA",
-         *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uC",
-         *           "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uW",
-         *           "type": "SHOWING",
-         *           "status": "SCHEDULED",
-         *           "startsAt": "2027-03-29T08:00:00.000Z",
-         *           "endsAt": "2027-03-29T08:30:00.000Z",
-         *           "timezone": "Europe/Madrid",
-         *           "source": "BOOKING",
-         *           "notes": "Could we also see the storage room?"
+         *           "deletedAt": "2027-03-29T10:15:00.000Z"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -15565,21 +16053,17 @@ export interface operations {
           };
           data: {
             appointment: {
+              /** @description The appointment's id */
               id: string;
-              agentId: string;
-              contactId: string | null;
-              propertyId: string | null;
-              type: string;
-              status: string;
-              /** Format: date-time */
-              startsAt: string;
-              /** Format: date-time */
-              endsAt: string;
-              timezone: string;
-              source: string;
-              notes: string | null;
+              /**
+               * Format: date-time
+               * @description When it was deleted (or left the portal)
+               */
+              deletedAt: string;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -15662,7 +16146,8 @@ export interface operations {
          *         "changes": [
          *           "status"
          *         ]
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -15708,6 +16193,8 @@ export interface operations {
             } | null;
             changes: string[];
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -15792,7 +16279,8 @@ export interface operations {
          *           "createdAt": "2026-11-02T10:15:00.000Z",
          *           "updatedAt": "2026-11-02T10:15:00.000Z"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -15858,6 +16346,8 @@ export interface operations {
               updatedAt: string;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -15918,31 +16408,10 @@ export interface operations {
          *       "data": {
          *         "contact": {
          *           "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uW",
-         *           "code": "CT-000042",
-         *           "firstName": "Lucía",
-         *           "lastName": "Fernández",
-         *           "fullName": "Lucía Fernández",
-         *           "email": "lucia@example.com",
-         *           "phone": "+34612345678",
-         *           "source": "WEBSITE",
-         *           "status": "QUALIFIED",
-         *           "type": "CLIENT",
-         *           "score": 35,
-         *           "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uA",
-         *           "preferredCity": "Málaga",
-         *           "preferredType": "APARTMENT",
-         *           "budget": 350000,
-         *           "currency": "EUR",
-         *           "tags": [
-         *             "portal",
-         *             "buyer"
-         *           ],
-         *           "optedOut": false,
-         *           "externalId": null,
-         *           "createdAt": "2026-11-02T10:15:00.000Z",
-         *           "updatedAt": "2026-11-02T10:15:00.000Z"
+         *           "deletedAt": "2027-03-29T10:15:00.000Z"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -15964,50 +16433,17 @@ export interface operations {
           };
           data: {
             contact: {
-              /** @description ct_… identifier */
+              /** @description The contact's id */
               id: string;
-              /** @description Human-readable code, unique in the organization (CT-000042) */
-              code: string;
-              firstName: string;
-              lastName: string;
-              fullName: string;
-              email: string | null;
-              phone: string | null;
-              /** @enum {string} */
-              source:
-                | 'WEBSITE'
-                | 'PORTAL'
-                | 'FINDER'
-                | 'BOOKING'
-                | 'MESSAGING'
-                | 'PHONE'
-                | 'EMAIL'
-                | 'WALK_IN'
-                | 'REFERRAL'
-                | 'SOCIAL'
-                | 'IMPORT'
-                | 'API'
-                | 'OTHER';
-              /** @enum {string} */
-              status: 'NEW' | 'CONTACTED' | 'QUALIFIED' | 'UNQUALIFIED' | 'CONVERTED' | 'ARCHIVED';
-              /** @enum {string} */
-              type: 'LEAD' | 'CLIENT' | 'OWNER' | 'TENANT' | 'INVESTOR' | 'PARTNER' | 'OTHER';
-              score: number;
-              ownerId: string | null;
-              preferredCity: string | null;
-              preferredType: string | null;
-              budget: number | null;
-              currency: string | null;
-              tags: string[];
-              /** @description The contact asked not to be messaged */
-              optedOut: boolean;
-              externalId: string | null;
-              /** Format: date-time */
-              createdAt: string;
-              /** Format: date-time */
-              updatedAt: string;
+              /**
+               * Format: date-time
+               * @description When it was deleted (or left the portal)
+               */
+              deletedAt: string;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -16097,7 +16533,8 @@ export interface operations {
          *           "tags",
          *           "lastActivityAt"
          *         ]
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -16164,6 +16601,8 @@ export interface operations {
             };
             changes: string[];
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -16252,7 +16691,8 @@ export interface operations {
          *           "createdAt": "2026-11-02T10:15:00.000Z",
          *           "updatedAt": "2026-11-20T16:40:00.000Z"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -16331,6 +16771,8 @@ export interface operations {
               updatedAt: string;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -16391,35 +16833,10 @@ export interface operations {
          *       "data": {
          *         "deal": {
          *           "id": "deal_0VhJ3kQ2Zt8mX1pR4sT6uD",
-         *           "code": "DL-000042",
-         *           "title": "Lucía Fernández: two-bedroom flat in Soho",
-         *           "value": 325000,
-         *           "currency": "EUR",
-         *           "probability": 60,
-         *           "status": "OPEN",
-         *           "intent": "PURCHASE",
-         *           "leadSource": "PORTAL",
-         *           "lostReason": null,
-         *           "aiCreated": false,
-         *           "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uA",
-         *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uW",
-         *           "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uW",
-         *           "pipelineId": "pl_0VhJ3kQ2Zt8mX1pR4sT6uP",
-         *           "stageId": "stg_0VhJ3kQ2Zt8mX1pR4sT6u3",
-         *           "stageName": "Offer made",
-         *           "stageEnteredAt": "2026-11-20T16:40:00.000Z",
-         *           "expectedCloseDate": "2026-12-15T00:00:00.000Z",
-         *           "closedAt": null,
-         *           "saasPlanId": null,
-         *           "saasPlanName": null,
-         *           "saasBillingPeriod": null,
-         *           "saasMrrAmount": null,
-         *           "trialStartedAt": null,
-         *           "trialEndsAt": null,
-         *           "createdAt": "2026-11-02T10:15:00.000Z",
-         *           "updatedAt": "2026-11-20T16:40:00.000Z"
+         *           "deletedAt": "2027-03-29T10:15:00.000Z"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -16441,63 +16858,17 @@ export interface operations {
           };
           data: {
             deal: {
-              /** @description deal_… identifier */
+              /** @description The deal's id */
               id: string;
-              /** @description Human-readable code, unique in the organization (DL-000042) */
-              code: string;
-              title: string;
-              value: number;
-              /** @description ISO 4217 */
-              currency: string;
-              /** @description The stage's when it entered it; 100 when won */
-              probability: number;
               /**
-               * @description The kind of the deal's stage
-               * @enum {string}
+               * Format: date-time
+               * @description When it was deleted (or left the portal)
                */
-              status: 'OPEN' | 'WON' | 'LOST';
-              /** @enum {string} */
-              intent: 'PURCHASE' | 'SALE' | 'RENTAL' | 'LETTING' | 'INVESTMENT' | 'VALUATION' | 'OTHER';
-              /** @enum {string} */
-              leadSource:
-                | 'PORTAL'
-                | 'WEBSITE'
-                | 'FINDER'
-                | 'BOOKING'
-                | 'MESSAGING'
-                | 'PHONE'
-                | 'EMAIL'
-                | 'WALK_IN'
-                | 'REFERRAL'
-                | 'SOCIAL'
-                | 'IMPORT'
-                | 'API'
-                | 'OTHER';
-              lostReason: string | null;
-              /** @description Created by an AI assistant */
-              aiCreated: boolean;
-              agentId: string | null;
-              contactId: string;
-              propertyId: string | null;
-              pipelineId: string;
-              stageId: string;
-              stageName: string;
-              /** Format: date-time */
-              stageEnteredAt: string;
-              expectedCloseDate: string | null;
-              closedAt: string | null;
-              saasPlanId: string | null;
-              saasPlanName: string | null;
-              saasBillingPeriod: ('MONTHLY' | 'QUARTERLY' | 'YEARLY') | null;
-              saasMrrAmount: number | null;
-              trialStartedAt: string | null;
-              trialEndsAt: string | null;
-              /** Format: date-time */
-              createdAt: string;
-              /** Format: date-time */
-              updatedAt: string;
+              deletedAt: string;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -16621,7 +16992,8 @@ export interface operations {
          *           "lostReason": "Bought through another agency",
          *           "automated": true
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -16753,6 +17125,8 @@ export interface operations {
               automated: boolean;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -16876,7 +17250,8 @@ export interface operations {
          *           "lostReason": null,
          *           "automated": false
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -17008,6 +17383,8 @@ export interface operations {
               automated: boolean;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -17099,7 +17476,8 @@ export interface operations {
          *         "changes": [
          *           "value"
          *         ]
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -17179,6 +17557,8 @@ export interface operations {
             };
             changes: string[];
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -17302,7 +17682,8 @@ export interface operations {
          *           "lostReason": null,
          *           "automated": false
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -17434,6 +17815,8 @@ export interface operations {
               automated: boolean;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -17515,7 +17898,8 @@ export interface operations {
          *           ],
          *           "createdAt": "2026-11-02T10:15:00.000Z"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -17592,6 +17976,8 @@ export interface operations {
               createdAt: string;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -17651,7 +18037,8 @@ export interface operations {
          *       },
          *       "data": {
          *         "success": true
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -17675,6 +18062,8 @@ export interface operations {
             /** @constant */
             success: true;
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -17777,7 +18166,8 @@ export interface operations {
          *           "updatedAt": "2026-11-02T10:15:00.000Z"
          *         },
          *         "windowExpiresAt": "2026-11-04T09:42:10.000Z"
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -17881,6 +18271,8 @@ export interface operations {
             /** Format: date-time */
             windowExpiresAt: string;
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -17963,7 +18355,8 @@ export interface operations {
          *           },
          *           "failureReason": null
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -18021,6 +18414,8 @@ export interface operations {
               failureReason: string | null;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -18104,7 +18499,8 @@ export interface operations {
          *           "failureReason": null
          *         },
          *         "previousStatus": "SENT"
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -18164,6 +18560,8 @@ export interface operations {
             /** @enum {string} */
             previousStatus: 'QUEUED' | 'SENT' | 'DELIVERED' | 'READ' | 'FAILED';
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -18239,7 +18637,8 @@ export interface operations {
          *           "createdAt": "2026-11-02T10:15:00.000Z",
          *           "updatedAt": "2026-11-02T10:15:00.000Z"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -18280,6 +18679,8 @@ export interface operations {
               updatedAt: string;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -18340,22 +18741,10 @@ export interface operations {
          *       "data": {
          *         "property": {
          *           "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uW",
-         *           "code": "MAL-0042",
-         *           "title": "Bright two-bedroom flat near the port",
-         *           "transactionType": "SALE",
-         *           "type": "APARTMENT",
-         *           "status": "ACTIVE",
-         *           "publishedOnPortal": true,
-         *           "featured": false,
-         *           "price": 325000,
-         *           "currency": "EUR",
-         *           "city": "Málaga",
-         *           "neighborhood": "Soho",
-         *           "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uA",
-         *           "createdAt": "2026-11-02T10:15:00.000Z",
-         *           "updatedAt": "2026-11-02T10:15:00.000Z"
+         *           "deletedAt": "2027-03-29T10:15:00.000Z"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -18377,25 +18766,116 @@ export interface operations {
           };
           data: {
             property: {
+              /** @description The property's id */
               id: string;
-              code: string;
-              title: string;
-              transactionType: string;
-              type: string;
-              status: string;
-              publishedOnPortal: boolean;
-              featured: boolean;
-              price: number;
-              currency: string;
-              city: string;
-              neighborhood: string | null;
-              agentId: string | null;
-              /** Format: date-time */
-              createdAt: string;
-              /** Format: date-time */
-              updatedAt: string;
+              /**
+               * Format: date-time
+               * @description When it was deleted (or left the portal)
+               */
+              deletedAt: string;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.property.removed': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "property.removed",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "property.removed",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "property": {
+         *           "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uW",
+         *           "deletedAt": "2027-03-29T10:15:00.000Z",
+         *           "reason": "UNPUBLISHED"
+         *         }
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'property.removed';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'property.removed';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            userId: string | null;
+          };
+          data: {
+            property: {
+              /** @description The property's id */
+              id: string;
+              /**
+               * Format: date-time
+               * @description When it was deleted (or left the portal)
+               */
+              deletedAt: string;
+              /** @description Why it left: UNPUBLISHED, DEACTIVATED, DELETED */
+              reason: 'UNPUBLISHED' | 'DEACTIVATED' | 'DELETED';
+            };
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -18474,7 +18954,8 @@ export interface operations {
          *         "changes": [
          *           "price"
          *         ]
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -18516,6 +18997,8 @@ export interface operations {
             };
             changes: string[];
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -18588,7 +19071,8 @@ export interface operations {
          *           "createdAt": "2027-03-29T10:15:00.000Z",
          *           "updatedAt": "2027-03-29T10:15:00.000Z"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -18629,6 +19113,8 @@ export interface operations {
               updatedAt: string;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -18689,19 +19175,10 @@ export interface operations {
          *       "data": {
          *         "task": {
          *           "id": "task_0VhJ3kQ2Zt8mX1pR4sT6uD",
-         *           "title": "Call Marta about the second visit",
-         *           "description": "She asked to see the storage room.",
-         *           "type": "CALL",
-         *           "status": "PENDING",
-         *           "dueAt": "2027-03-30T09:00:00.000Z",
-         *           "assigneeId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uA",
-         *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uC",
-         *           "appointmentId": null,
-         *           "completedAt": null,
-         *           "createdAt": "2027-03-29T10:15:00.000Z",
-         *           "updatedAt": "2027-03-29T10:15:00.000Z"
+         *           "deletedAt": "2027-03-29T10:15:00.000Z"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -18723,25 +19200,17 @@ export interface operations {
           };
           data: {
             task: {
-              /** @description task_… identifier */
+              /** @description The task's id */
               id: string;
-              title: string;
-              description: string | null;
-              /** @enum {string} */
-              type: 'TODO' | 'CALL' | 'EMAIL' | 'MEETING' | 'FOLLOW_UP' | 'NOTIFICATION' | 'OTHER';
-              /** @enum {string} */
-              status: 'PENDING' | 'DONE' | 'CANCELLED';
-              dueAt: string | null;
-              assigneeId: string | null;
-              contactId: string | null;
-              appointmentId: string | null;
-              completedAt: string | null;
-              /** Format: date-time */
-              createdAt: string;
-              /** Format: date-time */
-              updatedAt: string;
+              /**
+               * Format: date-time
+               * @description When it was deleted (or left the portal)
+               */
+              deletedAt: string;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -18817,7 +19286,8 @@ export interface operations {
          *         "changes": [
          *           "status"
          *         ]
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -18859,6 +19329,8 @@ export interface operations {
             };
             changes: string[];
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -18958,7 +19430,8 @@ export interface operations {
          *           "createdAt": "2026-11-02T10:15:00.000Z",
          *           "updatedAt": "2026-11-02T10:15:00.000Z"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -19043,6 +19516,8 @@ export interface operations {
               updatedAt: string;
             };
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -19107,7 +19582,8 @@ export interface operations {
          *         },
          *         "reason": "FAILING",
          *         "failingSince": "2027-03-26T10:15:00.000Z"
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -19136,6 +19612,8 @@ export interface operations {
             reason: 'GONE' | 'FAILING';
             failingSince: string | null;
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
@@ -19199,7 +19677,8 @@ export interface operations {
          *           "url": "https://hooks.example-realty.com/agency"
          *         },
          *         "message": "This is a test event from agency-crm."
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         'application/json': {
@@ -19227,6 +19706,8 @@ export interface operations {
             };
             message: string;
           };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
         };
       };
     };
