@@ -154,7 +154,11 @@ async function* cursorItems(settings: Settings, id: string, spec: OperationSpec,
   if (spec.cursor === 'cursor' && query.cursor === undefined && query.updatedAfter === undefined)
     query.updatedAfter = BEGINNING;
   for (;;) {
-    const page = (await invoke(settings, id, spec, [...args.slice(0, count), query, args[count + 1]])) as CursorPage;
+    const page = (await invoke(settings, id, spec, [
+      ...args.slice(0, count),
+      query,
+      args[count + 1],
+    ])) as CursorPage;
     yield* page.data;
     if (!page.meta.hasMore || page.meta.nextCursor === null) return;
     query = { ...query, [spec.cursor as string]: page.meta.nextCursor };
