@@ -189,6 +189,11 @@ export const ContactBatchBodySchema = BatchBody('contacts', ContactBatchItemSche
   $id: 'ContactBatchBody',
   maxItems: MAX_CONTACT_BATCH,
   description: 'Contacts to create or update, written in order, each in its own transaction',
+  example: [
+    { firstName: 'Lucía', lastName: 'García', externalId: 'crm-7781', email: 'lucia.garcia@example.com' },
+    { firstName: 'Marta', phone: '+34600111222', tags: ['buyer'] },
+    { firstName: 'Pablo', phone: '600 11 12' },
+  ],
 });
 export type ContactBatchBody = Static<typeof ContactBatchBodySchema>;
 
@@ -225,7 +230,37 @@ export const ContactBatchResultSchema = Type.Object(
       { additionalProperties: false },
     ),
   },
-  { $id: 'ContactBatchResult', additionalProperties: false, description: 'What each item of the batch did' },
+  {
+    $id: 'ContactBatchResult',
+    additionalProperties: false,
+    description: 'What each item of the batch did',
+    examples: [
+      {
+        results: [
+          { index: 0, status: 'created', id: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uE', error: null },
+          { index: 1, status: 'updated', id: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uF', error: null },
+          {
+            index: 2,
+            status: 'error',
+            id: null,
+            error: {
+              code: 'VALIDATION_ERROR',
+              message:
+                'body.contacts[2].phone is not a valid phone number (use the international format, e.g. +34612345678, or a ES number)',
+              details: [
+                {
+                  field: 'body.contacts[2].phone',
+                  message:
+                    'is not a valid phone number (use the international format, e.g. +34612345678, or a ES number)',
+                },
+              ],
+            },
+          },
+        ],
+        summary: { created: 1, updated: 1, unchanged: 0, failed: 1 },
+      },
+    ],
+  },
 );
 export type ContactBatchResult = Static<typeof ContactBatchResultSchema>;
 

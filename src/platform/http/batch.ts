@@ -23,7 +23,7 @@ type Named = TSchema & { $id?: string };
 export function BatchBody<K extends string>(
   field: K,
   item: Named,
-  options: { $id: string; maxItems: number; description: string },
+  options: { $id: string; maxItems: number; description: string; example: unknown[] },
 ) {
   const name = item.$id;
   if (!name) throw new Error('BatchBody() needs an item schema with $id');
@@ -39,6 +39,7 @@ export function BatchBody<K extends string>(
     $id: options.$id,
     additionalProperties: false,
     description: options.description,
+    examples: [{ [field]: options.example }],
   });
 }
 
