@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../../src/platform/auth/scopes.ts';
-import { createApiKey, createOrganization, createTenant } from '../../helpers/factories.ts';
+import { createApiKey, createTenant } from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 import { createContact, dailyOf, fastPublishableKey, rawEventsOf, scoreOf } from './support.ts';
@@ -226,16 +226,8 @@ describe('POST /v1/usage/events/batch: Idempotency-Key, tenants, limits', () => 
   });
 
   it('counts one request, and one write per 50 events', async () => {
-    const org = await createOrganization(app, { writeLimitPerMinute: 50 });
-    const key = (
-      await createApiKey(app, org.id, {
-        type: 'secret',
-        scopes: [...SCOPES],
-        accessLevel: 3,
-        rateLimitPerMinute: 60,
-        writeLimitPerMinute: 30,
-      })
-    ).key;
+    const limited = await createTenant(app, { secret: { rateLimitPerMinute: 60, writeLimitPerMinute: 30 } });
+    const key = limited.secret.key;
     const events = Array.from({ length: 120 }, () => ({ name: 'login', email: 'nobody@example.com' }));
     const response = await batch(key, { events });
     expectStatus(response, 200);
