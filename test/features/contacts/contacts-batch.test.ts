@@ -409,7 +409,11 @@ describe('POST /v1/contacts/batch: rate limits', () => {
     );
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.headers['ratelimit']).toMatch(/^"key-writes";r=0;t=\d+$/);
-    // The refused batch took nothing, not even its request; a smaller batch still fits.
+    // Refused under an Idempotency-Key, the key is free again: a retry meets the limit, not a 409.
+    const headers = { 'idempotency-key': `refused-${org.id}` };
+    expectError(await batch({ contacts: items(100) }, key, headers), 429, 'RATE_LIMITED');
+    expectError(await batch({ contacts: items(100) }, key, headers), 429, 'RATE_LIMITED');
+    // The refused batches took nothing, not even their request; a smaller batch still fits.
     expect(await remaining(key)).toStrictEqual({ key: 55, 'key-writes': 7, 'organization-writes': 27 });
     expectStatus(await batch({ contacts: items(10) }, key), 200);
     expect(await remaining(key)).toStrictEqual({ key: 53, 'key-writes': 6, 'organization-writes': 26 });
