@@ -6,7 +6,7 @@ import type { Database } from './db/database.ts';
 import { FEATURES } from './features.ts';
 import { mcpRoutes } from './mcp/mcp.routes.ts';
 import { mcpSchemas } from './mcp/mcp.schema.ts';
-import { registerAuth } from './platform/auth/auth.plugin.ts';
+import { registerAuth, registerBatchCharges } from './platform/auth/auth.plugin.ts';
 import { KeyVerifier } from './platform/auth/key-verifier.ts';
 import {
   clientErrorHandler,
@@ -14,12 +14,13 @@ import {
   MAX_PARAM_LENGTH,
   registerErrorHandling,
 } from './platform/errors/error-handler.ts';
-import { schemaCompilers } from './platform/http/compilers.ts';
+import { batchSchemas } from './platform/http/batch.ts';
+import { AJV_OPTIONS, schemaCompilers } from './platform/http/compilers.ts';
 import { registerRouteConventions } from './platform/http/conventions.ts';
 import { registerInputGuard } from './platform/http/input-guard.ts';
 import { registerNotFound } from './platform/http/not-found.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
-import { errorMessagesKeyword, sharedSchemas } from './platform/http/schemas.ts';
+import { sharedSchemas } from './platform/http/schemas.ts';
 import { registerIdempotency } from './platform/idempotency/idempotency.plugin.ts';
 import { newId } from './platform/ids/ids.ts';
 import { loggerOptions } from './platform/logging/logger.ts';
@@ -80,11 +81,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       // Checked by the input guard instead, which answers in the envelope (Node's 400 has no body).
       requireHostHeader: false,
     },
-    // verbose: each issue carries its schema, so `x-error-messages` can name the failure (error-handler.ts).
-    ajv: {
-      customOptions: { removeAdditional: false, allErrors: true, verbose: true },
-      plugins: [errorMessagesKeyword],
-    },
+    ajv: AJV_OPTIONS,
     schemaController: { compilersFactory: schemaCompilers },
   });
 
@@ -113,6 +110,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   // Named schemas in OpenAPI order: the shared ones, each feature's in list order, then the MCP endpoint's.
   for (const schema of [
     ...sharedSchemas,
+    ...batchSchemas,
     ...FEATURES.flatMap((feature) => feature.schemas ?? []),
     ...mcpSchemas,
     ...(deps.schemas ?? []),
@@ -127,6 +125,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   registerInputGuard(app);
   const secrets = deps.secrets ?? openSecretBox(config);
   registerIdempotency(app, deps.db, secrets);
+  // After the idempotency plugin: a batch's write points are counted after its key is claimed.
+  registerBatchCharges(app, limits);
   registerMetrics(app, limits.metrics);
 
   const context: AppContext = {

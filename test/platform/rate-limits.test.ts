@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../../src/platform/auth/keys.ts';
+import { MemoryLimitStore, RedisLimitStore, type LimitStore } from '../../src/platform/rate-limit/stores.ts';
 import { createApiKey, createOrganization, createTenant, type Tenant } from '../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../helpers/http.ts';
 import { probePlugin } from '../helpers/probe.ts';
@@ -158,6 +159,52 @@ async function redisReachable(): Promise<boolean> {
 const redisUp = await redisReachable();
 if (!redisUp && process.env.REQUIRE_REDIS === '1')
   throw new Error(`REQUIRE_REDIS=1 but Redis at ${TEST_REDIS_URL} is down`);
+
+/** The stores' batch semantics: `points` at once, all or none, and a refusal takes nothing. */
+async function expectAllOrNothing(store: LimitStore) {
+  const key = `batch-${Math.random().toString(36).slice(2)}`;
+  expect(await store.consume('key-writes', key, 30, 60, 25)).toMatchObject({ allowed: true, consumed: 25 });
+  expect((await store.consume('key-writes', key, 30, 60, 10)).allowed).toBe(false);
+  expect(await store.peek('key-writes', key, 30, 60)).toMatchObject({ consumed: 25 });
+  expect(await store.consume('key-writes', key, 30, 60, 5)).toMatchObject({ allowed: true, consumed: 30 });
+  expect((await store.consume('key-writes', key, 30, 60)).allowed).toBe(false);
+  await store.refund('key-writes', key, 30, 60, 10);
+  expect(await store.peek('key-writes', key, 30, 60)).toMatchObject({ consumed: 20 });
+  expect(await store.consume('key-writes', key, 30, 60)).toMatchObject({ allowed: true, consumed: 21 });
+}
+
+describe('batches: several points at once', () => {
+  it('counts them all or none in memory', async () => {
+    const store = new MemoryLimitStore();
+    try {
+      await expectAllOrNothing(store);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('counts them all or none in the per-process fallback while Redis does not answer', async () => {
+    const down = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    down.on('error', () => undefined);
+    let fallbacks = 0;
+    const store = new RedisLimitStore(down, () => (fallbacks += 1));
+    try {
+      await expectAllOrNothing(store);
+      expect(fallbacks).toBeGreaterThan(0);
+    } finally {
+      down.disconnect();
+    }
+  });
+
+  it.runIf(redisUp)('counts them all or none in Redis', async () => {
+    const store = new RedisLimitStore(new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 }));
+    try {
+      await expectAllOrNothing(store);
+    } finally {
+      await store.close();
+    }
+  });
+});
 
 describe.runIf(redisUp)('shared limits in Redis', () => {
   it('shares one count between two API processes', async () => {

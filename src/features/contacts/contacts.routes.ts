@@ -5,14 +5,19 @@ import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { ErrorResponseSchema, ref, DeletedResponseSchema } from '../../platform/http/schemas.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
 import {
+  ContactBatchBodySchema,
+  ContactBatchResponseSchema,
   ContactIdParamsSchema,
+  CONTACTS_PER_WRITE_POINT,
   ContactListResponseSchema,
   ContactResponseSchema,
   CreateContactBodySchema,
   ListContactsQuerySchema,
+  MAX_CONTACT_BATCH,
   OrgContactParamsSchema,
   UpdateContactBodySchema,
 } from './contacts.schema.ts';
+import * as batch from './contacts.batch.ts';
 import * as contacts from './contacts.service.ts';
 import * as write from './contacts.write.ts';
 
@@ -20,6 +25,10 @@ const READ = { auth: { scope: 'contacts:read', keyTypes: SECRET_KEYS, write: fal
 // Creating and changing people is support-approved (SPEC.md: contacts:write, access level 3).
 const WRITE = {
   auth: { scope: 'contacts:write', keyTypes: ['secret'], write: true, accessLevel: 3 },
+} as const;
+/** A batch counts once against `key`, and one write per 10 items against the write limits (decision 0183). */
+const BATCH_WRITE = {
+  auth: { ...WRITE.auth, batch: { items: 'contacts', itemsPerWritePoint: CONTACTS_PER_WRITE_POINT } },
 } as const;
 const ADMIN = { admin: true } as const;
 const TAGS = ['Contacts'];
@@ -40,6 +49,21 @@ const UPDATE_DESCRIPTION =
   'Only the fields sent change; null clears a nullable field; `tags` replaces the list. A new phone or email ' +
   'is checked like on create (409 naming the other contact). Records `contact.updated` with the names of ' +
   'the fields that changed; a request that changes nothing answers 200 and records no event.';
+
+const BATCH_DESCRIPTION =
+  `Creates or updates 1-${MAX_CONTACT_BATCH} contacts in one request. Each item is the body of POST /v1/contacts ` +
+  '(`ContactBatchItem`) and names a contact of the organization by `externalId` (the oldest holding it), else by ' +
+  'phone (any format), else by email (any case): no match creates one (source API by default), a match is changed ' +
+  'like a PATCH with the fields sent. Items run in order, each in its own transaction with its own event ' +
+  '(`contact.created`, or `contact.updated` naming the changed fields): a later item sees what an earlier one ' +
+  'wrote, so two items naming the same person create it once and then update it. An item that changes nothing ' +
+  'is `unchanged` and records no event. An invalid item (schema, phone, owner) or a duplicate phone or email of ' +
+  'another contact gets `status: error` with the error POST /v1/contacts would answer, fields named ' +
+  '`body.contacts[i].…`; nothing of it is written and the other items still are. The answer is 200 whatever ' +
+  'the items did; a body that is not `{contacts: [objects]}` with 1-100 items is a 400. Rate limits: one ' +
+  `request against \`key\`, and one write per ${CONTACTS_PER_WRITE_POINT} items (rounded up; 100 items = 10 writes) ` +
+  'against `key-writes` and `organization-writes`, all or none (429 when not that many are left). Send an ' +
+  '`Idempotency-Key` to retry safely: it covers the whole batch.';
 
 /** Contacts: the v1 API for secret keys and the back office's contact CRUD. */
 export const contactsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
@@ -93,6 +117,24 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
     },
     async (request, reply) =>
       reply.code(201).send({ data: await write.createContact(db, principalOf(request), request.body) }),
+  );
+
+  app.post(
+    '/v1/contacts/batch',
+    {
+      config: BATCH_WRITE,
+      schema: {
+        operationId: 'contacts.batch',
+        summary: 'Create or update many contacts',
+        description: BATCH_DESCRIPTION,
+        tags: TAGS,
+        body: ContactBatchBodySchema,
+        response: { 200: ContactBatchResponseSchema },
+      },
+    },
+    async (request) => ({
+      data: await batch.writeContactBatch(db, principalOf(request), request.body, request.log),
+    }),
   );
 
   app.patch(

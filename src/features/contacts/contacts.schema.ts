@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { BatchBody, BatchItemErrorSchema } from '../../platform/http/batch.ts';
 import { DateOrDateTime } from '../../platform/http/dates.ts';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
 import {
@@ -156,6 +157,116 @@ export const UpdateContactBodySchema = Type.Object(Type.Partial(Type.Object(writ
 export type UpdateContactBody = Static<typeof UpdateContactBodySchema>;
 
 // ---------------------------------------------------------------------------------------------
+// Batch writes (POST /v1/contacts/batch, decision 0181)
+
+/** The most items one batch takes. */
+export const MAX_CONTACT_BATCH = 100;
+/** Items of a batch that count as one write against the write limits (decision 0183). */
+export const CONTACTS_PER_WRITE_POINT = 10;
+
+export const ContactBatchItemSchema = Type.Object(
+  {
+    ...CreateContactBodySchema.properties,
+    externalId: Type.Optional(
+      NullableText(
+        255,
+        'Your own identifier of the person (e.g. in your product); a batch matches on it first',
+      ),
+    ),
+  },
+  {
+    $id: 'ContactBatchItem',
+    additionalProperties: false,
+    description:
+      'A CreateContactBody. Matched in the organization by `externalId`, else by phone (any format), else by ' +
+      'email (any case): no match creates a contact (defaults as on create), a match is changed like a PATCH ' +
+      'with the fields sent (only values that differ)',
+  },
+);
+export type ContactBatchItem = Static<typeof ContactBatchItemSchema>;
+
+export const ContactBatchBodySchema = BatchBody('contacts', ContactBatchItemSchema, {
+  $id: 'ContactBatchBody',
+  maxItems: MAX_CONTACT_BATCH,
+  description: 'Contacts to create or update, written in order, each in its own transaction',
+  example: [
+    { firstName: 'Lucía', lastName: 'García', externalId: 'crm-7781', email: 'lucia.garcia@example.com' },
+    { firstName: 'Marta', phone: '+34600111222', tags: ['buyer'] },
+    { firstName: 'Pablo', phone: '600 11 12' },
+  ],
+});
+export type ContactBatchBody = Static<typeof ContactBatchBodySchema>;
+
+export const CONTACT_BATCH_STATUSES = ['created', 'updated', 'unchanged', 'error'] as const;
+export type ContactBatchStatus = (typeof CONTACT_BATCH_STATUSES)[number];
+
+const Count = (description: string) => Type.Integer({ minimum: 0, description });
+
+export const ContactBatchResultSchema = Type.Object(
+  {
+    results: Type.Array(
+      Type.Object(
+        {
+          index: Type.Integer({ minimum: 0, description: "The item's position in `contacts`" }),
+          status: StringEnum(CONTACT_BATCH_STATUSES, {
+            description:
+              '`created`, `updated` (`contact.updated` names the fields), `unchanged` (nothing differed: ' +
+              'nothing written, no event) or `error` (nothing written)',
+          }),
+          id: Nullable(Type.String({ description: 'The contact (ct_…); null on error' })),
+          error: Type.Union([ref(BatchItemErrorSchema), Type.Null()]),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'One per item, in the order sent' },
+    ),
+    summary: Type.Object(
+      {
+        created: Count('Items that created a contact'),
+        updated: Count('Items that changed a contact'),
+        unchanged: Count('Items whose contact already had every value sent'),
+        failed: Count('Items with `status: error`'),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    $id: 'ContactBatchResult',
+    additionalProperties: false,
+    description: 'What each item of the batch did',
+    examples: [
+      {
+        results: [
+          { index: 0, status: 'created', id: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uE', error: null },
+          { index: 1, status: 'updated', id: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uF', error: null },
+          {
+            index: 2,
+            status: 'error',
+            id: null,
+            error: {
+              code: 'VALIDATION_ERROR',
+              message:
+                'body.contacts[2].phone is not a valid phone number (use the international format, e.g. +34612345678, or a ES number)',
+              details: [
+                {
+                  field: 'body.contacts[2].phone',
+                  message:
+                    'is not a valid phone number (use the international format, e.g. +34612345678, or a ES number)',
+                },
+              ],
+            },
+          },
+        ],
+        summary: { created: 1, updated: 1, unchanged: 0, failed: 1 },
+      },
+    ],
+  },
+);
+export type ContactBatchResult = Static<typeof ContactBatchResultSchema>;
+
+export const ContactBatchResponseSchema = DataOf(ref(ContactBatchResultSchema));
+
+// ---------------------------------------------------------------------------------------------
 // Reads
 
 export const CONTACT_SORTS = ['createdAt', 'updatedAt', 'score', 'lastName'] as const;
@@ -202,4 +313,11 @@ export const OrgContactParamsSchema = Type.Object(
 export const ContactResponseSchema = DataOf(ref(ContactSchema));
 export const ContactListResponseSchema = ListOf(ref(ContactSchema));
 
-export const contactsSchemas: TSchema[] = [ContactSchema, CreateContactBodySchema, UpdateContactBodySchema];
+export const contactsSchemas: TSchema[] = [
+  ContactSchema,
+  CreateContactBodySchema,
+  UpdateContactBodySchema,
+  ContactBatchItemSchema,
+  ContactBatchBodySchema,
+  ContactBatchResultSchema,
+];

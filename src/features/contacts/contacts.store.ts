@@ -53,6 +53,49 @@ export async function findContactForUpsert(
   return { byPhone, byEmail };
 }
 
+/**
+ * The contact a batch item names, locked for the rest of the transaction: the oldest with this
+ * external id (it is not unique), else the one with this E.164 phone, else the one with this
+ * lowercased email. One statement: each branch is one index probe, the best rank wins.
+ */
+export async function findContactToMatch(
+  tx: Tx,
+  organizationId: string,
+  keys: { externalId: string | null; phone: string | null; emailKey: string | null },
+): Promise<ContactRow | null> {
+  const branches: SQL[] = [];
+  if (keys.externalId !== null)
+    branches.push(
+      sql`(SELECT id, 1 AS rank FROM contacts WHERE organization_id = ${organizationId} AND external_id = ${keys.externalId} ORDER BY created_at, id LIMIT 1)`,
+    );
+  if (keys.phone !== null)
+    branches.push(
+      sql`SELECT id, 2 AS rank FROM contacts WHERE organization_id = ${organizationId} AND phone = ${keys.phone}`,
+    );
+  if (keys.emailKey !== null)
+    branches.push(
+      sql`SELECT id, 3 AS rank FROM contacts WHERE organization_id = ${organizationId} AND email_key = ${keys.emailKey}`,
+    );
+  if (branches.length === 0) return null;
+  const best = sql`(SELECT id FROM (${sql.join(branches, sql` UNION ALL `)}) AS candidate ORDER BY rank LIMIT 1)`;
+  const rows = await tx
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.organizationId, organizationId), eq(contacts.id, best)))
+    .for('update');
+  return rows[0] ?? null;
+}
+
+/**
+ * Makes writes that name this external id in the organization take turns until the transaction ends
+ * (an advisory lock): `external_id` has no unique index, so two batches creating the same new person
+ * at once would otherwise both find no one and create two contacts.
+ */
+export async function lockExternalId(tx: Tx, organizationId: string, externalId: string): Promise<void> {
+  const name = `contacts.external_id:${organizationId}:${externalId}`;
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${name}, 0))`);
+}
+
 /** Inserts a contact; null when its phone or email was taken meanwhile (a parallel form of the same person). */
 export async function insertContactUnlessTaken(tx: Tx, row: NewContact): Promise<ContactRow | null> {
   const rows = await tx.insert(contacts).values(row).onConflictDoNothing().returning();

@@ -54,14 +54,24 @@ const PHONE_KEY = 'contacts_organization_id_phone_key';
 const EMAIL_KEY = 'contacts_organization_id_email_key_key';
 
 /**
+ * The phone and email a change gives a contact (`exceptId`), once its statement is known: kept outside
+ * the transaction, so a unique violation that aborted it can still name the contact that holds them.
+ */
+export interface UniqueClaim {
+  phone: string | null;
+  emailKey: string | null;
+  exceptId: string | null;
+}
+
+/**
  * Runs a write; when a parallel write took the phone or email between our check and our statement
  * (a unique violation that aborted the transaction), answers the same 409 as the check, naming the
  * contact that won, read in a fresh transaction.
  */
-async function mappingDuplicates<T>(
+export async function mappingDuplicates<T>(
   db: Database,
   organizationId: string,
-  match: () => { phone: string | null; emailKey: string | null; exceptId: string | null },
+  claim: UniqueClaim,
   work: () => Promise<T>,
 ): Promise<T> {
   try {
@@ -70,24 +80,28 @@ async function mappingDuplicates<T>(
     const failure = databaseError(error);
     if (failure?.code !== UNIQUE_VIOLATION || !failure.constraint) throw error;
     if (failure.constraint !== PHONE_KEY && failure.constraint !== EMAIL_KEY) throw error;
-    const { exceptId, ...keys } = match();
+    const { exceptId, ...keys } = claim;
     await db.tenantTx(organizationId, (tx) => checkUnique(tx, organizationId, keys, exceptId));
     throw error;
   }
 }
 
-/** Column values of the fields a body sends, normalized and checked (phone, owner). */
-async function columnsOf(
+/**
+ * Column values of the fields a body sends, normalized and checked (phone, owner); a 400 names the
+ * field under `path` (`body`, or a batch item's `body.contacts[3]`).
+ */
+export async function columnsOf(
   tx: Tx,
   organizationId: string,
   organization: OrganizationDefaults,
   body: UpdateContactBody,
+  path = 'body',
 ): Promise<Partial<store.NewContact>> {
   const columns: Partial<store.NewContact> = {};
   const blankToNull = (value: string | null) => (value === null ? null : value.trim() || null);
   if (body.firstName !== undefined) {
     const firstName = body.firstName.trim();
-    if (!firstName) throw Errors.invalidField('body.firstName', 'must not be blank');
+    if (!firstName) throw Errors.invalidField(`${path}.firstName`, 'must not be blank');
     columns.firstName = firstName;
   }
   if (body.lastName !== undefined) columns.lastName = body.lastName.trim();
@@ -96,14 +110,15 @@ async function columnsOf(
     columns.emailKey = columns.email?.toLowerCase() ?? null;
   }
   if (body.phone !== undefined) {
-    columns.phone = body.phone === null ? null : normalizePhone(body.phone, organization.defaultCountry);
+    columns.phone =
+      body.phone === null ? null : normalizePhone(body.phone, organization.defaultCountry, `${path}.phone`);
   }
   if (body.source !== undefined) columns.source = body.source;
   if (body.status !== undefined) columns.status = body.status;
   if (body.type !== undefined) columns.type = body.type;
   if (body.ownerId !== undefined) {
     if (body.ownerId !== null && !(await isAgentOf(tx, organizationId, body.ownerId))) {
-      throw Errors.invalidField('body.ownerId', 'does not name an agent of this organization');
+      throw Errors.invalidField(`${path}.ownerId`, 'does not name an agent of this organization');
     }
     columns.ownerId = body.ownerId;
   }
@@ -133,15 +148,18 @@ function currencyFor(
   return currency ?? organization.defaultCurrency;
 }
 
-async function insertNew(
+/**
+ * Inserts a contact from the column values of a create body (`columnsOf`), inside the caller's
+ * transaction, after the duplicate check; records `contact.created` in the same transaction.
+ */
+export async function insertColumns(
   tx: Tx,
   organizationId: string,
   organization: OrganizationDefaults,
-  body: CreateContactBody,
+  columns: Partial<store.NewContact>,
   defaults: { source: ContactSource },
   actor: Actor,
 ): Promise<Contact> {
-  const columns = await columnsOf(tx, organizationId, organization, body);
   const match = { phone: columns.phone ?? null, emailKey: columns.emailKey ?? null };
   await checkUnique(tx, organizationId, match, null);
   const person = {
@@ -161,7 +179,7 @@ async function insertNew(
     source: columns.source ?? defaults.source,
     status: columns.status ?? 'NEW',
     type: columns.type ?? 'LEAD',
-    currency: currencyFor(columns.budget, columns.currency, body.currency !== undefined, organization),
+    currency: currencyFor(columns.budget, columns.currency, columns.currency !== undefined, organization),
     tags: columns.tags ?? [],
     searchText: searchText(person),
   });
@@ -173,6 +191,18 @@ async function insertNew(
   const contact = toContact(row);
   await recordEvent(tx, { type: ContactCreated.type, data: { contact }, actor });
   return contact;
+}
+
+async function insertNew(
+  tx: Tx,
+  organizationId: string,
+  organization: OrganizationDefaults,
+  body: CreateContactBody,
+  defaults: { source: ContactSource },
+  actor: Actor,
+): Promise<Contact> {
+  const columns = await columnsOf(tx, organizationId, organization, body);
+  return insertColumns(tx, organizationId, organization, columns, defaults, actor);
 }
 
 /** Creates a contact with an API key (POST /v1/contacts): 409 DUPLICATE when its phone or email is taken. */
@@ -200,6 +230,63 @@ export async function createAdminContact(
 
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/**
+ * Applies the column values of a body (`columnsOf`) to `current`, inside the caller's transaction:
+ * only values that differ are written, after the duplicate check, and `contact.updated` names them.
+ * Nothing differs: nothing is written or recorded (`changes` is empty). Fills `claim` before the
+ * statement, for `mappingDuplicates`.
+ */
+export async function changeColumns(
+  tx: Tx,
+  organizationId: string,
+  current: ContactRow,
+  columns: Partial<store.NewContact>,
+  defaults: OrganizationDefaults,
+  actor: Actor,
+  claim: UniqueClaim,
+): Promise<{ contact: Contact; changes: string[] }> {
+  if (columns.budget !== undefined || columns.currency !== undefined) {
+    const given = columns.currency !== undefined;
+    columns.currency = currencyFor(
+      columns.budget !== undefined ? columns.budget : current.budget,
+      given ? columns.currency : current.currency,
+      given,
+      defaults,
+    );
+  }
+  const changes: Partial<store.NewContact> = {};
+  const changed: string[] = [];
+  for (const field of WRITABLE_CONTACT_FIELDS) {
+    const value = columns[field];
+    if (value === undefined || sameValue(value, current[field])) continue;
+    (changes as Record<string, unknown>)[field] = value;
+    changed.push(field);
+  }
+  // A write that changes nothing writes nothing and tells no one.
+  if (changed.length === 0) return { contact: toContact(current), changes: [] };
+
+  if (changes.email !== undefined) changes.emailKey = columns.emailKey ?? null;
+  Object.assign(claim, {
+    phone: changes.phone ?? null,
+    emailKey:
+      changes.emailKey !== undefined && changes.emailKey !== current.emailKey ? changes.emailKey : null,
+    exceptId: current.id,
+  });
+  await checkUnique(tx, organizationId, claim, current.id);
+  const person = {
+    firstName: changes.firstName ?? current.firstName,
+    lastName: changes.lastName ?? current.lastName,
+    email: changes.email !== undefined ? changes.email : current.email,
+    phone: changes.phone !== undefined ? changes.phone : current.phone,
+  };
+  changes.searchText = searchText(person);
+  const row = await store.updateContact(tx, organizationId, current.id, changes);
+  if (!row) throw Errors.notFound('Contact', current.id);
+  const contact = toContact(row);
+  await recordEvent(tx, { type: ContactUpdated.type, data: { contact, changes: changed }, actor });
+  return { contact, changes: changed };
+}
+
 async function applyChanges(
   db: Database,
   organizationId: string,
@@ -208,57 +295,14 @@ async function applyChanges(
   defaultsOf: (tx: Tx) => Promise<OrganizationDefaults>,
   actor: Actor,
 ): Promise<Contact> {
-  let match = { phone: null as string | null, emailKey: null as string | null, exceptId: contactId };
-  return mappingDuplicates(
-    db,
-    organizationId,
-    () => match,
-    () =>
-      db.tenantTx(organizationId, async (tx) => {
-        const defaults = await defaultsOf(tx);
-        const current = await loadContact(tx, organizationId, contactId);
-        const columns = await columnsOf(tx, organizationId, defaults, body);
-        if (columns.budget !== undefined || columns.currency !== undefined) {
-          const given = columns.currency !== undefined;
-          columns.currency = currencyFor(
-            columns.budget !== undefined ? columns.budget : current.budget,
-            given ? columns.currency : current.currency,
-            given,
-            defaults,
-          );
-        }
-        const changes: Partial<store.NewContact> = {};
-        const changed: string[] = [];
-        for (const field of WRITABLE_CONTACT_FIELDS) {
-          const value = columns[field];
-          if (value === undefined || sameValue(value, current[field])) continue;
-          (changes as Record<string, unknown>)[field] = value;
-          changed.push(field);
-        }
-        // A no-op PATCH writes nothing and tells no one.
-        if (changed.length === 0) return toContact(current);
-
-        if (changes.email !== undefined) changes.emailKey = columns.emailKey ?? null;
-        match = {
-          phone: changes.phone ?? null,
-          emailKey:
-            changes.emailKey !== undefined && changes.emailKey !== current.emailKey ? changes.emailKey : null,
-          exceptId: contactId,
-        };
-        await checkUnique(tx, organizationId, match, contactId);
-        const person = {
-          firstName: changes.firstName ?? current.firstName,
-          lastName: changes.lastName ?? current.lastName,
-          email: changes.email !== undefined ? changes.email : current.email,
-          phone: changes.phone !== undefined ? changes.phone : current.phone,
-        };
-        changes.searchText = searchText(person);
-        const row = await store.updateContact(tx, organizationId, contactId, changes);
-        if (!row) throw Errors.notFound('Contact', contactId);
-        const contact = toContact(row);
-        await recordEvent(tx, { type: ContactUpdated.type, data: { contact, changes: changed }, actor });
-        return contact;
-      }),
+  const claim: UniqueClaim = { phone: null, emailKey: null, exceptId: contactId };
+  return mappingDuplicates(db, organizationId, claim, () =>
+    db.tenantTx(organizationId, async (tx) => {
+      const defaults = await defaultsOf(tx);
+      const current = await loadContact(tx, organizationId, contactId);
+      const columns = await columnsOf(tx, organizationId, defaults, body);
+      return (await changeColumns(tx, organizationId, current, columns, defaults, actor, claim)).contact;
+    }),
   );
 }
 

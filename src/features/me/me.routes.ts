@@ -32,7 +32,9 @@ export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'One item per policy that applies to the key, from the live counters (shared by every API process ' +
           'when Redis is configured): `key` (every request, this one included), `key-writes` and ' +
           '`organization-writes` (keys that may write). The same policies as the `RateLimit-Policy` header of ' +
-          'every keyed answer. Needs no scope.',
+          'every keyed answer. A write counts one point against both write policies; a batch ' +
+          '(POST /v1/contacts/batch, POST /v1/usage/events/batch) one per 10 contacts or 50 usage events. ' +
+          'Needs no scope.',
         tags: ['Introspection'],
         response: { 200: RateLimitsResponseSchema },
       },

@@ -6,26 +6,34 @@ import {
   ContactUsageParamsSchema,
   ContactUsageQuerySchema,
   ContactUsageResponseSchema,
+  MAX_USAGE_BATCH,
   RecordUsageEventBodySchema,
+  USAGE_EVENTS_PER_WRITE_POINT,
   USAGE_PROPS_MAX_BYTES,
+  UsageEventBatchBodySchema,
+  UsageEventBatchResponseSchema,
   UsageEventResponseSchema,
 } from './usage.schema.ts';
 import * as usage from './usage.service.ts';
 
 const TAGS = ['Usage'];
+/** Recording usage is support-approved (SPEC.md: contacts:write, secret key, access level 3). */
+const WRITE = { scope: 'contacts:write', keyTypes: ['secret'], accessLevel: 3, write: true } as const;
+const OWNER_RULES =
+  'The owner is the contact named by `contactId`, else by `externalId`, else by `email` (case-insensitive); ' +
+  'at least one of them is required.';
 
 /** Product usage events of contacts: recording them (secret key, access level 3) and reading the aggregates. */
 export const usageRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
   app.post(
     '/v1/usage/events',
     {
-      config: { auth: { scope: 'contacts:write', keyTypes: ['secret'], accessLevel: 3, write: true } },
+      config: { auth: WRITE },
       schema: {
         operationId: 'usage.events.create',
         summary: 'Record a usage event of your product for a contact',
         description:
-          'The owner is the contact named by `contactId`, else by `externalId`, else by `email` (case-insensitive); ' +
-          'at least one of them is required. Answers 200 `{success: true}` also when no contact matches: nothing ' +
+          `${OWNER_RULES} Answers 200 \`{success: true}\` also when no contact matches: nothing ` +
           'is stored then. The event is counted per contact, UTC day of `occurredAt` and `name` (count, first and ' +
           'last time; read them with GET /v1/contacts/{id}/usage); the raw event, with `props` (at most ' +
           `${USAGE_PROPS_MAX_BYTES} bytes as JSON), is kept USAGE_DETAIL_RETENTION_DAYS days (default 90) after it ` +
@@ -39,6 +47,35 @@ export const usageRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       await usage.recordUsageEvent(db, principalOf(request), request.body);
       return { data: { success: true as const } };
     },
+  );
+
+  app.post(
+    '/v1/usage/events/batch',
+    {
+      config: {
+        auth: { ...WRITE, batch: { items: 'events', itemsPerWritePoint: USAGE_EVENTS_PER_WRITE_POINT } },
+      },
+      schema: {
+        operationId: 'usage.events.batch',
+        summary: 'Record many usage events',
+        description:
+          `Records 1-${MAX_USAGE_BATCH} usage events in one request, each the body of POST /v1/usage/events ` +
+          `with its rules. ${OWNER_RULES} Each event is checked on its own: one that fails (schema, \`props\` ` +
+          'size, `occurredAt` window) is listed in `rejected` with the 400 the single route would answer, fields ' +
+          'named `body.events[i].…`, and the others are still recorded. `accepted` counts the others, stored in one ' +
+          'transaction (all of them, or none on a server failure); an accepted event that names no contact stores ' +
+          'nothing, as the single route answers 200 for it. The answer is 200 whatever the events did; a body that ' +
+          `is not \`{events: [objects]}\` with 1-${MAX_USAGE_BATCH} items is a 400. Rate limits: one request against ` +
+          `\`key\`, and one write per ${USAGE_EVENTS_PER_WRITE_POINT} events (rounded up; ${MAX_USAGE_BATCH} events = ` +
+          `${MAX_USAGE_BATCH / USAGE_EVENTS_PER_WRITE_POINT} writes) against \`key-writes\` and ` +
+          '`organization-writes`, all or none (429 when not that many are left). Fires no webhook event. Send an ' +
+          '`Idempotency-Key` to retry safely: it covers the whole batch.',
+        tags: TAGS,
+        body: UsageEventBatchBodySchema,
+        response: { 200: UsageEventBatchResponseSchema },
+      },
+    },
+    async (request) => ({ data: await usage.recordUsageBatch(db, principalOf(request), request.body) }),
   );
 
   app.get(

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { BatchBody, BatchItemErrorSchema } from '../../platform/http/batch.ts';
 import { DataOf, DateTime, ERROR_MESSAGES, NotBlank, ref } from '../../platform/http/schemas.ts';
 
 /** Largest `props` accepted, measured as its JSON text in UTF-8 (docs/decisions/0133-usage-event-fields.md). */
@@ -74,6 +75,75 @@ export const UsageEventReceiptSchema = Type.Object(
 
 export const UsageEventResponseSchema = DataOf(ref(UsageEventReceiptSchema));
 
+/** The most events one batch takes (POST /v1/usage/events/batch, decision 0184). */
+export const MAX_USAGE_BATCH = 500;
+/** Events of a batch that count as one write against the write limits (decision 0183). */
+export const USAGE_EVENTS_PER_WRITE_POINT = 50;
+
+export const UsageEventBatchBodySchema = BatchBody('events', RecordUsageEventBodySchema, {
+  $id: 'UsageEventBatchBody',
+  maxItems: MAX_USAGE_BATCH,
+  description: 'Usage events to record, each the body of POST /v1/usage/events',
+  example: [
+    { name: 'report.exported', externalId: 'crm-7781', occurredAt: '2027-03-29T10:15:00.000Z' },
+    { name: 'login', email: 'lucia.garcia@example.com', props: { plan: 'pro' } },
+    { name: 'login', contactId: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uE', occurredAt: '2099-01-01T00:00:00.000Z' },
+  ],
+});
+export type UsageEventBatchBody = Static<typeof UsageEventBatchBodySchema>;
+
+export const UsageEventBatchResultSchema = Type.Object(
+  {
+    accepted: Type.Integer({
+      minimum: 0,
+      description:
+        'Events that passed their checks; stored for the contact they name (an event that names no contact ' +
+        'is accepted and stores nothing, as POST /v1/usage/events answers it)',
+    }),
+    rejected: Type.Array(
+      Type.Object(
+        {
+          index: Type.Integer({ minimum: 0, description: "The event's position in `events`" }),
+          error: ref(BatchItemErrorSchema),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'Events refused, each with the 400 POST /v1/usage/events would answer; nothing of them stored',
+      },
+    ),
+  },
+  {
+    $id: 'UsageEventBatchResult',
+    additionalProperties: false,
+    description: 'What the batch recorded',
+    examples: [
+      {
+        accepted: 2,
+        rejected: [
+          {
+            index: 2,
+            error: {
+              code: 'VALIDATION_ERROR',
+              message: 'body.events[2].occurredAt must not be more than 24 hours in the future',
+              details: [
+                {
+                  field: 'body.events[2].occurredAt',
+                  message: 'must not be more than 24 hours in the future',
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  },
+);
+export type UsageEventBatchResult = Static<typeof UsageEventBatchResultSchema>;
+
+export const UsageEventBatchResponseSchema = DataOf(ref(UsageEventBatchResultSchema));
+
 const Day = (description: string) => Type.String({ format: 'date', description });
 
 export const ContactUsageParamsSchema = Type.Object(
@@ -126,5 +196,7 @@ export const ContactUsageResponseSchema = DataOf(ref(ContactUsageSchema));
 export const usageSchemas: TSchema[] = [
   RecordUsageEventBodySchema,
   UsageEventReceiptSchema,
+  UsageEventBatchBodySchema,
+  UsageEventBatchResultSchema,
   ContactUsageSchema,
 ];

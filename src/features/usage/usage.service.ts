@@ -1,13 +1,17 @@
-import type { Database } from '../../db/database.ts';
+import type { Database, Tx } from '../../db/database.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
 import { Errors } from '../../platform/errors/errors.ts';
+import { eachItem, itemErrorOf, itemPath, validateItem } from '../../platform/http/batch.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import { findContactInTx, recomputeContactScore } from '../contacts/index.ts';
 import {
+  RecordUsageEventBodySchema,
   USAGE_PROPS_MAX_BYTES,
   type ContactUsage,
   type ContactUsageQuery,
   type RecordUsageEventBody,
+  type UsageEventBatchBody,
+  type UsageEventBatchResult,
 } from './usage.schema.ts';
 import * as store from './usage.store.ts';
 import { dayRange } from '../../platform/http/dates.ts';
@@ -23,16 +27,70 @@ function optional(value: string | undefined): string | null {
   return value === undefined ? null : value;
 }
 
-function occurredAtOf(value: string | undefined, now: Date): Date {
+function occurredAtOf(value: string | undefined, now: Date, path: string): Date {
   if (value === undefined) return now;
   const at = new Date(value);
+  const field = `${path}.occurredAt`;
   // The schema checked the format; a leap second or similar the Date type cannot hold still lands here.
-  if (Number.isNaN(at.getTime())) throw Errors.invalidField('body.occurredAt', 'must be a date-time');
+  if (Number.isNaN(at.getTime())) throw Errors.invalidField(field, 'must be a date-time');
   if (at.getTime() > now.getTime() + OCCURRED_AT_FUTURE_TOLERANCE_MS)
-    throw Errors.invalidField('body.occurredAt', 'must not be more than 24 hours in the future');
+    throw Errors.invalidField(field, 'must not be more than 24 hours in the future');
   if (at.getTime() < Date.parse(OCCURRED_AT_EARLIEST))
-    throw Errors.invalidField('body.occurredAt', `must not be before ${OCCURRED_AT_EARLIEST}`);
+    throw Errors.invalidField(field, `must not be before ${OCCURRED_AT_EARLIEST}`);
   return at;
+}
+
+/** A usage event checked beyond its schema and ready to store; `identity` null when it can name no one. */
+interface PreparedUsageEvent {
+  identity: store.UsageOwnerIdentity | null;
+  event: store.NewUsageEvent;
+}
+
+/**
+ * Checks what the schema cannot (`props` size, the `occurredAt` window; a 400 names the field under
+ * `path`) and shapes the event and its owner's identifiers for the store.
+ */
+function prepareUsageEvent(body: RecordUsageEventBody, now: Date, path: string): PreparedUsageEvent {
+  // The schema refused a blank name and a body that names no owner.
+  const props = body.props === undefined ? null : (body.props as Record<string, unknown>);
+  if (props !== null && Buffer.byteLength(JSON.stringify(props), 'utf8') > USAGE_PROPS_MAX_BYTES)
+    throw Errors.invalidField(`${path}.props`, `must be at most ${USAGE_PROPS_MAX_BYTES} bytes as JSON`);
+  const event = {
+    name: body.name.trim(),
+    label: optional(body.label),
+    props,
+    companyId: optional(body.companyId),
+    actorLabel: optional(body.actorLabel),
+    occurredAt: occurredAtOf(body.occurredAt, now, path),
+  };
+  const identity: store.UsageOwnerIdentity = {
+    // Not an id of ours: no contact can have it, so skip the probe (another identifier may still match).
+    contactId: body.contactId !== undefined && isId(body.contactId, 'ct') ? body.contactId : undefined,
+    externalId: body.externalId,
+    emailKey: body.email?.trim().toLowerCase(),
+  };
+  const namesSomeone = Object.values(identity).some((value) => value !== undefined);
+  return { identity: namesSomeone ? identity : null, event };
+}
+
+/**
+ * Stores prepared events inside the caller's transaction: each appended to its owner's raw events and
+ * daily aggregate (an event whose owner matches no contact stores nothing), then each owner's score
+ * recomputed once. Returns each event's owner id, or null.
+ */
+async function appendUsageEvents(
+  tx: Tx,
+  organizationId: string,
+  events: readonly PreparedUsageEvent[],
+): Promise<(string | null)[]> {
+  const owners: (string | null)[] = [];
+  for (const { identity, event } of events) {
+    owners.push(identity === null ? null : await store.appendUsageEvent(tx, organizationId, identity, event));
+  }
+  for (const contactId of new Set(owners)) {
+    if (contactId !== null) await recomputeContactScore(tx, organizationId, contactId);
+  }
+  return owners;
 }
 
 /**
@@ -47,39 +105,46 @@ export async function recordUsageEvent(
   body: RecordUsageEventBody,
   now = new Date(),
 ): Promise<string | null> {
-  // The schema refused a blank name and a body that names no owner.
-  const name = body.name.trim();
-  const props = body.props === undefined ? null : (body.props as Record<string, unknown>);
-  if (props !== null && Buffer.byteLength(JSON.stringify(props), 'utf8') > USAGE_PROPS_MAX_BYTES)
-    throw Errors.invalidField('body.props', `must be at most ${USAGE_PROPS_MAX_BYTES} bytes as JSON`);
-  const occurredAt = occurredAtOf(body.occurredAt, now);
-
+  const prepared = prepareUsageEvent(body, now, 'body');
+  if (prepared.identity === null) return null;
   const organizationId = principal.organization.id;
-  const identity: store.UsageOwnerIdentity = {
-    // Not an id of ours: no contact can have it, so skip the probe (another identifier may still match).
-    contactId: body.contactId !== undefined && isId(body.contactId, 'ct') ? body.contactId : undefined,
-    externalId: body.externalId,
-    emailKey: body.email?.trim().toLowerCase(),
-  };
-  if (
-    identity.contactId === undefined &&
-    identity.externalId === undefined &&
-    identity.emailKey === undefined
-  )
-    return null;
+  const [owner] = await db.tenantTx(organizationId, (tx) =>
+    appendUsageEvents(tx, organizationId, [prepared]),
+  );
+  return owner ?? null;
+}
 
-  return db.tenantTx(organizationId, async (tx) => {
-    const contactId = await store.appendUsageEvent(tx, organizationId, identity, {
-      name,
-      label: optional(body.label),
-      props,
-      companyId: optional(body.companyId),
-      actorLabel: optional(body.actorLabel),
-      occurredAt,
-    });
-    if (contactId !== null) await recomputeContactScore(tx, organizationId, contactId);
-    return contactId;
-  });
+/**
+ * Records up to 500 usage events (POST /v1/usage/events/batch). Each item is checked as the single
+ * route checks its body, fields named `body.events[i].…`: a failed one is rejected alone. The
+ * accepted ones are stored in ONE transaction (all of them or, on a server failure, none: a retry
+ * cannot count an event twice), with the single route's owner matching; an accepted event that names
+ * no contact stores nothing, as the single route's 200 does.
+ */
+export async function recordUsageBatch(
+  db: Database,
+  principal: Principal,
+  body: UsageEventBatchBody,
+  now = new Date(),
+): Promise<UsageEventBatchResult> {
+  const outcomes = await eachItem(body.events, async (raw, index) =>
+    prepareUsageEvent(
+      validateItem(RecordUsageEventBodySchema, raw, { field: 'events', index }),
+      now,
+      itemPath('events', index),
+    ),
+  );
+  const accepted = outcomes.flatMap((outcome) => (outcome.error ? [] : [outcome.value]));
+  const organizationId = principal.organization.id;
+  if (accepted.some((prepared) => prepared.identity !== null)) {
+    await db.tenantTx(organizationId, (tx) => appendUsageEvents(tx, organizationId, accepted));
+  }
+  return {
+    accepted: accepted.length,
+    rejected: outcomes.flatMap((outcome) =>
+      outcome.error ? [{ index: outcome.index, error: itemErrorOf(outcome.error) }] : [],
+    ),
+  };
 }
 
 /** The longest range one usage read covers: a year, leap day included. */

@@ -1,11 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { AppError, Errors } from '../errors/errors.ts';
 import { isId } from '../ids/ids.ts';
+import { appendRouteHook } from '../http/conventions.ts';
 import type { RouteAuth } from '../http/route-config.ts';
 import { bindLogContext } from '../logging/logger.ts';
-import { rateLimitHeaders, type RateLimits } from '../rate-limit/rate-limits.ts';
+import { rateLimitHeaders, type RateLimits, type RateLimitState } from '../rate-limit/rate-limits.ts';
 import type { KeyVerifier } from './key-verifier.ts';
 import { planRefusal } from './plans.ts';
 import { keyLimitsOf, type Principal } from './principal.ts';
@@ -126,6 +127,13 @@ function authorize(request: FastifyRequest, principal: Principal, auth: RouteAut
   if (auth.write && principal.organization.readOnly) throw Errors.readOnlyAccount();
 }
 
+function setLimitHeaders(reply: FastifyReply, state: RateLimitState) {
+  reply.header('x-ratelimit-limit', state.limit);
+  reply.header('x-ratelimit-remaining', state.remaining);
+  reply.header('x-ratelimit-reset', state.resetS);
+  reply.headers(rateLimitHeaders(state));
+}
+
 function setCors(reply: FastifyReply) {
   reply.header('access-control-allow-origin', '*');
   reply.header('access-control-expose-headers', CORS_EXPOSED);
@@ -153,6 +161,7 @@ const API_KEY_CHALLENGE = 'ApiKey realm="agency-crm", in="header", name="X-API-K
 export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotencyScope', null);
+  app.decorateRequest('rateLimit', null);
 
   // Routes a browser may call with a publishable key: the only ones that answer preflights.
   const corsRoutes = FindMyWay({ ignoreTrailingSlash: false });
@@ -204,10 +213,8 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
       ...keyLimitsOf(principal),
       write: auth.write && principal.keyType !== 'read_only_secret',
     });
-    reply.header('x-ratelimit-limit', state.limit);
-    reply.header('x-ratelimit-remaining', state.remaining);
-    reply.header('x-ratelimit-reset', state.resetS);
-    reply.headers(rateLimitHeaders(state));
+    setLimitHeaders(reply, state);
+    request.rateLimit = state;
 
     authorize(request, principal, auth);
     request.principal = principal;
@@ -228,6 +235,28 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
     reply.header('access-control-allow-headers', CORS_ALLOWED_HEADERS);
     reply.header('access-control-max-age', '600');
     return reply.code(204).send();
+  });
+}
+
+/**
+ * The rest of a batch's write points (`config.auth.batch`, decision 0183), counted once its body is
+ * validated: the auth hook counted the first with the request. Register it after the idempotency
+ * plugin, so its hook runs after the Idempotency-Key claim: a replay, which writes nothing, costs what
+ * any replayed write costs. Refused: 429 in the usual envelope and headers, nothing of it counted.
+ */
+export function registerBatchCharges(app: FastifyInstance, limits: RateLimits) {
+  const charge: preHandlerAsyncHookHandler = async function (request, reply) {
+    const batch = request.routeOptions.config.auth?.batch;
+    const { principal, rateLimit } = request;
+    if (!batch || !principal || !rateLimit) return;
+    const items = (request.body as Record<string, unknown> | null)?.[batch.items];
+    const points = Math.ceil((Array.isArray(items) ? items.length : 0) / batch.itemsPerWritePoint) - 1;
+    if (points <= 0) return;
+    request.rateLimit = await limits.chargeWrites(keyLimitsOf(principal), rateLimit, points);
+    setLimitHeaders(reply, request.rateLimit);
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.config?.auth?.batch) appendRouteHook(route, 'preHandler', charge);
   });
 }
 

@@ -5,7 +5,7 @@ import { isDatabaseUnavailable } from '../../db/errors.ts';
 import { newId } from '../ids/ids.ts';
 import { AppError, Errors, type ErrorDetail } from './errors.ts';
 
-interface AjvIssue {
+export interface AjvIssue {
   instancePath: string;
   /** Where in the schema the failing keyword sits (`#/oneOf/0/properties/body/minLength`). */
   schemaPath?: string;
@@ -124,13 +124,18 @@ export function validationDetails(context: string, issues: AjvIssue[]): ErrorDet
   });
 }
 
+/** The 400 of failed schema checks: every issue as a detail, and all of them in the message. */
+export function validationFailure(context: string, issues: AjvIssue[]): AppError {
+  const details = validationDetails(context, issues);
+  return Errors.validation(details.map((d) => `${d.field} ${d.message}`).join('; '), details);
+}
+
 /** Maps anything thrown to an AppError; unknown failures become INTERNAL_ERROR (cause kept for the log). */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
   if (Array.isArray(fastifyError.validation)) {
-    const details = validationDetails(fastifyError.validationContext ?? 'body', fastifyError.validation);
-    return Errors.validation(details.map((d) => `${d.field} ${d.message}`).join('; '), details);
+    return validationFailure(fastifyError.validationContext ?? 'body', fastifyError.validation);
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { AjvCompiler, type BuildCompilerFromPool, type RouteDefinition } from '@fastify/ajv-compiler';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { FastifyServerOptions } from 'fastify';
+import { annotationKeywords } from './schemas.ts';
 
 type ValidatorFactory = (
   externalSchemas: unknown,
@@ -23,6 +24,16 @@ type SerializerRoute = { method: string; url: string; httpStatus: string; schema
  *   set of shared schemas (most response schemas are `{ $ref }` objects made afresh for each app).
  * An app built again on the same schemas compiles nothing new.
  */
+/**
+ * The app's Ajv settings (Fastify's `ajv` option). `removeAdditional: false` and `allErrors`: an unknown
+ * property is refused rather than silently dropped, and every failing field is reported; `verbose`: each
+ * issue carries its schema, so `x-error-messages` can name the failure (error-handler.ts).
+ */
+export const AJV_OPTIONS = {
+  customOptions: { removeAdditional: false, allErrors: true, verbose: true },
+  plugins: [annotationKeywords],
+};
+
 const coercing = AjvCompiler() as unknown as ValidatorFactory;
 const strict = AjvCompiler() as unknown as ValidatorFactory;
 const serializers = new Map<string, Serializer>();
@@ -64,6 +75,19 @@ function finiteOnly(validate: TextValidator): TextValidator {
     return false;
   };
   return checked;
+}
+
+/** What a compiled body validator reports: Ajv's issues of the last call, or null when it passed. */
+export type BodyValidator = TextValidator;
+
+/**
+ * A JSON body schema compiled as the app compiles a route's body (AJV_OPTIONS, no coercion), for what
+ * a service validates itself: each item of a batch (platform/http/batch.ts). The schema must stand
+ * alone (no `$ref` to another named schema).
+ */
+export function compileBodyValidator(schema: object): BodyValidator {
+  const compile = bodyStrictValidators({}, AJV_OPTIONS);
+  return compile({ schema, method: 'POST', url: '', httpPart: 'body' } as RouteDefinition) as BodyValidator;
 }
 
 /** fast-json-stringify's compiler, remembering each serializer it built for the life of the process. */

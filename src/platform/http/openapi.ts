@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { ACTOR_KINDS, eventCatalog } from '../events/catalog.ts';
+import { documentBatchItems } from './batch.ts';
 import { describeParameters, describeResponses } from './openapi-descriptions.ts';
 import { addExamples } from './openapi-examples.ts';
 import { addHttpHeaders } from './openapi-headers.ts';
@@ -232,12 +233,13 @@ export async function registerOpenApi(app: FastifyInstance, serverUrl: string) {
       // Declared in alphabetical order (Spectral's openapi-tags-alphabetical); every tag a route uses.
       tags: TAGS,
     },
-    // What route schemas cannot say: headers, the Idempotency-Key parameter, examples, descriptions.
+    // What route schemas cannot say: batch items, headers, the Idempotency-Key parameter, examples,
+    // descriptions.
     transformObject: (document) =>
       'openapiObject' in document
         ? describeParameters(
             describeResponses(
-              addExamples(addHttpHeaders(document.openapiObject, app.routeTable)),
+              addExamples(addHttpHeaders(documentBatchItems(document.openapiObject), app.routeTable)),
               STATUS_CODES as Record<string, string>,
             ),
           )

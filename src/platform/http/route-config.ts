@@ -1,6 +1,7 @@
 import type { KeyType } from '../auth/keys.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Scope } from '../auth/scopes.ts';
+import type { RateLimitState } from '../rate-limit/rate-limits.ts';
 
 /**
  * What a v1 route declares about who may call it. The auth hook (platform/auth/auth.plugin.ts) is
@@ -20,6 +21,12 @@ export interface RouteAuth {
    * `X-API-Key` is then refused, and every 401 carries `WWW-Authenticate: Bearer`.
    */
   bearer?: boolean;
+  /**
+   * A batch write (decision 0183): `items` names the body's array; every `itemsPerWritePoint` items,
+   * rounded up, count one write point against `key-writes` and `organization-writes` (the first with
+   * the request itself, the rest once the body is validated). The `key` policy counts the request once.
+   */
+  batch?: { items: string; itemsPerWritePoint: number };
 }
 
 /**
@@ -57,5 +64,7 @@ declare module 'fastify' {
     principal: Principal | null;
     /** Organization an Idempotency-Key is scoped to, set by the auth hook or admin routes. */
     idempotencyScope: string | null;
+    /** What the auth hook counted against the key's rate limits (its headers describe it). */
+    rateLimit: RateLimitState | null;
   }
 }

@@ -96,9 +96,20 @@ export const DeletedResponseSchema = DataOf(
 export const ERROR_MESSAGES = 'x-error-messages';
 export type ErrorMessages = Partial<Record<string, string>>;
 
-/** Ajv plugin: accepts `x-error-messages` as an annotation (Ajv's strict mode refuses unknown keywords). */
-export function errorMessagesKeyword<A extends { addKeyword(keyword: string): unknown }>(ajv: A): A {
+/**
+ * On a batch body's array: the named schema each item must match (`x-batch-items`). The route validates
+ * only that every item is an object, the service validates each one against the named schema (an
+ * invalid item fails alone), and the document shows the array's items as that schema (platform/http/batch.ts).
+ */
+export const BATCH_ITEMS = 'x-batch-items';
+
+/**
+ * Ajv plugin: accepts `x-error-messages` and `x-batch-items` as annotations (Ajv's strict mode refuses
+ * unknown keywords).
+ */
+export function annotationKeywords<A extends { addKeyword(keyword: string): unknown }>(ajv: A): A {
   ajv.addKeyword(ERROR_MESSAGES);
+  ajv.addKeyword(BATCH_ITEMS);
   return ajv;
 }
 

@@ -234,6 +234,51 @@ export class RateLimits {
     return state;
   }
 
+  /**
+   * Counts `points` more write points for a write `consume` already counted (a batch: its size is
+   * known only once its body is read), against `key-writes` and `organization-writes`, all or none.
+   * Refused: nothing of the request stays counted (the points `consume` took are given back too),
+   * then 429 naming the refusing policy. Returns the state with the write policies after the charge.
+   */
+  async chargeWrites(request: KeyLimits, state: RateLimitState, points: number): Promise<RateLimitState> {
+    if (points <= 0) return state;
+    const { keyId, organizationId } = request;
+    const total = points + 1;
+    const writes = await this.limits.consume('key-writes', keyId, request.writesPerMinute, WINDOW_S, points);
+    if (!writes.allowed) {
+      await this.giveBack(request, state);
+      throw Errors.rateLimited(
+        `Write limit of ${request.writesPerMinute} per minute exceeded for this API key: this request counts ${total} writes`,
+        resetSeconds(writes),
+        request.writesPerMinute,
+        'key-writes',
+      );
+    }
+    // `consume` refused the write already when the organization may not write at all (a limit of 0).
+    const orgLimit = request.organizationWritesPerMinute;
+    const orgWrites = await this.limits.consume('org-writes', organizationId, orgLimit, WINDOW_S, points);
+    if (!orgWrites.allowed) {
+      await this.limits.refund('key-writes', keyId, request.writesPerMinute, WINDOW_S, points);
+      await this.giveBack(request, state);
+      throw Errors.tenantRateLimited(orgLimit, resetSeconds(orgWrites));
+    }
+    const after: Partial<Record<PolicyName, PolicyState>> = {
+      'key-writes': policyState('key-writes', request.writesPerMinute, writes),
+      'organization-writes': policyState('organization-writes', orgLimit, orgWrites),
+    };
+    return { ...state, counted: state.counted.map((policy) => after[policy.name] ?? policy) };
+  }
+
+  /** Gives back the point `consume` counted on each policy of `state` (a later charge refused the request). */
+  private async giveBack(request: KeyLimits, state: RateLimitState): Promise<void> {
+    await Promise.all(
+      state.counted.map(({ name, limit }) => {
+        const { bucket, of } = BUCKETS[name];
+        return this.limits.refund(bucket, of(request), limit, WINDOW_S);
+      }),
+    );
+  }
+
   /** Every policy that applies to a key, from the live counters (shared through Redis when configured). */
   async describe(limits: KeyLimits): Promise<PolicyState[]> {
     return Promise.all(

@@ -19,10 +19,19 @@ export interface Window {
  * the thing limited (an API key id, an organization, an address).
  */
 export interface LimitStore {
-  /** Counts one point unless the window already holds `limit`. */
-  consume(bucket: string, key: string, limit: number, windowS: number): Window | Promise<Window>;
-  /** Gives back one point taken by `consume` (a later limit refused the request). */
-  refund(bucket: string, key: string, limit: number, windowS: number): void | Promise<void>;
+  /**
+   * Counts `points` (default 1) at once unless fewer than that are left of `limit`: all or nothing, so a
+   * refused batch takes nothing and a single request fitting in what is left still passes.
+   */
+  consume(
+    bucket: string,
+    key: string,
+    limit: number,
+    windowS: number,
+    points?: number,
+  ): Window | Promise<Window>;
+  /** Gives back `points` (default 1) taken by `consume` (a later limit refused the request). */
+  refund(bucket: string, key: string, limit: number, windowS: number, points?: number): void | Promise<void>;
   /** The window without counting; null when empty. */
   peek(bucket: string, key: string, limit: number, windowS: number): Window | null | Promise<Window | null>;
   /** Fills the window for `blockS` seconds: `peek` then reports it full. */
@@ -66,16 +75,16 @@ export class MemoryLimitStore implements LimitStore {
     return slot;
   }
 
-  consume(bucket: string, key: string, limit: number, windowS: number): Window {
+  consume(bucket: string, key: string, limit: number, windowS: number, points = 1): Window {
     const slot = this.slot(bucket, key, windowS);
-    const allowed = slot.consumed < limit;
-    if (allowed) slot.consumed += 1;
+    const allowed = slot.consumed + points <= limit;
+    if (allowed) slot.consumed += points;
     return { consumed: slot.consumed, allowed, msBeforeReset: slot.resetAt - Date.now() };
   }
 
-  refund(bucket: string, key: string, _limit: number, windowS: number): void {
+  refund(bucket: string, key: string, _limit: number, windowS: number, points = 1): void {
     const slot = this.slot(bucket, key, windowS);
-    if (slot.consumed > 0) slot.consumed -= 1;
+    slot.consumed = Math.max(0, slot.consumed - points);
   }
 
   peek(bucket: string, key: string, _limit: number, _windowS: number): Window | null {
@@ -95,6 +104,27 @@ export class MemoryLimitStore implements LimitStore {
 
 const REDIS_PREFIX = 'agency-crm:rl';
 
+/**
+ * rate-limiter-flexible's increment script (`customIncrTtlLuaScript`: KEYS[1] the counter, ARGV the
+ * points, the window in seconds and the limit), made all-or-nothing: points that would take the counter
+ * past the limit are not added, and the answer reports the count they would have made, so the library
+ * still refuses. Its own script adds them anyway: a refused 10-point batch would then have left the
+ * counter 10 over, and refused every single request until the window ended. A negative change (a
+ * refund) always applies.
+ */
+const ALL_OR_NOTHING_INCREMENT = `redis.call('set', KEYS[1], 0, 'EX', ARGV[2], 'NX')
+local points = tonumber(ARGV[1])
+local consumed = tonumber(redis.call('get', KEYS[1])) + points
+if points <= 0 or consumed <= tonumber(ARGV[3]) then
+  consumed = redis.call('incrby', KEYS[1], points)
+end
+local ttl = redis.call('pttl', KEYS[1])
+if ttl == -1 then
+  redis.call('expire', KEYS[1], ARGV[2])
+  ttl = 1000 * ARGV[2]
+end
+return {consumed, ttl}`;
+
 type MemoryOptions = ConstructorParameters<typeof RateLimiterMemory>[0];
 
 /**
@@ -109,9 +139,15 @@ class InsuranceLimiter extends RateLimiterMemory {
     super(options);
   }
 
-  override consume(...args: Parameters<RateLimiterMemory['consume']>) {
+  /** All or nothing like the Redis script: points a refusal counted are given back. */
+  override async consume(...args: Parameters<RateLimiterMemory['consume']>) {
     this.fellBack();
-    return super.consume(...args);
+    try {
+      return await super.consume(...args);
+    } catch (refusal) {
+      if (refusal instanceof RateLimiterRes) await super.reward(args[0], args[1] ?? 1);
+      throw refusal;
+    }
   }
 
   override reward(...args: Parameters<RateLimiterMemory['reward']>) {
@@ -152,6 +188,7 @@ export class RedisLimitStore implements LimitStore {
       limiter = new RateLimiterRedis({
         ...options,
         storeClient: this.redis,
+        customIncrTtlLuaScript: ALL_OR_NOTHING_INCREMENT,
         insuranceLimiter: new InsuranceLimiter(options, this.fellBack),
       });
       this.limiters.set(id, limiter);
@@ -159,9 +196,9 @@ export class RedisLimitStore implements LimitStore {
     return limiter;
   }
 
-  async consume(bucket: string, key: string, limit: number, windowS: number): Promise<Window> {
+  async consume(bucket: string, key: string, limit: number, windowS: number, points = 1): Promise<Window> {
     try {
-      const res = await this.limiter(bucket, limit, windowS).consume(key);
+      const res = await this.limiter(bucket, limit, windowS).consume(key, points);
       return { consumed: res.consumedPoints, allowed: true, msBeforeReset: res.msBeforeNext };
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
@@ -169,9 +206,9 @@ export class RedisLimitStore implements LimitStore {
     }
   }
 
-  async refund(bucket: string, key: string, limit: number, windowS: number): Promise<void> {
+  async refund(bucket: string, key: string, limit: number, windowS: number, points = 1): Promise<void> {
     await this.limiter(bucket, limit, windowS)
-      .reward(key, 1)
+      .reward(key, points)
       .catch(() => undefined);
   }
 
