@@ -5,6 +5,7 @@
 //   AGENCY_CRM_URL=http://127.0.0.1:3000 AGENCY_CRM_SECRET_KEY=service_sk_live_… \
 //   MIRROR_FILE=mirror.json node examples/mirror.mjs
 import { writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from '@agency-crm/client';
 
 const client = createClient({
@@ -59,5 +60,5 @@ for (;;) {
     position = event.sequence;
   }
   save();
-  await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  await sleep(POLL_MS);
 }

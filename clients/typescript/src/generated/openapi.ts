@@ -128,6 +128,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/contacts/batch': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create or update many contacts
+     * @description Creates or updates 1-100 contacts in one request. Each item is the body of POST /v1/contacts (`ContactBatchItem`) and names a contact of the organization by `externalId` (the oldest holding it), else by phone (any format), else by email (any case): no match creates one (source API by default), a match is changed like a PATCH with the fields sent. Items run in order, each in its own transaction with its own event (`contact.created`, or `contact.updated` naming the changed fields): a later item sees what an earlier one wrote, so two items naming the same person create it once and then update it. An item that changes nothing is `unchanged` and records no event. An invalid item (schema, phone, owner) or a duplicate phone or email of another contact gets `status: error` with the error POST /v1/contacts would answer, fields named `body.contacts[i].…`; nothing of it is written and the other items still are. The answer is 200 whatever the items did; a body that is not `{contacts: [objects]}` with 1-100 items is a 400. Rate limits: one request against `key`, and one write per 10 items (rounded up; 100 items = 10 writes) against `key-writes` and `organization-writes`, all or none (429 when not that many are left). Send an `Idempotency-Key` to retry safely: it covers the whole batch.
+     */
+    post: operations['contacts.batch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/contacts': {
     parameters: {
       query?: never;
@@ -569,7 +589,7 @@ export interface paths {
     };
     /**
      * The rate limits of the calling key, as they stand
-     * @description One item per policy that applies to the key, from the live counters (shared by every API process when Redis is configured): `key` (every request, this one included), `key-writes` and `organization-writes` (keys that may write). The same policies as the `RateLimit-Policy` header of every keyed answer. Needs no scope.
+     * @description One item per policy that applies to the key, from the live counters (shared by every API process when Redis is configured): `key` (every request, this one included), `key-writes` and `organization-writes` (keys that may write). The same policies as the `RateLimit-Policy` header of every keyed answer. A write counts one point against both write policies; a batch (POST /v1/contacts/batch, POST /v1/usage/events/batch) one per 10 contacts or 50 usage events. Needs no scope.
      */
     get: operations['rateLimits.list'];
     put?: never;
@@ -614,6 +634,26 @@ export interface paths {
     get: operations['tasks.list'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/usage/events/batch': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Record many usage events
+     * @description Records 1-500 usage events in one request, each the body of POST /v1/usage/events with its rules. The owner is the contact named by `contactId`, else by `externalId`, else by `email` (case-insensitive); at least one of them is required. Each event is checked on its own: one that fails (schema, `props` size, `occurredAt` window) is listed in `rejected` with the 400 the single route would answer, fields named `body.events[i].…`, and the others are still recorded. `accepted` counts the others, stored in one transaction (all of them, or none on a server failure); an accepted event that names no contact stores nothing, as the single route answers 200 for it. The answer is 200 whatever the events did; a body that is not `{events: [objects]}` with 1-500 items is a 400. Rate limits: one request against `key`, and one write per 50 events (rounded up; 500 events = 10 writes) against `key-writes` and `organization-writes`, all or none (429 when not that many are left). Fires no webhook event. Send an `Idempotency-Key` to retry safely: it covers the whole batch.
+     */
+    post: operations['usage.events.batch'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1512,6 +1552,37 @@ export interface components {
       pageSize: number;
       totalPages: number;
     };
+    /** @description Why one item of a batch failed (the error a single request would have answered) */
+    BatchItemError: {
+      /**
+       * @description The code a single request would have answered
+       * @enum {string}
+       */
+      code:
+        | 'VALIDATION_ERROR'
+        | 'UNAUTHORIZED'
+        | 'PAYMENT_REQUIRED'
+        | 'FORBIDDEN'
+        | 'SECRET_KEY_IN_BROWSER'
+        | 'NOT_FOUND'
+        | 'METHOD_NOT_ALLOWED'
+        | 'REQUEST_TIMEOUT'
+        | 'DUPLICATE'
+        | 'CONFLICT'
+        | 'PAYLOAD_TOO_LARGE'
+        | 'UNSUPPORTED_MEDIA_TYPE'
+        | 'RATE_LIMITED'
+        | 'TENANT_RATE_LIMITED'
+        | 'REQUEST_HEADERS_TOO_LARGE'
+        | 'INTERNAL_ERROR'
+        | 'MESSAGING_ERROR'
+        | 'SERVICE_UNAVAILABLE';
+      /** @description What went wrong, naming the failing field */
+      message: string;
+      details?: components['schemas']['ErrorDetail'][];
+      /** @description DUPLICATE: the contact that already has the phone or email */
+      existingId?: string;
+    };
     /** @description The calling key, its organization and limits */
     Me: {
       /**
@@ -1934,6 +2005,156 @@ export interface components {
       /** @description The contact asked not to be messaged */
       optedOut?: boolean;
       externalId?: string | null;
+    };
+    /** @description A CreateContactBody. Matched in the organization by `externalId`, else by phone (any format), else by email (any case): no match creates a contact (defaults as on create), a match is changed like a PATCH with the fields sent (only values that differ) */
+    ContactBatchItem: {
+      /** @example Lucía */
+      firstName: string;
+      /**
+       * @description Empty string when unknown
+       * @example García
+       */
+      lastName?: string;
+      /** @description Unique in the organization, case-insensitively */
+      email?: string | null;
+      phone?: string | null;
+      /** @enum {string} */
+      source?:
+        | 'WEBSITE'
+        | 'PORTAL'
+        | 'FINDER'
+        | 'BOOKING'
+        | 'MESSAGING'
+        | 'PHONE'
+        | 'EMAIL'
+        | 'WALK_IN'
+        | 'REFERRAL'
+        | 'SOCIAL'
+        | 'IMPORT'
+        | 'API'
+        | 'OTHER';
+      /** @enum {string} */
+      status?: 'NEW' | 'CONTACTED' | 'QUALIFIED' | 'UNQUALIFIED' | 'CONVERTED' | 'ARCHIVED';
+      /** @enum {string} */
+      type?: 'LEAD' | 'CLIENT' | 'OWNER' | 'TENANT' | 'INVESTOR' | 'PARTNER' | 'OTHER';
+      ownerId?: string | null;
+      preferredCity?: string | null;
+      preferredType?:
+        | (
+            | 'APARTMENT'
+            | 'HOUSE'
+            | 'STUDIO'
+            | 'PENTHOUSE'
+            | 'DUPLEX'
+            | 'TOWNHOUSE'
+            | 'VILLA'
+            | 'LAND'
+            | 'COMMERCIAL'
+            | 'OFFICE'
+            | 'WAREHOUSE'
+            | 'PARKING'
+            | 'ROOM'
+          )
+        | null;
+      budget?: number | null;
+      currency?: string | null;
+      /** @description Replaces the whole list; duplicates are dropped */
+      tags?: string[];
+      /** @description The contact asked not to be messaged */
+      optedOut?: boolean;
+      externalId?: string | null;
+    };
+    /**
+     * @description Contacts to create or update, written in order, each in its own transaction
+     * @example {
+     *       "contacts": [
+     *         {
+     *           "firstName": "Lucía",
+     *           "lastName": "García",
+     *           "externalId": "crm-7781",
+     *           "email": "lucia.garcia@example.com"
+     *         },
+     *         {
+     *           "firstName": "Marta",
+     *           "phone": "+34600111222",
+     *           "tags": [
+     *             "buyer"
+     *           ]
+     *         },
+     *         {
+     *           "firstName": "Pablo",
+     *           "phone": "600 11 12"
+     *         }
+     *       ]
+     *     }
+     */
+    ContactBatchBody: {
+      /** @description 1-100 items, each a ContactBatchItem. Each item is validated on its own: one that does not match fails alone (its result names the fields), the others are still written */
+      contacts: components['schemas']['ContactBatchItem'][];
+    };
+    /**
+     * @description What each item of the batch did
+     * @example {
+     *       "results": [
+     *         {
+     *           "index": 0,
+     *           "status": "created",
+     *           "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *           "error": null
+     *         },
+     *         {
+     *           "index": 1,
+     *           "status": "updated",
+     *           "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uF",
+     *           "error": null
+     *         },
+     *         {
+     *           "index": 2,
+     *           "status": "error",
+     *           "id": null,
+     *           "error": {
+     *             "code": "VALIDATION_ERROR",
+     *             "message": "body.contacts[2].phone is not a valid phone number (use the international format, e.g. +34612345678, or a ES number)",
+     *             "details": [
+     *               {
+     *                 "field": "body.contacts[2].phone",
+     *                 "message": "is not a valid phone number (use the international format, e.g. +34612345678, or a ES number)"
+     *               }
+     *             ]
+     *           }
+     *         }
+     *       ],
+     *       "summary": {
+     *         "created": 1,
+     *         "updated": 1,
+     *         "unchanged": 0,
+     *         "failed": 1
+     *       }
+     *     }
+     */
+    ContactBatchResult: {
+      /** @description One per item, in the order sent */
+      results: {
+        /** @description The item's position in `contacts` */
+        index: number;
+        /**
+         * @description `created`, `updated` (`contact.updated` names the fields), `unchanged` (nothing differed: nothing written, no event) or `error` (nothing written)
+         * @enum {string}
+         */
+        status: 'created' | 'updated' | 'unchanged' | 'error';
+        id: string | null;
+        error: components['schemas']['BatchItemError'] | null;
+      }[];
+      summary: {
+        /** @description Items that created a contact */
+        created: number;
+        /** @description Items that changed a contact */
+        updated: number;
+        /** @description Items whose contact already had every value sent */
+        unchanged: number;
+        /** @description Items with `status: error` */
+        failed: number;
+      };
     };
     AgentBookingSettings: {
       /** @description Bookings are CONFIRMED at once when true, SCHEDULED (to be confirmed) otherwise */
@@ -3561,6 +3782,65 @@ export interface components {
     UsageEventReceipt: {
       /** @enum {boolean} */
       success: true;
+    };
+    /**
+     * @description Usage events to record, each the body of POST /v1/usage/events
+     * @example {
+     *       "events": [
+     *         {
+     *           "name": "report.exported",
+     *           "externalId": "crm-7781",
+     *           "occurredAt": "2027-03-29T10:15:00.000Z"
+     *         },
+     *         {
+     *           "name": "login",
+     *           "email": "lucia.garcia@example.com",
+     *           "props": {
+     *             "plan": "pro"
+     *           }
+     *         },
+     *         {
+     *           "name": "login",
+     *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *           "occurredAt": "2099-01-01T00:00:00.000Z"
+     *         }
+     *       ]
+     *     }
+     */
+    UsageEventBatchBody: {
+      /** @description 1-500 items, each a RecordUsageEventBody. Each item is validated on its own: one that does not match fails alone (its result names the fields), the others are still written */
+      events: components['schemas']['RecordUsageEventBody'][];
+    };
+    /**
+     * @description What the batch recorded
+     * @example {
+     *       "accepted": 2,
+     *       "rejected": [
+     *         {
+     *           "index": 2,
+     *           "error": {
+     *             "code": "VALIDATION_ERROR",
+     *             "message": "body.events[2].occurredAt must not be more than 24 hours in the future",
+     *             "details": [
+     *               {
+     *                 "field": "body.events[2].occurredAt",
+     *                 "message": "must not be more than 24 hours in the future"
+     *               }
+     *             ]
+     *           }
+     *         }
+     *       ]
+     *     }
+     */
+    UsageEventBatchResult: {
+      /** @description Events that passed their checks; stored for the contact they name (an event that names no contact is accepted and stores nothing, as POST /v1/usage/events answers it) */
+      accepted: number;
+      /** @description Events refused, each with the 400 POST /v1/usage/events would answer; nothing of them stored */
+      rejected: {
+        /** @description The event's position in `events` */
+        index: number;
+        error: components['schemas']['BatchItemError'];
+      }[];
     };
     ContactUsage: {
       /** @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE */
@@ -5570,6 +5850,332 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'contacts.batch': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; another body, or the first request still running, is a 409 DUPLICATE. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "contacts": [
+         *         {
+         *           "firstName": "Lucía",
+         *           "lastName": "García",
+         *           "externalId": "crm-7781",
+         *           "email": "lucia.garcia@example.com"
+         *         },
+         *         {
+         *           "firstName": "Marta",
+         *           "phone": "+34600111222",
+         *           "tags": [
+         *             "buyer"
+         *           ]
+         *         },
+         *         {
+         *           "firstName": "Pablo",
+         *           "phone": "600 11 12"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['ContactBatchBody'];
+      };
+    };
+    responses: {
+      /** @description What each item of the batch did */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "results": [
+           *           {
+           *             "index": 0,
+           *             "status": "created",
+           *             "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "error": null
+           *           },
+           *           {
+           *             "index": 1,
+           *             "status": "updated",
+           *             "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uF",
+           *             "error": null
+           *           },
+           *           {
+           *             "index": 2,
+           *             "status": "error",
+           *             "id": null,
+           *             "error": {
+           *               "code": "VALIDATION_ERROR",
+           *               "message": "body.contacts[2].phone is not a valid phone number (use the international format, e.g. +34612345678, or a ES number)",
+           *               "details": [
+           *                 {
+           *                   "field": "body.contacts[2].phone",
+           *                   "message": "is not a valid phone number (use the international format, e.g. +34612345678, or a ES number)"
+           *                 }
+           *               ]
+           *             }
+           *           }
+           *         ],
+           *         "summary": {
+           *           "created": 1,
+           *           "updated": 1,
+           *           "unchanged": 0,
+           *           "failed": 1
+           *         }
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['ContactBatchResult'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -11879,6 +12485,313 @@ export interface operations {
            *       "error": {
            *         "code": "FORBIDDEN",
            *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'usage.events.batch': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; another body, or the first request still running, is a 409 DUPLICATE. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "events": [
+         *         {
+         *           "name": "report.exported",
+         *           "externalId": "crm-7781",
+         *           "occurredAt": "2027-03-29T10:15:00.000Z"
+         *         },
+         *         {
+         *           "name": "login",
+         *           "email": "lucia.garcia@example.com",
+         *           "props": {
+         *             "plan": "pro"
+         *           }
+         *         },
+         *         {
+         *           "name": "login",
+         *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *           "occurredAt": "2099-01-01T00:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['UsageEventBatchBody'];
+      };
+    };
+    responses: {
+      /** @description What the batch recorded */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "accepted": 2,
+           *         "rejected": [
+           *           {
+           *             "index": 2,
+           *             "error": {
+           *               "code": "VALIDATION_ERROR",
+           *               "message": "body.events[2].occurredAt must not be more than 24 hours in the future",
+           *               "details": [
+           *                 {
+           *                   "field": "body.events[2].occurredAt",
+           *                   "message": "must not be more than 24 hours in the future"
+           *                 }
+           *               ]
+           *             }
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['UsageEventBatchResult'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }

@@ -60,6 +60,15 @@ export const OPERATIONS = {
     cursor: null,
     idempotent: true,
   },
+  'contacts.batch': {
+    method: 'POST',
+    path: '/v1/contacts/batch',
+    pathParams: [],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
   'contacts.create': {
     method: 'POST',
     path: '/v1/contacts',
@@ -312,6 +321,15 @@ export const OPERATIONS = {
     cursor: null,
     idempotent: false,
   },
+  'usage.events.batch': {
+    method: 'POST',
+    path: '/v1/usage/events/batch',
+    pathParams: [],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
   'usage.events.create': {
     method: 'POST',
     path: '/v1/usage/events',
@@ -499,6 +517,14 @@ export interface Api {
     ): Promise<ApiResult<'booking.create'>>;
   };
   contacts: {
+    /**
+     * Create or update many contacts
+     *
+     * Creates or updates 1-100 contacts in one request. Each item is the body of POST /v1/contacts (`ContactBatchItem`) and names a contact of the organization by `externalId` (the oldest holding it), else by phone (any format), else by email (any case): no match creates one (source API by default), a match is changed like a PATCH with the fields sent. Items run in order, each in its own transaction with its own event (`contact.created`, or `contact.updated` naming the changed fields): a later item sees what an earlier one wrote, so two items naming the same person create it once and then update it. An item that changes nothing is `unchanged` and records no event. An invalid item (schema, phone, owner) or a duplicate phone or email of another contact gets `status: error` with the error POST /v1/contacts would answer, fields named `body.contacts[i].…`; nothing of it is written and the other items still are. The answer is 200 whatever the items did; a body that is not `{contacts: [objects]}` with 1-100 items is a 400. Rate limits: one request against `key`, and one write per 10 items (rounded up; 100 items = 10 writes) against `key-writes` and `organization-writes`, all or none (429 when not that many are left). Send an `Idempotency-Key` to retry safely: it covers the whole batch.
+     *
+     * `POST /v1/contacts/batch` (contacts.batch)
+     */
+    batch(body: Body<'contacts.batch'>, options?: RequestOptions): Promise<ApiResult<'contacts.batch'>>;
     /**
      * Create a contact
      *
@@ -763,7 +789,7 @@ export interface Api {
     /**
      * The rate limits of the calling key, as they stand
      *
-     * One item per policy that applies to the key, from the live counters (shared by every API process when Redis is configured): `key` (every request, this one included), `key-writes` and `organization-writes` (keys that may write). The same policies as the `RateLimit-Policy` header of every keyed answer. Needs no scope.
+     * One item per policy that applies to the key, from the live counters (shared by every API process when Redis is configured): `key` (every request, this one included), `key-writes` and `organization-writes` (keys that may write). The same policies as the `RateLimit-Policy` header of every keyed answer. A write counts one point against both write policies; a batch (POST /v1/contacts/batch, POST /v1/usage/events/batch) one per 10 contacts or 50 usage events. Needs no scope.
      *
      * `GET /v1/rate-limits` (rateLimits.list)
      */
@@ -789,6 +815,17 @@ export interface Api {
   };
   usage: {
     events: {
+      /**
+       * Record many usage events
+       *
+       * Records 1-500 usage events in one request, each the body of POST /v1/usage/events with its rules. The owner is the contact named by `contactId`, else by `externalId`, else by `email` (case-insensitive); at least one of them is required. Each event is checked on its own: one that fails (schema, `props` size, `occurredAt` window) is listed in `rejected` with the 400 the single route would answer, fields named `body.events[i].…`, and the others are still recorded. `accepted` counts the others, stored in one transaction (all of them, or none on a server failure); an accepted event that names no contact stores nothing, as the single route answers 200 for it. The answer is 200 whatever the events did; a body that is not `{events: [objects]}` with 1-500 items is a 400. Rate limits: one request against `key`, and one write per 50 events (rounded up; 500 events = 10 writes) against `key-writes` and `organization-writes`, all or none (429 when not that many are left). Fires no webhook event. Send an `Idempotency-Key` to retry safely: it covers the whole batch.
+       *
+       * `POST /v1/usage/events/batch` (usage.events.batch)
+       */
+      batch(
+        body: Body<'usage.events.batch'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'usage.events.batch'>>;
       /**
        * Record a usage event of your product for a contact
        *
