@@ -1,6 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import type { Scope } from '../platform/auth/scopes.ts';
-import { pageRequest } from '../platform/http/pagination.ts';
+import { pageOnly, pageRequest } from '../platform/http/pagination.ts';
 import { listAppointments } from '../features/appointments/index.ts';
 import { listContacts } from '../features/contacts/index.ts';
 import { listDeals } from '../features/deals/index.ts';
@@ -80,7 +80,7 @@ async function headlineCounts({ db, principal }: McpToolContext): Promise<Summar
       await searchPortalProperties(db, organizationId, FIRST_PROPERTY)
     ).meta.total;
   }
-  if (holds('contacts:read')) counts.contacts = (await listContacts(db, principal, ONE)).meta.total;
+  if (holds('contacts:read')) counts.contacts = pageOnly(await listContacts(db, principal, ONE)).meta.total;
   if (holds('deals:read')) {
     counts.openDeals = (await listDeals(db, organizationId, { status: 'OPEN' }, ONE)).meta.total;
   }
