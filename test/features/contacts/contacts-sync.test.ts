@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cursorPage, expectSyncOrder, walkCursor } from '../../helpers/cursor.ts';
-import { api, expectError, expectStatus } from '../../helpers/http.ts';
+import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 import { createAgency, createContact, seedContacts, spanishPhone, type Agency } from './support.ts';
 
@@ -87,6 +87,27 @@ describe('GET /v1/contacts in cursor mode', () => {
     expect(items.map((contact) => contact.firstName).sort()).toEqual(['Person 1', 'Person 3']);
     const none = await page({ updatedAfter: EPOCH, q: 'nobody-by-that-name' });
     expect(none).toEqual({ data: [], meta: { pageSize: 20, hasMore: false, nextCursor: null } });
+  });
+
+  it('lists a contact again when its score changes (a message from them)', async () => {
+    const before = (await page({ updatedAfter: EPOCH })).data;
+    const target = before[0]!;
+    expectStatus(
+      await admin(
+        app,
+        'POST',
+        `/admin/v1/organizations/${agency.org.id}/contacts/${target.id}/inbound-messages`,
+        {
+          body: 'Hola, ¿sigue disponible?',
+        },
+      ),
+      201,
+    );
+    const after = await page({ updatedAfter: before.at(-1)!.updatedAt });
+    const again = after.data.find((contact) => contact.id === target.id) as Contact & { score: number };
+    expect(again, JSON.stringify(after.data)).toBeDefined();
+    expect(again.score).toBeGreaterThan(0);
+    ids = [...ids.filter((id) => id !== target.id), target.id];
   });
 
   it('accepts sortBy=updatedAt and sortOrder=asc, the order it lists in anyway', async () => {
