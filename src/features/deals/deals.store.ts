@@ -160,17 +160,22 @@ export async function listDeals(
   return { items, total: Number(totals[0]?.n ?? 0) };
 }
 
-/** A cursor page: the deals matching `filter` after the keyset's position, oldest change first. */
+/**
+ * A cursor page: the deals matching `filter` after the keyset's position, oldest change first. The
+ * stage name is a per-row subquery, not a join: joined, the planner cannot tell that every deal's
+ * stage is its own organization's, expects the join to drop most rows, and sorts the whole
+ * organization instead of reading deals_organization_id_updated_at_idx up to the page's end.
+ */
 export async function listDealsByUpdatedAt(
   tx: Tx,
   organizationId: string,
   filter: DealListFilter,
   keyset: Keyset,
 ): Promise<Keyed<DealWithStage>[]> {
+  const stageName = sql<string>`(SELECT ${pipelineStages.name} FROM ${pipelineStages} WHERE ${pipelineStages.id} = ${deals.stageId})`;
   const rows = await tx
-    .select({ deal: deals, stageName: pipelineStages.name, position: keysetPosition(deals.updatedAt) })
+    .select({ deal: deals, stageName, position: keysetPosition(deals.updatedAt) })
     .from(deals)
-    .innerJoin(pipelineStages, eq(pipelineStages.id, deals.stageId))
     .where(and(...dealConditions(organizationId, filter), ...keysetConditions(deals, keyset)))
     .orderBy(...keysetOrder(deals))
     .limit(keyset.limit);
