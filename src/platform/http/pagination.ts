@@ -104,6 +104,16 @@ export type CursorMeta = Static<typeof CursorMetaSchema>;
 /** `meta` of a list that answers in both modes. */
 export type ListMeta = PageMeta | CursorMeta;
 
+/** What a list's route description says of cursor mode (appended to the list's own rules). */
+export const CURSOR_MODE_DESCRIPTION =
+  'Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come ' +
+  'by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is ' +
+  '`{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page ' +
+  '(null on the last), however deep, skipping and repeating nothing however the rows change between pages. ' +
+  'An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one ' +
+  'issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt ' +
+  'or a `sortOrder` other than asc is a 400 naming that parameter.';
+
 /** The parameters that switch a list to cursor mode; every other filter of the list still applies. */
 export const SYNC_PARAMETERS = ['updatedAfter', 'cursor'] as const;
 
