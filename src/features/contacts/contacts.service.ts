@@ -107,7 +107,6 @@ async function listIn(
   organizationId: string,
   query: ListContactsQuery,
 ): Promise<{ data: Contact[]; meta: ListMeta }> {
-  const request = listRequest(query, { list: 'contacts', organizationId });
   const by = query.sortBy ?? 'createdAt';
   const sort = { by, order: query.sortOrder ?? (by === 'lastName' ? 'asc' : 'desc') } as const;
   const filter: store.ContactFilter = {
@@ -122,6 +121,7 @@ async function listIn(
     optedOut: query.optedOut,
     externalId: query.externalId,
   };
+  const request = listRequest(query, { list: 'contacts', organizationId });
   if (request.mode === 'cursor') {
     return cursorPage(
       await store.listContactsByUpdatedAt(tx, organizationId, filter, request),
