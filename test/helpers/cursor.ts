@@ -1,6 +1,6 @@
 /** Cursor mode of the lists (docs/decisions/0190): one page, and a walk that follows nextCursor. */
 import type { FastifyInstance } from 'fastify';
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, expectStatus } from './http.ts';
 
 export interface SyncItem {
@@ -143,4 +143,16 @@ export function cursorModeChecks(fixtures: () => CursorModeCase) {
       expect(idsOf(theirs.items).filter((id) => c.ids.includes(id))).toEqual([]);
     },
   };
+}
+
+/** The three checks of `cursorModeChecks` as the tests of one list (`list` as in "GET /v1/tasks"). */
+export function describeCursorMode(list: string, items: string, fixtures: () => CursorModeCase): void {
+  describe(`${list} in cursor mode`, () => {
+    const checks = cursorModeChecks(fixtures);
+    it(`walks every ${items} oldest change first; one changed between pages comes again last`, () =>
+      checks.walk());
+    it('applies the other filters with AND on every page', () => checks.filters());
+    it('answers 400 naming page, sortBy, sortOrder, updatedAfter or cursor (bad, altered, re-filtered, foreign)', () =>
+      checks.errors());
+  });
 }

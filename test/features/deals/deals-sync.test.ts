@@ -1,7 +1,7 @@
 // GET /v1/deals in cursor mode (incremental sync, docs/decisions/0190-0194).
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { cursorModeChecks, type CursorModeCase } from '../../helpers/cursor.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { describeCursorMode, type CursorModeCase } from '../../helpers/cursor.ts';
 import { createTenant } from '../../helpers/factories.ts';
 import { admin, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
@@ -39,10 +39,4 @@ afterAll(async () => {
   await app.close();
 });
 
-describe('GET /v1/deals in cursor mode', () => {
-  const checks = cursorModeChecks(() => fixtures);
-  it('walks every deal oldest change first; one changed between pages comes again last', () => checks.walk());
-  it('applies the other filters with AND on every page', () => checks.filters());
-  it('answers 400 naming page, sortBy, sortOrder, updatedAfter or cursor (bad, altered, re-filtered, foreign)', () =>
-    checks.errors());
-});
+describeCursorMode('GET /v1/deals', 'deal', () => fixtures);

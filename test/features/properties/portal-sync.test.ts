@@ -1,7 +1,7 @@
 // The portal's GET /v1/properties in cursor mode (incremental sync, docs/decisions/0190-0194).
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cursorModeChecks, walkCursor, type CursorModeCase } from '../../helpers/cursor.ts';
+import { describeCursorMode, walkCursor, type CursorModeCase } from '../../helpers/cursor.ts';
 import { createApiKey, createProperty, createTenant } from '../../helpers/factories.ts';
 import { admin, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
@@ -37,14 +37,9 @@ afterAll(async () => {
   await app.close();
 });
 
-describe('GET /v1/properties (portal) in cursor mode', () => {
-  const checks = cursorModeChecks(() => fixtures);
-  it('walks every published property oldest change first; one changed between pages comes again last', () =>
-    checks.walk());
-  it('applies the other filters with AND on every page', () => checks.filters());
-  it('answers 400 naming page, sortBy, sortOrder, updatedAfter or cursor (bad, altered, re-filtered, foreign)', () =>
-    checks.errors());
+describeCursorMode('GET /v1/properties (portal)', 'published property', () => fixtures);
 
+describe('GET /v1/properties (portal) in cursor mode: what the portal shows', () => {
   it('lists only what the portal shows: an unpublished property drops out of the walk', async () => {
     const [hidden, ...shown] = fixtures.ids;
     expectStatus(await admin(app, 'PATCH', `${propertiesPath}/${hidden}`, { publishedOnPortal: false }), 200);
