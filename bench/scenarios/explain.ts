@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import * as prettier from 'prettier';
 import { openDatabase } from '../../src/db/database.ts';
+import { pageOnly } from '../../src/platform/http/pagination.ts';
 import type { PortalListQuery } from '../../src/features/properties/properties.schema.ts';
 import { searchPortalProperties } from '../../src/features/properties/properties.portal.ts';
 import { requireDatabaseUrl } from '../lib/bench-database.ts';
@@ -257,7 +258,7 @@ async function runCases(databaseUrl: string, organizationId: string, list: Case[
         ...c,
         items,
         count,
-        total: result.meta.total,
+        total: pageOnly(result).meta.total,
         rls: {
           items: await explain(client, items, organizationId, true),
           count: await explain(client, count, organizationId, true),

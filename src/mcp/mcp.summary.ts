@@ -1,6 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import type { Scope } from '../platform/auth/scopes.ts';
-import { pageRequest } from '../platform/http/pagination.ts';
+import { pageOnly, pageRequest } from '../platform/http/pagination.ts';
 import { listAppointments } from '../features/appointments/index.ts';
 import { listContacts } from '../features/contacts/index.ts';
 import { listDeals } from '../features/deals/index.ts';
@@ -76,13 +76,13 @@ async function headlineCounts({ db, principal }: McpToolContext): Promise<Summar
   const now = new Date();
   const counts: Summary['counts'] = {};
   if (holds('portal:read')) {
-    counts.publishedProperties = (
-      await searchPortalProperties(db, organizationId, FIRST_PROPERTY)
+    counts.publishedProperties = pageOnly(
+      await searchPortalProperties(db, organizationId, FIRST_PROPERTY),
     ).meta.total;
   }
-  if (holds('contacts:read')) counts.contacts = (await listContacts(db, principal, ONE)).meta.total;
+  if (holds('contacts:read')) counts.contacts = pageOnly(await listContacts(db, principal, ONE)).meta.total;
   if (holds('deals:read')) {
-    counts.openDeals = (await listDeals(db, organizationId, { status: 'OPEN' }, ONE)).meta.total;
+    counts.openDeals = pageOnly(await listDeals(db, organizationId, { status: 'OPEN' }, ONE)).meta.total;
   }
   if (holds('tasks:read')) {
     counts.pendingTasks = (await listPendingTasks(db, organizationId, {}, ONE)).meta.total;

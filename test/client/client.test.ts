@@ -148,6 +148,20 @@ describe('answers', () => {
     const none: unknown[] = [];
     for await (const contact of secret.contacts.list({ tag: 'no-such-tag-anywhere' })) none.push(contact);
     expect(none).toEqual([]);
+
+    // Cursor mode (updatedAfter): it follows meta.nextCursor with the same filters. (The cast goes once
+    // the generated types know the parameter.)
+    const synced: string[] = [];
+    const since = { tag, pageSize: 2, updatedAfter: '2000-01-01T00:00:00Z' } as {
+      tag: string;
+      pageSize: number;
+    };
+    const syncMark = sent.length;
+    for await (const contact of secret.contacts.list(since)) synced.push(contact.id);
+    expect(synced).toEqual([...walked].reverse());
+    const queries = sentSince(syncMark).map((request) => new URL(request.url).searchParams);
+    expect(queries.map((query) => query.get('tag'))).toEqual([tag, tag, tag]);
+    expect(queries.map((query) => query.has('cursor'))).toEqual([false, true, true]);
   });
 });
 

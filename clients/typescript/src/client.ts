@@ -93,7 +93,7 @@ function invoke(settings: Settings, id: string, spec: OperationSpec, args: unkno
       options,
     });
   if (!spec.paged) return call(spec.input === 'query' ? input : undefined);
-  return pages(call(input), (page) => call({ ...input, page }));
+  return pages(call(input), (next) => call({ ...input, ...next }));
 }
 
 function fillPath(id: string, spec: OperationSpec, values: unknown[]): string {
@@ -118,18 +118,30 @@ function queryString(query: Record<string, unknown> | undefined): string {
 
 interface Page {
   data: unknown[];
-  meta?: { page: number; totalPages: number };
+  /** Page mode, or cursor mode (`updatedAfter`, `cursor`: `nextCursor` null on the last page). */
+  meta?: { page: number; totalPages: number } | { nextCursor: string | null };
+}
+
+/** The query of the page after `page`, or null after the last one. */
+function nextOf(page: Page): { page: number } | { cursor: string } | null {
+  const meta = page.meta;
+  if (!meta || page.data.length === 0) return null;
+  if ('nextCursor' in meta) return meta.nextCursor === null ? null : { cursor: meta.nextCursor };
+  return meta.page >= meta.totalPages ? null : { page: meta.page + 1 };
 }
 
 /** The first page as a promise, and an async iterator over the items of it and every later page. */
-function pages(first: Promise<unknown>, fetchPage: (page: number) => Promise<unknown>) {
+function pages(
+  first: Promise<unknown>,
+  fetchPage: (next: { page: number } | { cursor: string }) => Promise<unknown>,
+) {
   async function* items() {
     let current = (await first) as Page;
     for (;;) {
       yield* current.data;
-      const meta = current.meta;
-      if (!meta || current.data.length === 0 || meta.page >= meta.totalPages) return;
-      current = (await fetchPage(meta.page + 1)) as Page;
+      const next = nextOf(current);
+      if (next === null) return;
+      current = (await fetchPage(next)) as Page;
     }
   }
   return Object.assign(first, { [Symbol.asyncIterator]: items });

@@ -1,6 +1,8 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { ListOf } from '../../platform/http/pagination.ts';
+import { ref } from '../../platform/http/schemas.ts';
 import { defineTool, pagedArguments, pageSummary } from '../../platform/mcp/mcp-tool.ts';
-import { AppointmentListResponseSchema, ListAppointmentsQuerySchema } from './appointments.schema.ts';
+import { AppointmentSchema, ListAppointmentsQuerySchema } from './appointments.schema.ts';
 import { listAppointments } from './appointments.read.ts';
 
 const { page, pageSize, from, to, agentId, status } = ListAppointmentsQuerySchema.properties;
@@ -19,7 +21,7 @@ export const listAppointmentsTool = defineTool({
     'Paged: `page` from 1, `pageSize` up to 100 (default 20).',
   scopes: ['appointments:read'],
   input: ListAppointmentsInputSchema,
-  output: AppointmentListResponseSchema,
+  output: ListOf(ref(AppointmentSchema)),
   run: ({ db, principal }, args: Static<typeof ListAppointmentsInputSchema>) => {
     const { filter, page } = pagedArguments(args);
     return listAppointments(db, principal.organization.id, filter, page);

@@ -2,7 +2,14 @@
 import type { Database, Tx } from '../../db/database.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import { pageMeta, pageRequest, type PageMeta, type PageRequest } from '../../platform/http/pagination.ts';
+import {
+  cursorPage,
+  listRequest,
+  pageMeta,
+  type ListMeta,
+  type PageMeta,
+  type PageRequest,
+} from '../../platform/http/pagination.ts';
 import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
 import {
   type Appointment,
@@ -50,22 +57,31 @@ async function pageOf(
   return { data: items.map(toAppointment), meta: pageMeta(total, page) };
 }
 
-/** The back office's appointment list: the same filters, sort and paging as GET /v1/appointments. */
+/** A list query's page, or its cursor page (`updatedAfter`, `cursor`). */
+async function listOf(
+  tx: Tx,
+  organizationId: string,
+  query: ListAppointmentsQuery,
+): Promise<{ data: Appointment[]; meta: ListMeta }> {
+  const { filter, sort } = listFilter(query);
+  const request = listRequest(query, { list: 'appointments', organizationId });
+  if (request.mode === 'page') return pageOf(tx, organizationId, filter, sort, request);
+  const rows = await store.listAppointmentsByUpdatedAt(tx, organizationId, filter, request);
+  return cursorPage(rows, request, toAppointment);
+}
+
+/** The back office's appointment list: the same filters, sort, paging and cursor mode as GET /v1/appointments. */
 export async function listAdminAppointments(
   db: Database,
   organizationId: string,
   query: ListAppointmentsQuery,
 ) {
-  const { filter, sort } = listFilter(query);
-  return inTenantOrganization(db, organizationId, (tx) =>
-    pageOf(tx, organizationId, filter, sort, pageRequest(query)),
-  );
+  return inTenantOrganization(db, organizationId, (tx) => listOf(tx, organizationId, query));
 }
 
-/** GET /v1/appointments: the key's organization's appointments, soonest first by default. */
+/** GET /v1/appointments: the key's organization's appointments, soonest first by default, or a cursor page. */
 export async function searchAppointments(db: Database, organizationId: string, query: ListAppointmentsQuery) {
-  const { filter, sort } = listFilter(query);
-  return db.tenantTx(organizationId, (tx) => pageOf(tx, organizationId, filter, sort, pageRequest(query)));
+  return db.tenantTx(organizationId, (tx) => listOf(tx, organizationId, query));
 }
 
 /** GET /v1/appointments/{id}: 404 when malformed, unknown or another organization's. */

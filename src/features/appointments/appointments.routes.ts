@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { CURSOR_MODE_DESCRIPTION } from '../../platform/http/pagination.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { ErrorResponseSchema, ref, DeletedResponseSchema } from '../../platform/http/schemas.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
@@ -26,7 +27,8 @@ const OVERLAP = { 409: ref(ErrorResponseSchema) };
 const LIST_DESCRIPTION =
   'Filters combine with AND: `from` (startsAt at or after) and `to` (startsAt strictly before) take a date ' +
   '(its midnight UTC) or a date-time; `agentId`, `contactId`, `status`, `type`. Sorted by startsAt, soonest ' +
-  'first, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`.';
+  'first, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`. ' +
+  CURSOR_MODE_DESCRIPTION;
 
 /** Agents' appointments: read through the v1 API (appointments:read) and managed in the back office. */
 export const appointmentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { DateOrDateTime } from '../../platform/http/dates.ts';
-import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
+import { ListOf, pageQuery, syncQuery } from '../../platform/http/pagination.ts';
 import { DataOf, DateTime, ref, StringEnum, Nullable } from '../../platform/http/schemas.ts';
 
 /** What an appointment is for (docs/decisions/0055-booking-appointment-types.md). */
@@ -113,6 +113,7 @@ export const ListAppointmentsQuerySchema = Type.Object(
     sortOrder: Type.Optional(
       StringEnum(['asc', 'desc'] as const, { description: 'Default asc (soonest first)' }),
     ),
+    ...syncQuery(),
   },
   { additionalProperties: false },
 );
@@ -125,7 +126,7 @@ export const OrgAppointmentParamsSchema = Type.Object(
 );
 
 export const AppointmentResponseSchema = DataOf(ref(AppointmentSchema));
-export const AppointmentListResponseSchema = ListOf(ref(AppointmentSchema));
+export const AppointmentListResponseSchema = ListOf(ref(AppointmentSchema), { cursorMode: true });
 
 export const appointmentsSchemas: TSchema[] = [
   AppointmentSchema,

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/database.ts';
+import { keysetConditions, keysetOrder, keysetPosition, type Keyed, type Keyset } from '../../db/keyset.ts';
 import { agents, agentTimeHeld, appointments, contacts, type AppointmentRow } from '../../db/schema.ts';
 
 export type NewAppointment = typeof appointments.$inferInsert;
@@ -133,6 +134,25 @@ export async function listAppointments(
     tx.select({ total: count() }).from(appointments).where(where),
   ]);
   return { items, total: Number(totals[0]?.total ?? 0) };
+}
+
+/** A cursor page: the appointments matching `filter` after the keyset's position, oldest change first. */
+export async function listAppointmentsByUpdatedAt(
+  tx: Tx,
+  organizationId: string,
+  filter: AppointmentFilter,
+  keyset: Keyset,
+): Promise<Keyed<AppointmentRow>[]> {
+  const rows = await tx
+    .select({ appointment: appointments, position: keysetPosition(appointments.updatedAt) })
+    .from(appointments)
+    .where(and(conditions(organizationId, filter), ...keysetConditions(appointments, keyset)))
+    .orderBy(...keysetOrder(appointments))
+    .limit(keyset.limit);
+  return rows.map(({ appointment, position }) => ({
+    row: appointment,
+    key: { updatedAt: position, id: appointment.id },
+  }));
 }
 
 // The agent's and contact's cards that appointment events carry are read here, in the event's own

@@ -1,5 +1,7 @@
+import { ListOf, pageModeQuery, pageOnly } from '../../platform/http/pagination.ts';
+import { ref } from '../../platform/http/schemas.ts';
 import { defineTool, pageSummary } from '../../platform/mcp/mcp-tool.ts';
-import { ContactListResponseSchema, ListContactsQuerySchema } from './contacts.schema.ts';
+import { ContactSchema, ListContactsQuerySchema } from './contacts.schema.ts';
 import { listContacts } from './contacts.service.ts';
 
 export const searchContactsTool = defineTool({
@@ -13,9 +15,9 @@ export const searchContactsTool = defineTool({
     '`createdBefore` strict; dates or date-times). Newest first unless `sortBy`/`sortOrder` say otherwise ' +
     '(`score` ranks the most engaged). Paged: `page` from 1, `pageSize` up to 100 (default 20).',
   scopes: ['contacts:read'],
-  input: ListContactsQuerySchema,
-  output: ContactListResponseSchema,
-  run: ({ db, principal }, args) => listContacts(db, principal, args),
+  input: pageModeQuery(ListContactsQuerySchema),
+  output: ListOf(ref(ContactSchema)),
+  run: async ({ db, principal }, args) => pageOnly(await listContacts(db, principal, args)),
   summarize: (result) => pageSummary(result, 'contact'),
 });
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { CURSOR_MODE_DESCRIPTION } from '../../platform/http/pagination.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { ErrorResponseSchema, ref, DeletedResponseSchema } from '../../platform/http/schemas.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
@@ -40,7 +41,8 @@ const LIST_DESCRIPTION =
   'Every filter is optional and they combine with AND. `q` matches case- and accent-insensitive substrings of ' +
   'name, email and phone (a phone-like `q` matches the digits of the E.164 number: `612 345` finds +34612345678). ' +
   '`createdAfter` is inclusive, `createdBefore` strict; a date means its start in UTC. ' +
-  'Sorted by createdAt (newest first) unless `sortBy` says otherwise.';
+  'Sorted by createdAt (newest first) unless `sortBy` says otherwise. ' +
+  CURSOR_MODE_DESCRIPTION;
 const CREATE_DESCRIPTION =
   "The phone is stored in E.164 (read in the organization's default country without `+`). " +
   '409 DUPLICATE when another contact has the same phone (in any format) or email (in any case): ' +

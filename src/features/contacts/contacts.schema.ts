@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { BatchBody, BatchItemErrorSchema } from '../../platform/http/batch.ts';
 import { DateOrDateTime } from '../../platform/http/dates.ts';
-import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
+import { ListOf, pageQuery, syncQuery } from '../../platform/http/pagination.ts';
 import {
   Amount,
   DataOf,
@@ -299,6 +299,7 @@ export const ListContactsQuerySchema = Type.Object(
     sortOrder: Type.Optional(
       StringEnum(['asc', 'desc'] as const, { description: 'Default asc for lastName, desc otherwise' }),
     ),
+    ...syncQuery(),
   },
   { additionalProperties: false },
 );
@@ -311,7 +312,7 @@ export const OrgContactParamsSchema = Type.Object(
 );
 
 export const ContactResponseSchema = DataOf(ref(ContactSchema));
-export const ContactListResponseSchema = ListOf(ref(ContactSchema));
+export const ContactListResponseSchema = ListOf(ref(ContactSchema), { cursorMode: true });
 
 export const contactsSchemas: TSchema[] = [
   ContactSchema,

@@ -72,7 +72,8 @@ export const MAX_SCORE = 100;
 /**
  * One statement: gathers the contact's activity, adds up the capped terms and the recency bonus,
  * stores the score when it changed (no dead row otherwise) and returns it. null when the contact
- * is not in the organization.
+ * is not in the organization. A new score is a change of the contact: updatedAt moves, so a cursor
+ * walk (incremental sync) lists the contact again.
  */
 export async function updateContactScore(
   tx: Tx,
@@ -97,7 +98,7 @@ export async function updateContactScore(
         FROM per_kind
       ),
       stored AS (
-        UPDATE contacts SET score = computed.score FROM computed
+        UPDATE contacts SET score = computed.score, updated_at = now() FROM computed
         WHERE contacts.organization_id = ${organizationId} AND contacts.id = ${contactId}
           AND contacts.score <> computed.score
         RETURNING contacts.id

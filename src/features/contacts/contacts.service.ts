@@ -4,7 +4,7 @@ import type { ContactRow } from '../../db/schema.ts';
 import { type Principal } from '../../platform/auth/principal.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
-import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
+import { cursorPage, listRequest, pageMeta, type ListMeta } from '../../platform/http/pagination.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import { fold } from '../../platform/text/fold.ts';
 import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
@@ -102,8 +102,11 @@ export function searchWords(q: string | undefined): string[] | undefined {
   return words.length > 0 ? words : undefined;
 }
 
-async function listIn(tx: Tx, organizationId: string, query: ListContactsQuery) {
-  const page = pageRequest(query);
+async function listIn(
+  tx: Tx,
+  organizationId: string,
+  query: ListContactsQuery,
+): Promise<{ data: Contact[]; meta: ListMeta }> {
   const by = query.sortBy ?? 'createdAt';
   const sort = { by, order: query.sortOrder ?? (by === 'lastName' ? 'asc' : 'desc') } as const;
   const filter: store.ContactFilter = {
@@ -118,11 +121,19 @@ async function listIn(tx: Tx, organizationId: string, query: ListContactsQuery) 
     optedOut: query.optedOut,
     externalId: query.externalId,
   };
-  const { items, total } = await store.listContacts(tx, organizationId, filter, sort, page);
-  return { data: items.map(toContact), meta: pageMeta(total, page) };
+  const request = listRequest(query, { list: 'contacts', organizationId });
+  if (request.mode === 'cursor') {
+    return cursorPage(
+      await store.listContactsByUpdatedAt(tx, organizationId, filter, request),
+      request,
+      toContact,
+    );
+  }
+  const { items, total } = await store.listContacts(tx, organizationId, filter, sort, request);
+  return { data: items.map(toContact), meta: pageMeta(total, request) };
 }
 
-/** Contacts of the key's organization, filtered, sorted and paged (GET /v1/contacts). */
+/** Contacts of the key's organization, filtered, sorted and paged, or a cursor page (GET /v1/contacts). */
 export async function listContacts(db: Database, principal: Principal, query: ListContactsQuery) {
   const organizationId = principal.organization.id;
   return db.tenantTx(organizationId, (tx) => listIn(tx, organizationId, query));

@@ -1,5 +1,13 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { countOf, totalOf, type Tx } from '../../db/database.ts';
+import {
+  keysetConditions,
+  keysetOrder,
+  keysetPosition,
+  keysetShape,
+  type Keyed,
+  type Keyset,
+} from '../../db/keyset.ts';
 import { inline, StatementCache, type Bind } from '../../db/statements.ts';
 import { contacts, deals, type ContactRow } from '../../db/schema.ts';
 import { fold, likeLiteral } from '../../platform/text/fold.ts';
@@ -273,4 +281,31 @@ export async function listContacts(
   // An empty page past the first counts on its own (rare): built again, with the values inline.
   if (rows.length === 0 && page.offset > 0) where = contactConditions(organizationId, filter, inline);
   return { items: rows.map((row) => row.contact), total: await totalOf(tx, rows, page, contacts, where) };
+}
+
+/**
+ * A cursor page: the contacts matching `filter` after the keyset's position, oldest change first,
+ * from contacts_organization_id_updated_at_idx (filters are checked on the rows the range yields).
+ */
+export async function listContactsByUpdatedAt(
+  tx: Tx,
+  organizationId: string,
+  filter: ContactFilter,
+  keyset: Keyset,
+): Promise<Keyed<ContactRow>[]> {
+  const shape = `${keysetShape(keyset)} ${contactsShape(filter, { by: 'updatedAt', order: 'asc' })}`;
+  const rows = await listStatements.select(tx, shape, (bind) =>
+    tx
+      .select({ contact: getTableColumns(contacts), position: keysetPosition(contacts.updatedAt) })
+      .from(contacts)
+      .where(
+        and(contactConditions(organizationId, filter, bind), ...keysetConditions(contacts, keyset, bind)),
+      )
+      .orderBy(...keysetOrder(contacts))
+      .limit(bind(keyset.limit)),
+  );
+  return rows.map(({ contact, position }) => ({
+    row: contact,
+    key: { updatedAt: position, id: contact.id },
+  }));
 }

@@ -1,7 +1,11 @@
 import type { Static } from '@fastify/type-provider-typebox';
+import { ListOf, pageModeQuery, pageOnly } from '../../platform/http/pagination.ts';
+import { ref } from '../../platform/http/schemas.ts';
 import { defineTool, pageSummary } from '../../platform/mcp/mcp-tool.ts';
-import { DealListResponseSchema, ListDealsQuerySchema } from './deals.schema.ts';
+import { DealSchema, ListDealsQuerySchema } from './deals.schema.ts';
 import { listDeals } from './deals.read.ts';
+
+const ListDealsInputSchema = pageModeQuery(ListDealsQuerySchema);
 
 export const listDealsTool = defineTool({
   name: 'list_deals',
@@ -13,11 +17,11 @@ export const listDealsTool = defineTool({
     'range; dates or date-times. Newest first unless `sortBy`/`sortOrder` say otherwise (`expectedCloseDate` ' +
     'lists the soonest closings first). `value` is in `currency`. Paged: `page` from 1, `pageSize` up to 100.',
   scopes: ['deals:read'],
-  input: ListDealsQuerySchema,
-  output: DealListResponseSchema,
-  run: ({ db, principal }, args: Static<typeof ListDealsQuerySchema>) => {
+  input: ListDealsInputSchema,
+  output: ListOf(ref(DealSchema)),
+  run: async ({ db, principal }, args: Static<typeof ListDealsInputSchema>) => {
     const { page, pageSize, ...filter } = args;
-    return listDeals(db, principal.organization.id, filter, { page, pageSize });
+    return pageOnly(await listDeals(db, principal.organization.id, filter, { page, pageSize }));
   },
   summarize: (result) => pageSummary(result, 'deal'),
 });

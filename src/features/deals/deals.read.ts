@@ -2,7 +2,7 @@
 import type { Database, Tx } from '../../db/database.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import { pageMeta, pageRequest, type PageMeta } from '../../platform/http/pagination.ts';
+import { cursorPage, listRequest, pageMeta, type ListMeta } from '../../platform/http/pagination.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
 import { type Deal, type DealFilter } from './deals.schema.ts';
@@ -40,37 +40,51 @@ function dealListSort(filter: DealFilter): store.DealListSort {
   return { by, order: filter.sortOrder ?? (by === 'expectedCloseDate' ? 'asc' : 'desc') };
 }
 
-/** A checked list request: filters parsed, sort resolved, page computed (before any transaction opens). */
-function dealListRequest(filter: DealFilter, query: { page?: number; pageSize?: number }) {
-  return { filter: dealListFilter(filter), sort: dealListSort(filter), page: pageRequest(query) };
+/**
+ * A checked list request: filters parsed, sort resolved, page or cursor page computed (before any
+ * transaction opens).
+ */
+function dealListRequest(
+  organizationId: string,
+  filter: DealFilter,
+  query: { page?: number; pageSize?: number },
+) {
+  return {
+    filter: dealListFilter(filter),
+    sort: dealListSort(filter),
+    page: listRequest(
+      { ...filter, page: query.page, pageSize: query.pageSize },
+      { list: 'deals', organizationId },
+    ),
+  };
 }
+
+const dealOf = (item: store.DealWithStage) => toDeal(item.deal, item.stageName);
 
 async function dealsPage(
   tx: Tx,
   organizationId: string,
   request: ReturnType<typeof dealListRequest>,
-): Promise<{ data: Deal[]; meta: PageMeta }> {
-  const { items, total } = await store.listDeals(
-    tx,
-    organizationId,
-    request.filter,
-    request.sort,
-    request.page,
-  );
-  return {
-    data: items.map((item) => toDeal(item.deal, item.stageName)),
-    meta: pageMeta(total, request.page),
-  };
+): Promise<{ data: Deal[]; meta: ListMeta }> {
+  const { filter, sort, page } = request;
+  if (page.mode === 'cursor') {
+    return cursorPage(await store.listDealsByUpdatedAt(tx, organizationId, filter, page), page, dealOf);
+  }
+  const { items, total } = await store.listDeals(tx, organizationId, filter, sort, page);
+  return { data: items.map(dealOf), meta: pageMeta(total, page) };
 }
 
-/** The organization's deals matching `filter` (filters and sort), one page (v1 and MCP). */
+/**
+ * The organization's deals matching `filter` (filters and sort), one page, or a cursor page when
+ * `filter` holds `updatedAfter` or `cursor` (v1; the MCP tool pages only).
+ */
 export async function listDeals(
   db: Database,
   organizationId: string,
   filter: DealFilter,
   page: { page?: number; pageSize?: number } = {},
-): Promise<{ data: Deal[]; meta: PageMeta }> {
-  const request = dealListRequest(filter, page);
+): Promise<{ data: Deal[]; meta: ListMeta }> {
+  const request = dealListRequest(organizationId, filter, page);
   return db.tenantTx(organizationId, (tx) => dealsPage(tx, organizationId, request));
 }
 
@@ -80,7 +94,7 @@ export async function listAdminDeals(
   organizationId: string,
   query: DealFilter & { page?: number; pageSize?: number },
 ) {
-  const request = dealListRequest(query, query);
+  const request = dealListRequest(organizationId, query, query);
   return inTenantOrganization(db, organizationId, (tx) => dealsPage(tx, organizationId, request));
 }
 

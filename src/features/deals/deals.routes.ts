@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { CURSOR_MODE_DESCRIPTION } from '../../platform/http/pagination.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { ErrorResponseSchema, ref, DeletedResponseSchema } from '../../platform/http/schemas.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
@@ -26,7 +27,8 @@ const CLASH = { 409: ref(ErrorResponseSchema) };
 const LIST_DESCRIPTION =
   'Every filter is optional and they combine with AND. Date filters take a date (`2026-03-01`, midnight UTC) or ' +
   'a date-time; `…After` includes the instant, `…Before` excludes it. Default sort: newest first ' +
-  '(`expectedCloseDate` sorts soonest first); nulls last; ties by id.';
+  '(`expectedCloseDate` sorts soonest first); nulls last; ties by id. ' +
+  CURSOR_MODE_DESCRIPTION;
 
 /** Deals: the v1 reads (deals:read, secret keys) and the back office's deal CRUD and moves; pipelines alongside. */
 export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {

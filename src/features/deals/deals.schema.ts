@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { DateOrDateTime } from '../../platform/http/dates.ts';
-import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
+import { ListOf, pageQuery, syncQuery } from '../../platform/http/pagination.ts';
 import {
   Amount,
   DataOf,
@@ -193,6 +193,7 @@ export const ListDealsQuerySchema = Type.Object(
         description: 'Default asc for expectedCloseDate (soonest first), desc otherwise; nulls last',
       }),
     ),
+    ...syncQuery(),
   },
   { additionalProperties: false },
 );
@@ -201,7 +202,7 @@ export type ListDealsQuery = Static<typeof ListDealsQuerySchema>;
 export type DealFilter = Omit<ListDealsQuery, 'page' | 'pageSize'>;
 
 export const DealResponseSchema = DataOf(ref(DealSchema));
-export const DealListResponseSchema = ListOf(ref(DealSchema));
+export const DealListResponseSchema = ListOf(ref(DealSchema), { cursorMode: true });
 
 export const DealIdParamsSchema = Type.Object({ id: Type.String() }, { additionalProperties: false });
 export const OrgDealParamsSchema = Type.Object(

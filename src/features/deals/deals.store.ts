@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/database.ts';
+import { keysetConditions, keysetOrder, keysetPosition, type Keyed, type Keyset } from '../../db/keyset.ts';
 import { deals, pipelineStages, type DealRow } from '../../db/schema.ts';
 
 export type NewDeal = typeof deals.$inferInsert;
@@ -118,14 +119,7 @@ const SORT_COLUMNS: Record<DealListSort['by'], AnyColumn> = {
   stageEnteredAt: deals.stageEnteredAt,
 };
 
-/** One page of the organization's deals matching `filter`, and the count of all matches. */
-export async function listDeals(
-  tx: Tx,
-  organizationId: string,
-  filter: DealListFilter,
-  sort: DealListSort,
-  page: { limit: number; offset: number },
-): Promise<{ items: DealWithStage[]; total: number }> {
+function dealConditions(organizationId: string, filter: DealListFilter): SQL[] {
   const c: SQL[] = [eq(deals.organizationId, organizationId)];
   if (filter.pipelineId !== undefined) c.push(eq(deals.pipelineId, filter.pipelineId));
   if (filter.stageId !== undefined) c.push(eq(deals.stageId, filter.stageId));
@@ -138,7 +132,18 @@ export async function listDeals(
   if (filter.expectedCloseBefore) c.push(lt(deals.expectedCloseDate, filter.expectedCloseBefore));
   if (filter.createdAfter) c.push(gte(deals.createdAt, filter.createdAfter));
   if (filter.createdBefore) c.push(lt(deals.createdAt, filter.createdBefore));
-  const where = and(...c);
+  return c;
+}
+
+/** One page of the organization's deals matching `filter`, and the count of all matches. */
+export async function listDeals(
+  tx: Tx,
+  organizationId: string,
+  filter: DealListFilter,
+  sort: DealListSort,
+  page: { limit: number; offset: number },
+): Promise<{ items: DealWithStage[]; total: number }> {
+  const where = and(...dealConditions(organizationId, filter));
   const column = SORT_COLUMNS[sort.by];
   const order =
     sort.order === 'asc'
@@ -153,4 +158,29 @@ export async function listDeals(
     tx.select({ n: count() }).from(deals).where(where),
   ]);
   return { items, total: Number(totals[0]?.n ?? 0) };
+}
+
+/**
+ * A cursor page: the deals matching `filter` after the keyset's position, oldest change first. The
+ * stage name is a per-row subquery, not a join: joined, the planner cannot tell that every deal's
+ * stage is its own organization's, expects the join to drop most rows, and sorts the whole
+ * organization instead of reading deals_organization_id_updated_at_idx up to the page's end.
+ */
+export async function listDealsByUpdatedAt(
+  tx: Tx,
+  organizationId: string,
+  filter: DealListFilter,
+  keyset: Keyset,
+): Promise<Keyed<DealWithStage>[]> {
+  const stageName = sql<string>`(SELECT ${pipelineStages.name} FROM ${pipelineStages} WHERE ${pipelineStages.id} = ${deals.stageId})`;
+  const rows = await tx
+    .select({ deal: deals, stageName, position: keysetPosition(deals.updatedAt) })
+    .from(deals)
+    .where(and(...dealConditions(organizationId, filter), ...keysetConditions(deals, keyset)))
+    .orderBy(...keysetOrder(deals))
+    .limit(keyset.limit);
+  return rows.map(({ deal, stageName, position }) => ({
+    row: { deal, stageName },
+    key: { updatedAt: position, id: deal.id },
+  }));
 }

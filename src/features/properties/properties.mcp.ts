@@ -1,23 +1,25 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { pageOnly, SYNC_PARAMETERS } from '../../platform/http/pagination.ts';
 import { StringEnum } from '../../platform/http/schemas.ts';
 import { defineTool, pageSummary } from '../../platform/mcp/mcp-tool.ts';
 import {
   AMENITIES,
   amenityFlag,
   PortalListQuerySchema,
-  PortalPropertyListResponseSchema,
+  PortalPropertyPageResponseSchema,
   PortalPropertyResponseSchema,
   type PortalListQuery,
 } from './properties.schema.ts';
 import { getPortalProperty, searchPortalProperties } from './properties.portal.ts';
 
-const AMENITY_FLAGS = new Set<string>(AMENITIES.map(amenityFlag));
+/** Left out of the tool's arguments: the URL's amenity flags (one list instead) and cursor mode. */
+const LEFT_OUT = new Set<string>([...AMENITIES.map(amenityFlag), ...SYNC_PARAMETERS]);
 
 /** The portal's query, with the `hasX` text flags of a URL replaced by one `amenities` list. */
 const SearchPropertiesInputSchema = Type.Object(
   {
     ...Object.fromEntries(
-      Object.entries(PortalListQuerySchema.properties).filter(([name]) => !AMENITY_FLAGS.has(name)),
+      Object.entries(PortalListQuerySchema.properties).filter(([name]) => !LEFT_OUT.has(name)),
     ),
     amenities: Type.Optional(
       Type.Array(StringEnum(AMENITIES), {
@@ -29,7 +31,9 @@ const SearchPropertiesInputSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-type SearchPropertiesInput = Omit<PortalListQuery, `has${string}`> & { amenities?: string[] };
+type SearchPropertiesInput = Omit<PortalListQuery, `has${string}` | (typeof SYNC_PARAMETERS)[number]> & {
+  amenities?: string[];
+};
 
 /** The tool's arguments as the portal's query (amenities back to `hasX=1` flags). */
 function portalQuery(args: SearchPropertiesInput): PortalListQuery {
@@ -51,9 +55,11 @@ export const searchPropertiesTool = defineTool({
     'currency. Paged: `page` from 1, `pageSize` up to 48 (default 12); `meta.total` is the number of matches.',
   scopes: ['portal:read'],
   input: SearchPropertiesInputSchema,
-  output: PortalPropertyListResponseSchema,
-  run: ({ db, principal }, args) =>
-    searchPortalProperties(db, principal.organization.id, portalQuery(args as SearchPropertiesInput)),
+  output: PortalPropertyPageResponseSchema,
+  run: async ({ db, principal }, args) =>
+    pageOnly(
+      await searchPortalProperties(db, principal.organization.id, portalQuery(args as SearchPropertiesInput)),
+    ),
   summarize: (result) => pageSummary(result, 'property', 'properties'),
 });
 

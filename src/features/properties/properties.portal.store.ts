@@ -1,6 +1,14 @@
 // The portal listing's SQL: filters as index conditions under RLS, sorts, one statement per filter shape, facets.
 import { and, asc, between, desc, eq, gte, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { countOf, queryRows, totalOf, type Tx } from '../../db/database.ts';
+import {
+  keysetConditions,
+  keysetOrder,
+  keysetPosition,
+  keysetShape,
+  type Keyed,
+  type Keyset,
+} from '../../db/keyset.ts';
 import { inline, StatementCache, type Bind } from '../../db/statements.ts';
 import { agents, properties } from '../../db/schema.ts';
 import { likeLiteral } from '../../platform/text/fold.ts';
@@ -185,6 +193,34 @@ export async function listPortalProperties(
   // An empty page past the first counts on its own (rare): built again, with the values inline.
   if (rows.length === 0 && page.offset > 0) where = and(...portalConditions(organizationId, filter, inline));
   return { items, total: await totalOf(tx, rows, page, properties, where) };
+}
+
+/**
+ * A cursor page of the published stock matching `filter`, oldest change first, from the partial index
+ * properties_portal_updated_at_idx (its predicate is the portal's visibility).
+ */
+export async function listPortalPropertiesByUpdatedAt(
+  tx: Tx,
+  organizationId: string,
+  filter: PortalFilter,
+  keyset: Keyset,
+): Promise<Keyed<PortalPropertyWithAgent>[]> {
+  const shape = `${keysetShape(keyset)} ${portalShape(filter, { by: 'createdAt', order: 'asc' })}`;
+  const rows = await listingStatements.select(tx, shape, (bind) =>
+    tx
+      .select({ property: portalColumns, agent: agentCard, position: keysetPosition(properties.updatedAt) })
+      .from(properties)
+      .leftJoin(agents, eq(agents.id, properties.agentId))
+      .where(
+        and(...portalConditions(organizationId, filter, bind), ...keysetConditions(properties, keyset, bind)),
+      )
+      .orderBy(...keysetOrder(properties))
+      .limit(bind(keyset.limit)),
+  );
+  return rows.map(({ property, agent, position }) => ({
+    row: { property, agent },
+    key: { updatedAt: position, id: property.id },
+  }));
 }
 
 interface FacetRow {

@@ -1,7 +1,13 @@
 // The portal's reads of properties: the listing with its filters and sorts, featured, detail, facets.
 import type { Database } from '../../db/database.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
+import {
+  cursorPage,
+  listRequest,
+  pageMeta,
+  pageRequest,
+  type ListMeta,
+} from '../../platform/http/pagination.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import {
   AMENITIES,
@@ -9,6 +15,7 @@ import {
   type Amenity,
   type PortalFilters,
   type PortalListQuery,
+  type PortalProperty,
   type TransactionType,
 } from './properties.schema.ts';
 import * as store from './properties.store.ts';
@@ -76,14 +83,27 @@ function portalSort(query: PortalListQuery): portalStore.PortalSort {
   return { by, order: query.sortOrder ?? (by === 'createdAt' ? 'desc' : 'asc') };
 }
 
-/** The published stock matching the portal filters, one page of at most 48. */
-export async function searchPortalProperties(db: Database, organizationId: string, query: PortalListQuery) {
+/**
+ * The published stock matching the portal filters, one page of at most 48, or a cursor page
+ * (`updatedAfter`, `cursor`) for a site that mirrors the listings.
+ */
+export async function searchPortalProperties(
+  db: Database,
+  organizationId: string,
+  query: PortalListQuery,
+): Promise<{ data: PortalProperty[]; meta: ListMeta }> {
   const filter = portalFilter(query);
-  const page = pageRequest(query, 12);
+  const request = listRequest(query, { list: 'portal.properties', organizationId, defaultPageSize: 12 });
+  if (request.mode === 'cursor') {
+    const rows = await db.tenantTx(organizationId, (tx) =>
+      portalStore.listPortalPropertiesByUpdatedAt(tx, organizationId, filter, request),
+    );
+    return cursorPage(rows, request, toPortalProperty);
+  }
   const { items, total } = await db.tenantTx(organizationId, (tx) =>
-    portalStore.listPortalProperties(tx, organizationId, filter, portalSort(query), page),
+    portalStore.listPortalProperties(tx, organizationId, filter, portalSort(query), request),
   );
-  return { data: items.map(toPortalProperty), meta: pageMeta(total, page) };
+  return { data: items.map(toPortalProperty), meta: pageMeta(total, request) };
 }
 
 /** Featured published properties, newest first. */

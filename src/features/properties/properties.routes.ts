@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { CURSOR_MODE_DESCRIPTION } from '../../platform/http/pagination.ts';
 import { ANY_KEY } from '../../platform/http/route-config.ts';
 import { OrganizationIdParamsSchema, DeletedResponseSchema } from '../../platform/http/schemas.ts';
 import {
@@ -13,6 +14,7 @@ import {
   PortalFiltersResponseSchema,
   PortalListQuerySchema,
   PortalPropertyListResponseSchema,
+  PortalPropertyPageResponseSchema,
   PortalPropertyResponseSchema,
   PropertyIdParamsSchema,
   UpdatePropertyBodySchema,
@@ -39,7 +41,10 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
           'Only ACTIVE properties published on the portal. Every filter is optional and they combine with AND; ' +
           '`city`, `neighborhood` and `q` match case- and accent-insensitive substrings. ' +
           'Each amenity has a flag (`hasPool=1`, ...). Geo: `bounds=south,west,north,east` or ' +
-          '`near=lat,lng&radiusKm=`. A page past the end answers `data: []` with the true `meta`.',
+          '`near=lat,lng&radiusKm=`. A page past the end answers `data: []` with the true `meta`. ' +
+          CURSOR_MODE_DESCRIPTION +
+          ' A site mirroring the listings walks this way; a listing that stops being shown (unpublished, ' +
+          'no longer ACTIVE, deleted) drops out of the list and never comes again: compare ids on a full walk.',
         tags: PORTAL_TAGS,
         querystring: PortalListQuerySchema,
         response: { 200: PortalPropertyListResponseSchema },
@@ -66,7 +71,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
           'default, at most 48.',
         tags: PORTAL_TAGS,
         querystring: FeaturedQuerySchema,
-        response: { 200: PortalPropertyListResponseSchema },
+        response: { 200: PortalPropertyPageResponseSchema },
       },
     },
     async (request) => portal.listFeaturedProperties(db, principalOf(request).organization.id, request.query),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
+import { ListOf, pageQuery, syncQuery } from '../../platform/http/pagination.ts';
 import { Amount, DataOf, DateTime, StringEnum, ref } from '../../platform/http/schemas.ts';
 import {
   AMENITIES,
@@ -164,7 +164,9 @@ export type UpdatePropertyBody = Static<typeof UpdatePropertyBodySchema>;
 export const AdminPropertyResponseSchema = DataOf(ref(AdminPropertySchema));
 export const AdminPropertyListResponseSchema = ListOf(ref(AdminPropertySchema));
 export const PortalPropertyResponseSchema = DataOf(ref(PortalPropertySchema));
-export const PortalPropertyListResponseSchema = ListOf(ref(PortalPropertySchema));
+export const PortalPropertyListResponseSchema = ListOf(ref(PortalPropertySchema), { cursorMode: true });
+/** A portal list that only pages (featured, the MCP search). */
+export const PortalPropertyPageResponseSchema = ListOf(ref(PortalPropertySchema));
 
 export const OrgPropertyParamsSchema = Type.Object(
   { orgId: Type.String(), propertyId: Type.String() },
@@ -241,6 +243,7 @@ export const PortalListQuerySchema = Type.Object(
     sortOrder: Type.Optional(
       StringEnum(['asc', 'desc'] as const, { description: 'Default desc for createdAt, asc otherwise' }),
     ),
+    ...syncQuery(),
   },
   { additionalProperties: false },
 );

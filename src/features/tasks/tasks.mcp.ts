@@ -1,6 +1,8 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { ListOf } from '../../platform/http/pagination.ts';
+import { ref } from '../../platform/http/schemas.ts';
 import { defineTool, pagedArguments, pageSummary } from '../../platform/mcp/mcp-tool.ts';
-import { ListTasksQuerySchema, TaskListResponseSchema } from './tasks.schema.ts';
+import { ListTasksQuerySchema, TaskSchema } from './tasks.schema.ts';
 import { listPendingTasks } from './tasks.service.ts';
 
 const { page, pageSize, assigneeId, dueBefore } = ListTasksQuerySchema.properties;
@@ -19,7 +21,7 @@ export const listPendingTasksTool = defineTool({
     'work. Paged: `page` from 1, `pageSize` up to 100 (default 20).',
   scopes: ['tasks:read'],
   input: ListPendingTasksInputSchema,
-  output: TaskListResponseSchema,
+  output: ListOf(ref(TaskSchema)),
   run: ({ db, principal }, args: Static<typeof ListPendingTasksInputSchema>) => {
     const { filter, page } = pagedArguments(args);
     return listPendingTasks(db, principal.organization.id, filter, page);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { CURSOR_MODE_DESCRIPTION } from '../../platform/http/pagination.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { OrganizationIdParamsSchema, DeletedResponseSchema } from '../../platform/http/schemas.ts';
 import {
@@ -23,7 +24,8 @@ const LIST_DESCRIPTION =
   'Filters combine with AND: `status`, `type`, `assigneeId`, `contactId`, and `dueAfter` (at or after) / ' +
   '`dueBefore` (strictly before), which take a date (its midnight UTC) or a date-time and leave out undated ' +
   'tasks. Sorted by dueAt, soonest first, undated tasks last, unless `sortBy`/`sortOrder` say otherwise. ' +
-  'A page past the end answers `data: []` with the true `meta`.';
+  'A page past the end answers `data: []` with the true `meta`. ' +
+  CURSOR_MODE_DESCRIPTION;
 
 /** The agents' to-do list: read through the v1 API (tasks:read) and managed in the back office. */
 export const tasksRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
-import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
+import { ListOf, pageQuery, syncQuery } from '../../platform/http/pagination.ts';
 import { DataOf, DateTime, ref, StringEnum, Nullable } from '../../platform/http/schemas.ts';
 import { DateOrDateTime } from '../../platform/http/dates.ts';
 
@@ -85,6 +85,7 @@ export const ListTasksQuerySchema = Type.Object(
         description: 'Default asc (soonest due first); tasks without dueAt come last either way',
       }),
     ),
+    ...syncQuery(),
   },
   { additionalProperties: false },
 );
@@ -97,6 +98,6 @@ export const OrgTaskParamsSchema = Type.Object(
 );
 
 export const TaskResponseSchema = DataOf(ref(TaskSchema));
-export const TaskListResponseSchema = ListOf(ref(TaskSchema));
+export const TaskListResponseSchema = ListOf(ref(TaskSchema), { cursorMode: true });
 
 export const tasksSchemas: TSchema[] = [TaskSchema, CreateTaskBodySchema, UpdateTaskBodySchema];

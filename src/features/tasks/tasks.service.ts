@@ -4,7 +4,14 @@ import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { tombstoneOf } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
-import { pageMeta, pageRequest, type PageMeta, type PageRequest } from '../../platform/http/pagination.ts';
+import {
+  cursorPage,
+  listRequest,
+  pageMeta,
+  type ListMeta,
+  type PageMeta,
+  type PageRequest,
+} from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
 import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
@@ -185,18 +192,26 @@ async function pageOf(
   return { data: items.map(toTask), meta: pageMeta(total, page) };
 }
 
-/** The back office's task list: the same filters, sort and paging as GET /v1/tasks. */
-export async function listAdminTasks(db: Database, organizationId: string, query: ListTasksQuery) {
+/** A list query's page, or its cursor page (`updatedAfter`, `cursor`). */
+async function listOf(
+  tx: Tx,
+  organizationId: string,
+  query: ListTasksQuery,
+): Promise<{ data: Task[]; meta: ListMeta }> {
   const { filter, sort } = listFilter(query);
-  return inTenantOrganization(db, organizationId, (tx) =>
-    pageOf(tx, organizationId, filter, sort, pageRequest(query)),
-  );
+  const request = listRequest(query, { list: 'tasks', organizationId });
+  if (request.mode === 'page') return pageOf(tx, organizationId, filter, sort, request);
+  return cursorPage(await store.listTasksByUpdatedAt(tx, organizationId, filter, request), request, toTask);
 }
 
-/** GET /v1/tasks: the key's organization's tasks, soonest due first by default. */
+/** The back office's task list: the same filters, sort, paging and cursor mode as GET /v1/tasks. */
+export async function listAdminTasks(db: Database, organizationId: string, query: ListTasksQuery) {
+  return inTenantOrganization(db, organizationId, (tx) => listOf(tx, organizationId, query));
+}
+
+/** GET /v1/tasks: the key's organization's tasks, soonest due first by default, or a cursor page. */
 export async function searchTasks(db: Database, organizationId: string, query: ListTasksQuery) {
-  const { filter, sort } = listFilter(query);
-  return db.tenantTx(organizationId, (tx) => pageOf(tx, organizationId, filter, sort, pageRequest(query)));
+  return db.tenantTx(organizationId, (tx) => listOf(tx, organizationId, query));
 }
 
 /** GET /v1/tasks/{id}: 404 when malformed, unknown or another organization's. */

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/database.ts';
+import { keysetConditions, keysetOrder, keysetPosition, type Keyed, type Keyset } from '../../db/keyset.ts';
 import { tasks, type TaskRow } from '../../db/schema.ts';
 
 export type NewTask = typeof tasks.$inferInsert;
@@ -55,6 +56,17 @@ export async function deleteTask(tx: Tx, organizationId: string, id: string): Pr
   return rows[0] ?? null;
 }
 
+function taskConditions(organizationId: string, filter: TaskFilter): SQL[] {
+  const where: SQL[] = [eq(tasks.organizationId, organizationId)];
+  if (filter.status !== undefined) where.push(eq(tasks.status, filter.status));
+  if (filter.type !== undefined) where.push(eq(tasks.type, filter.type));
+  if (filter.assigneeId !== undefined) where.push(eq(tasks.assigneeId, filter.assigneeId));
+  if (filter.contactId !== undefined) where.push(eq(tasks.contactId, filter.contactId));
+  if (filter.dueAfter !== undefined) where.push(gte(tasks.dueAt, filter.dueAfter));
+  if (filter.dueBefore !== undefined) where.push(lt(tasks.dueAt, filter.dueBefore));
+  return where;
+}
+
 /** One page of the organization's tasks; tasks without dueAt come last, the id breaks ties. */
 export async function listTasks(
   tx: Tx,
@@ -63,14 +75,7 @@ export async function listTasks(
   sort: TaskSort,
   page: { limit: number; offset: number },
 ): Promise<{ items: TaskRow[]; total: number }> {
-  const where: SQL[] = [eq(tasks.organizationId, organizationId)];
-  if (filter.status !== undefined) where.push(eq(tasks.status, filter.status));
-  if (filter.type !== undefined) where.push(eq(tasks.type, filter.type));
-  if (filter.assigneeId !== undefined) where.push(eq(tasks.assigneeId, filter.assigneeId));
-  if (filter.contactId !== undefined) where.push(eq(tasks.contactId, filter.contactId));
-  if (filter.dueAfter !== undefined) where.push(gte(tasks.dueAt, filter.dueAfter));
-  if (filter.dueBefore !== undefined) where.push(lt(tasks.dueAt, filter.dueBefore));
-  const condition = and(...where);
+  const condition = and(...taskConditions(organizationId, filter));
   const direction = sort.order === 'asc' ? asc : desc;
   const order =
     sort.by === 'createdAt'
@@ -91,4 +96,20 @@ export async function listTasks(
     tx.select({ total: count() }).from(tasks).where(condition),
   ]);
   return { items, total: Number(totals[0]?.total ?? 0) };
+}
+
+/** A cursor page: the tasks matching `filter` after the keyset's position, oldest change first. */
+export async function listTasksByUpdatedAt(
+  tx: Tx,
+  organizationId: string,
+  filter: TaskFilter,
+  keyset: Keyset,
+): Promise<Keyed<TaskRow>[]> {
+  const rows = await tx
+    .select({ task: tasks, position: keysetPosition(tasks.updatedAt) })
+    .from(tasks)
+    .where(and(...taskConditions(organizationId, filter), ...keysetConditions(tasks, keyset)))
+    .orderBy(...keysetOrder(tasks))
+    .limit(keyset.limit);
+  return rows.map(({ task, position }) => ({ row: task, key: { updatedAt: position, id: task.id } }));
 }

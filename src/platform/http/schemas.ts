@@ -41,7 +41,27 @@ export const PageMetaSchema = Type.Object(
     pageSize: Type.Integer({ minimum: 1 }),
     totalPages: Type.Integer({ minimum: 0 }),
   },
-  { $id: 'PageMeta', additionalProperties: false },
+  {
+    $id: 'PageMeta',
+    additionalProperties: false,
+    description: 'Page mode (SPEC): the page asked for and the count of every match',
+  },
+);
+
+/** `meta` of a list in cursor mode (`updatedAfter` or `cursor`): no count, a cursor to the next page. */
+export const CursorMetaSchema = Type.Object(
+  {
+    pageSize: Type.Integer({ minimum: 1 }),
+    hasMore: Type.Boolean({ description: 'More items follow: fetch them with `cursor=<nextCursor>`' }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'Opaque; send it as `cursor` with the same filters. null on the last page',
+    }),
+  },
+  {
+    $id: 'CursorMeta',
+    additionalProperties: false,
+    description: 'Cursor mode (`updatedAfter` or `cursor`): items by (updatedAt, id), oldest change first',
+  },
 );
 
 /**
@@ -67,7 +87,12 @@ export const OrganizationIdParamsSchema = Type.Object(
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** Registered with app.addSchema before any route; features add their own named schemas too. */
-export const sharedSchemas: TSchema[] = [ErrorDetailSchema, ErrorResponseSchema, PageMetaSchema];
+export const sharedSchemas: TSchema[] = [
+  ErrorDetailSchema,
+  ErrorResponseSchema,
+  PageMetaSchema,
+  CursorMetaSchema,
+];
 
 /** `{data}` wrapper of a single resource. */
 export function DataOf<T extends TSchema>(item: T, options: { $id?: string; description?: string } = {}) {

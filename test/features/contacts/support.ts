@@ -1,6 +1,7 @@
 /** Shared set-up of the contacts tests: isolated Spanish agencies with fast keys, and raw reads. */
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { queryRows } from '../../../src/db/database.ts';
 import { events } from '../../../src/db/schema.ts';
 import type { AdminOrganization } from '../../../src/features/organizations/index.ts';
 import { SCOPES } from '../../../src/platform/auth/scopes.ts';
@@ -95,4 +96,32 @@ function keyTree(value: unknown): unknown {
       .sort()
       .map((key) => [key, keyTree((value as Record<string, unknown>)[key])]),
   );
+}
+
+/**
+ * Inserts `count` contacts straight into the table (one INSERT ... SELECT), for lists that need
+ * thousands: ids `ct_<tag><n, 18 digits>`, names `Bulk <n>`, no phone or email, source IMPORT. Row
+ * n's updated_at is `firstUpdatedAt` for even n (one instant: ties ordered by id) and that plus n µs
+ * for odd n (instants finer than a millisecond, which the API's answers cannot show).
+ */
+export async function seedContacts(
+  organizationId: string,
+  count: number,
+  options: { tag: string; firstUpdatedAt: string },
+): Promise<string[]> {
+  const db = await testDatabase();
+  const tag = options.tag;
+  if (!/^[A-Za-z]{4}$/.test(tag)) throw new Error('seedContacts: the tag is 4 letters');
+  await db.tenantTx(organizationId, (tx) =>
+    queryRows(
+      tx,
+      sql`INSERT INTO contacts (id, organization_id, code, first_name, last_name, source, status, type,
+            search_text, created_at, updated_at)
+          SELECT 'ct_' || ${tag} || lpad(n::text, 18, '0'), ${organizationId}, 'BULK-' || ${tag} || '-' || n,
+            'Bulk', n::text, 'IMPORT', 'NEW', 'LEAD', 'bulk ' || n, ${options.firstUpdatedAt}::timestamptz,
+            ${options.firstUpdatedAt}::timestamptz + CASE WHEN n % 2 = 0 THEN interval '0' ELSE n * interval '1 microsecond' END
+          FROM generate_series(1, ${count}::int) AS n`,
+    ),
+  );
+  return Array.from({ length: count }, (_, i) => `ct_${tag}${String(i + 1).padStart(18, '0')}`);
 }
