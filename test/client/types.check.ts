@@ -30,7 +30,17 @@ export async function typeChecks(): Promise<void> {
     void price;
   }
   const page = await client.deals.list({ status: 'OPEN' });
-  const totalPages: number = page.meta.totalPages;
+  // @ts-expect-error meta is page mode or cursor mode: narrow first
+  void page.meta.totalPages;
+  const totalPages: number = 'totalPages' in page.meta ? page.meta.totalPages : 0;
+  for await (const contact of client.contacts.iterate({ updatedAfter: '2027-01-01T00:00:00Z' })) {
+    const updatedAt: string = contact.updatedAt;
+    void updatedAt;
+  }
+  for await (const logged of client.eventLog.iterate({ after: 0, type: ['contact.*'] })) {
+    const sequence: number = logged.sequence;
+    void sequence;
+  }
 
   if (event.type === 'deal.won') {
     const value: number = event.data.deal.value;

@@ -57,7 +57,7 @@ export interface paths {
     };
     /**
      * List the agency's appointments
-     * @description Filters combine with AND: `from` (startsAt at or after) and `to` (startsAt strictly before) take a date (its midnight UTC) or a date-time; `agentId`, `contactId`, `status`, `type`. Sorted by startsAt, soonest first, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`.
+     * @description Filters combine with AND: `from` (startsAt at or after) and `to` (startsAt strictly before) take a date (its midnight UTC) or a date-time; `agentId`, `contactId`, `status`, `type`. Sorted by startsAt, soonest first, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      */
     get: operations['appointments.list'];
     put?: never;
@@ -157,7 +157,7 @@ export interface paths {
     };
     /**
      * Search the contacts
-     * @description Every filter is optional and they combine with AND. `q` matches case- and accent-insensitive substrings of name, email and phone (a phone-like `q` matches the digits of the E.164 number: `612 345` finds +34612345678). `createdAfter` is inclusive, `createdBefore` strict; a date means its start in UTC. Sorted by createdAt (newest first) unless `sortBy` says otherwise.
+     * @description Every filter is optional and they combine with AND. `q` matches case- and accent-insensitive substrings of name, email and phone (a phone-like `q` matches the digits of the E.164 number: `612 345` finds +34612345678). `createdAfter` is inclusive, `createdBefore` strict; a date means its start in UTC. Sorted by createdAt (newest first) unless `sortBy` says otherwise. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      */
     get: operations['contacts.list'];
     put?: never;
@@ -309,7 +309,7 @@ export interface paths {
     };
     /**
      * Search deals
-     * @description Every filter is optional and they combine with AND. Date filters take a date (`2026-03-01`, midnight UTC) or a date-time; `…After` includes the instant, `…Before` excludes it. Default sort: newest first (`expectedCloseDate` sorts soonest first); nulls last; ties by id.
+     * @description Every filter is optional and they combine with AND. Date filters take a date (`2026-03-01`, midnight UTC) or a date-time; `…After` includes the instant, `…Before` excludes it. Default sort: newest first (`expectedCloseDate` sorts soonest first); nulls last; ties by id. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      */
     get: operations['deals.list'];
     put?: never;
@@ -569,7 +569,7 @@ export interface paths {
     };
     /**
      * Search the published listings
-     * @description Only ACTIVE properties published on the portal. Every filter is optional and they combine with AND; `city`, `neighborhood` and `q` match case- and accent-insensitive substrings. Each amenity has a flag (`hasPool=1`, ...). Geo: `bounds=south,west,north,east` or `near=lat,lng&radiusKm=`. A page past the end answers `data: []` with the true `meta`.
+     * @description Only ACTIVE properties published on the portal. Every filter is optional and they combine with AND; `city`, `neighborhood` and `q` match case- and accent-insensitive substrings. Each amenity has a flag (`hasPool=1`, ...). Geo: `bounds=south,west,north,east` or `near=lat,lng&radiusKm=`. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter. A site mirroring the listings walks this way; a listing that stops being shown (unpublished, no longer ACTIVE, deleted) drops out of the list and never comes again: compare ids on a full walk.
      */
     get: operations['properties.list'];
     put?: never;
@@ -629,7 +629,7 @@ export interface paths {
     };
     /**
      * List the agency's tasks
-     * @description Filters combine with AND: `status`, `type`, `assigneeId`, `contactId`, and `dueAfter` (at or after) / `dueBefore` (strictly before), which take a date (its midnight UTC) or a date-time and leave out undated tasks. Sorted by dueAt, soonest first, undated tasks last, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`.
+     * @description Filters combine with AND: `status`, `type`, `assigneeId`, `contactId`, and `dueAfter` (at or after) / `dueBefore` (strictly before), which take a date (its midnight UTC) or a date-time and leave out undated tasks. Sorted by dueAt, soonest first, undated tasks last, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      */
     get: operations['tasks.list'];
     put?: never;
@@ -1546,11 +1546,20 @@ export interface components {
         [key: string]: unknown;
       };
     };
+    /** @description Page mode (SPEC): the page asked for and the count of every match */
     PageMeta: {
       total: number;
       page: number;
       pageSize: number;
       totalPages: number;
+    };
+    /** @description Cursor mode (`updatedAfter` or `cursor`): items by (updatedAt, id), oldest change first */
+    CursorMeta: {
+      pageSize: number;
+      /** @description More items follow: fetch them with `cursor=<nextCursor>` */
+      hasMore: boolean;
+      /** @description Opaque; send it as `cursor` with the same filters. null on the last page */
+      nextCursor: string | null;
     };
     /** @description Why one item of a batch failed (the error a single request would have answered) */
     BatchItemError: {
@@ -5109,6 +5118,16 @@ export interface operations {
         sortBy?: 'startsAt' | 'createdAt';
         /** @description Default asc (soonest first) */
         sortOrder?: 'asc' | 'desc';
+        /**
+         * @description Cursor mode: only items whose updatedAt is strictly later (a date means its start, UTC; precision to the microsecond). Items come by (updatedAt, id), oldest change first; `meta` is CursorMeta
+         * @example 2026-11-01T00:00:00Z
+         */
+        updatedAfter?: string;
+        /**
+         * @description Cursor mode: the `meta.nextCursor` of the previous page, unchanged, sent with the same filters. Not with `page`; `sortBy`/`sortOrder` only as updatedAt/asc
+         * @example MXwyMDI2LTExLTI2VDA5OjMwOjAwLjEyMzQ1Nlp8Y3RfMFZoSjNrUTJadDhtWDFwUjRzVDZ1RHxuTzNxUnBXQ3h5ZjJBd0VC
+         */
+        cursor?: string;
       };
       header?: never;
       path?: never;
@@ -5157,7 +5176,8 @@ export interface operations {
            */
           'application/json': {
             data: components['schemas']['Appointment'][];
-            meta: components['schemas']['PageMeta'];
+            /** @description PageMeta in page mode; CursorMeta with `updatedAfter` or `cursor` */
+            meta: components['schemas']['PageMeta'] | components['schemas']['CursorMeta'];
           };
         };
       };
@@ -6354,6 +6374,16 @@ export interface operations {
         sortBy?: 'createdAt' | 'updatedAt' | 'score' | 'lastName';
         /** @description Default asc for lastName, desc otherwise */
         sortOrder?: 'asc' | 'desc';
+        /**
+         * @description Cursor mode: only items whose updatedAt is strictly later (a date means its start, UTC; precision to the microsecond). Items come by (updatedAt, id), oldest change first; `meta` is CursorMeta
+         * @example 2026-11-01T00:00:00Z
+         */
+        updatedAfter?: string;
+        /**
+         * @description Cursor mode: the `meta.nextCursor` of the previous page, unchanged, sent with the same filters. Not with `page`; `sortBy`/`sortOrder` only as updatedAt/asc
+         * @example MXwyMDI2LTExLTI2VDA5OjMwOjAwLjEyMzQ1Nlp8Y3RfMFZoSjNrUTJadDhtWDFwUjRzVDZ1RHxuTzNxUnBXQ3h5ZjJBd0VC
+         */
+        cursor?: string;
       };
       header?: never;
       path?: never;
@@ -6412,7 +6442,8 @@ export interface operations {
            */
           'application/json': {
             data: components['schemas']['Contact'][];
-            meta: components['schemas']['PageMeta'];
+            /** @description PageMeta in page mode; CursorMeta with `updatedAfter` or `cursor` */
+            meta: components['schemas']['PageMeta'] | components['schemas']['CursorMeta'];
           };
         };
       };
@@ -8853,6 +8884,16 @@ export interface operations {
         sortBy?: 'createdAt' | 'updatedAt' | 'value' | 'expectedCloseDate' | 'stageEnteredAt';
         /** @description Default asc for expectedCloseDate (soonest first), desc otherwise; nulls last */
         sortOrder?: 'asc' | 'desc';
+        /**
+         * @description Cursor mode: only items whose updatedAt is strictly later (a date means its start, UTC; precision to the microsecond). Items come by (updatedAt, id), oldest change first; `meta` is CursorMeta
+         * @example 2026-11-01T00:00:00Z
+         */
+        updatedAfter?: string;
+        /**
+         * @description Cursor mode: the `meta.nextCursor` of the previous page, unchanged, sent with the same filters. Not with `page`; `sortBy`/`sortOrder` only as updatedAt/asc
+         * @example MXwyMDI2LTExLTI2VDA5OjMwOjAwLjEyMzQ1Nlp8Y3RfMFZoSjNrUTJadDhtWDFwUjRzVDZ1RHxuTzNxUnBXQ3h5ZjJBd0VC
+         */
+        cursor?: string;
       };
       header?: never;
       path?: never;
@@ -8916,7 +8957,8 @@ export interface operations {
            */
           'application/json': {
             data: components['schemas']['Deal'][];
-            meta: components['schemas']['PageMeta'];
+            /** @description PageMeta in page mode; CursorMeta with `updatedAfter` or `cursor` */
+            meta: components['schemas']['PageMeta'] | components['schemas']['CursorMeta'];
           };
         };
       };
@@ -11779,6 +11821,16 @@ export interface operations {
         sortBy?: 'price' | 'createdAt' | 'area' | 'distance';
         /** @description Default desc for createdAt, asc otherwise */
         sortOrder?: 'asc' | 'desc';
+        /**
+         * @description Cursor mode: only items whose updatedAt is strictly later (a date means its start, UTC; precision to the microsecond). Items come by (updatedAt, id), oldest change first; `meta` is CursorMeta
+         * @example 2026-11-01T00:00:00Z
+         */
+        updatedAfter?: string;
+        /**
+         * @description Cursor mode: the `meta.nextCursor` of the previous page, unchanged, sent with the same filters. Not with `page`; `sortBy`/`sortOrder` only as updatedAt/asc
+         * @example MXwyMDI2LTExLTI2VDA5OjMwOjAwLjEyMzQ1Nlp8Y3RfMFZoSjNrUTJadDhtWDFwUjRzVDZ1RHxuTzNxUnBXQ3h5ZjJBd0VC
+         */
+        cursor?: string;
       };
       header?: never;
       path?: never;
@@ -11855,7 +11907,8 @@ export interface operations {
            */
           'application/json': {
             data: components['schemas']['PortalProperty'][];
-            meta: components['schemas']['PageMeta'];
+            /** @description PageMeta in page mode; CursorMeta with `updatedAfter` or `cursor` */
+            meta: components['schemas']['PageMeta'] | components['schemas']['CursorMeta'];
           };
         };
       };
@@ -12367,6 +12420,16 @@ export interface operations {
         sortBy?: 'dueAt' | 'createdAt';
         /** @description Default asc (soonest due first); tasks without dueAt come last either way */
         sortOrder?: 'asc' | 'desc';
+        /**
+         * @description Cursor mode: only items whose updatedAt is strictly later (a date means its start, UTC; precision to the microsecond). Items come by (updatedAt, id), oldest change first; `meta` is CursorMeta
+         * @example 2026-11-01T00:00:00Z
+         */
+        updatedAfter?: string;
+        /**
+         * @description Cursor mode: the `meta.nextCursor` of the previous page, unchanged, sent with the same filters. Not with `page`; `sortBy`/`sortOrder` only as updatedAt/asc
+         * @example MXwyMDI2LTExLTI2VDA5OjMwOjAwLjEyMzQ1Nlp8Y3RfMFZoSjNrUTJadDhtWDFwUjRzVDZ1RHxuTzNxUnBXQ3h5ZjJBd0VC
+         */
+        cursor?: string;
       };
       header?: never;
       path?: never;
@@ -12414,7 +12477,8 @@ export interface operations {
            */
           'application/json': {
             data: components['schemas']['Task'][];
-            meta: components['schemas']['PageMeta'];
+            /** @description PageMeta in page mode; CursorMeta with `updatedAfter` or `cursor` */
+            meta: components['schemas']['PageMeta'] | components['schemas']['CursorMeta'];
           };
         };
       };

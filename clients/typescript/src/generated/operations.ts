@@ -30,7 +30,7 @@ export const OPERATIONS = {
     pathParams: [],
     input: 'query',
     paged: true,
-    cursor: null,
+    cursor: 'cursor',
     idempotent: false,
   },
   'booking.agents.list': {
@@ -93,7 +93,7 @@ export const OPERATIONS = {
     pathParams: [],
     input: 'query',
     paged: true,
-    cursor: null,
+    cursor: 'cursor',
     idempotent: false,
   },
   'contacts.update': {
@@ -165,7 +165,7 @@ export const OPERATIONS = {
     pathParams: [],
     input: 'query',
     paged: true,
-    cursor: null,
+    cursor: 'cursor',
     idempotent: false,
   },
   'eventLog.get': {
@@ -291,7 +291,7 @@ export const OPERATIONS = {
     pathParams: [],
     input: 'query',
     paged: true,
-    cursor: null,
+    cursor: 'cursor',
     idempotent: false,
   },
   'rateLimits.list': {
@@ -318,7 +318,7 @@ export const OPERATIONS = {
     pathParams: [],
     input: 'query',
     paged: true,
-    cursor: null,
+    cursor: 'cursor',
     idempotent: false,
   },
   'usage.events.batch': {
@@ -470,9 +470,22 @@ export interface Api {
      */
     get(id: string, options?: RequestOptions): Promise<ApiResult<'appointments.get'>>;
     /**
+     * Every item of `appointments.list`, page after page: an async iterator that sends `meta.nextCursor` back as `cursor` until `hasMore` is false. Without `updatedAfter` or `cursor` it starts from the oldest change (cursor mode).
+     *
      * List the agency's appointments
      *
-     * Filters combine with AND: `from` (startsAt at or after) and `to` (startsAt strictly before) take a date (its midnight UTC) or a date-time; `agentId`, `contactId`, `status`, `type`. Sorted by startsAt, soonest first, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`.
+     * Filters combine with AND: `from` (startsAt at or after) and `to` (startsAt strictly before) take a date (its midnight UTC) or a date-time; `agentId`, `contactId`, `status`, `type`. Sorted by startsAt, soonest first, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     *
+     * `GET /v1/appointments` (appointments.list)
+     */
+    iterate(
+      query?: Query<'appointments.list'>,
+      options?: RequestOptions,
+    ): AsyncIterable<Item<'appointments.list'>>;
+    /**
+     * List the agency's appointments
+     *
+     * Filters combine with AND: `from` (startsAt at or after) and `to` (startsAt strictly before) take a date (its midnight UTC) or a date-time; `agentId`, `contactId`, `status`, `type`. Sorted by startsAt, soonest first, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      *
      * `GET /v1/appointments` (appointments.list)
      */
@@ -542,9 +555,19 @@ export interface Api {
      */
     get(id: string, options?: RequestOptions): Promise<ApiResult<'contacts.get'>>;
     /**
+     * Every item of `contacts.list`, page after page: an async iterator that sends `meta.nextCursor` back as `cursor` until `hasMore` is false. Without `updatedAfter` or `cursor` it starts from the oldest change (cursor mode).
+     *
      * Search the contacts
      *
-     * Every filter is optional and they combine with AND. `q` matches case- and accent-insensitive substrings of name, email and phone (a phone-like `q` matches the digits of the E.164 number: `612 345` finds +34612345678). `createdAfter` is inclusive, `createdBefore` strict; a date means its start in UTC. Sorted by createdAt (newest first) unless `sortBy` says otherwise.
+     * Every filter is optional and they combine with AND. `q` matches case- and accent-insensitive substrings of name, email and phone (a phone-like `q` matches the digits of the E.164 number: `612 345` finds +34612345678). `createdAfter` is inclusive, `createdBefore` strict; a date means its start in UTC. Sorted by createdAt (newest first) unless `sortBy` says otherwise. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     *
+     * `GET /v1/contacts` (contacts.list)
+     */
+    iterate(query?: Query<'contacts.list'>, options?: RequestOptions): AsyncIterable<Item<'contacts.list'>>;
+    /**
+     * Search the contacts
+     *
+     * Every filter is optional and they combine with AND. `q` matches case- and accent-insensitive substrings of name, email and phone (a phone-like `q` matches the digits of the E.164 number: `612 345` finds +34612345678). `createdAfter` is inclusive, `createdBefore` strict; a date means its start in UTC. Sorted by createdAt (newest first) unless `sortBy` says otherwise. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      *
      * `GET /v1/contacts` (contacts.list)
      */
@@ -630,9 +653,19 @@ export interface Api {
      */
     get(id: string, options?: RequestOptions): Promise<ApiResult<'deals.get'>>;
     /**
+     * Every item of `deals.list`, page after page: an async iterator that sends `meta.nextCursor` back as `cursor` until `hasMore` is false. Without `updatedAfter` or `cursor` it starts from the oldest change (cursor mode).
+     *
      * Search deals
      *
-     * Every filter is optional and they combine with AND. Date filters take a date (`2026-03-01`, midnight UTC) or a date-time; `…After` includes the instant, `…Before` excludes it. Default sort: newest first (`expectedCloseDate` sorts soonest first); nulls last; ties by id.
+     * Every filter is optional and they combine with AND. Date filters take a date (`2026-03-01`, midnight UTC) or a date-time; `…After` includes the instant, `…Before` excludes it. Default sort: newest first (`expectedCloseDate` sorts soonest first); nulls last; ties by id. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     *
+     * `GET /v1/deals` (deals.list)
+     */
+    iterate(query?: Query<'deals.list'>, options?: RequestOptions): AsyncIterable<Item<'deals.list'>>;
+    /**
+     * Search deals
+     *
+     * Every filter is optional and they combine with AND. Date filters take a date (`2026-03-01`, midnight UTC) or a date-time; `…After` includes the instant, `…Before` excludes it. Default sort: newest first (`expectedCloseDate` sorts soonest first); nulls last; ties by id. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      *
      * `GET /v1/deals` (deals.list)
      */
@@ -777,9 +810,22 @@ export interface Api {
      */
     get(id: string, options?: RequestOptions): Promise<ApiResult<'properties.get'>>;
     /**
+     * Every item of `properties.list`, page after page: an async iterator that sends `meta.nextCursor` back as `cursor` until `hasMore` is false. Without `updatedAfter` or `cursor` it starts from the oldest change (cursor mode).
+     *
      * Search the published listings
      *
-     * Only ACTIVE properties published on the portal. Every filter is optional and they combine with AND; `city`, `neighborhood` and `q` match case- and accent-insensitive substrings. Each amenity has a flag (`hasPool=1`, ...). Geo: `bounds=south,west,north,east` or `near=lat,lng&radiusKm=`. A page past the end answers `data: []` with the true `meta`.
+     * Only ACTIVE properties published on the portal. Every filter is optional and they combine with AND; `city`, `neighborhood` and `q` match case- and accent-insensitive substrings. Each amenity has a flag (`hasPool=1`, ...). Geo: `bounds=south,west,north,east` or `near=lat,lng&radiusKm=`. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter. A site mirroring the listings walks this way; a listing that stops being shown (unpublished, no longer ACTIVE, deleted) drops out of the list and never comes again: compare ids on a full walk.
+     *
+     * `GET /v1/properties` (properties.list)
+     */
+    iterate(
+      query?: Query<'properties.list'>,
+      options?: RequestOptions,
+    ): AsyncIterable<Item<'properties.list'>>;
+    /**
+     * Search the published listings
+     *
+     * Only ACTIVE properties published on the portal. Every filter is optional and they combine with AND; `city`, `neighborhood` and `q` match case- and accent-insensitive substrings. Each amenity has a flag (`hasPool=1`, ...). Geo: `bounds=south,west,north,east` or `near=lat,lng&radiusKm=`. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter. A site mirroring the listings walks this way; a listing that stops being shown (unpublished, no longer ACTIVE, deleted) drops out of the list and never comes again: compare ids on a full walk.
      *
      * `GET /v1/properties` (properties.list)
      */
@@ -805,9 +851,19 @@ export interface Api {
      */
     get(id: string, options?: RequestOptions): Promise<ApiResult<'tasks.get'>>;
     /**
+     * Every item of `tasks.list`, page after page: an async iterator that sends `meta.nextCursor` back as `cursor` until `hasMore` is false. Without `updatedAfter` or `cursor` it starts from the oldest change (cursor mode).
+     *
      * List the agency's tasks
      *
-     * Filters combine with AND: `status`, `type`, `assigneeId`, `contactId`, and `dueAfter` (at or after) / `dueBefore` (strictly before), which take a date (its midnight UTC) or a date-time and leave out undated tasks. Sorted by dueAt, soonest first, undated tasks last, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`.
+     * Filters combine with AND: `status`, `type`, `assigneeId`, `contactId`, and `dueAfter` (at or after) / `dueBefore` (strictly before), which take a date (its midnight UTC) or a date-time and leave out undated tasks. Sorted by dueAt, soonest first, undated tasks last, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     *
+     * `GET /v1/tasks` (tasks.list)
+     */
+    iterate(query?: Query<'tasks.list'>, options?: RequestOptions): AsyncIterable<Item<'tasks.list'>>;
+    /**
+     * List the agency's tasks
+     *
+     * Filters combine with AND: `status`, `type`, `assigneeId`, `contactId`, and `dueAfter` (at or after) / `dueBefore` (strictly before), which take a date (its midnight UTC) or a date-time and leave out undated tasks. Sorted by dueAt, soonest first, undated tasks last, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      *
      * `GET /v1/tasks` (tasks.list)
      */
