@@ -1,5 +1,6 @@
 // POST /v1/contacts/batch: many contacts created or updated in one request, each item on its own.
 import type { Database, Tx } from '../../db/database.ts';
+import { inSavepoint } from '../../db/savepoint.ts';
 import { actorOf, type Principal } from '../../platform/auth/principal.ts';
 import {
   eachItem,
@@ -21,12 +22,13 @@ import {
   changeColumns,
   columnsOf,
   insertColumns,
-  mappingDuplicates,
+  explainDuplicate,
+  isDuplicateViolation,
   type UniqueClaim,
 } from './contacts.write.ts';
 
 /**
- * One item, inside its own transaction: the create body's fields checked as POST /v1/contacts checks
+ * One item, inside its own savepoint: the create body's fields checked as POST /v1/contacts checks
  * them, then the contact it names (externalId, else phone, else email) changed like a PATCH with the
  * fields sent, or a new one created. Each write records its event in this transaction.
  */
@@ -64,8 +66,8 @@ async function writeItem(
 }
 
 /**
- * Creates or updates up to 100 contacts (POST /v1/contacts/batch), in order, each item in its own
- * transaction with its own event: a valid item is committed whatever the others do, a failed one
+ * Creates or updates up to 100 contacts (POST /v1/contacts/batch), in order, in one transaction with
+ * a savepoint per item, each with its own event: a valid item is committed whatever the others do, a failed one
  * (schema, phone, owner, duplicate) writes nothing and reports the error POST /v1/contacts would
  * answer. A later item sees what the earlier ones wrote: one that names the contact an earlier item
  * created updates it. Unexpected failures of an item are logged to `log`.
@@ -77,18 +79,25 @@ export async function writeContactBatch(
   log?: ItemFailureLog,
 ): Promise<ContactBatchResult> {
   const organizationId = principal.organization.id;
-  const outcomes = await eachItem(
-    body.contacts,
-    async (raw, index) => {
-      const item = validateItem(ContactBatchItemSchema, raw, { field: 'contacts', index });
-      const claim: UniqueClaim = { phone: null, emailKey: null, exceptId: null };
-      return mappingDuplicates(db, organizationId, claim, () =>
-        db.tenantTx(organizationId, (tx) =>
-          writeItem(tx, principal, item, itemPath('contacts', index), claim),
-        ),
-      );
-    },
-    log,
+  // One transaction, one savepoint per item: a failed item rolls back alone, and the batch pays one
+  // commit instead of one per item (decision 0181).
+  const outcomes = await db.tenantTx(organizationId, (tx) =>
+    eachItem(
+      body.contacts,
+      async (raw, index) => {
+        const item = validateItem(ContactBatchItemSchema, raw, { field: 'contacts', index });
+        const claim: UniqueClaim = { phone: null, emailKey: null, exceptId: null };
+        try {
+          return await inSavepoint(tx, () =>
+            writeItem(tx, principal, item, itemPath('contacts', index), claim),
+          );
+        } catch (error) {
+          if (isDuplicateViolation(error)) await explainDuplicate(tx, organizationId, claim);
+          throw error;
+        }
+      },
+      log,
+    ),
   );
   const summary = { created: 0, updated: 0, unchanged: 0, failed: 0 };
   const results = outcomes.map((outcome) => {

@@ -56,7 +56,7 @@ const BATCH_DESCRIPTION =
   `Creates or updates 1-${MAX_CONTACT_BATCH} contacts in one request. Each item is the body of POST /v1/contacts ` +
   '(`ContactBatchItem`) and names a contact of the organization by `externalId` (the oldest holding it), else by ' +
   'phone (any format), else by email (any case): no match creates one (source API by default), a match is changed ' +
-  'like a PATCH with the fields sent. Items run in order, each in its own transaction with its own event ' +
+  'like a PATCH with the fields sent. Items run in order, each in its own savepoint of one transaction, with its own event ' +
   '(`contact.created`, or `contact.updated` naming the changed fields): a later item sees what an earlier one ' +
   'wrote, so two items naming the same person create it once and then update it. An item that changes nothing ' +
   'is `unchanged` and records no event. An invalid item (schema, phone, owner) or a duplicate phone or email of ' +

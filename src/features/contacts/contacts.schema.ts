@@ -188,7 +188,7 @@ export type ContactBatchItem = Static<typeof ContactBatchItemSchema>;
 export const ContactBatchBodySchema = BatchBody('contacts', ContactBatchItemSchema, {
   $id: 'ContactBatchBody',
   maxItems: MAX_CONTACT_BATCH,
-  description: 'Contacts to create or update, written in order, each in its own transaction',
+  description: 'Contacts to create or update, written in order, each in its own savepoint of one transaction',
   example: [
     { firstName: 'Lucía', lastName: 'García', externalId: 'crm-7781', email: 'lucia.garcia@example.com' },
     { firstName: 'Marta', phone: '+34600111222', tags: ['buyer'] },

@@ -77,13 +77,25 @@ export async function mappingDuplicates<T>(
   try {
     return await work();
   } catch (error) {
-    const failure = databaseError(error);
-    if (failure?.code !== UNIQUE_VIOLATION || !failure.constraint) throw error;
-    if (failure.constraint !== PHONE_KEY && failure.constraint !== EMAIL_KEY) throw error;
-    const { exceptId, ...keys } = claim;
-    await db.tenantTx(organizationId, (tx) => checkUnique(tx, organizationId, keys, exceptId));
+    if (isDuplicateViolation(error))
+      await db.tenantTx(organizationId, (tx) => explainDuplicate(tx, organizationId, claim));
     throw error;
   }
+}
+
+/** A unique violation of a contact's phone or email: a parallel write took it first. */
+export function isDuplicateViolation(error: unknown): boolean {
+  const failure = databaseError(error);
+  return (
+    failure?.code === UNIQUE_VIOLATION &&
+    (failure.constraint === PHONE_KEY || failure.constraint === EMAIL_KEY)
+  );
+}
+
+/** Throws the 409 DUPLICATE naming the contact that holds the claimed phone or email (run in `tx`). */
+export async function explainDuplicate(tx: Tx, organizationId: string, claim: UniqueClaim): Promise<void> {
+  const { exceptId, ...keys } = claim;
+  await checkUnique(tx, organizationId, keys, exceptId);
 }
 
 /**
