@@ -83,6 +83,22 @@ BEGIN
 END
 $$;
 
+--
+-- Name: agency_touch_updated_at(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_touch_updated_at() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  -- TG_ARGV: generated columns, not computed yet in NEW, left out of the comparison.
+  IF (to_jsonb(NEW) - coalesce(TG_ARGV, '{}')) IS DISTINCT FROM (to_jsonb(OLD) - coalesce(TG_ARGV, '{}')) THEN
+    NEW.updated_at := now();
+  END IF;
+  RETURN NEW;
+END
+$$;
+
 SET default_tablespace = '';
 
 SET default_table_access_method = heap;
@@ -1554,10 +1570,40 @@ CREATE INDEX webhook_deliveries_subscription_id_status_idx ON public.webhook_del
 CREATE INDEX webhook_subscriptions_organization_id_created_at_idx ON public.webhook_subscriptions USING btree (organization_id, created_at, id);
 
 --
+-- Name: appointments appointments_touch_updated_at; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER appointments_touch_updated_at BEFORE UPDATE ON public.appointments FOR EACH ROW EXECUTE FUNCTION public.agency_touch_updated_at();
+
+--
+-- Name: contacts contacts_touch_updated_at; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contacts_touch_updated_at BEFORE UPDATE ON public.contacts FOR EACH ROW EXECUTE FUNCTION public.agency_touch_updated_at();
+
+--
+-- Name: deals deals_touch_updated_at; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER deals_touch_updated_at BEFORE UPDATE ON public.deals FOR EACH ROW EXECUTE FUNCTION public.agency_touch_updated_at();
+
+--
 -- Name: events events_stamp_sequence; Type: TRIGGER; Schema: public; Owner: -
 --
 
 CREATE CONSTRAINT TRIGGER events_stamp_sequence AFTER INSERT ON public.events DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.agency_stamp_event_sequence();
+
+--
+-- Name: properties properties_touch_updated_at; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER properties_touch_updated_at BEFORE UPDATE ON public.properties FOR EACH ROW EXECUTE FUNCTION public.agency_touch_updated_at('price_value', 'area_value');
+
+--
+-- Name: tasks tasks_touch_updated_at; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER tasks_touch_updated_at BEFORE UPDATE ON public.tasks FOR EACH ROW EXECUTE FUNCTION public.agency_touch_updated_at();
 
 --
 -- Name: agents agents_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -50,3 +50,32 @@ INSERT INTO event_sequences (organization_id, last_sequence)
 SELECT organization_id, max(sequence) FROM events GROUP BY organization_id;
 --> statement-breakpoint
 RESET ROLE;
+--> statement-breakpoint
+-- Incremental sync (decision 0190): a cursor walk finds changed rows by updated_at. Every write of
+-- the service sets it, but the database changes rows by itself too: ON DELETE SET NULL clears a
+-- deleted contact's, agent's or appointment's references. This trigger moves updated_at on any
+-- update that changes the row, so those changes reach a mirror too. Unchanged rows keep it.
+CREATE OR REPLACE FUNCTION agency_touch_updated_at() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  -- TG_ARGV: generated columns, not computed yet in NEW, left out of the comparison.
+  IF (to_jsonb(NEW) - coalesce(TG_ARGV, '{}')) IS DISTINCT FROM (to_jsonb(OLD) - coalesce(TG_ARGV, '{}')) THEN
+    NEW.updated_at := now();
+  END IF;
+  RETURN NEW;
+END
+$fn$;
+--> statement-breakpoint
+CREATE TRIGGER contacts_touch_updated_at BEFORE UPDATE ON contacts
+  FOR EACH ROW EXECUTE FUNCTION agency_touch_updated_at();
+--> statement-breakpoint
+CREATE TRIGGER deals_touch_updated_at BEFORE UPDATE ON deals
+  FOR EACH ROW EXECUTE FUNCTION agency_touch_updated_at();
+--> statement-breakpoint
+CREATE TRIGGER tasks_touch_updated_at BEFORE UPDATE ON tasks
+  FOR EACH ROW EXECUTE FUNCTION agency_touch_updated_at();
+--> statement-breakpoint
+CREATE TRIGGER appointments_touch_updated_at BEFORE UPDATE ON appointments
+  FOR EACH ROW EXECUTE FUNCTION agency_touch_updated_at();
+--> statement-breakpoint
+CREATE TRIGGER properties_touch_updated_at BEFORE UPDATE ON properties
+  FOR EACH ROW EXECUTE FUNCTION agency_touch_updated_at('price_value', 'area_value');

@@ -97,6 +97,29 @@ describe('deletions are events', () => {
   });
 });
 
+describe('references the database clears', () => {
+  it('a deleted contact’s task shows up again in a cursor walk, with contactId null', async () => {
+    const contact = expectStatus(
+      await admin(app, 'POST', orgPath('contacts'), { firstName: 'Linked' }),
+      201,
+    ).data;
+    const task = expectStatus(
+      await admin(app, 'POST', orgPath('tasks'), { title: 'Follow up', contactId: contact.id }),
+      201,
+    ).data;
+    const since = task.updatedAt as string;
+    const walk = async () =>
+      expectStatus(
+        await api(app, 'GET', '/v1/tasks', { key: tenant.secret.key, query: { updatedAfter: since } }),
+        200,
+      ).data as Array<{ id: string; contactId: string | null; updatedAt: string }>;
+    expectStatus(await admin(app, 'DELETE', orgPath(`contacts/${contact.id}`)), 200);
+    const seen = (await walk()).find((t) => t.id === task.id);
+    expect(seen?.contactId).toBeNull();
+    expect(seen?.updatedAt > since).toBe(true);
+  });
+});
+
 describe('property.removed: a property leaves the portal', () => {
   it('records UNPUBLISHED, DEACTIVATED and DELETED, and nothing for a change that keeps it visible', async () => {
     const [a, b, c] = [
