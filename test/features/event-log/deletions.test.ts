@@ -116,7 +116,7 @@ describe('references the database clears', () => {
     expectStatus(await admin(app, 'DELETE', orgPath(`contacts/${contact.id}`)), 200);
     const seen = (await walk()).find((t) => t.id === task.id);
     expect(seen?.contactId).toBeNull();
-    expect(seen?.updatedAt > since).toBe(true);
+    expect((seen?.updatedAt ?? '') > since).toBe(true);
   });
 });
 
