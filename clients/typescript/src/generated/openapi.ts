@@ -139,7 +139,7 @@ export interface paths {
     put?: never;
     /**
      * Create or update many contacts
-     * @description Creates or updates 1-100 contacts in one request. Each item is the body of POST /v1/contacts (`ContactBatchItem`) and names a contact of the organization by `externalId` (the oldest holding it), else by phone (any format), else by email (any case): no match creates one (source API by default), a match is changed like a PATCH with the fields sent. Items run in order, each in its own transaction with its own event (`contact.created`, or `contact.updated` naming the changed fields): a later item sees what an earlier one wrote, so two items naming the same person create it once and then update it. An item that changes nothing is `unchanged` and records no event. An invalid item (schema, phone, owner) or a duplicate phone or email of another contact gets `status: error` with the error POST /v1/contacts would answer, fields named `body.contacts[i].…`; nothing of it is written and the other items still are. The answer is 200 whatever the items did; a body that is not `{contacts: [objects]}` with 1-100 items is a 400. Rate limits: one request against `key`, and one write per 10 items (rounded up; 100 items = 10 writes) against `key-writes` and `organization-writes`, all or none (429 when not that many are left). Send an `Idempotency-Key` to retry safely: it covers the whole batch.
+     * @description Creates or updates 1-100 contacts in one request. Each item is the body of POST /v1/contacts (`ContactBatchItem`) and names a contact of the organization by `externalId` (the oldest holding it), else by phone (any format), else by email (any case): no match creates one (source API by default), a match is changed like a PATCH with the fields sent. Items run in order, each in its own savepoint of one transaction, with its own event (`contact.created`, or `contact.updated` naming the changed fields): a later item sees what an earlier one wrote, so two items naming the same person create it once and then update it. An item that changes nothing is `unchanged` and records no event. An invalid item (schema, phone, owner) or a duplicate phone or email of another contact gets `status: error` with the error POST /v1/contacts would answer, fields named `body.contacts[i].…`; nothing of it is written and the other items still are. The answer is 200 whatever the items did; a body that is not `{contacts: [objects]}` with 1-100 items is a 400. Rate limits: one request against `key`, and one write per 10 items (rounded up; 100 items = 10 writes) against `key-writes` and `organization-writes`, all or none (429 when not that many are left). Send an `Idempotency-Key` to retry safely: it covers the whole batch.
      */
     post: operations['contacts.batch'];
     delete?: never;
@@ -2074,7 +2074,7 @@ export interface components {
       externalId?: string | null;
     };
     /**
-     * @description Contacts to create or update, written in order, each in its own transaction
+     * @description Contacts to create or update, written in order, each in its own savepoint of one transaction
      * @example {
      *       "contacts": [
      *         {
