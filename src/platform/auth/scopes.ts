@@ -14,6 +14,11 @@ export const SCOPES = [
   'appointments:read',
   'tasks:read',
   'conversations:read',
+  // Issue 21: the CRM writable through v1 (support-approved, access level 3, like contacts:write).
+  'deals:write',
+  'tasks:write',
+  'appointments:write',
+  'leads:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -27,7 +32,13 @@ export const PUBLISHABLE_SCOPES: readonly Scope[] = [
 ];
 
 /** Scopes that need support approval: never granted by default. */
-export const APPROVAL_SCOPES: readonly Scope[] = ['contacts:write', 'webhooks:write'];
+export const APPROVAL_SCOPES: readonly Scope[] = [
+  'contacts:write',
+  'webhooks:write',
+  'deals:write',
+  'tasks:write',
+  'appointments:write',
+];
 
 export const DEFAULT_SECRET_SCOPES: readonly Scope[] = SCOPES.filter((s) => !APPROVAL_SCOPES.includes(s));
 

@@ -1626,6 +1626,10 @@ export interface components {
         | 'appointments:read'
         | 'tasks:read'
         | 'conversations:read'
+        | 'deals:write'
+        | 'tasks:write'
+        | 'appointments:write'
+        | 'leads:read'
       )[];
       /** @enum {string} */
       keyType: 'publishable' | 'secret' | 'read_only_secret';
@@ -1748,6 +1752,10 @@ export interface components {
         | 'appointments:read'
         | 'tasks:read'
         | 'conversations:read'
+        | 'deals:write'
+        | 'tasks:write'
+        | 'appointments:write'
+        | 'leads:read'
       )[];
       accessLevel: number;
       /** @enum {string} */
@@ -1803,6 +1811,10 @@ export interface components {
         | 'appointments:read'
         | 'tasks:read'
         | 'conversations:read'
+        | 'deals:write'
+        | 'tasks:write'
+        | 'appointments:write'
+        | 'leads:read'
       )[];
       accessLevel: number;
       /** @enum {string} */
