@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { actorOf } from '../../platform/auth/principal.ts';
 import { CURSOR_MODE_DESCRIPTION } from '../../platform/http/pagination.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { ErrorResponseSchema, ref, DeletedResponseSchema } from '../../platform/http/schemas.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
 import {
+  ApiMoveDealBodySchema,
   CreateDealBodySchema,
   DealIdParamsSchema,
   DealListResponseSchema,
@@ -21,6 +23,12 @@ import * as read from './deals.read.ts';
 const ADMIN = { admin: true } as const;
 const ADMIN_TAGS = ['Admin: deals'];
 const READ = { auth: { scope: 'deals:read', keyTypes: SECRET_KEYS, write: false } } as const;
+// Writing deals is support-approved, like contacts (decision 0195).
+const WRITE = { auth: { scope: 'deals:write', keyTypes: ['secret'], write: true, accessLevel: 3 } } as const;
+const TAGS = ['Deals'];
+const MOVE_RULES =
+  "Status follows the stage's kind; probability is the stage's (WON 100, LOST 0); closedAt is set on WON/LOST and " +
+  'cleared on OPEN; `lostReason` is kept only on LOST.';
 /** A record the deal refers to changed while it was written. */
 const CLASH = { 409: ref(ErrorResponseSchema) };
 
@@ -40,7 +48,7 @@ export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
         operationId: 'deals.list',
         summary: 'Search deals',
         description: LIST_DESCRIPTION,
-        tags: ['Deals'],
+        tags: TAGS,
         querystring: ListDealsQuerySchema,
         response: { 200: DealListResponseSchema },
       },
@@ -59,7 +67,7 @@ export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
           'Secret or read-only secret key with `deals:read`. The deal with its pipeline and current stage ' +
           '(`stageName`, `stageEnteredAt`), status, probability, value and dates. 404 when the id is ' +
           'malformed, unknown or of another organization (one answer for all three).',
-        tags: ['Deals'],
+        tags: TAGS,
         params: DealIdParamsSchema,
         response: { 200: DealResponseSchema },
       },
@@ -67,6 +75,112 @@ export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
     async (request) => ({
       data: await read.getDeal(db, principalOf(request).organization.id, request.params.id),
     }),
+  );
+
+  app.post(
+    '/v1/deals',
+    {
+      config: WRITE,
+      schema: {
+        operationId: 'deals.create',
+        summary: 'Create a deal',
+        description:
+          'Secret key with `deals:write`, access level 3. Without `stageId` the deal starts in the first OPEN stage ' +
+          "of `pipelineId` (default: the default pipeline). Status and probability follow the stage's kind; the " +
+          'code (`DL-000001`) is the next of the organization. The contact, agent, property and stage must be the ' +
+          "organization's (400 naming the field). Records `deal.created` (actor API). Send an `Idempotency-Key` " +
+          'to retry safely.',
+        tags: TAGS,
+        body: CreateDealBodySchema,
+        response: { 201: DealResponseSchema, ...CLASH },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const deal = await deals.createDeal(db, principal.organization.id, request.body, actorOf(principal));
+      return reply.code(201).send({ data: deal });
+    },
+  );
+
+  app.patch(
+    '/v1/deals/:id',
+    {
+      config: WRITE,
+      schema: {
+        operationId: 'deals.update',
+        summary: 'Change a deal',
+        description:
+          'Only the fields sent change; not its stage (POST /v1/deals/{id}/move). `lostReason` only on a LOST ' +
+          'deal. Records `deal.updated` naming the fields sent (actor API). 404 for an id of another organization.',
+        tags: TAGS,
+        params: DealIdParamsSchema,
+        body: UpdateDealBodySchema,
+        response: { 200: DealResponseSchema, ...CLASH },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      return {
+        data: await deals.updateDeal(
+          db,
+          principal.organization.id,
+          request.params.id,
+          request.body,
+          actorOf(principal),
+        ),
+      };
+    },
+  );
+
+  app.delete(
+    '/v1/deals/:id',
+    {
+      config: WRITE,
+      schema: {
+        operationId: 'deals.delete',
+        summary: 'Delete a deal',
+        description:
+          'Deletes the deal for good. Records `deal.deleted` with a tombstone (`{id, deletedAt}`, actor API). 404 ' +
+          'for an id of another organization.',
+        tags: TAGS,
+        params: DealIdParamsSchema,
+        response: { 200: DeletedResponseSchema },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      return {
+        data: await deals.deleteDeal(db, principal.organization.id, request.params.id, actorOf(principal)),
+      };
+    },
+  );
+
+  app.post(
+    '/v1/deals/:id/move',
+    {
+      config: WRITE,
+      schema: {
+        operationId: 'deals.move',
+        summary: 'Move a deal to another stage of its pipeline',
+        description:
+          `${MOVE_RULES} \`lostReason\` is required when the stage is a LOST one. Records \`deal.stage_changed\`, ` +
+          'plus `deal.won` on entering a WON stage or `deal.lost` on a LOST one, each with `deal`, `contact` and ' +
+          '`transition` (actor API). Moving to the current stage answers the deal unchanged and records nothing. ' +
+          'Send an `Idempotency-Key` to retry safely.',
+        tags: TAGS,
+        params: DealIdParamsSchema,
+        body: ApiMoveDealBodySchema,
+        response: { 200: DealResponseSchema, ...CLASH },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      return {
+        data: await deals.moveDeal(db, principal.organization.id, request.params.id, request.body, {
+          actor: actorOf(principal),
+        }),
+      };
+    },
   );
 
   app.post(
@@ -172,8 +286,7 @@ export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
         operationId: 'admin.deals.move',
         summary: 'Move a deal to another stage of its pipeline',
         description:
-          "Status follows the stage's kind; probability is the stage's (WON 100, LOST 0); closedAt is set on " +
-          'WON/LOST and cleared on OPEN; `lostReason` is kept only on LOST. Records `deal.stage_changed`, plus ' +
+          `${MOVE_RULES} Records \`deal.stage_changed\`, plus ` +
           '`deal.won` or `deal.lost`, each with `deal`, `contact` and `transition`; the actor is AUTOMATION when ' +
           '`automated`, else USER. Moving to the current stage answers the deal unchanged and records nothing.',
         tags: ADMIN_TAGS,

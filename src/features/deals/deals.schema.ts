@@ -153,6 +153,19 @@ export const UpdateDealBodySchema = Type.Object(
 );
 export type UpdateDealBody = Static<typeof UpdateDealBodySchema>;
 
+/** `POST /v1/deals/{id}/move`: the stage, and why when it is a LOST one (the actor is the key: API). */
+export const ApiMoveDealBodySchema = Type.Object(
+  {
+    stageId: Type.String({ description: 'stg_… of a stage of the same pipeline' }),
+    lostReason: Type.Optional(NullableText(500)),
+  },
+  {
+    $id: 'ApiMoveDealBody',
+    additionalProperties: false,
+    description: '`lostReason` is required when moving into a LOST stage, and refused for any other',
+  },
+);
+
 export const MoveDealBodySchema = Type.Object(
   {
     stageId: Type.String({ description: 'stg_… of a stage of the same pipeline' }),
@@ -215,4 +228,5 @@ export const dealsSchemas: TSchema[] = [
   CreateDealBodySchema,
   UpdateDealBodySchema,
   MoveDealBodySchema,
+  ApiMoveDealBodySchema,
 ];

@@ -138,7 +138,12 @@ async function refusingRaces<T>(work: () => Promise<T>): Promise<T> {
  * stage's kind, closedAt is set when it starts WON or LOST. The contact, agent, property and stage
  * must be the organization's (400 naming the field).
  */
-export async function createDeal(db: Database, organizationId: string, body: CreateDealBody): Promise<Deal> {
+export async function createDeal(
+  db: Database,
+  organizationId: string,
+  body: CreateDealBody,
+  actor: Actor = OPERATOR,
+): Promise<Deal> {
   return refusingRaces(() =>
     inTenantOrganization(db, organizationId, async (tx, organization) => {
       const title = body.title.trim();
@@ -183,7 +188,7 @@ export async function createDeal(db: Database, organizationId: string, body: Cre
         stage.kind !== 'OPEN',
       );
       const deal = toDeal(row, stage.name);
-      await recordEvent(tx, { type: DealCreated.type, data: { deal }, actor: OPERATOR });
+      await recordEvent(tx, { type: DealCreated.type, data: { deal }, actor });
       return deal;
     }),
   );
@@ -196,8 +201,7 @@ function inheritedSource(contact: Contact): DealLeadSource {
     : 'OTHER';
 }
 
-const MOVE_ONLY =
-  'cannot change here: move the deal with POST /admin/v1/organizations/{orgId}/deals/{dealId}/move';
+const MOVE_ONLY = 'cannot change here: move the deal (POST /v1/deals/{id}/move)';
 
 /**
  * Changes some fields of a deal (not its stage: that is a move, with its events). `lostReason`
@@ -208,6 +212,7 @@ export async function updateDeal(
   organizationId: string,
   dealId: string,
   body: UpdateDealBody,
+  actor: Actor = OPERATOR,
 ): Promise<Deal> {
   return refusingRaces(() =>
     inTenantOrganization(db, organizationId, async (tx) => {
@@ -252,7 +257,7 @@ export async function updateDeal(
       await recordEvent(tx, {
         type: DealUpdated.type,
         data: { deal, changes: Object.keys(body).sort() },
-        actor: OPERATOR,
+        actor,
       });
       return deal;
     }),
@@ -264,12 +269,13 @@ export async function deleteDeal(
   db: Database,
   organizationId: string,
   dealId: string,
+  actor: Actor = OPERATOR,
 ): Promise<{ id: string; deleted: true }> {
   return inTenantOrganization(db, organizationId, async (tx) => {
     await loadDeal(tx, organizationId, dealId, { lock: true });
     const row = await store.deleteDeal(tx, organizationId, dealId);
     if (!row) throw Errors.notFound('Deal', dealId);
-    await recordEvent(tx, { type: DealDeleted.type, data: { deal: tombstoneOf(row.id) }, actor: OPERATOR });
+    await recordEvent(tx, { type: DealDeleted.type, data: { deal: tombstoneOf(row.id) }, actor });
     return { id: dealId, deleted: true as const };
   });
 }
@@ -287,6 +293,8 @@ export async function moveDeal(
   organizationId: string,
   dealId: string,
   body: MoveDealBody,
+  /** v1: the key's actor (API), and a LOST stage needs a `lostReason`. Default: the back office's rules. */
+  api?: { actor: Actor },
 ): Promise<Deal> {
   return refusingRaces(() =>
     inTenantOrganization(db, organizationId, async (tx) => {
@@ -300,6 +308,8 @@ export async function moveDeal(
       const lostReason = body.lostReason ?? null;
       if (lostReason !== null && target.kind !== 'LOST')
         throw Errors.invalidField('body.lostReason', 'only applies when moving into a LOST stage');
+      if (api && target.kind === 'LOST' && (lostReason === null || lostReason.trim() === ''))
+        throw Errors.invalidField('body.lostReason', 'is required when moving into a LOST stage');
       if (target.id === current.deal.stageId) return toDeal(current.deal, current.stageName);
 
       const row = await store.moveDealToStage(tx, organizationId, dealId, {
@@ -327,7 +337,7 @@ export async function moveDeal(
           automated,
         },
       };
-      const actor: Actor = { kind: automated ? 'AUTOMATION' : 'USER', userId: null };
+      const actor: Actor = api?.actor ?? { kind: automated ? 'AUTOMATION' : 'USER', userId: null };
       await recordEvent(tx, { type: DealStageChanged.type, data, actor });
       if (target.kind === 'WON') await recordEvent(tx, { type: DealWon.type, data, actor });
       if (target.kind === 'LOST') await recordEvent(tx, { type: DealLost.type, data, actor });

@@ -280,6 +280,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/deals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search deals
+     * @description Every filter is optional and they combine with AND. Date filters take a date (`2026-03-01`, midnight UTC) or a date-time; `…After` includes the instant, `…Before` excludes it. Default sort: newest first (`expectedCloseDate` sorts soonest first); nulls last; ties by id. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     */
+    get: operations['deals.list'];
+    put?: never;
+    /**
+     * Create a deal
+     * @description Secret key with `deals:write`, access level 3. Without `stageId` the deal starts in the first OPEN stage of `pipelineId` (default: the default pipeline). Status and probability follow the stage's kind; the code (`DL-000001`) is the next of the organization. The contact, agent, property and stage must be the organization's (400 naming the field). Records `deal.created` (actor API). Send an `Idempotency-Key` to retry safely.
+     */
+    post: operations['deals.create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/deals/{id}': {
     parameters: {
       query?: never;
@@ -294,26 +318,34 @@ export interface paths {
     get: operations['deals.get'];
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Delete a deal
+     * @description Deletes the deal for good. Records `deal.deleted` with a tombstone (`{id, deletedAt}`, actor API). 404 for an id of another organization.
+     */
+    delete: operations['deals.delete'];
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Change a deal
+     * @description Only the fields sent change; not its stage (POST /v1/deals/{id}/move). `lostReason` only on a LOST deal. Records `deal.updated` naming the fields sent (actor API). 404 for an id of another organization.
+     */
+    patch: operations['deals.update'];
     trace?: never;
   };
-  '/v1/deals': {
+  '/v1/deals/{id}/move': {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    /**
-     * Search deals
-     * @description Every filter is optional and they combine with AND. Date filters take a date (`2026-03-01`, midnight UTC) or a date-time; `…After` includes the instant, `…Before` excludes it. Default sort: newest first (`expectedCloseDate` sorts soonest first); nulls last; ties by id. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
-     */
-    get: operations['deals.list'];
+    get?: never;
     put?: never;
-    post?: never;
+    /**
+     * Move a deal to another stage of its pipeline
+     * @description Status follows the stage's kind; probability is the stage's (WON 100, LOST 0); closedAt is set on WON/LOST and cleared on OPEN; `lostReason` is kept only on LOST. `lostReason` is required when the stage is a LOST one. Records `deal.stage_changed`, plus `deal.won` on entering a WON stage or `deal.lost` on a LOST one, each with `deal`, `contact` and `transition` (actor API). Moving to the current stage answers the deal unchanged and records nothing. Send an `Idempotency-Key` to retry safely.
+     */
+    post: operations['deals.move'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3750,6 +3782,15 @@ export interface components {
       stageId: string;
       /** @description Moved by an automation (actor AUTOMATION) rather than a user; default false */
       automated?: boolean;
+      lostReason?: string | null;
+    };
+    /** @description `lostReason` is required when moving into a LOST stage, and refused for any other */
+    ApiMoveDealBody: {
+      /**
+       * @description stg_… of a stage of the same pipeline
+       * @example stg_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      stageId: string;
       lostReason?: string | null;
     };
     /** @description Names its owner by at least one of `contactId`, `externalId` or `email` (tried in that order) */
@@ -8638,6 +8679,574 @@ export interface operations {
       };
     };
   };
+  'deals.list': {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1 */
+        page?: number;
+        /** @description Items per page, at most 100 */
+        pageSize?: number;
+        /** @description Only deals of this pipeline */
+        pipelineId?: string;
+        /** @description Only deals in this stage */
+        stageId?: string;
+        /** @description Only items in this status */
+        status?: 'OPEN' | 'WON' | 'LOST';
+        /** @description Only items of this agent */
+        agentId?: string;
+        /** @description Only items of this contact */
+        contactId?: string;
+        /** @description Only items with this intent */
+        intent?: 'PURCHASE' | 'SALE' | 'RENTAL' | 'LETTING' | 'INVESTMENT' | 'VALUATION' | 'OTHER';
+        /** @description Only deals from this lead source */
+        leadSource?:
+          | 'PORTAL'
+          | 'WEBSITE'
+          | 'FINDER'
+          | 'BOOKING'
+          | 'MESSAGING'
+          | 'PHONE'
+          | 'EMAIL'
+          | 'WALK_IN'
+          | 'REFERRAL'
+          | 'SOCIAL'
+          | 'IMPORT'
+          | 'API'
+          | 'OTHER';
+        /** @description expectedCloseDate at or after (a date means its start, UTC) */
+        expectedCloseAfter?: string;
+        /** @description expectedCloseDate strictly before */
+        expectedCloseBefore?: string;
+        /** @description createdAt at or after (a date means its start, UTC) */
+        createdAfter?: string;
+        /** @description createdAt strictly before */
+        createdBefore?: string;
+        /** @description Default createdAt */
+        sortBy?: 'createdAt' | 'updatedAt' | 'value' | 'expectedCloseDate' | 'stageEnteredAt';
+        /** @description Default asc for expectedCloseDate (soonest first), desc otherwise; nulls last */
+        sortOrder?: 'asc' | 'desc';
+        /**
+         * @description Cursor mode: only items whose updatedAt is strictly later (a date means its start, UTC; precision to the microsecond). Items come by (updatedAt, id), oldest change first; `meta` is CursorMeta
+         * @example 2026-11-01T00:00:00Z
+         */
+        updatedAfter?: string;
+        /**
+         * @description Cursor mode: the `meta.nextCursor` of the previous page, unchanged, sent with the same filters. Not with `page`; `sortBy`/`sortOrder` only as updatedAt/asc
+         * @example MXwyMDI2LTExLTI2VDA5OjMwOjAwLjEyMzQ1Nlp8Y3RfMFZoSjNrUTJadDhtWDFwUjRzVDZ1RHxuTzNxUnBXQ3h5ZjJBd0VC
+         */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "deal_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "code": "DL-000042",
+           *           "title": "Sea view flat in Málaga",
+           *           "value": 0,
+           *           "currency": "EUR",
+           *           "probability": 0,
+           *           "status": "OPEN",
+           *           "intent": "PURCHASE",
+           *           "leadSource": "PORTAL",
+           *           "lostReason": "Bought elsewhere",
+           *           "aiCreated": true,
+           *           "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "pipelineId": "pl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "stageId": "stg_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "stageName": "Visit done",
+           *           "stageEnteredAt": "2027-03-29T10:15:00.000Z",
+           *           "expectedCloseDate": "2027-03-29T10:15:00.000Z",
+           *           "closedAt": "2027-03-29T10:15:00.000Z",
+           *           "saasPlanId": "plan_pro",
+           *           "saasPlanName": "Professional",
+           *           "saasBillingPeriod": "MONTHLY",
+           *           "saasMrrAmount": 0,
+           *           "trialStartedAt": "2027-03-29T10:15:00.000Z",
+           *           "trialEndsAt": "2027-03-29T10:15:00.000Z",
+           *           "createdAt": "2027-03-29T10:15:00.000Z",
+           *           "updatedAt": "2027-03-29T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Deal'][];
+            /** @description PageMeta in page mode; CursorMeta with `updatedAfter` or `cursor` */
+            meta: components['schemas']['PageMeta'] | components['schemas']['CursorMeta'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'deals.create': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; another body, or the first request still running, is a 409 DUPLICATE. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "title": "Sea view flat in Málaga",
+         *       "value": 0,
+         *       "currency": "EUR",
+         *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "intent": "PURCHASE",
+         *       "leadSource": "PORTAL",
+         *       "expectedCloseDate": "2027-04-30",
+         *       "aiCreated": true,
+         *       "lostReason": "Bought elsewhere",
+         *       "saasPlanId": "plan_pro",
+         *       "saasPlanName": "Professional",
+         *       "saasBillingPeriod": "MONTHLY",
+         *       "saasMrrAmount": 0,
+         *       "trialStartedAt": "2027-03-01",
+         *       "trialEndsAt": "2027-03-31",
+         *       "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "pipelineId": "pl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "stageId": "stg_0VhJ3kQ2Zt8mX1pR4sT6uE"
+         *     }
+         */
+        'application/json': components['schemas']['CreateDealBody'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "deal_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "code": "DL-000042",
+           *         "title": "Sea view flat in Málaga",
+           *         "value": 0,
+           *         "currency": "EUR",
+           *         "probability": 0,
+           *         "status": "OPEN",
+           *         "intent": "PURCHASE",
+           *         "leadSource": "PORTAL",
+           *         "lostReason": "Bought elsewhere",
+           *         "aiCreated": true,
+           *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "pipelineId": "pl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "stageId": "stg_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "stageName": "Visit done",
+           *         "stageEnteredAt": "2027-03-29T10:15:00.000Z",
+           *         "expectedCloseDate": "2027-03-29T10:15:00.000Z",
+           *         "closedAt": "2027-03-29T10:15:00.000Z",
+           *         "saasPlanId": "plan_pro",
+           *         "saasPlanName": "Professional",
+           *         "saasBillingPeriod": "MONTHLY",
+           *         "saasMrrAmount": 0,
+           *         "trialStartedAt": "2027-03-29T10:15:00.000Z",
+           *         "trialEndsAt": "2027-03-29T10:15:00.000Z",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Deal'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
   'deals.get': {
     parameters: {
       query?: never;
@@ -8850,65 +9459,14 @@ export interface operations {
       };
     };
   };
-  'deals.list': {
+  'deals.delete': {
     parameters: {
-      query?: {
-        /** @description Page number, from 1 */
-        page?: number;
-        /** @description Items per page, at most 100 */
-        pageSize?: number;
-        /** @description Only deals of this pipeline */
-        pipelineId?: string;
-        /** @description Only deals in this stage */
-        stageId?: string;
-        /** @description Only items in this status */
-        status?: 'OPEN' | 'WON' | 'LOST';
-        /** @description Only items of this agent */
-        agentId?: string;
-        /** @description Only items of this contact */
-        contactId?: string;
-        /** @description Only items with this intent */
-        intent?: 'PURCHASE' | 'SALE' | 'RENTAL' | 'LETTING' | 'INVESTMENT' | 'VALUATION' | 'OTHER';
-        /** @description Only deals from this lead source */
-        leadSource?:
-          | 'PORTAL'
-          | 'WEBSITE'
-          | 'FINDER'
-          | 'BOOKING'
-          | 'MESSAGING'
-          | 'PHONE'
-          | 'EMAIL'
-          | 'WALK_IN'
-          | 'REFERRAL'
-          | 'SOCIAL'
-          | 'IMPORT'
-          | 'API'
-          | 'OTHER';
-        /** @description expectedCloseDate at or after (a date means its start, UTC) */
-        expectedCloseAfter?: string;
-        /** @description expectedCloseDate strictly before */
-        expectedCloseBefore?: string;
-        /** @description createdAt at or after (a date means its start, UTC) */
-        createdAfter?: string;
-        /** @description createdAt strictly before */
-        createdBefore?: string;
-        /** @description Default createdAt */
-        sortBy?: 'createdAt' | 'updatedAt' | 'value' | 'expectedCloseDate' | 'stageEnteredAt';
-        /** @description Default asc for expectedCloseDate (soonest first), desc otherwise; nulls last */
-        sortOrder?: 'asc' | 'desc';
-        /**
-         * @description Cursor mode: only items whose updatedAt is strictly later (a date means its start, UTC; precision to the microsecond). Items come by (updatedAt, id), oldest change first; `meta` is CursorMeta
-         * @example 2026-11-01T00:00:00Z
-         */
-        updatedAfter?: string;
-        /**
-         * @description Cursor mode: the `meta.nextCursor` of the previous page, unchanged, sent with the same filters. Not with `page`; `sortBy`/`sortOrder` only as updatedAt/asc
-         * @example MXwyMDI2LTExLTI2VDA5OjMwOjAwLjEyMzQ1Nlp8Y3RfMFZoSjNrUTJadDhtWDFwUjRzVDZ1RHxuTzNxUnBXQ3h5ZjJBd0VC
-         */
-        cursor?: string;
-      };
+      query?: never;
       header?: never;
-      path?: never;
+      path: {
+        /** @description The resource's id */
+        id: string;
+      };
       cookie?: never;
     };
     requestBody?: never;
@@ -8927,50 +9485,18 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "data": [
-           *         {
-           *           "id": "deal_0VhJ3kQ2Zt8mX1pR4sT6uE",
-           *           "code": "DL-000042",
-           *           "title": "Sea view flat in Málaga",
-           *           "value": 0,
-           *           "currency": "EUR",
-           *           "probability": 0,
-           *           "status": "OPEN",
-           *           "intent": "PURCHASE",
-           *           "leadSource": "PORTAL",
-           *           "lostReason": "Bought elsewhere",
-           *           "aiCreated": true,
-           *           "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
-           *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
-           *           "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
-           *           "pipelineId": "pl_0VhJ3kQ2Zt8mX1pR4sT6uE",
-           *           "stageId": "stg_0VhJ3kQ2Zt8mX1pR4sT6uE",
-           *           "stageName": "Visit done",
-           *           "stageEnteredAt": "2027-03-29T10:15:00.000Z",
-           *           "expectedCloseDate": "2027-03-29T10:15:00.000Z",
-           *           "closedAt": "2027-03-29T10:15:00.000Z",
-           *           "saasPlanId": "plan_pro",
-           *           "saasPlanName": "Professional",
-           *           "saasBillingPeriod": "MONTHLY",
-           *           "saasMrrAmount": 0,
-           *           "trialStartedAt": "2027-03-29T10:15:00.000Z",
-           *           "trialEndsAt": "2027-03-29T10:15:00.000Z",
-           *           "createdAt": "2027-03-29T10:15:00.000Z",
-           *           "updatedAt": "2027-03-29T10:15:00.000Z"
-           *         }
-           *       ],
-           *       "meta": {
-           *         "total": 0,
-           *         "page": 1,
-           *         "pageSize": 1,
-           *         "totalPages": 0
+           *       "data": {
+           *         "id": "string",
+           *         "deleted": true
            *       }
            *     }
            */
           'application/json': {
-            data: components['schemas']['Deal'][];
-            /** @description PageMeta in page mode; CursorMeta with `updatedAfter` or `cursor` */
-            meta: components['schemas']['PageMeta'] | components['schemas']['CursorMeta'];
+            data: {
+              id: string;
+              /** @enum {boolean} */
+              deleted: true;
+            };
           };
         };
       };
@@ -9024,6 +9550,30 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
       /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
@@ -9041,6 +9591,767 @@ export interface operations {
            *       "error": {
            *         "code": "FORBIDDEN",
            *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'deals.update': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "title": "Sea view flat in Málaga",
+         *       "value": 0,
+         *       "currency": "EUR",
+         *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "intent": "PURCHASE",
+         *       "leadSource": "PORTAL",
+         *       "expectedCloseDate": "2027-04-30",
+         *       "aiCreated": true,
+         *       "lostReason": "Bought elsewhere",
+         *       "saasPlanId": "plan_pro",
+         *       "saasPlanName": "Professional",
+         *       "saasBillingPeriod": "MONTHLY",
+         *       "saasMrrAmount": 0,
+         *       "trialStartedAt": "2027-03-01",
+         *       "trialEndsAt": "2027-03-31",
+         *       "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "pipelineId": "pl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "stageId": "stg_0VhJ3kQ2Zt8mX1pR4sT6uE"
+         *     }
+         */
+        'application/json': components['schemas']['UpdateDealBody'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "deal_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "code": "DL-000042",
+           *         "title": "Sea view flat in Málaga",
+           *         "value": 0,
+           *         "currency": "EUR",
+           *         "probability": 0,
+           *         "status": "OPEN",
+           *         "intent": "PURCHASE",
+           *         "leadSource": "PORTAL",
+           *         "lostReason": "Bought elsewhere",
+           *         "aiCreated": true,
+           *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "pipelineId": "pl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "stageId": "stg_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "stageName": "Visit done",
+           *         "stageEnteredAt": "2027-03-29T10:15:00.000Z",
+           *         "expectedCloseDate": "2027-03-29T10:15:00.000Z",
+           *         "closedAt": "2027-03-29T10:15:00.000Z",
+           *         "saasPlanId": "plan_pro",
+           *         "saasPlanName": "Professional",
+           *         "saasBillingPeriod": "MONTHLY",
+           *         "saasMrrAmount": 0,
+           *         "trialStartedAt": "2027-03-29T10:15:00.000Z",
+           *         "trialEndsAt": "2027-03-29T10:15:00.000Z",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Deal'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'deals.move': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; another body, or the first request still running, is a 409 DUPLICATE. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description The resource's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "stageId": "stg_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "lostReason": "Bought elsewhere"
+         *     }
+         */
+        'application/json': components['schemas']['ApiMoveDealBody'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "deal_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "code": "DL-000042",
+           *         "title": "Sea view flat in Málaga",
+           *         "value": 0,
+           *         "currency": "EUR",
+           *         "probability": 0,
+           *         "status": "OPEN",
+           *         "intent": "PURCHASE",
+           *         "leadSource": "PORTAL",
+           *         "lostReason": "Bought elsewhere",
+           *         "aiCreated": true,
+           *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "pipelineId": "pl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "stageId": "stg_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "stageName": "Visit done",
+           *         "stageEnteredAt": "2027-03-29T10:15:00.000Z",
+           *         "expectedCloseDate": "2027-03-29T10:15:00.000Z",
+           *         "closedAt": "2027-03-29T10:15:00.000Z",
+           *         "saasPlanId": "plan_pro",
+           *         "saasPlanName": "Professional",
+           *         "saasBillingPeriod": "MONTHLY",
+           *         "saasMrrAmount": 0,
+           *         "trialStartedAt": "2027-03-29T10:15:00.000Z",
+           *         "trialEndsAt": "2027-03-29T10:15:00.000Z",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Deal'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }

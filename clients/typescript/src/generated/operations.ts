@@ -150,6 +150,24 @@ export const OPERATIONS = {
     cursor: null,
     idempotent: true,
   },
+  'deals.create': {
+    method: 'POST',
+    path: '/v1/deals',
+    pathParams: [],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
+  'deals.delete': {
+    method: 'DELETE',
+    path: '/v1/deals/{id}',
+    pathParams: ['id'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
   'deals.get': {
     method: 'GET',
     path: '/v1/deals/{id}',
@@ -166,6 +184,24 @@ export const OPERATIONS = {
     input: 'query',
     paged: true,
     cursor: 'cursor',
+    idempotent: false,
+  },
+  'deals.move': {
+    method: 'POST',
+    path: '/v1/deals/{id}/move',
+    pathParams: ['id'],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
+  'deals.update': {
+    method: 'PATCH',
+    path: '/v1/deals/{id}',
+    pathParams: ['id'],
+    input: 'body',
+    paged: false,
+    cursor: null,
     idempotent: false,
   },
   'eventLog.get': {
@@ -645,6 +681,22 @@ export interface Api {
   };
   deals: {
     /**
+     * Create a deal
+     *
+     * Secret key with `deals:write`, access level 3. Without `stageId` the deal starts in the first OPEN stage of `pipelineId` (default: the default pipeline). Status and probability follow the stage's kind; the code (`DL-000001`) is the next of the organization. The contact, agent, property and stage must be the organization's (400 naming the field). Records `deal.created` (actor API). Send an `Idempotency-Key` to retry safely.
+     *
+     * `POST /v1/deals` (deals.create)
+     */
+    create(body: Body<'deals.create'>, options?: RequestOptions): Promise<ApiResult<'deals.create'>>;
+    /**
+     * Delete a deal
+     *
+     * Deletes the deal for good. Records `deal.deleted` with a tombstone (`{id, deletedAt}`, actor API). 404 for an id of another organization.
+     *
+     * `DELETE /v1/deals/{id}` (deals.delete)
+     */
+    delete(id: string, options?: RequestOptions): Promise<ApiResult<'deals.delete'>>;
+    /**
      * One deal
      *
      * Secret or read-only secret key with `deals:read`. The deal with its pipeline and current stage (`stageName`, `stageEnteredAt`), status, probability, value and dates. 404 when the id is malformed, unknown or of another organization (one answer for all three).
@@ -670,6 +722,26 @@ export interface Api {
      * `GET /v1/deals` (deals.list)
      */
     list(query?: Query<'deals.list'>, options?: RequestOptions): PagePromise<'deals.list'>;
+    /**
+     * Move a deal to another stage of its pipeline
+     *
+     * Status follows the stage's kind; probability is the stage's (WON 100, LOST 0); closedAt is set on WON/LOST and cleared on OPEN; `lostReason` is kept only on LOST. `lostReason` is required when the stage is a LOST one. Records `deal.stage_changed`, plus `deal.won` on entering a WON stage or `deal.lost` on a LOST one, each with `deal`, `contact` and `transition` (actor API). Moving to the current stage answers the deal unchanged and records nothing. Send an `Idempotency-Key` to retry safely.
+     *
+     * `POST /v1/deals/{id}/move` (deals.move)
+     */
+    move(id: string, body: Body<'deals.move'>, options?: RequestOptions): Promise<ApiResult<'deals.move'>>;
+    /**
+     * Change a deal
+     *
+     * Only the fields sent change; not its stage (POST /v1/deals/{id}/move). `lostReason` only on a LOST deal. Records `deal.updated` naming the fields sent (actor API). 404 for an id of another organization.
+     *
+     * `PATCH /v1/deals/{id}` (deals.update)
+     */
+    update(
+      id: string,
+      body: Body<'deals.update'>,
+      options?: RequestOptions,
+    ): Promise<ApiResult<'deals.update'>>;
   };
   eventLog: {
     /**
