@@ -1,4 +1,4 @@
-// Tasks: the back office, v1 reads and pending-task summaries.
+// Tasks: the back office, v1 reads and writes, and pending-task summaries.
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { TaskCreated, TaskDeleted, TaskUpdated } from './tasks.events.ts';
 import { tasksMcpTools } from './tasks.mcp.ts';

@@ -23,7 +23,7 @@ const example = {
 export const TaskCreated = defineEvent({
   type: 'task.created',
   description:
-    'A task was created in the back office. (A booking notifies its agent with a NOTIFICATION task that ' +
+    'A task was created, in the back office or through POST /v1/tasks. (A booking notifies its agent with a NOTIFICATION task that ' +
     'comes with `appointment.created` instead.)',
   schema: Type.Object({ task: TaskPayload }, { additionalProperties: false }),
   example: { task: example },
@@ -32,8 +32,8 @@ export const TaskCreated = defineEvent({
 export const TaskUpdated = defineEvent({
   type: 'task.updated',
   description:
-    'A task changed in the back office (done, cancelled, reassigned, rescheduled). `data.changes` names the ' +
-    'fields sent.',
+    'A task changed (done, cancelled, reassigned, rescheduled), in the back office or through v1. ' +
+    '`data.changes` names the fields sent; POST /v1/tasks/{id}/complete sends `["status"]`.',
   schema: Type.Object(
     { task: TaskPayload, changes: Type.Array(Type.String()) },
     { additionalProperties: false },
@@ -52,7 +52,8 @@ export const TaskUpdated = defineEvent({
 export const TaskDeleted = defineEvent({
   type: 'task.deleted',
   description:
-    'A task was deleted in the back office. `data.task` is a tombstone: its id and when it was deleted.',
+    'A task was deleted, in the back office or through v1. `data.task` is a tombstone: its id and when it was ' +
+    'deleted.',
   schema: tombstoneSchema('task'),
   example: { task: { id: example.id, deletedAt: '2027-03-29T10:15:00.000Z' } },
 });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { actorOf } from '../../platform/auth/principal.ts';
 import { CURSOR_MODE_DESCRIPTION } from '../../platform/http/pagination.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { OrganizationIdParamsSchema, DeletedResponseSchema } from '../../platform/http/schemas.ts';
@@ -18,7 +19,18 @@ import * as tasks from './tasks.service.ts';
 const ADMIN = { admin: true } as const;
 const ADMIN_TAGS = ['Admin: tasks'];
 const READ = { auth: { scope: 'tasks:read', keyTypes: SECRET_KEYS, write: false } } as const;
+// Changing the agents' to-do list is support-approved, like contact writes (decision 0195).
+const WRITE = { auth: { scope: 'tasks:write', keyTypes: ['secret'], write: true, accessLevel: 3 } } as const;
 const TAGS = ['Tasks'];
+const WRITE_KEY = 'Secret key with `tasks:write` (access level 3).';
+const NOT_FOUND = '404 when the id is malformed, unknown or of another organization.';
+
+const CREATE_DESCRIPTION =
+  'PENDING TODO unless given. `assigneeId`, `contactId` and `appointmentId` must be the ' +
+  "organization's (400 naming the field). Records `task.created`.";
+const UPDATE_DESCRIPTION =
+  'Only the fields sent change. `status: DONE` sets `completedAt` (kept while DONE); any other status ' +
+  'clears it. Null clears `description`, `dueAt` and the links. Records `task.updated` naming the fields sent.';
 
 const LIST_DESCRIPTION =
   'Filters combine with AND: `status`, `type`, `assigneeId`, `contactId`, and `dueAfter` (at or after) / ' +
@@ -27,7 +39,7 @@ const LIST_DESCRIPTION =
   'A page past the end answers `data: []` with the true `meta`. ' +
   CURSOR_MODE_DESCRIPTION;
 
-/** The agents' to-do list: read through the v1 API (tasks:read) and managed in the back office. */
+/** The agents' to-do list: read (tasks:read) and written (tasks:write) through v1, and managed in the back office. */
 export const tasksRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
   app.get(
     '/v1/tasks',
@@ -67,15 +79,101 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
   );
 
   app.post(
+    '/v1/tasks',
+    {
+      config: WRITE,
+      schema: {
+        operationId: 'tasks.create',
+        summary: 'Create a task',
+        description: `${WRITE_KEY} ${CREATE_DESCRIPTION} Send an \`Idempotency-Key\` to retry safely.`,
+        tags: TAGS,
+        body: CreateTaskBodySchema,
+        response: { 201: TaskResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const task = await tasks.createTask(db, principal.organization.id, request.body, actorOf(principal));
+      return reply.code(201).send({ data: task });
+    },
+  );
+
+  app.patch(
+    '/v1/tasks/:id',
+    {
+      config: WRITE,
+      schema: {
+        operationId: 'tasks.update',
+        summary: 'Change a task (reassign, reschedule, cancel, reopen)',
+        description: `${WRITE_KEY} ${UPDATE_DESCRIPTION} ${NOT_FOUND}`,
+        tags: TAGS,
+        params: TaskIdParamsSchema,
+        body: UpdateTaskBodySchema,
+        response: { 200: TaskResponseSchema },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const { id } = request.params;
+      return {
+        data: await tasks.updateTask(db, principal.organization.id, id, request.body, actorOf(principal)),
+      };
+    },
+  );
+
+  app.post(
+    '/v1/tasks/:id/complete',
+    {
+      config: WRITE,
+      schema: {
+        operationId: 'tasks.complete',
+        summary: 'Mark a task done',
+        description:
+          `${WRITE_KEY} Takes no body. Sets \`status: DONE\` and \`completedAt\`, from PENDING or ` +
+          'CANCELLED, and records `task.updated` with `changes: ["status"]`. A task already DONE is answered ' +
+          `as it is (200, its first \`completedAt\`), and nothing is recorded. ${NOT_FOUND}`,
+        tags: TAGS,
+        params: TaskIdParamsSchema,
+        response: { 200: TaskResponseSchema },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const { id } = request.params;
+      return { data: await tasks.completeTask(db, principal.organization.id, id, actorOf(principal)) };
+    },
+  );
+
+  app.delete(
+    '/v1/tasks/:id',
+    {
+      config: WRITE,
+      schema: {
+        operationId: 'tasks.delete',
+        summary: 'Delete a task',
+        description:
+          `${WRITE_KEY} Removes it for good and records \`task.deleted\` (a tombstone: its id and when). ` +
+          NOT_FOUND,
+        tags: TAGS,
+        params: TaskIdParamsSchema,
+        response: { 200: DeletedResponseSchema },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const { id } = request.params;
+      return { data: await tasks.deleteTask(db, principal.organization.id, id, actorOf(principal)) };
+    },
+  );
+
+  app.post(
     '/admin/v1/organizations/:orgId/tasks',
     {
       config: ADMIN,
       schema: {
         operationId: 'admin.tasks.create',
         summary: 'Create a task',
-        description:
-          'PENDING TODO unless given. `assigneeId`, `contactId` and `appointmentId` must be the ' +
-          "organization's (400 naming the field). Records `task.created`.",
+        description: CREATE_DESCRIPTION,
         tags: ADMIN_TAGS,
         params: OrganizationIdParamsSchema,
         body: CreateTaskBodySchema,
@@ -128,9 +226,7 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       schema: {
         operationId: 'admin.tasks.update',
         summary: 'Change a task (complete, cancel, reassign, reschedule)',
-        description:
-          '`status: DONE` sets `completedAt` (kept while DONE); any other status clears it. Null clears ' +
-          '`description`, `dueAt` and the links. Records `task.updated`.',
+        description: UPDATE_DESCRIPTION,
         tags: ADMIN_TAGS,
         params: OrgTaskParamsSchema,
         body: UpdateTaskBodySchema,

@@ -51,8 +51,8 @@ function toTask(row: TaskRow): Task {
   };
 }
 
-async function loadTask(tx: Tx, organizationId: string, id: string): Promise<TaskRow> {
-  const row = isId(id, 'task') ? await store.findTaskById(tx, organizationId, id) : null;
+async function loadTask(tx: Tx, organizationId: string, id: string, lock = false): Promise<TaskRow> {
+  const row = isId(id, 'task') ? await store.findTaskById(tx, organizationId, id, { lock }) : null;
   if (!row) throw Errors.notFound('Task', id);
   return row;
 }
@@ -84,8 +84,16 @@ function completedAt(status: string, current: TaskRow | null, now: Date): Date |
   return current?.status === 'DONE' ? current.completedAt : now;
 }
 
-/** Creates a task in the back office (PENDING TODO by default); referenced ids must be the organization's. */
-export async function createTask(db: Database, organizationId: string, body: CreateTaskBody): Promise<Task> {
+/**
+ * Creates a task (PENDING TODO by default), recorded as `actor`'s: the operator in the back office, the
+ * key's `actorOf` through v1. Referenced ids must be the organization's.
+ */
+export async function createTask(
+  db: Database,
+  organizationId: string,
+  body: CreateTaskBody,
+  actor: Actor = OPERATOR,
+): Promise<Task> {
   return inTenantOrganization(db, organizationId, async (tx) => {
     await checkReferences(tx, organizationId, body);
     const status = body.status ?? 'PENDING';
@@ -103,55 +111,86 @@ export async function createTask(db: Database, organizationId: string, body: Cre
       completedAt: completedAt(status, null, new Date()),
     });
     const task = toTask(row);
-    await recordEvent(tx, { type: TaskCreated.type, data: { task }, actor: OPERATOR });
+    await recordEvent(tx, { type: TaskCreated.type, data: { task }, actor });
     return task;
   });
 }
 
-/** Changes some fields of a task; marking it DONE stamps `completedAt`, leaving DONE clears it. */
+/** Applies the fields sent to a loaded task and records `task.updated` naming them. */
+async function changeTask(
+  tx: Tx,
+  organizationId: string,
+  current: TaskRow,
+  body: UpdateTaskBody,
+  actor: Actor,
+): Promise<Task> {
+  await checkReferences(tx, organizationId, body);
+  const changes: Partial<store.NewTask> = {};
+  if (body.title !== undefined) changes.title = body.title.trim();
+  if (body.description !== undefined) changes.description = body.description;
+  if (body.type !== undefined) changes.type = body.type;
+  if (body.dueAt !== undefined) changes.dueAt = body.dueAt === null ? null : new Date(body.dueAt);
+  if (body.assigneeId !== undefined) changes.assigneeId = body.assigneeId;
+  if (body.contactId !== undefined) changes.contactId = body.contactId;
+  if (body.appointmentId !== undefined) changes.appointmentId = body.appointmentId;
+  if (body.status !== undefined) {
+    changes.status = body.status;
+    changes.completedAt = completedAt(body.status, current, new Date());
+  }
+  const row = await store.updateTask(tx, organizationId, current.id, changes);
+  if (!row) throw Errors.notFound('Task', current.id);
+  const task = toTask(row);
+  await recordEvent(tx, {
+    type: TaskUpdated.type,
+    data: { task, changes: Object.keys(body).sort() },
+    actor,
+  });
+  return task;
+}
+
+/** Changes some fields of a task, recorded as `actor`'s; DONE stamps `completedAt`, leaving DONE clears it. */
 export async function updateTask(
   db: Database,
   organizationId: string,
   taskId: string,
   body: UpdateTaskBody,
+  actor: Actor = OPERATOR,
+): Promise<Task> {
+  return inTenantOrganization(db, organizationId, async (tx) =>
+    changeTask(tx, organizationId, await loadTask(tx, organizationId, taskId, true), body, actor),
+  );
+}
+
+/**
+ * Marks a task DONE (stamping `completedAt`) as a PATCH `{status: DONE}` would, from PENDING or CANCELLED.
+ * An already DONE task is answered as it is, with no write and no event (decision 0196): a retried
+ * "done" is not a second completion.
+ */
+export async function completeTask(
+  db: Database,
+  organizationId: string,
+  taskId: string,
+  actor: Actor,
 ): Promise<Task> {
   return inTenantOrganization(db, organizationId, async (tx) => {
-    const current = await loadTask(tx, organizationId, taskId);
-    await checkReferences(tx, organizationId, body);
-    const changes: Partial<store.NewTask> = {};
-    if (body.title !== undefined) changes.title = body.title.trim();
-    if (body.description !== undefined) changes.description = body.description;
-    if (body.type !== undefined) changes.type = body.type;
-    if (body.dueAt !== undefined) changes.dueAt = body.dueAt === null ? null : new Date(body.dueAt);
-    if (body.assigneeId !== undefined) changes.assigneeId = body.assigneeId;
-    if (body.contactId !== undefined) changes.contactId = body.contactId;
-    if (body.appointmentId !== undefined) changes.appointmentId = body.appointmentId;
-    if (body.status !== undefined) {
-      changes.status = body.status;
-      changes.completedAt = completedAt(body.status, current, new Date());
-    }
-    const row = await store.updateTask(tx, organizationId, taskId, changes);
-    if (!row) throw Errors.notFound('Task', taskId);
-    const task = toTask(row);
-    await recordEvent(tx, {
-      type: TaskUpdated.type,
-      data: { task, changes: Object.keys(body).sort() },
-      actor: OPERATOR,
-    });
-    return task;
+    // Locked so that two simultaneous completes record one event: the second waits, then sees DONE.
+    const current = await loadTask(tx, organizationId, taskId, true);
+    if (current.status === 'DONE') return toTask(current);
+    return changeTask(tx, organizationId, current, { status: 'DONE' }, actor);
   });
 }
 
-/** Deletes a task for good. */
+/** Deletes a task for good, recording the `task.deleted` tombstone as `actor`'s. */
 export async function deleteTask(
   db: Database,
   organizationId: string,
   taskId: string,
+  actor: Actor = OPERATOR,
 ): Promise<{ id: string; deleted: true }> {
   return inTenantOrganization(db, organizationId, async (tx) => {
     const row = isId(taskId, 'task') ? await store.deleteTask(tx, organizationId, taskId) : null;
     if (!row) throw Errors.notFound('Task', taskId);
-    await recordEvent(tx, { type: TaskDeleted.type, data: { task: tombstoneOf(row.id) }, actor: OPERATOR });
+    await recordEvent(tx, { type: TaskDeleted.type, data: { task: tombstoneOf(row.id) }, actor });
     return { id: taskId, deleted: true as const };
   });
 }

@@ -25,12 +25,19 @@ export async function insertTask(tx: Tx, row: NewTask): Promise<TaskRow> {
   return rows[0] as TaskRow;
 }
 
-export async function findTaskById(tx: Tx, organizationId: string, id: string): Promise<TaskRow | null> {
-  const rows = await tx
+/** One task; `lock` holds its row until the transaction ends (a change that depends on its status). */
+export async function findTaskById(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<TaskRow | null> {
+  const query = tx
     .select()
     .from(tasks)
     .where(and(eq(tasks.organizationId, organizationId), eq(tasks.id, id)))
     .limit(1);
+  const rows = options.lock ? await query.for('update') : await query;
   return rows[0] ?? null;
 }
 
