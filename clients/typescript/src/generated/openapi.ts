@@ -632,20 +632,20 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/v1/tasks/{id}': {
+  '/v1/tasks/{id}/complete': {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    /**
-     * Get a task
-     * @description Secret or read-only secret key with `tasks:read`. The task with its status, due date, assignee, contact and appointment, and `completedAt` while DONE. 404 when the id is malformed, unknown or of another organization (one answer for all three).
-     */
-    get: operations['tasks.get'];
+    get?: never;
     put?: never;
-    post?: never;
+    /**
+     * Mark a task done
+     * @description Secret key with `tasks:write` (access level 3). Takes no body. Sets `status: DONE` and `completedAt`, from PENDING or CANCELLED, and records `task.updated` with `changes: ["status"]`. A task already DONE is answered as it is (200, its first `completedAt`), and nothing is recorded. 404 when the id is malformed, unknown or of another organization.
+     */
+    post: operations['tasks.complete'];
     delete?: never;
     options?: never;
     head?: never;
@@ -665,11 +665,43 @@ export interface paths {
      */
     get: operations['tasks.list'];
     put?: never;
-    post?: never;
+    /**
+     * Create a task
+     * @description Secret key with `tasks:write` (access level 3). PENDING TODO unless given. `assigneeId`, `contactId` and `appointmentId` must be the organization's (400 naming the field). Records `task.created`. Send an `Idempotency-Key` to retry safely.
+     */
+    post: operations['tasks.create'];
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/v1/tasks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a task
+     * @description Secret or read-only secret key with `tasks:read`. The task with its status, due date, assignee, contact and appointment, and `completedAt` while DONE. 404 when the id is malformed, unknown or of another organization (one answer for all three).
+     */
+    get: operations['tasks.get'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a task
+     * @description Secret key with `tasks:write` (access level 3). Removes it for good and records `task.deleted` (a tombstone: its id and when). 404 when the id is malformed, unknown or of another organization.
+     */
+    delete: operations['tasks.delete'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a task (reassign, reschedule, cancel, reopen)
+     * @description Secret key with `tasks:write` (access level 3). Only the fields sent change. `status: DONE` sets `completedAt` (kept while DONE); any other status clears it. Null clears `description`, `dueAt` and the links. Records `task.updated` naming the fields sent. 404 when the id is malformed, unknown or of another organization.
+     */
+    patch: operations['tasks.update'];
     trace?: never;
   };
   '/v1/usage/events/batch': {
@@ -1417,7 +1449,7 @@ export interface webhooks {
     put?: never;
     /**
      * task.created
-     * @description A task was created in the back office. (A booking notifies its agent with a NOTIFICATION task that comes with `appointment.created` instead.)
+     * @description A task was created, in the back office or through POST /v1/tasks. (A booking notifies its agent with a NOTIFICATION task that comes with `appointment.created` instead.)
      */
     post: operations['webhook.task.created'];
     delete?: never;
@@ -1437,7 +1469,7 @@ export interface webhooks {
     put?: never;
     /**
      * task.deleted
-     * @description A task was deleted in the back office. `data.task` is a tombstone: its id and when it was deleted.
+     * @description A task was deleted, in the back office or through v1. `data.task` is a tombstone: its id and when it was deleted.
      */
     post: operations['webhook.task.deleted'];
     delete?: never;
@@ -1457,7 +1489,7 @@ export interface webhooks {
     put?: never;
     /**
      * task.updated
-     * @description A task changed in the back office (done, cancelled, reassigned, rescheduled). `data.changes` names the fields sent.
+     * @description A task changed (done, cancelled, reassigned, rescheduled), in the back office or through v1. `data.changes` names the fields sent; POST /v1/tasks/{id}/complete sends `["status"]`.
      */
     post: operations['webhook.task.updated'];
     delete?: never;
@@ -13524,10 +13556,13 @@ export interface operations {
       };
     };
   };
-  'tasks.get': {
+  'tasks.complete': {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; another body, or the first request still running, is a 409 DUPLICATE. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description The resource's id */
         id: string;
@@ -13545,6 +13580,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -13580,6 +13616,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -13621,6 +13658,31 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
       /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
       403: {
         headers: {
@@ -13630,6 +13692,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -13654,6 +13717,7 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -13662,6 +13726,82 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -13872,6 +14012,1088 @@ export interface operations {
            *       "error": {
            *         "code": "FORBIDDEN",
            *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'tasks.create': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; another body, or the first request still running, is a 409 DUPLICATE. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "title": "Sea view flat in Málaga",
+         *       "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+         *       "type": "TODO",
+         *       "status": "PENDING",
+         *       "dueAt": "2027-03-29T10:15:00.000Z",
+         *       "assigneeId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "appointmentId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE"
+         *     }
+         */
+        'application/json': components['schemas']['CreateTaskBody'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "task_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "title": "Sea view flat in Málaga",
+           *         "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *         "type": "TODO",
+           *         "status": "PENDING",
+           *         "dueAt": "2027-03-29T10:15:00.000Z",
+           *         "assigneeId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "appointmentId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "completedAt": "2027-03-29T10:15:00.000Z",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Task'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'tasks.get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "task_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "title": "Sea view flat in Málaga",
+           *         "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *         "type": "TODO",
+           *         "status": "PENDING",
+           *         "dueAt": "2027-03-29T10:15:00.000Z",
+           *         "assigneeId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "appointmentId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "completedAt": "2027-03-29T10:15:00.000Z",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Task'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'tasks.delete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "deleted": true
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: {
+              id: string;
+              /** @enum {boolean} */
+              deleted: true;
+            };
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'tasks.update': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "title": "Sea view flat in Málaga",
+         *       "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+         *       "type": "TODO",
+         *       "status": "PENDING",
+         *       "dueAt": "2027-03-29T10:15:00.000Z",
+         *       "assigneeId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "appointmentId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE"
+         *     }
+         */
+        'application/json': components['schemas']['UpdateTaskBody'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "task_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "title": "Sea view flat in Málaga",
+           *         "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *         "type": "TODO",
+           *         "status": "PENDING",
+           *         "dueAt": "2027-03-29T10:15:00.000Z",
+           *         "assigneeId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "appointmentId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "completedAt": "2027-03-29T10:15:00.000Z",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Task'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }

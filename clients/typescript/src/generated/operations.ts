@@ -339,6 +339,33 @@ export const OPERATIONS = {
     cursor: null,
     idempotent: false,
   },
+  'tasks.complete': {
+    method: 'POST',
+    path: '/v1/tasks/{id}/complete',
+    pathParams: ['id'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
+  'tasks.create': {
+    method: 'POST',
+    path: '/v1/tasks',
+    pathParams: [],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
+  'tasks.delete': {
+    method: 'DELETE',
+    path: '/v1/tasks/{id}',
+    pathParams: ['id'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
   'tasks.get': {
     method: 'GET',
     path: '/v1/tasks/{id}',
@@ -355,6 +382,15 @@ export const OPERATIONS = {
     input: 'query',
     paged: true,
     cursor: 'cursor',
+    idempotent: false,
+  },
+  'tasks.update': {
+    method: 'PATCH',
+    path: '/v1/tasks/{id}',
+    pathParams: ['id'],
+    input: 'body',
+    paged: false,
+    cursor: null,
     idempotent: false,
   },
   'usage.events.batch': {
@@ -915,6 +951,30 @@ export interface Api {
   };
   tasks: {
     /**
+     * Mark a task done
+     *
+     * Secret key with `tasks:write` (access level 3). Takes no body. Sets `status: DONE` and `completedAt`, from PENDING or CANCELLED, and records `task.updated` with `changes: ["status"]`. A task already DONE is answered as it is (200, its first `completedAt`), and nothing is recorded. 404 when the id is malformed, unknown or of another organization.
+     *
+     * `POST /v1/tasks/{id}/complete` (tasks.complete)
+     */
+    complete(id: string, options?: RequestOptions): Promise<ApiResult<'tasks.complete'>>;
+    /**
+     * Create a task
+     *
+     * Secret key with `tasks:write` (access level 3). PENDING TODO unless given. `assigneeId`, `contactId` and `appointmentId` must be the organization's (400 naming the field). Records `task.created`. Send an `Idempotency-Key` to retry safely.
+     *
+     * `POST /v1/tasks` (tasks.create)
+     */
+    create(body: Body<'tasks.create'>, options?: RequestOptions): Promise<ApiResult<'tasks.create'>>;
+    /**
+     * Delete a task
+     *
+     * Secret key with `tasks:write` (access level 3). Removes it for good and records `task.deleted` (a tombstone: its id and when). 404 when the id is malformed, unknown or of another organization.
+     *
+     * `DELETE /v1/tasks/{id}` (tasks.delete)
+     */
+    delete(id: string, options?: RequestOptions): Promise<ApiResult<'tasks.delete'>>;
+    /**
      * Get a task
      *
      * Secret or read-only secret key with `tasks:read`. The task with its status, due date, assignee, contact and appointment, and `completedAt` while DONE. 404 when the id is malformed, unknown or of another organization (one answer for all three).
@@ -940,6 +1000,18 @@ export interface Api {
      * `GET /v1/tasks` (tasks.list)
      */
     list(query?: Query<'tasks.list'>, options?: RequestOptions): PagePromise<'tasks.list'>;
+    /**
+     * Change a task (reassign, reschedule, cancel, reopen)
+     *
+     * Secret key with `tasks:write` (access level 3). Only the fields sent change. `status: DONE` sets `completedAt` (kept while DONE); any other status clears it. Null clears `description`, `dueAt` and the links. Records `task.updated` naming the fields sent. 404 when the id is malformed, unknown or of another organization.
+     *
+     * `PATCH /v1/tasks/{id}` (tasks.update)
+     */
+    update(
+      id: string,
+      body: Body<'tasks.update'>,
+      options?: RequestOptions,
+    ): Promise<ApiResult<'tasks.update'>>;
   };
   usage: {
     events: {
