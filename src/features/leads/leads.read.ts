@@ -1,17 +1,29 @@
-// Reading leads through v1 (GET /v1/leads, GET /v1/leads/{id}): what the portal's contact form left.
+// Reading what the portal's forms left, through v1: leads (GET /v1/leads, /v1/leads/{id}) and visit requests.
 import type { Database } from '../../db/database.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import { pageMeta, pageRequest, type PageMeta } from '../../platform/http/pagination.ts';
 import { isId } from '../../platform/ids/ids.ts';
-import type { Lead, ListLeadsQuery } from './leads.schema.ts';
+import type {
+  Lead,
+  ListLeadsQuery,
+  ListVisitRequestsQuery,
+  PreferredTime,
+  VisitRequest,
+  VisitRequestStatus,
+} from './leads.schema.ts';
 import * as store from './leads.store.ts';
+
+const contactOf = (contact: store.LeadWithNames['contact']) => ({
+  id: contact.id,
+  fullName: [contact.firstName, contact.lastName].filter(Boolean).join(' '),
+});
 
 function toLead({ lead, contact, property }: store.LeadWithNames): Lead {
   const utm = (name: 'source' | 'medium' | 'campaign' | 'content') => lead.utm[name] ?? null;
   return {
     id: lead.id,
-    contact: { id: contact.id, fullName: [contact.firstName, contact.lastName].filter(Boolean).join(' ') },
+    contact: contactOf(contact),
     property,
     message: lead.message,
     interestedIn: lead.interestedIn as Lead['interestedIn'],
@@ -59,4 +71,31 @@ export async function findLead(db: Database, organizationId: string, id: string)
     : null;
   if (!row) throw Errors.notFound('Lead', id);
   return toLead(row);
+}
+
+function toVisitRequest({ visitRequest: row, contact, property }: store.VisitRequestWithNames): VisitRequest {
+  return {
+    id: row.id,
+    status: row.status as VisitRequestStatus,
+    contact: contactOf(contact),
+    property,
+    preferredDate: row.preferredDate,
+    preferredTime: row.preferredTime as PreferredTime | null,
+    message: row.message,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** GET /v1/visit-requests: the organization's visit requests (of one status, if asked), newest first. */
+export async function searchVisitRequests(
+  db: Database,
+  organizationId: string,
+  query: ListVisitRequestsQuery,
+): Promise<{ data: VisitRequest[]; meta: PageMeta }> {
+  const page = pageRequest(query);
+  const { items, total } = await db.tenantTx(organizationId, (tx) =>
+    store.listVisitRequests(tx, organizationId, { status: query.status }, page),
+  );
+  return { data: items.map(toVisitRequest), meta: pageMeta(total, page) };
 }

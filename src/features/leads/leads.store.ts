@@ -31,17 +31,17 @@ export interface LeadListFilter {
   utmSource?: string;
 }
 
+/** What a lead or visit request shows of its contact and property. */
+const CONTACT_NAME = { id: contacts.id, firstName: contacts.firstName, lastName: contacts.lastName };
+const PROPERTY_NAME = { id: properties.id, code: properties.code, title: properties.title };
+
 /**
  * Leads joined to their contact (never null: a contact's deletion deletes its leads) and property
  * (null for a general enquiry, or once the property is deleted).
  */
 function withNames(tx: Tx) {
   return tx
-    .select({
-      lead: leads,
-      contact: { id: contacts.id, firstName: contacts.firstName, lastName: contacts.lastName },
-      property: { id: properties.id, code: properties.code, title: properties.title },
-    })
+    .select({ lead: leads, contact: CONTACT_NAME, property: PROPERTY_NAME })
     .from(leads)
     .innerJoin(contacts, eq(contacts.id, leads.contactId))
     .leftJoin(properties, eq(properties.id, leads.propertyId));
@@ -84,4 +84,37 @@ export async function findLeadById(
     .where(and(eq(leads.organizationId, organizationId), eq(leads.id, id)))
     .limit(1);
   return rows[0] ?? null;
+}
+
+/** A visit request with the names of its contact and property (both kept: deleting either deletes it). */
+export interface VisitRequestWithNames {
+  visitRequest: VisitRequestRow;
+  contact: LeadWithNames['contact'];
+  property: NonNullable<LeadWithNames['property']>;
+}
+
+/** One page of the organization's visit requests (of one status, if given), newest first, and the count. */
+export async function listVisitRequests(
+  tx: Tx,
+  organizationId: string,
+  filter: { status?: string },
+  page: { limit: number; offset: number },
+): Promise<{ items: VisitRequestWithNames[]; total: number }> {
+  const where = and(
+    eq(visitRequests.organizationId, organizationId),
+    filter.status === undefined ? undefined : eq(visitRequests.status, filter.status),
+  );
+  const [items, totals] = await Promise.all([
+    tx
+      .select({ visitRequest: visitRequests, contact: CONTACT_NAME, property: PROPERTY_NAME })
+      .from(visitRequests)
+      .innerJoin(contacts, eq(contacts.id, visitRequests.contactId))
+      .innerJoin(properties, eq(properties.id, visitRequests.propertyId))
+      .where(where)
+      .orderBy(desc(visitRequests.createdAt), desc(visitRequests.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    tx.select({ n: count() }).from(visitRequests).where(where),
+  ]);
+  return { items, total: Number(totals[0]?.n ?? 0) };
 }

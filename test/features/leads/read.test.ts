@@ -1,8 +1,10 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, createProperty, createTenant, type Tenant } from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
-import { buildTestApp } from '../../helpers/test-app.ts';
+import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
+import { visitRequests } from '../../../src/db/schema.ts';
 import { fastPublishableKey } from './support.ts';
 
 let app: FastifyInstance;
@@ -175,5 +177,55 @@ describe('GET /v1/leads: security', () => {
       404,
       'NOT_FOUND',
     );
+  });
+});
+
+describe('GET /v1/visit-requests', () => {
+  it('lists the visit requests newest first; status keeps one status; leads:read on a secret key only', async () => {
+    const t = await createTenant(app);
+    const visited = await createProperty(app, t.org.id);
+    const key = await fastPublishableKey(app, t.org.id);
+    const ask = async (body: Record<string, unknown>) =>
+      expectStatus(
+        await api(app, 'POST', '/v1/leads/schedule', { key, body: { propertyId: visited.id, ...body } }),
+        201,
+      ).data.visitRequestId as string;
+    const first = await ask({
+      firstName: 'Ana',
+      lastName: 'Ruiz',
+      phone: '+34600100020',
+      preferredTime: 'morning',
+    });
+    const second = await ask({ firstName: 'Pau', phone: '+34600100021', message: 'After 6 pm please' });
+    const db = await testDatabase();
+    await db.tenantTx(t.org.id, (tx) =>
+      tx.update(visitRequests).set({ status: 'CONFIRMED' }).where(eq(visitRequests.id, first)),
+    );
+
+    const list = (query: string, listKey = t.secret.key) =>
+      api(app, 'GET', `/v1/visit-requests${query}`, { key: listKey });
+    const all = expectStatus(await list(''), 200);
+    expect(all.meta).toStrictEqual({ total: 2, page: 1, pageSize: 20, totalPages: 1 });
+    expect(all.data.map((request: { id: string }) => request.id)).toStrictEqual([second, first]);
+    expect(all.data[1]).toStrictEqual({
+      id: first,
+      status: 'CONFIRMED',
+      contact: { id: expect.stringMatching(/^ct_/), fullName: 'Ana Ruiz' },
+      property: { id: visited.id, code: visited.code, title: visited.title },
+      preferredDate: null,
+      preferredTime: 'morning',
+      message: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    expect(all.data[0]).toMatchObject({ status: 'PENDING', message: 'After 6 pm please' });
+    const pending = expectStatus(await list('?status=PENDING'), 200);
+    expect(pending.data.map((request: { id: string }) => request.id)).toStrictEqual([second]);
+    expect(expectStatus(await list('?status=DECLINED'), 200).data).toStrictEqual([]);
+    expectError(await list('?status=WAITING'), 400, 'VALIDATION_ERROR');
+
+    expect(expectStatus(await list('', t.readOnly.key), 200).meta.total).toBe(2);
+    expect(expectStatus(await list('', tenant.secret.key), 200).data).toStrictEqual([]);
+    expectError(await list('', t.publishable.key), 403, 'FORBIDDEN');
   });
 });
