@@ -1,20 +1,98 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
-import { ANY_KEY } from '../../platform/http/route-config.ts';
+import { ANY_KEY, SECRET_KEYS } from '../../platform/http/route-config.ts';
 import {
   CreateLeadBodySchema,
+  LeadIdParamsSchema,
+  LeadListResponseSchema,
+  LeadReceiptResponseSchema,
   LeadResponseSchema,
+  ListLeadsQuerySchema,
+  ListVisitRequestsQuerySchema,
+  VisitRequestListResponseSchema,
   ScheduleVisitBodySchema,
   VisitRequestResponseSchema,
 } from './leads.schema.ts';
+import * as read from './leads.read.ts';
 import * as leads from './leads.service.ts';
 
 const LEADS_WRITE = { auth: { scope: 'leads:write', keyTypes: ANY_KEY, write: true } } as const;
+const LEADS_READ = { auth: { scope: 'leads:read', keyTypes: SECRET_KEYS, write: false } } as const;
 const TAGS = ['Leads'];
 
-/** The portal's contact form and visit requests (publishable key, leads:write). */
+/** What a Lead holds, and what it does not (docs/decisions/0197-reading-leads.md). */
+const LEAD_CONTENT =
+  'Each lead has its contact (id and current name), its property (id, code, title; null for a general ' +
+  'enquiry or once the property is deleted), the message, `interestedIn`, the four UTM values (null when ' +
+  'the form sent none) and createdAt. Whether the form created the contact or matched an existing one is ' +
+  'not recorded, nor is a referrer: the form never sent one.';
+
+/**
+ * The portal's contact form and visit requests (publishable key, leads:write), and the leads read
+ * back by the agency's server (secret keys, leads:read).
+ */
 export const leadsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+  app.get(
+    '/v1/leads',
+    {
+      config: LEADS_READ,
+      schema: {
+        operationId: 'leads.list',
+        summary: 'List the leads',
+        description:
+          'Secret or read-only secret key with `leads:read`. The contact forms sent from the portal, newest ' +
+          'first. Filters combine with AND: `createdAfter` (inclusive) / `createdBefore` (strict), a date ' +
+          'meaning its start in UTC; `propertyId`; `utmSource` (exact). A page past the end answers `data: []` ' +
+          `with the true \`meta\`. ${LEAD_CONTENT}`,
+        tags: TAGS,
+        querystring: ListLeadsQuerySchema,
+        response: { 200: LeadListResponseSchema },
+      },
+    },
+    async (request) => read.searchLeads(db, principalOf(request).organization.id, request.query),
+  );
+
+  app.get(
+    '/v1/leads/:id',
+    {
+      config: LEADS_READ,
+      schema: {
+        operationId: 'leads.get',
+        summary: 'Get a lead',
+        description:
+          'Secret or read-only secret key with `leads:read`. 404 when the id is malformed, unknown or of ' +
+          `another organization (one answer for all three). ${LEAD_CONTENT}`,
+        tags: TAGS,
+        params: LeadIdParamsSchema,
+        response: { 200: LeadResponseSchema },
+      },
+    },
+    async (request) => ({
+      data: await read.findLead(db, principalOf(request).organization.id, request.params.id),
+    }),
+  );
+
+  app.get(
+    '/v1/visit-requests',
+    {
+      config: LEADS_READ,
+      schema: {
+        operationId: 'visitRequests.list',
+        summary: 'List the visit requests',
+        description:
+          'Secret or read-only secret key with `leads:read`. The visits asked for through POST ' +
+          '/v1/leads/schedule, newest first, each with its status, contact (id and current name), property ' +
+          '(id, code, title), preferred date and time and message. `status` keeps one status. A page past ' +
+          'the end answers `data: []` with the true `meta`.',
+        tags: TAGS,
+        querystring: ListVisitRequestsQuerySchema,
+        response: { 200: VisitRequestListResponseSchema },
+      },
+    },
+    async (request) => read.searchVisitRequests(db, principalOf(request).organization.id, request.query),
+  );
+
   app.post(
     '/v1/leads',
     {
@@ -29,7 +107,7 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
           '(payload `{success: true}` only). `propertyId` must name a property published on the portal.',
         tags: TAGS,
         body: CreateLeadBodySchema,
-        response: { 201: LeadResponseSchema },
+        response: { 201: LeadReceiptResponseSchema },
       },
     },
     async (request, reply) =>

@@ -1,5 +1,7 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
-import { DataOf, ref, StringEnum } from '../../platform/http/schemas.ts';
+import { DateOrDateTime } from '../../platform/http/dates.ts';
+import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
+import { DataOf, DateTime, Nullable, ref, StringEnum } from '../../platform/http/schemas.ts';
 import { TRANSACTION_TYPES } from '../properties/index.ts';
 import { PortalPersonFields } from '../contacts/index.ts';
 
@@ -72,12 +74,124 @@ export const VisitRequestReceiptSchema = Type.Object(
 );
 export type VisitRequestReceipt = Static<typeof VisitRequestReceiptSchema>;
 
-export const LeadResponseSchema = DataOf(ref(LeadReceiptSchema));
+export const LeadReceiptResponseSchema = DataOf(ref(LeadReceiptSchema));
 export const VisitRequestResponseSchema = DataOf(ref(VisitRequestReceiptSchema));
+
+// ---------------------------------------------------------------------------------------------
+// Reading leads (GET /v1/leads, docs/decisions/0197-reading-leads.md).
+
+/** The contact a form created or matched, by its current name. */
+const ContactName = (description: string) =>
+  Type.Object(
+    {
+      id: Type.String({ description: 'ct_… identifier' }),
+      fullName: Type.String({ description: 'First and last name as the contact has them now' }),
+    },
+    { additionalProperties: false, description },
+  );
+
+const PropertyName = (description?: string) =>
+  Type.Object(
+    {
+      id: Type.String({ description: 'prop_… identifier' }),
+      code: Type.String({ description: "The agency's reference", examples: ['MAL-0042'] }),
+      title: Type.String(),
+    },
+    { additionalProperties: false, ...(description === undefined ? {} : { description }) },
+  );
+
+const UtmValue = (description: string, example: string) =>
+  Nullable(Type.String({ description, examples: [example] }));
+
+export const LeadSchema = Type.Object(
+  {
+    id: Type.String({ description: 'lead_… identifier', examples: ['lead_0VhJ3kQ2Zt8mX1pR4sT6uE'] }),
+    contact: ContactName('The contact the form created or matched (by phone, then email)'),
+    property: Type.Union([PropertyName(), Type.Null()], {
+      description: 'The property the lead asked about; null for a general enquiry or a deleted property',
+    }),
+    message: Nullable(Type.String({ description: 'What the visitor wrote, trimmed' })),
+    interestedIn: Nullable(StringEnum(TRANSACTION_TYPES, { description: 'What the visitor is looking for' })),
+    utmSource: UtmValue('utm_source the portal passed on; null when absent', 'google'),
+    utmMedium: UtmValue('utm_medium; null when absent', 'cpc'),
+    utmCampaign: UtmValue('utm_campaign; null when absent', 'spring-sale'),
+    utmContent: UtmValue('utm_content; null when absent', 'banner-a'),
+    createdAt: DateTime({ description: 'When the form was sent' }),
+  },
+  { $id: 'Lead', additionalProperties: false, description: 'A contact form sent from the portal' },
+);
+export type Lead = Static<typeof LeadSchema>;
+
+export const ListLeadsQuerySchema = Type.Object(
+  {
+    ...pageQuery(),
+    createdAfter: Type.Optional(DateOrDateTime('createdAt at or after (a date means its start, UTC)')),
+    createdBefore: Type.Optional(DateOrDateTime('createdAt strictly before (a date means its start, UTC)')),
+    propertyId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'Only leads about this property (prop_…)' }),
+    ),
+    utmSource: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Only leads with exactly this utmSource (case-sensitive, as sent)',
+        examples: ['google'],
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListLeadsQuery = Static<typeof ListLeadsQuerySchema>;
+
+export const LeadIdParamsSchema = Type.Object(
+  { id: Type.String({ description: 'lead_… identifier' }) },
+  { additionalProperties: false },
+);
+
+export const LeadResponseSchema = DataOf(ref(LeadSchema));
+export const LeadListResponseSchema = ListOf(ref(LeadSchema));
+
+export const VisitRequestSchema = Type.Object(
+  {
+    id: Type.String({ description: 'vr_… identifier', examples: ['vr_0VhJ3kQ2Zt8mX1pR4sT6uE'] }),
+    status: StringEnum(VISIT_REQUEST_STATUSES, {
+      description: 'PENDING until the agency confirms or declines it',
+    }),
+    contact: ContactName('The contact the request created or matched (by phone, then email)'),
+    property: PropertyName('The property to visit'),
+    preferredDate: Nullable(
+      Type.String({ format: 'date', description: 'YYYY-MM-DD; null for any day', examples: ['2026-12-03'] }),
+    ),
+    preferredTime: Nullable(StringEnum(PREFERRED_TIMES, { description: 'null for any time' })),
+    message: Nullable(Type.String({ description: 'What the visitor wrote, trimmed' })),
+    createdAt: DateTime({ description: 'When the request was sent' }),
+    updatedAt: DateTime({ description: 'When its status last changed' }),
+  },
+  {
+    $id: 'VisitRequest',
+    additionalProperties: false,
+    description: 'A visit the portal asked for; no appointment exists until the agency books one',
+  },
+);
+export type VisitRequest = Static<typeof VisitRequestSchema>;
+
+export const ListVisitRequestsQuerySchema = Type.Object(
+  {
+    ...pageQuery(),
+    status: Type.Optional(
+      StringEnum(VISIT_REQUEST_STATUSES, { description: 'Only requests in this status' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListVisitRequestsQuery = Static<typeof ListVisitRequestsQuerySchema>;
+export const VisitRequestListResponseSchema = ListOf(ref(VisitRequestSchema));
 
 export const leadsSchemas: TSchema[] = [
   CreateLeadBodySchema,
   ScheduleVisitBodySchema,
   LeadReceiptSchema,
   VisitRequestReceiptSchema,
+  LeadSchema,
+  VisitRequestSchema,
 ];

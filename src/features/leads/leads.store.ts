@@ -1,5 +1,6 @@
+import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/database.ts';
-import { leads, visitRequests } from '../../db/schema.ts';
+import { contacts, leads, properties, visitRequests } from '../../db/schema.ts';
 
 export type LeadRow = typeof leads.$inferSelect;
 export type NewLead = typeof leads.$inferInsert;
@@ -14,4 +15,106 @@ export async function insertLead(tx: Tx, row: NewLead): Promise<LeadRow> {
 export async function insertVisitRequest(tx: Tx, row: NewVisitRequest): Promise<VisitRequestRow> {
   const rows = await tx.insert(visitRequests).values(row).returning();
   return rows[0] as VisitRequestRow;
+}
+
+/** A lead with the names of what it points to (the Lead resource shows them). */
+export interface LeadWithNames {
+  lead: LeadRow;
+  contact: { id: string; firstName: string; lastName: string };
+  property: { id: string; code: string; title: string } | null;
+}
+
+export interface LeadListFilter {
+  createdAfter?: Date;
+  createdBefore?: Date;
+  propertyId?: string;
+  utmSource?: string;
+}
+
+/** What a lead or visit request shows of its contact and property. */
+const CONTACT_NAME = { id: contacts.id, firstName: contacts.firstName, lastName: contacts.lastName };
+const PROPERTY_NAME = { id: properties.id, code: properties.code, title: properties.title };
+
+/**
+ * Leads joined to their contact (never null: a contact's deletion deletes its leads) and property
+ * (null for a general enquiry, or once the property is deleted).
+ */
+function withNames(tx: Tx) {
+  return tx
+    .select({ lead: leads, contact: CONTACT_NAME, property: PROPERTY_NAME })
+    .from(leads)
+    .innerJoin(contacts, eq(contacts.id, leads.contactId))
+    .leftJoin(properties, eq(properties.id, leads.propertyId));
+}
+
+function leadConditions(organizationId: string, filter: LeadListFilter): SQL[] {
+  const c: SQL[] = [eq(leads.organizationId, organizationId)];
+  if (filter.createdAfter) c.push(gte(leads.createdAt, filter.createdAfter));
+  if (filter.createdBefore) c.push(lt(leads.createdAt, filter.createdBefore));
+  if (filter.propertyId !== undefined) c.push(eq(leads.propertyId, filter.propertyId));
+  if (filter.utmSource !== undefined) c.push(sql`${leads.utm} ->> 'source' = ${filter.utmSource}`);
+  return c;
+}
+
+/** One page of the organization's leads matching `filter`, newest first, and the count of all matches. */
+export async function listLeads(
+  tx: Tx,
+  organizationId: string,
+  filter: LeadListFilter,
+  page: { limit: number; offset: number },
+): Promise<{ items: LeadWithNames[]; total: number }> {
+  const where = and(...leadConditions(organizationId, filter));
+  const [items, totals] = await Promise.all([
+    withNames(tx)
+      .where(where)
+      .orderBy(desc(leads.createdAt), desc(leads.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    tx.select({ n: count() }).from(leads).where(where),
+  ]);
+  return { items, total: Number(totals[0]?.n ?? 0) };
+}
+
+export async function findLeadById(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+): Promise<LeadWithNames | null> {
+  const rows = await withNames(tx)
+    .where(and(eq(leads.organizationId, organizationId), eq(leads.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** A visit request with the names of its contact and property (both kept: deleting either deletes it). */
+export interface VisitRequestWithNames {
+  visitRequest: VisitRequestRow;
+  contact: LeadWithNames['contact'];
+  property: NonNullable<LeadWithNames['property']>;
+}
+
+/** One page of the organization's visit requests (of one status, if given), newest first, and the count. */
+export async function listVisitRequests(
+  tx: Tx,
+  organizationId: string,
+  filter: { status?: string },
+  page: { limit: number; offset: number },
+): Promise<{ items: VisitRequestWithNames[]; total: number }> {
+  const where = and(
+    eq(visitRequests.organizationId, organizationId),
+    filter.status === undefined ? undefined : eq(visitRequests.status, filter.status),
+  );
+  const [items, totals] = await Promise.all([
+    tx
+      .select({ visitRequest: visitRequests, contact: CONTACT_NAME, property: PROPERTY_NAME })
+      .from(visitRequests)
+      .innerJoin(contacts, eq(contacts.id, visitRequests.contactId))
+      .innerJoin(properties, eq(properties.id, visitRequests.propertyId))
+      .where(where)
+      .orderBy(desc(visitRequests.createdAt), desc(visitRequests.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    tx.select({ n: count() }).from(visitRequests).where(where),
+  ]);
+  return { items, total: Number(totals[0]?.n ?? 0) };
 }

@@ -1,6 +1,7 @@
 /**
- * Reads what a portal form left behind, straight from the database (the v1 API has no read
- * endpoints for leads, visit requests or raw events), each inside the tenant's own transaction.
+ * Reads what a portal form left behind, straight from the database (the capture tests check the
+ * rows themselves; read.test.ts reads leads through GET /v1/leads), each inside the tenant's own
+ * transaction.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';

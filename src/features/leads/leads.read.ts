@@ -1,0 +1,101 @@
+// Reading what the portal's forms left, through v1: leads (GET /v1/leads, /v1/leads/{id}) and visit requests.
+import type { Database } from '../../db/database.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import { parseDateOrDateTime } from '../../platform/http/dates.ts';
+import { pageMeta, pageRequest, type PageMeta } from '../../platform/http/pagination.ts';
+import { isId } from '../../platform/ids/ids.ts';
+import type {
+  Lead,
+  ListLeadsQuery,
+  ListVisitRequestsQuery,
+  PreferredTime,
+  VisitRequest,
+  VisitRequestStatus,
+} from './leads.schema.ts';
+import * as store from './leads.store.ts';
+
+const contactOf = (contact: store.LeadWithNames['contact']) => ({
+  id: contact.id,
+  fullName: [contact.firstName, contact.lastName].filter(Boolean).join(' '),
+});
+
+function toLead({ lead, contact, property }: store.LeadWithNames): Lead {
+  const utm = (name: 'source' | 'medium' | 'campaign' | 'content') => lead.utm[name] ?? null;
+  return {
+    id: lead.id,
+    contact: contactOf(contact),
+    property,
+    message: lead.message,
+    interestedIn: lead.interestedIn as Lead['interestedIn'],
+    utmSource: utm('source'),
+    utmMedium: utm('medium'),
+    utmCampaign: utm('campaign'),
+    utmContent: utm('content'),
+    createdAt: lead.createdAt.toISOString(),
+  };
+}
+
+/** The list query's filters, dates parsed; a 400 naming `createdBefore` when the range is empty. */
+function listFilter(query: ListLeadsQuery): store.LeadListFilter {
+  const filter: store.LeadListFilter = { propertyId: query.propertyId, utmSource: query.utmSource };
+  if (query.createdAfter !== undefined) {
+    filter.createdAfter = parseDateOrDateTime(query.createdAfter, 'query.createdAfter');
+  }
+  if (query.createdBefore !== undefined) {
+    filter.createdBefore = parseDateOrDateTime(query.createdBefore, 'query.createdBefore');
+  }
+  if (filter.createdAfter && filter.createdBefore && filter.createdAfter >= filter.createdBefore) {
+    throw Errors.invalidField('query.createdBefore', 'must be later than createdAfter');
+  }
+  return filter;
+}
+
+/** GET /v1/leads: the organization's leads matching the filters, newest first, one page. */
+export async function searchLeads(
+  db: Database,
+  organizationId: string,
+  query: ListLeadsQuery,
+): Promise<{ data: Lead[]; meta: PageMeta }> {
+  const filter = listFilter(query);
+  const page = pageRequest(query);
+  const { items, total } = await db.tenantTx(organizationId, (tx) =>
+    store.listLeads(tx, organizationId, filter, page),
+  );
+  return { data: items.map(toLead), meta: pageMeta(total, page) };
+}
+
+/** GET /v1/leads/{id}: 404 when the id is malformed, unknown or another organization's (one answer). */
+export async function findLead(db: Database, organizationId: string, id: string): Promise<Lead> {
+  const row = isId(id, 'lead')
+    ? await db.tenantTx(organizationId, (tx) => store.findLeadById(tx, organizationId, id))
+    : null;
+  if (!row) throw Errors.notFound('Lead', id);
+  return toLead(row);
+}
+
+function toVisitRequest({ visitRequest: row, contact, property }: store.VisitRequestWithNames): VisitRequest {
+  return {
+    id: row.id,
+    status: row.status as VisitRequestStatus,
+    contact: contactOf(contact),
+    property,
+    preferredDate: row.preferredDate,
+    preferredTime: row.preferredTime as PreferredTime | null,
+    message: row.message,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** GET /v1/visit-requests: the organization's visit requests (of one status, if asked), newest first. */
+export async function searchVisitRequests(
+  db: Database,
+  organizationId: string,
+  query: ListVisitRequestsQuery,
+): Promise<{ data: VisitRequest[]; meta: PageMeta }> {
+  const page = pageRequest(query);
+  const { items, total } = await db.tenantTx(organizationId, (tx) =>
+    store.listVisitRequests(tx, organizationId, { status: query.status }, page),
+  );
+  return { data: items.map(toVisitRequest), meta: pageMeta(total, page) };
+}
