@@ -1282,6 +1282,18 @@ CREATE INDEX leads_contact_id_idx ON public.leads USING btree (contact_id);
 CREATE INDEX leads_organization_id_created_at_idx ON public.leads USING btree (organization_id, created_at DESC NULLS LAST);
 
 --
+-- Name: leads_organization_id_property_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX leads_organization_id_property_id_created_at_idx ON public.leads USING btree (organization_id, property_id, created_at DESC NULLS LAST);
+
+--
+-- Name: leads_organization_id_utm_source_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX leads_organization_id_utm_source_created_at_idx ON public.leads USING btree (organization_id, ((utm ->> 'source'::text)), created_at DESC NULLS LAST);
+
+--
 -- Name: message_templates_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1526,6 +1538,12 @@ CREATE INDEX visit_requests_contact_id_idx ON public.visit_requests USING btree 
 --
 
 CREATE INDEX visit_requests_organization_id_created_at_idx ON public.visit_requests USING btree (organization_id, created_at DESC NULLS LAST);
+
+--
+-- Name: visit_requests_organization_id_status_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX visit_requests_organization_id_status_created_at_idx ON public.visit_requests USING btree (organization_id, status, created_at DESC NULLS LAST);
 
 --
 -- Name: webhook_attempts_delivery_id_attempt_idx; Type: INDEX; Schema: public; Owner: -

@@ -80,6 +80,13 @@ export const leads = pgTable(
   (t) => [
     index('leads_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc()),
     index('leads_contact_id_idx').on(t.contactId),
+    // GET /v1/leads filters (issue 21): by property, and by the utm source the form carried.
+    index('leads_organization_id_property_id_created_at_idx').on(t.organizationId, t.propertyId, t.createdAt.desc()),
+    index('leads_organization_id_utm_source_created_at_idx').on(
+      t.organizationId,
+      sql`(${t.utm} ->> 'source')`,
+      t.createdAt.desc(),
+    ),
   ],
 );
 
@@ -104,6 +111,8 @@ export const visitRequests = pgTable(
   (t) => [
     index('visit_requests_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc()),
     index('visit_requests_contact_id_idx').on(t.contactId),
+    // GET /v1/visit-requests?status= (issue 21).
+    index('visit_requests_organization_id_status_created_at_idx').on(t.organizationId, t.status, t.createdAt.desc()),
   ],
 );
 

@@ -419,13 +419,37 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * List the leads
+     * @description Secret or read-only secret key with `leads:read`. The contact forms sent from the portal, newest first. Filters combine with AND: `createdAfter` (inclusive) / `createdBefore` (strict), a date meaning its start in UTC; `propertyId`; `utmSource` (exact). A page past the end answers `data: []` with the true `meta`. Each lead has its contact (id and current name), its property (id, code, title; null for a general enquiry or once the property is deleted), the message, `interestedIn`, the four UTM values (null when the form sent none) and createdAt. Whether the form created the contact or matched an existing one is not recorded, nor is a referrer: the form never sent one.
+     */
+    get: operations['leads.list'];
     put?: never;
     /**
      * Send the contact form
      * @description Creates or updates the contact (matched by phone in E.164, read in the agency's default country, then by email), stores the lead with its property and UTM data, and counts a LEAD_FORM portal analytics event. Fires `contact.created` or `contact.updated`, then `lead.submitted` (payload `{success: true}` only). `propertyId` must name a property published on the portal.
      */
     post: operations['leads.create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/leads/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a lead
+     * @description Secret or read-only secret key with `leads:read`. 404 when the id is malformed, unknown or of another organization (one answer for all three). Each lead has its contact (id and current name), its property (id, code, title; null for a general enquiry or once the property is deleted), the message, `interestedIn`, the four UTM values (null when the form sent none) and createdAt. Whether the form created the contact or matched an existing one is not recorded, nor is a referrer: the form never sent one.
+     */
+    get: operations['leads.get'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -738,6 +762,26 @@ export interface paths {
      * @description The owner is the contact named by `contactId`, else by `externalId`, else by `email` (case-insensitive); at least one of them is required. Answers 200 `{success: true}` also when no contact matches: nothing is stored then. The event is counted per contact, UTC day of `occurredAt` and `name` (count, first and last time; read them with GET /v1/contacts/{id}/usage); the raw event, with `props` (at most 8192 bytes as JSON), is kept USAGE_DETAIL_RETENTION_DAYS days (default 90) after it arrives. Updates the contact's score; fires no webhook event. Send an `Idempotency-Key` to retry safely.
      */
     post: operations['usage.events.create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/visit-requests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the visit requests
+     * @description Secret or read-only secret key with `leads:read`. The visits asked for through POST /v1/leads/schedule, newest first, each with its status, contact (id and current name), property (id, code, title), preferred date and time and message. `status` keeps one status. A page past the end answers `data: []` with the true `meta`.
+     */
+    get: operations['visitRequests.list'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -3012,6 +3056,110 @@ export interface components {
        * @enum {string}
        */
       status: 'PENDING' | 'CONFIRMED' | 'DECLINED' | 'CANCELLED';
+    };
+    /** @description A contact form sent from the portal */
+    Lead: {
+      /**
+       * @description lead_… identifier
+       * @example lead_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      id: string;
+      /** @description The contact the form created or matched (by phone, then email) */
+      contact: {
+        /**
+         * @description ct_… identifier
+         * @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE
+         */
+        id: string;
+        /**
+         * @description First and last name as the contact has them now
+         * @example Lucía García
+         */
+        fullName: string;
+      };
+      /** @description The property the lead asked about; null for a general enquiry or a deleted property */
+      property: {
+        /**
+         * @description prop_… identifier
+         * @example prop_0VhJ3kQ2Zt8mX1pR4sT6uE
+         */
+        id: string;
+        /**
+         * @description The agency's reference
+         * @example MAL-0042
+         */
+        code: string;
+        /** @example Sea view flat in Málaga */
+        title: string;
+      } | null;
+      message: string | null;
+      interestedIn: ('SALE' | 'RENT' | 'SALE_OR_RENT') | null;
+      utmSource: string | null;
+      utmMedium: string | null;
+      utmCampaign: string | null;
+      utmContent: string | null;
+      /**
+       * Format: date-time
+       * @description When the form was sent
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      createdAt: string;
+    };
+    /** @description A visit the portal asked for; no appointment exists until the agency books one */
+    VisitRequest: {
+      /**
+       * @description vr_… identifier
+       * @example vr_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      id: string;
+      /**
+       * @description PENDING until the agency confirms or declines it
+       * @enum {string}
+       */
+      status: 'PENDING' | 'CONFIRMED' | 'DECLINED' | 'CANCELLED';
+      /** @description The contact the request created or matched (by phone, then email) */
+      contact: {
+        /**
+         * @description ct_… identifier
+         * @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE
+         */
+        id: string;
+        /**
+         * @description First and last name as the contact has them now
+         * @example Lucía García
+         */
+        fullName: string;
+      };
+      /** @description The property to visit */
+      property: {
+        /**
+         * @description prop_… identifier
+         * @example prop_0VhJ3kQ2Zt8mX1pR4sT6uE
+         */
+        id: string;
+        /**
+         * @description The agency's reference
+         * @example MAL-0042
+         */
+        code: string;
+        /** @example Sea view flat in Málaga */
+        title: string;
+      };
+      preferredDate: string | null;
+      preferredTime: ('morning' | 'afternoon' | 'evening') | null;
+      message: string | null;
+      /**
+       * Format: date-time
+       * @description When the request was sent
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When its status last changed
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      updatedAt: string;
     };
     BookingAgent: {
       /** @example agt_0VhJ3kQ2Zt8mX1pR4sT6uE */
@@ -11145,6 +11293,205 @@ export interface operations {
       };
     };
   };
+  'leads.list': {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1 */
+        page?: number;
+        /** @description Items per page, at most 100 */
+        pageSize?: number;
+        /** @description createdAt at or after (a date means its start, UTC) */
+        createdAfter?: string;
+        /** @description createdAt strictly before (a date means its start, UTC) */
+        createdBefore?: string;
+        /** @description Only leads about this property (prop_…) */
+        propertyId?: string;
+        /**
+         * @description Only leads with exactly this utmSource (case-sensitive, as sent)
+         * @example google
+         */
+        utmSource?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A contact form sent from the portal */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "lead_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "contact": {
+           *             "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "fullName": "Lucía García"
+           *           },
+           *           "property": {
+           *             "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "code": "MAL-0042",
+           *             "title": "Sea view flat in Málaga"
+           *           },
+           *           "message": "string",
+           *           "interestedIn": "SALE",
+           *           "utmSource": "google",
+           *           "utmMedium": "cpc",
+           *           "utmCampaign": "spring-sale",
+           *           "utmContent": "banner-a",
+           *           "createdAt": "2027-03-29T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Lead'][];
+            meta: components['schemas']['PageMeta'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
   'leads.create': {
     parameters: {
       query?: never;
@@ -11371,6 +11718,207 @@ export interface operations {
            *       "error": {
            *         "code": "UNSUPPORTED_MEDIA_TYPE",
            *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'leads.get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description lead_… identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A contact form sent from the portal */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "lead_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "contact": {
+           *           "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "fullName": "Lucía García"
+           *         },
+           *         "property": {
+           *           "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "code": "MAL-0042",
+           *           "title": "Sea view flat in Málaga"
+           *         },
+           *         "message": "string",
+           *         "interestedIn": "SALE",
+           *         "utmSource": "google",
+           *         "utmMedium": "cpc",
+           *         "utmCampaign": "spring-sale",
+           *         "utmContent": "banner-a",
+           *         "createdAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Lead'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -15683,6 +16231,195 @@ export interface operations {
            *       "error": {
            *         "code": "UNSUPPORTED_MEDIA_TYPE",
            *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'visitRequests.list': {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1 */
+        page?: number;
+        /** @description Items per page, at most 100 */
+        pageSize?: number;
+        /** @description Only requests in this status */
+        status?: 'PENDING' | 'CONFIRMED' | 'DECLINED' | 'CANCELLED';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A visit the portal asked for; no appointment exists until the agency books one */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "vr_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "status": "PENDING",
+           *           "contact": {
+           *             "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "fullName": "Lucía García"
+           *           },
+           *           "property": {
+           *             "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "code": "MAL-0042",
+           *             "title": "Sea view flat in Málaga"
+           *           },
+           *           "preferredDate": "2026-12-03",
+           *           "preferredTime": "morning",
+           *           "message": "string",
+           *           "createdAt": "2027-03-29T10:15:00.000Z",
+           *           "updatedAt": "2027-03-29T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['VisitRequest'][];
+            meta: components['schemas']['PageMeta'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }

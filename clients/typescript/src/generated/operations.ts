@@ -249,6 +249,24 @@ export const OPERATIONS = {
     cursor: null,
     idempotent: true,
   },
+  'leads.get': {
+    method: 'GET',
+    path: '/v1/leads/{id}',
+    pathParams: ['id'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'leads.list': {
+    method: 'GET',
+    path: '/v1/leads',
+    pathParams: [],
+    input: 'query',
+    paged: true,
+    cursor: null,
+    idempotent: false,
+  },
   'leads.schedule': {
     method: 'POST',
     path: '/v1/leads/schedule',
@@ -410,6 +428,15 @@ export const OPERATIONS = {
     paged: false,
     cursor: null,
     idempotent: true,
+  },
+  'visitRequests.list': {
+    method: 'GET',
+    path: '/v1/visit-requests',
+    pathParams: [],
+    input: 'query',
+    paged: true,
+    cursor: null,
+    idempotent: false,
   },
   'webhooks.create': {
     method: 'POST',
@@ -837,6 +864,22 @@ export interface Api {
      */
     create(body: Body<'leads.create'>, options?: RequestOptions): Promise<ApiResult<'leads.create'>>;
     /**
+     * Get a lead
+     *
+     * Secret or read-only secret key with `leads:read`. 404 when the id is malformed, unknown or of another organization (one answer for all three). Each lead has its contact (id and current name), its property (id, code, title; null for a general enquiry or once the property is deleted), the message, `interestedIn`, the four UTM values (null when the form sent none) and createdAt. Whether the form created the contact or matched an existing one is not recorded, nor is a referrer: the form never sent one.
+     *
+     * `GET /v1/leads/{id}` (leads.get)
+     */
+    get(id: string, options?: RequestOptions): Promise<ApiResult<'leads.get'>>;
+    /**
+     * List the leads
+     *
+     * Secret or read-only secret key with `leads:read`. The contact forms sent from the portal, newest first. Filters combine with AND: `createdAfter` (inclusive) / `createdBefore` (strict), a date meaning its start in UTC; `propertyId`; `utmSource` (exact). A page past the end answers `data: []` with the true `meta`. Each lead has its contact (id and current name), its property (id, code, title; null for a general enquiry or once the property is deleted), the message, `interestedIn`, the four UTM values (null when the form sent none) and createdAt. Whether the form created the contact or matched an existing one is not recorded, nor is a referrer: the form never sent one.
+     *
+     * `GET /v1/leads` (leads.list)
+     */
+    list(query?: Query<'leads.list'>, options?: RequestOptions): PagePromise<'leads.list'>;
+    /**
      * Ask to visit a property
      *
      * Records a PENDING visit request and upserts the contact (owned by the listing agent). No appointment is created: the agency confirms the visit later. `preferredDate` runs from yesterday in UTC (today somewhere on Earth) to 365 days ahead. Fires `contact.created` or `contact.updated`, then `visit.requested`.
@@ -1038,6 +1081,16 @@ export interface Api {
         options?: RequestOptions,
       ): Promise<ApiResult<'usage.events.create'>>;
     };
+  };
+  visitRequests: {
+    /**
+     * List the visit requests
+     *
+     * Secret or read-only secret key with `leads:read`. The visits asked for through POST /v1/leads/schedule, newest first, each with its status, contact (id and current name), property (id, code, title), preferred date and time and message. `status` keeps one status. A page past the end answers `data: []` with the true `meta`.
+     *
+     * `GET /v1/visit-requests` (visitRequests.list)
+     */
+    list(query?: Query<'visitRequests.list'>, options?: RequestOptions): PagePromise<'visitRequests.list'>;
   };
   webhooks: {
     /**

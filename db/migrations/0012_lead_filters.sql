@@ -1,0 +1,3 @@
+CREATE INDEX "leads_organization_id_property_id_created_at_idx" ON "leads" USING btree ("organization_id","property_id","created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "leads_organization_id_utm_source_created_at_idx" ON "leads" USING btree ("organization_id",("utm" ->> 'source'),"created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "visit_requests_organization_id_status_created_at_idx" ON "visit_requests" USING btree ("organization_id","status","created_at" DESC NULLS LAST);
