@@ -245,6 +245,21 @@ CREATE TABLE public.appointments (
 ALTER TABLE ONLY public.appointments FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: contact_notes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.contact_notes (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    contact_id text NOT NULL,
+    body text NOT NULL,
+    author_agent_id text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.contact_notes FORCE ROW LEVEL SECURITY;
+
+--
 -- Name: contacts; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -829,6 +844,13 @@ ALTER TABLE ONLY public.appointments
     ADD CONSTRAINT appointments_pkey PRIMARY KEY (id);
 
 --
+-- Name: contact_notes contact_notes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_notes
+    ADD CONSTRAINT contact_notes_pkey PRIMARY KEY (id);
+
+--
 -- Name: contacts contacts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1070,6 +1092,24 @@ CREATE INDEX appointments_organization_id_starts_at_idx ON public.appointments U
 --
 
 CREATE INDEX appointments_organization_id_updated_at_idx ON public.appointments USING btree (organization_id, updated_at, id);
+
+--
+-- Name: contact_notes_author_agent_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contact_notes_author_agent_id_idx ON public.contact_notes USING btree (author_agent_id);
+
+--
+-- Name: contact_notes_contact_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contact_notes_contact_id_created_at_idx ON public.contact_notes USING btree (contact_id, created_at DESC NULLS LAST, id);
+
+--
+-- Name: contact_notes_organization_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contact_notes_organization_id_idx ON public.contact_notes USING btree (organization_id);
 
 --
 -- Name: contacts_organization_id_code_key; Type: INDEX; Schema: public; Owner: -
@@ -1680,6 +1720,27 @@ ALTER TABLE ONLY public.appointments
     ADD CONSTRAINT appointments_property_id_properties_id_fk FOREIGN KEY (property_id) REFERENCES public.properties(id) ON DELETE SET NULL;
 
 --
+-- Name: contact_notes contact_notes_author_agent_id_agents_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_notes
+    ADD CONSTRAINT contact_notes_author_agent_id_agents_id_fk FOREIGN KEY (author_agent_id) REFERENCES public.agents(id) ON DELETE SET NULL;
+
+--
+-- Name: contact_notes contact_notes_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_notes
+    ADD CONSTRAINT contact_notes_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+
+--
+-- Name: contact_notes contact_notes_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_notes
+    ADD CONSTRAINT contact_notes_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
 -- Name: contacts contacts_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2053,6 +2114,12 @@ ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.appointments ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: contact_notes; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.contact_notes ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: contacts; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -2183,6 +2250,12 @@ CREATE POLICY system_access ON public.api_keys TO agency_system USING (true) WIT
 --
 
 CREATE POLICY system_access ON public.appointments TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: contact_notes system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.contact_notes TO agency_system USING (true) WITH CHECK (true);
 
 --
 -- Name: contacts system_access; Type: POLICY; Schema: public; Owner: -
@@ -2363,6 +2436,12 @@ CREATE POLICY tenant_isolation ON public.api_keys TO agency_app USING ((organiza
 --
 
 CREATE POLICY tenant_isolation ON public.appointments TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: contact_notes tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.contact_notes TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
 -- Name: contacts tenant_isolation; Type: POLICY; Schema: public; Owner: -

@@ -12,6 +12,7 @@ import { eventsFeature } from './features/events/index.ts';
 import { finderFeature } from './features/finder/index.ts';
 import { leadsFeature } from './features/leads/index.ts';
 import { meFeature } from './features/me/index.ts';
+import { notesFeature } from './features/notes/index.ts';
 import { messagingHookFeature } from './features/messaging-hook/index.ts';
 import { messagingSetupFeature } from './features/messaging-setup/index.ts';
 import { opsFeature } from './features/ops/index.ts';
@@ -40,6 +41,7 @@ export const FEATURES: readonly FeatureManifest[] = [
   apiKeysFeature,
   demoFeature,
   contactsFeature,
+  notesFeature,
   agentsFeature,
   propertiesFeature,
   propertyImportFeature,

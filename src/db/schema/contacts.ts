@@ -63,6 +63,27 @@ export const contacts = pgTable(
   ],
 );
 
+/** Free-text notes on a contact (issue 21): written through v1 and the timeline's first source. */
+export const contactNotes = pgTable(
+  'contact_notes',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    contactId: text('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    body: text('body').notNull(),
+    /** The agent the writing key acts for, if any. */
+    authorAgentId: text('author_agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('contact_notes_contact_id_created_at_idx').on(t.contactId, t.createdAt.desc(), t.id),
+    index('contact_notes_organization_id_idx').on(t.organizationId),
+    index('contact_notes_author_agent_id_idx').on(t.authorAgentId),
+  ],
+);
+
 export const leads = pgTable(
   'leads',
   {

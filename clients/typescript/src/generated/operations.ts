@@ -96,6 +96,24 @@ export const OPERATIONS = {
     cursor: 'cursor',
     idempotent: false,
   },
+  'contacts.notes.create': {
+    method: 'POST',
+    path: '/v1/contacts/{id}/notes',
+    pathParams: ['id'],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
+  'contacts.notes.list': {
+    method: 'GET',
+    path: '/v1/contacts/{id}/notes',
+    pathParams: ['id'],
+    input: 'query',
+    paged: true,
+    cursor: null,
+    idempotent: false,
+  },
   'contacts.update': {
     method: 'PATCH',
     path: '/v1/contacts/{id}',
@@ -671,6 +689,32 @@ export interface Api {
      * `GET /v1/contacts` (contacts.list)
      */
     list(query?: Query<'contacts.list'>, options?: RequestOptions): PagePromise<'contacts.list'>;
+    notes: {
+      /**
+       * Add a note to a contact
+       *
+       * Secret key with `contacts:write`, access level 3. The note keeps the agent the key acts for as its author. Records `note.created`. 404 for a contact of another organization. Send an `Idempotency-Key` to retry safely.
+       *
+       * `POST /v1/contacts/{id}/notes` (contacts.notes.create)
+       */
+      create(
+        id: string,
+        body: Body<'contacts.notes.create'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'contacts.notes.create'>>;
+      /**
+       * A contact's notes
+       *
+       * Newest first, paged (`page`, `pageSize`). 404 for a contact of another organization.
+       *
+       * `GET /v1/contacts/{id}/notes` (contacts.notes.list)
+       */
+      list(
+        id: string,
+        query?: Query<'contacts.notes.list'>,
+        options?: RequestOptions,
+      ): PagePromise<'contacts.notes.list'>;
+    };
     /**
      * Change a contact
      *

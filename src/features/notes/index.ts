@@ -1,0 +1,13 @@
+// Notes on contacts (issue 21): written and read through v1.
+import { defineFeature } from '../../platform/features/manifest.ts';
+import { NoteCreated } from './notes.events.ts';
+import { notesRoutes } from './notes.routes.ts';
+import { notesSchemas } from './notes.schema.ts';
+
+/** The notes feature's manifest (src/features.ts lists it). */
+export const notesFeature = defineFeature({
+  name: 'notes',
+  schemas: notesSchemas,
+  routes: [notesRoutes],
+  events: [NoteCreated],
+});
