@@ -22,6 +22,7 @@ import { portalFeature } from './features/portal/index.ts';
 import { propertiesFeature } from './features/properties/index.ts';
 import { propertyImportFeature } from './features/property-import/index.ts';
 import { tasksFeature } from './features/tasks/index.ts';
+import { timelineFeature } from './features/timeline/index.ts';
 import { usageFeature } from './features/usage/index.ts';
 import { webhooksFeature } from './features/webhooks/index.ts';
 import { eventCatalog } from './platform/events/catalog.ts';
@@ -42,6 +43,7 @@ export const FEATURES: readonly FeatureManifest[] = [
   demoFeature,
   contactsFeature,
   notesFeature,
+  timelineFeature,
   agentsFeature,
   propertiesFeature,
   propertyImportFeature,

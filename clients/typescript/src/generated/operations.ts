@@ -114,6 +114,15 @@ export const OPERATIONS = {
     cursor: null,
     idempotent: false,
   },
+  'contacts.timeline.list': {
+    method: 'GET',
+    path: '/v1/contacts/{id}/timeline',
+    pathParams: ['id'],
+    input: 'query',
+    paged: true,
+    cursor: null,
+    idempotent: false,
+  },
   'contacts.update': {
     method: 'PATCH',
     path: '/v1/contacts/{id}',
@@ -714,6 +723,20 @@ export interface Api {
         query?: Query<'contacts.notes.list'>,
         options?: RequestOptions,
       ): PagePromise<'contacts.notes.list'>;
+    };
+    timeline: {
+      /**
+       * A contact's timeline
+       *
+       * Everything that happened with the contact, newest first, paged (`page`, `pageSize`): notes, portal forms (leads, visit requests), appointments, deals, messages (only for a key with `conversations:read`) and one USAGE item per day of product usage. Each item is `{type, id, at, data}`. 404 for a contact of another organization.
+       *
+       * `GET /v1/contacts/{id}/timeline` (contacts.timeline.list)
+       */
+      list(
+        id: string,
+        query?: Query<'contacts.timeline.list'>,
+        options?: RequestOptions,
+      ): PagePromise<'contacts.timeline.list'>;
     };
     /**
      * Change a contact
