@@ -321,6 +321,19 @@ export async function findBookingAgent(
   return row && row.active ? toBookingAgent(row) : null;
 }
 
+/**
+ * The active agent `id` names, with its booking settings, inside the caller's transaction; null when
+ * the id is malformed, unknown, another organization's or an inactive agent's.
+ */
+export async function findBookingAgentById(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+): Promise<BookingAgent | null> {
+  const row = isId(id, 'agt') ? await store.findAgentById(tx, organizationId, id) : null;
+  return row && row.active ? toBookingAgent(row) : null;
+}
+
 /** The organization's agents that take online bookings, by name. */
 export async function listBookingAgents(tx: Tx, organizationId: string): Promise<BookingAgent[]> {
   return (await store.listBookableAgents(tx, organizationId)).map(toBookingAgent);

@@ -8,6 +8,7 @@ export type { CreateAgentBody } from './agents.schema.ts';
 export {
   createAgent,
   findBookingAgent,
+  findBookingAgentById,
   isAgentOf,
   listBookingAgents,
   type BookingAgent,

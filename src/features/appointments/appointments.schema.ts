@@ -14,8 +14,8 @@ export type AppointmentType = (typeof APPOINTMENT_TYPES)[number];
  */
 export const APPOINTMENT_STATUSES = ['SCHEDULED', 'CONFIRMED', 'CANCELLED', 'COMPLETED', 'NO_SHOW'] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
-/** Who made the appointment: the public booking page or the back office. */
-export const APPOINTMENT_SOURCES = ['BOOKING', 'ADMIN'] as const;
+/** Who made the appointment: the public booking page, the back office or a secret key through v1. */
+export const APPOINTMENT_SOURCES = ['BOOKING', 'ADMIN', 'API'] as const;
 export type AppointmentSource = (typeof APPOINTMENT_SOURCES)[number];
 export const APPOINTMENT_SORTS = ['startsAt', 'createdAt'] as const;
 /** Longest appointment accepted (a day): longer spans are typing mistakes, and they block the agent. */
@@ -37,7 +37,7 @@ export const AppointmentSchema = Type.Object(
     endsAt: DateTime(),
     durationMinutes: Type.Integer({ minimum: 1 }),
     source: StringEnum(APPOINTMENT_SOURCES, {
-      description: 'BOOKING: the public booking page; ADMIN: the back office',
+      description: 'BOOKING: the public booking page; ADMIN: the back office; API: POST /v1/appointments',
     }),
     notes: Nullable(Type.String()),
     createdAt: DateTime(),

@@ -192,18 +192,24 @@ export async function findContactRef(tx: Tx, organizationId: string, id: string)
   return rows[0] ?? null;
 }
 
-/** An agent's appointments that hold time (SCHEDULED, CONFIRMED) and overlap [from, to). */
+/**
+ * An agent's appointments that hold time (SCHEDULED, CONFIRMED) and overlap [from, to), other than
+ * `exceptId` (a rescheduled appointment does not block its own move).
+ */
 export async function listBusyIntervals(
   tx: Tx,
   organizationId: string,
   agentId: string,
   from: Date,
   to: Date,
+  exceptId: string | null = null,
 ): Promise<{ startsAt: number; endsAt: number }[]> {
+  const where = agentTimeHeld(organizationId, agentId, from, to);
+  if (exceptId !== null) where.push(ne(appointments.id, exceptId));
   const rows = await tx
     .select({ startsAt: appointments.startsAt, endsAt: appointments.endsAt })
     .from(appointments)
-    .where(and(...agentTimeHeld(organizationId, agentId, from, to)))
+    .where(and(...where))
     .orderBy(asc(appointments.startsAt));
   return rows.map((row) => ({ startsAt: row.startsAt.getTime(), endsAt: row.endsAt.getTime() }));
 }

@@ -6,13 +6,24 @@ import { appointmentsRoutes } from './appointments.routes.ts';
 import { appointmentsSchemas } from './appointments.schema.ts';
 
 export { AppointmentCreated } from './appointments.events.ts';
-export { APPOINTMENT_TYPES, type AppointmentType } from './appointments.schema.ts';
+export {
+  APPOINTMENT_TYPES,
+  AppointmentResponseSchema,
+  type Appointment,
+  type AppointmentType,
+} from './appointments.schema.ts';
 export { listAppointments } from './appointments.read.ts';
 export {
+  cancelAppointment,
   createAppointment,
   insertAppointmentInTx,
   listBusyIntervals,
+  loadAppointment,
+  moveAppointmentInTx,
+  recordAppointmentCreated,
+  requireActive,
   requireAppointmentRef,
+  toAppointment,
 } from './appointments.service.ts';
 
 /** The appointments feature's manifest (src/features.ts lists it). */

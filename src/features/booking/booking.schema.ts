@@ -7,11 +7,11 @@ import { PortalPersonFields } from '../contacts/index.ts';
 export const BOOKING_STATUSES = ['CONFIRMED', 'SCHEDULED'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
-const Time = Type.String({
+export const Time = Type.String({
   pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
   description: "HH:MM in the agent's time zone",
 });
-const CalendarDate = Type.String({
+export const CalendarDate = Type.String({
   format: 'date',
   pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
   description: "YYYY-MM-DD on the agent's calendar",

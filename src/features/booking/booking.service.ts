@@ -40,25 +40,28 @@ function pageNotFound(slug: string) {
   return Errors.notFound('Booking page', slug);
 }
 
-function slotUnavailable(date: string, startTime: string) {
-  return Errors.duplicate(
-    `The slot ${date} ${startTime} is no longer available: pick another from GET /v1/booking/{slug}/availability`,
-  );
+/** 409 DUPLICATE for an offered slot someone else holds; `pick` says where to find a free one. */
+export function slotUnavailable(
+  date: string,
+  startTime: string,
+  pick = 'pick another from GET /v1/booking/{slug}/availability',
+) {
+  return Errors.duplicate(`The slot ${date} ${startTime} is no longer available: ${pick}`);
 }
 
 /**
  * 400 when the asked slot is none the agent offers at `now`, taken or not: no booking hours, a date
  * with no slot (past, within the notice, beyond the horizon, a day off) or a time off the slot grid.
- * 409 (`slotUnavailable`) stays for a slot that exists and someone else holds.
+ * 409 (`slotUnavailable`) stays for a slot that exists and someone else holds. `pick` tells the
+ * caller where the offered slots are listed (the booking page's availability).
  */
-function requireOfferedSlot(
+export function requireOfferedSlot(
   booking: AgentBookingSettings | null,
-  slug: string,
+  pick: string,
   date: string,
   startTime: string,
   now: number,
 ): asserts booking is AgentBookingSettings {
-  const pick = `pick one from GET /v1/booking/${slug}/availability`;
   if (!configured(booking))
     throw Errors.invalidField('body.date', `has no slot: this agent takes no online bookings`);
   const offered = freeSlots(booking, gridSlots(booking, [date]), [], now);
@@ -89,21 +92,22 @@ function configured(booking: AgentBookingSettings | null): booking is AgentBooki
 
 /**
  * The free slots of an agent on some dates, at `now`: the grid of the agent's hours minus the past,
- * the minimum notice, the horizon and the appointments (with their buffer). The one computation
- * behind both the availability page and the check of a booking.
+ * the minimum notice, the horizon and the appointments (with their buffer) other than `exceptId`.
+ * The one computation behind the availability page, the check of a booking and of a v1 write.
  */
-async function freeSlotsOn(
+export async function freeSlotsOn(
   tx: Tx,
   organizationId: string,
-  agent: BookingAgent & { booking: AgentBookingSettings },
+  agent: { id: string; booking: AgentBookingSettings },
   dates: string[],
   now: number,
+  exceptId: string | null = null,
 ): Promise<Slot[]> {
   const rules = agent.booking;
   const grid = freeSlots(rules, gridSlots(rules, dates), [], now);
   const span = busySpan(rules, grid);
   if (!span) return [];
-  const busy = await listBusyIntervals(tx, organizationId, agent.id, span.from, span.to);
+  const busy = await listBusyIntervals(tx, organizationId, agent.id, span.from, span.to, exceptId);
   return freeSlots(rules, grid, busy, now);
 }
 
@@ -182,7 +186,13 @@ export async function bookSlot(
           : await requirePortalProperty(tx, organizationId, body.propertyId);
       const booking = agent.booking;
       const now = Date.now();
-      requireOfferedSlot(booking, slug, body.date, body.startTime, now);
+      requireOfferedSlot(
+        booking,
+        `pick one from GET /v1/booking/${slug}/availability`,
+        body.date,
+        body.startTime,
+        now,
+      );
       const slot = (await freeSlotsOn(tx, organizationId, { ...agent, booking }, [body.date], now)).find(
         (free) => free.time === body.startTime,
       );

@@ -1,11 +1,14 @@
-// Online booking with agents: bookable agents, availability, booking a slot.
+// Online booking with agents: bookable agents, availability, booking a slot; and the v1 appointment
+// writes, which check slots with the same rules (docs/decisions/0199).
 import { defineFeature } from '../../platform/features/manifest.ts';
+import { bookingAppointmentsRoutes } from './booking.appointments.routes.ts';
+import { bookingAppointmentsSchemas } from './booking.appointments.schema.ts';
 import { bookingRoutes } from './booking.routes.ts';
 import { bookingSchemas } from './booking.schema.ts';
 
 /** The booking feature's manifest (src/features.ts lists it). */
 export const bookingFeature = defineFeature({
   name: 'booking',
-  schemas: bookingSchemas,
-  routes: [bookingRoutes],
+  schemas: [...bookingSchemas, ...bookingAppointmentsSchemas],
+  routes: [bookingRoutes, bookingAppointmentsRoutes],
 });

@@ -1,0 +1,138 @@
+import type { Database, Tx } from '../../db/database.ts';
+import { databaseError, EXCLUSION_VIOLATION } from '../../db/errors.ts';
+import type { AgentBookingSettings } from '../../db/schema.ts';
+import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import { newId } from '../../platform/ids/ids.ts';
+import { findBookingAgentById } from '../agents/index.ts';
+import {
+  type Appointment,
+  insertAppointmentInTx,
+  loadAppointment,
+  moveAppointmentInTx,
+  recordAppointmentCreated,
+  requireActive,
+  toAppointment,
+} from '../appointments/index.ts';
+import { isContactOf, recomputeContactScore } from '../contacts/index.ts';
+import { isPropertyOf } from '../properties/index.ts';
+import type { CreateApiAppointmentBody, RescheduleAppointmentBody } from './booking.appointments.schema.ts';
+import { freeSlotsOn, requireOfferedSlot, slotUnavailable } from './booking.service.ts';
+import type { Slot } from './booking.slots.ts';
+
+// The v1 appointment writes live here, not in the appointments feature: they check slots with the
+// booking's rules, and booking already depends on appointments (decision 0199).
+
+const PICK = "pick one from GET /v1/booking/{slug}/availability of the appointment's agent";
+const PICK_ANOTHER = "pick another from GET /v1/booking/{slug}/availability of the appointment's agent";
+
+/**
+ * The free slot `date startTime` of the agent at `now`, ignoring `exceptId`'s own time: 400 naming
+ * body.date / body.startTime when the agent never offers it, 409 DUPLICATE when someone holds it.
+ */
+async function requireFreeSlot(
+  tx: Tx,
+  organizationId: string,
+  agent: { id: string; booking: AgentBookingSettings | null },
+  body: { date: string; startTime: string },
+  exceptId: string | null,
+): Promise<Slot> {
+  const booking = agent.booking;
+  const now = Date.now();
+  requireOfferedSlot(booking, PICK, body.date, body.startTime, now);
+  const free = await freeSlotsOn(tx, organizationId, { id: agent.id, booking }, [body.date], now, exceptId);
+  const slot = free.find((candidate) => candidate.time === body.startTime);
+  if (!slot) throw slotUnavailable(body.date, body.startTime, PICK_ANOTHER);
+  return slot;
+}
+
+/** A racing write that committed first (appointments_no_overlap) is the same 409 as one seen beforehand. */
+async function slotAtomic<T>(body: { date: string; startTime: string }, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (databaseError(error)?.code === EXCLUSION_VIOLATION) {
+      throw slotUnavailable(body.date, body.startTime, PICK_ANOTHER);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Creates an appointment through v1 (source API) on a slot the agent offers and nobody holds, in
+ * one transaction: 400 naming the field for an agent, contact or property not the organization's or
+ * a slot never offered; 409 DUPLICATE for a taken one (also when two writes race: exactly one
+ * commits). CONFIRMED or SCHEDULED by the agent's autoConfirm; records `appointment.created`.
+ */
+export async function createApiAppointment(
+  db: Database,
+  principal: Principal,
+  body: CreateApiAppointmentBody,
+): Promise<Appointment> {
+  const organizationId = principal.organization.id;
+  return slotAtomic(body, () =>
+    db.tenantTx(organizationId, async (tx) => {
+      const agent = await findBookingAgentById(tx, organizationId, body.agentId);
+      if (!agent)
+        throw Errors.invalidField('body.agentId', 'does not name an active agent of this organization');
+      if (!(await isContactOf(tx, organizationId, body.contactId))) {
+        throw Errors.invalidField('body.contactId', 'does not name a contact of this organization');
+      }
+      if (body.propertyId !== undefined && !(await isPropertyOf(tx, organizationId, body.propertyId))) {
+        throw Errors.invalidField('body.propertyId', 'does not name a property of this organization');
+      }
+      const slot = await requireFreeSlot(tx, organizationId, agent, body, null);
+      const row = await insertAppointmentInTx(tx, {
+        id: newId('apt'),
+        organizationId,
+        agentId: agent.id,
+        contactId: body.contactId,
+        propertyId: body.propertyId ?? null,
+        type: body.type ?? 'SHOWING',
+        status: agent.booking?.autoConfirm ? 'CONFIRMED' : 'SCHEDULED',
+        startsAt: new Date(slot.startsAt),
+        endsAt: new Date(slot.endsAt),
+        source: 'API',
+        notes: null,
+      });
+      await recomputeContactScore(tx, organizationId, body.contactId);
+      await recordAppointmentCreated(tx, organizationId, row, actorOf(principal));
+      return toAppointment(row);
+    }),
+  );
+}
+
+/**
+ * Moves an appointment to another slot of its agent in one transaction: the new slot is checked as
+ * on create (its own current time counts as free), the old one is free once the row moves. Only a
+ * SCHEDULED or CONFIRMED appointment moves (409 CONFLICT otherwise); records `appointment.updated`.
+ */
+export async function rescheduleAppointment(
+  db: Database,
+  principal: Principal,
+  appointmentId: string,
+  body: RescheduleAppointmentBody,
+): Promise<Appointment> {
+  const organizationId = principal.organization.id;
+  return slotAtomic(body, () =>
+    db.tenantTx(organizationId, async (tx) => {
+      const current = await loadAppointment(tx, organizationId, appointmentId);
+      requireActive(current, 'rescheduled');
+      const agent = await findBookingAgentById(tx, organizationId, current.agentId);
+      const slot = await requireFreeSlot(
+        tx,
+        organizationId,
+        { id: current.agentId, booking: agent?.booking ?? null },
+        body,
+        current.id,
+      );
+      return moveAppointmentInTx(
+        tx,
+        organizationId,
+        current,
+        { startsAt: new Date(slot.startsAt), endsAt: new Date(slot.endsAt) },
+        actorOf(principal),
+      );
+    }),
+  );
+}
