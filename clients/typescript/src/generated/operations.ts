@@ -15,6 +15,24 @@ export const OPERATIONS = {
     cursor: null,
     idempotent: true,
   },
+  'appointments.cancel': {
+    method: 'POST',
+    path: '/v1/appointments/{id}/cancel',
+    pathParams: ['id'],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
+  'appointments.create': {
+    method: 'POST',
+    path: '/v1/appointments',
+    pathParams: [],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
   'appointments.get': {
     method: 'GET',
     path: '/v1/appointments/{id}',
@@ -31,6 +49,15 @@ export const OPERATIONS = {
     input: 'query',
     paged: true,
     cursor: 'cursor',
+    idempotent: false,
+  },
+  'appointments.reschedule': {
+    method: 'PATCH',
+    path: '/v1/appointments/{id}',
+    pathParams: ['id'],
+    input: 'body',
+    paged: false,
+    cursor: null,
     idempotent: false,
   },
   'booking.agents.list': {
@@ -588,6 +615,29 @@ export interface Api {
   };
   appointments: {
     /**
+     * Cancel an appointment
+     *
+     * Secret key with `appointments:write`, access level 3. Status CANCELLED; the agent's time is free again. The `reason` is added to the notes as a "Cancelled: …" line. Records `appointment.updated` (actor API). An appointment already CANCELLED is answered as it is, with no event; 409 CONFLICT for a COMPLETED or NO_SHOW one. 404 for an id of another organization.
+     *
+     * `POST /v1/appointments/{id}/cancel` (appointments.cancel)
+     */
+    cancel(
+      id: string,
+      body: Body<'appointments.cancel'>,
+      options?: RequestOptions,
+    ): Promise<ApiResult<'appointments.cancel'>>;
+    /**
+     * Create an appointment on a free slot
+     *
+     * Secret key with `appointments:write`, access level 3. `date` and `startTime` are on the agent's calendar (its booking time zone) and must name a slot the agent offers: 400 naming `body.date` or `body.startTime` for a past date, one within the minimum notice or beyond the horizon, a day off, a time off the slot grid, or an agent without booking hours; 409 DUPLICATE when the slot is taken (also when two writes race for it: exactly one succeeds). The free slots are those of GET /v1/booking/{slug}/availability. The agent, contact and property must be the organization's (400 naming the field). The appointment lasts the agent's slot, is CONFIRMED when the agent auto-confirms (SCHEDULED otherwise) and has source API. Records `appointment.created` (actor API). Send an `Idempotency-Key` to retry safely.
+     *
+     * `POST /v1/appointments` (appointments.create)
+     */
+    create(
+      body: Body<'appointments.create'>,
+      options?: RequestOptions,
+    ): Promise<ApiResult<'appointments.create'>>;
+    /**
      * Get an appointment
      *
      * Secret or read-only secret key with `appointments:read`. The appointment with its agent, contact, property, times, type, status and source. 404 when the id is malformed, unknown or of another organization (one answer for all three).
@@ -616,6 +666,18 @@ export interface Api {
      * `GET /v1/appointments` (appointments.list)
      */
     list(query?: Query<'appointments.list'>, options?: RequestOptions): PagePromise<'appointments.list'>;
+    /**
+     * Move an appointment to another slot
+     *
+     * Secret key with `appointments:write`, access level 3. Moves the appointment to another slot of its agent in one transaction; its current slot counts as free, and is free for others once moved. `date` and `startTime` are on the agent's calendar (its booking time zone) and must name a slot the agent offers: 400 naming `body.date` or `body.startTime` for a past date, one within the minimum notice or beyond the horizon, a day off, a time off the slot grid, or an agent without booking hours; 409 DUPLICATE when the slot is taken (also when two writes race for it: exactly one succeeds). The free slots are those of GET /v1/booking/{slug}/availability. 409 CONFLICT for an appointment that is CANCELLED, COMPLETED or NO_SHOW. Records `appointment.updated` (changes `startsAt`, `endsAt`; actor API). 404 for an id of another organization.
+     *
+     * `PATCH /v1/appointments/{id}` (appointments.reschedule)
+     */
+    reschedule(
+      id: string,
+      body: Body<'appointments.reschedule'>,
+      options?: RequestOptions,
+    ): Promise<ApiResult<'appointments.reschedule'>>;
   };
   booking: {
     agents: {
