@@ -66,7 +66,14 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
       for (const type of ['secret', 'publishable', 'read_only_secret'] as const) {
         noScopeKey.set(
           type,
-          (await createApiKey(app, mine.org.id, { type, scopes: [], rateLimitPerMinute: 100_000 })).key,
+          (
+            await createApiKey(app, mine.org.id, {
+              type,
+              scopes: [],
+              rateLimitPerMinute: 100_000,
+              ...(type === 'read_only_secret' ? {} : { writeLimitPerMinute: 100_000 }),
+            })
+          ).key,
         );
       }
     });
@@ -171,7 +178,10 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
     });
 
     it('answers 402 to every write of a read-only organization', async () => {
-      const frozen = await createTenant(app);
+      // Fast keys: every write route is called once, more than the default 30 writes a minute.
+      const frozen = await createTenant(app, {
+        secret: { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 },
+      });
       expectStatus(
         await admin(app, 'PATCH', `/admin/v1/organizations/${frozen.org.id}`, { readOnly: true }),
         200,
