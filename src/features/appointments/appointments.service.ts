@@ -27,7 +27,8 @@ const MINUTE = 60_000;
 /** Length of a back-office appointment for an agent without booking settings (no slot length to go by). */
 const DEFAULT_MINUTES = 30;
 
-const isActive = (status: string) => (ACTIVE_APPOINTMENT_STATUSES as readonly string[]).includes(status);
+export const isActive = (status: string) =>
+  (ACTIVE_APPOINTMENT_STATUSES as readonly string[]).includes(status);
 
 export function toAppointment(row: AppointmentRow): Appointment {
   return {
@@ -48,7 +49,7 @@ export function toAppointment(row: AppointmentRow): Appointment {
 }
 
 /** The appointment as its events carry it: the members of `appointment.created`. */
-function eventAppointment(row: AppointmentRow, agent: store.AgentRef | null) {
+export function eventAppointment(row: AppointmentRow, agent: store.AgentRef | null) {
   return {
     id: row.id,
     agentId: row.agentId,
@@ -65,7 +66,7 @@ function eventAppointment(row: AppointmentRow, agent: store.AgentRef | null) {
   };
 }
 
-function eventContact(contact: store.ContactRef | null) {
+export function eventContact(contact: store.ContactRef | null) {
   if (!contact) return null;
   return {
     id: contact.id,
@@ -307,102 +308,6 @@ export async function deleteAppointment(
     OVERLAP_CONFLICT,
   );
 }
-
-/**
- * Records `appointment.created` for a row the caller stored inside its transaction (the v1 create,
- * which checked the slot in the booking feature): the same payload as the back office's.
- */
-export async function recordAppointmentCreated(
-  tx: Tx,
-  organizationId: string,
-  row: AppointmentRow,
-  actor: Actor,
-): Promise<void> {
-  const agent = await store.findAgentRef(tx, organizationId, row.agentId);
-  const contact = row.contactId ? await store.findContactRef(tx, organizationId, row.contactId) : null;
-  await recordEvent(tx, {
-    type: AppointmentCreated.type,
-    data: { appointment: eventAppointment(row, agent), contact: eventContact(contact) },
-    actor,
-  });
-}
-
-/**
- * Moves an active appointment to [startsAt, endsAt) inside the caller's transaction, which checked
- * the new slot; its old time is free the moment the row changes. Records `appointment.updated`
- * naming `startsAt` and `endsAt`. The no-overlap constraint still has the last word.
- */
-export async function moveAppointmentInTx(
-  tx: Tx,
-  organizationId: string,
-  current: AppointmentRow,
-  span: { startsAt: Date; endsAt: Date },
-  actor: Actor,
-): Promise<Appointment> {
-  const row = await store.updateAppointment(tx, organizationId, current.id, span);
-  if (!row) throw Errors.notFound('Appointment', current.id);
-  await recordUpdated(tx, organizationId, row, ['endsAt', 'startsAt'], actor);
-  return toAppointment(row);
-}
-
-/**
- * 409 CONFLICT unless the appointment still holds the agent's time (SCHEDULED or CONFIRMED): a
- * cancelled, completed or no-show appointment is history, not a booking to move.
- */
-export function requireActive(row: AppointmentRow, action: string): void {
-  if (!isActive(row.status)) {
-    throw Errors.conflict(
-      `Appointment ${row.id} is ${row.status}: only a SCHEDULED or CONFIRMED appointment can be ${action}; create a new one instead`,
-      { status: row.status },
-    );
-  }
-}
-
-async function recordUpdated(
-  tx: Tx,
-  organizationId: string,
-  row: AppointmentRow,
-  changes: string[],
-  actor: Actor,
-): Promise<void> {
-  const agent = await store.findAgentRef(tx, organizationId, row.agentId);
-  const contact = row.contactId ? await store.findContactRef(tx, organizationId, row.contactId) : null;
-  await recordEvent(tx, {
-    type: AppointmentUpdated.type,
-    data: { appointment: eventAppointment(row, agent), contact: eventContact(contact), changes },
-    actor,
-  });
-}
-
-/**
- * Cancels an appointment through v1: status CANCELLED, the agent's time free again, the reason kept
- * as a `Cancelled: …` line after the notes (there is no column of its own). Records
- * `appointment.updated` naming `status` and `notes`. An appointment already CANCELLED is answered as
- * it is, with no event (a retried cancel is harmless); COMPLETED or NO_SHOW is a 409 CONFLICT.
- */
-export async function cancelAppointment(
-  db: Database,
-  organizationId: string,
-  appointmentId: string,
-  reason: string | undefined,
-  actor: Actor,
-): Promise<Appointment> {
-  return db.tenantTx(organizationId, async (tx) => {
-    const current = await loadAppointment(tx, organizationId, appointmentId);
-    if (current.status === 'CANCELLED') return toAppointment(current);
-    requireActive(current, 'cancelled');
-    const line = reason?.trim() ? `Cancelled: ${reason.trim()}` : null;
-    const notes = line ? [current.notes, line].filter(Boolean).join('\n') : current.notes;
-    const row = await store.updateAppointment(tx, organizationId, current.id, { status: 'CANCELLED', notes });
-    if (!row) throw Errors.notFound('Appointment', appointmentId);
-    // Cancelled appointments do not count toward the contact's score.
-    if (row.contactId) await recomputeContactScore(tx, organizationId, row.contactId);
-    await recordUpdated(tx, organizationId, row, line ? ['notes', 'status'] : ['status'], actor);
-    return toAppointment(row);
-  });
-}
-
-/** One appointment, back-office view; 404 outside the organization. */
 
 /**
  * Stores an appointment inside the caller's transaction (the booking's, which checked the slot

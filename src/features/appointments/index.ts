@@ -14,17 +14,19 @@ export {
 } from './appointments.schema.ts';
 export { listAppointments } from './appointments.read.ts';
 export {
-  cancelAppointment,
   createAppointment,
   insertAppointmentInTx,
   listBusyIntervals,
   loadAppointment,
-  moveAppointmentInTx,
-  recordAppointmentCreated,
-  requireActive,
   requireAppointmentRef,
   toAppointment,
 } from './appointments.service.ts';
+export {
+  cancelAppointment,
+  moveAppointmentInTx,
+  recordAppointmentCreated,
+  requireActive,
+} from './appointments.lifecycle.ts';
 
 /** The appointments feature's manifest (src/features.ts lists it). */
 export const appointmentsFeature = defineFeature({
