@@ -245,6 +245,23 @@ CREATE TABLE public.appointments (
 ALTER TABLE ONLY public.appointments FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: contact_consents; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.contact_consents (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    contact_id text NOT NULL,
+    channel text NOT NULL,
+    status text NOT NULL,
+    source text NOT NULL,
+    actor_kind text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.contact_consents FORCE ROW LEVEL SECURITY;
+
+--
 -- Name: contact_notes; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -313,6 +330,28 @@ CREATE TABLE public.conversations (
 ALTER TABLE ONLY public.conversations FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: deal_stage_changes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.deal_stage_changes (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    deal_id text NOT NULL,
+    pipeline_id text NOT NULL,
+    from_stage_id text NOT NULL,
+    from_stage_name text NOT NULL,
+    to_stage_id text NOT NULL,
+    to_stage_name text NOT NULL,
+    status text NOT NULL,
+    lost_reason text,
+    automated boolean DEFAULT false NOT NULL,
+    actor_kind text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.deal_stage_changes FORCE ROW LEVEL SECURITY;
+
+--
 -- Name: deals; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -330,7 +369,7 @@ CREATE TABLE public.deals (
     lost_reason text,
     ai_created boolean DEFAULT false NOT NULL,
     agent_id text,
-    contact_id text NOT NULL,
+    contact_id text,
     property_id text,
     pipeline_id text NOT NULL,
     stage_id text NOT NULL,
@@ -430,7 +469,10 @@ CREATE TABLE public.leads (
     message text,
     interested_in text,
     utm jsonb DEFAULT '{}'::jsonb NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    referrer text,
+    outcome text,
+    matched_on text
 );
 
 ALTER TABLE ONLY public.leads FORCE ROW LEVEL SECURITY;
@@ -522,7 +564,8 @@ CREATE TABLE public.organizations (
     default_currency text DEFAULT 'USD'::text NOT NULL,
     live_organization_id text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    mcp_mask_personal_data boolean DEFAULT false NOT NULL
 );
 
 ALTER TABLE ONLY public.organizations FORCE ROW LEVEL SECURITY;
@@ -707,7 +750,10 @@ CREATE TABLE public.visit_requests (
     message text,
     status text DEFAULT 'PENDING'::text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    appointment_id text,
+    decline_reason text,
+    decided_at timestamp with time zone
 );
 
 ALTER TABLE ONLY public.visit_requests FORCE ROW LEVEL SECURITY;
@@ -844,6 +890,13 @@ ALTER TABLE ONLY public.appointments
     ADD CONSTRAINT appointments_pkey PRIMARY KEY (id);
 
 --
+-- Name: contact_consents contact_consents_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_consents
+    ADD CONSTRAINT contact_consents_pkey PRIMARY KEY (id);
+
+--
 -- Name: contact_notes contact_notes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -863,6 +916,13 @@ ALTER TABLE ONLY public.contacts
 
 ALTER TABLE ONLY public.conversations
     ADD CONSTRAINT conversations_pkey PRIMARY KEY (id);
+
+--
+-- Name: deal_stage_changes deal_stage_changes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.deal_stage_changes
+    ADD CONSTRAINT deal_stage_changes_pkey PRIMARY KEY (id);
 
 --
 -- Name: deals deals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1094,6 +1154,18 @@ CREATE INDEX appointments_organization_id_starts_at_idx ON public.appointments U
 CREATE INDEX appointments_organization_id_updated_at_idx ON public.appointments USING btree (organization_id, updated_at, id);
 
 --
+-- Name: contact_consents_contact_id_channel_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contact_consents_contact_id_channel_created_at_idx ON public.contact_consents USING btree (contact_id, channel, created_at DESC NULLS LAST, id);
+
+--
+-- Name: contact_consents_organization_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contact_consents_organization_id_idx ON public.contact_consents USING btree (organization_id);
+
+--
 -- Name: contact_notes_author_agent_id_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1200,6 +1272,18 @@ CREATE UNIQUE INDEX conversations_organization_id_contact_id_key ON public.conve
 --
 
 CREATE INDEX conversations_organization_id_last_message_at_idx ON public.conversations USING btree (organization_id, last_message_at DESC NULLS LAST, id DESC NULLS LAST);
+
+--
+-- Name: deal_stage_changes_deal_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX deal_stage_changes_deal_id_created_at_idx ON public.deal_stage_changes USING btree (deal_id, created_at DESC NULLS LAST, id);
+
+--
+-- Name: deal_stage_changes_organization_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX deal_stage_changes_organization_id_idx ON public.deal_stage_changes USING btree (organization_id);
 
 --
 -- Name: deals_agent_id_idx; Type: INDEX; Schema: public; Owner: -
@@ -1320,6 +1404,12 @@ CREATE INDEX leads_contact_id_idx ON public.leads USING btree (contact_id);
 --
 
 CREATE INDEX leads_organization_id_created_at_idx ON public.leads USING btree (organization_id, created_at DESC NULLS LAST);
+
+--
+-- Name: leads_organization_id_outcome_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX leads_organization_id_outcome_created_at_idx ON public.leads USING btree (organization_id, outcome, created_at DESC NULLS LAST);
 
 --
 -- Name: leads_organization_id_property_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
@@ -1568,6 +1658,12 @@ CREATE INDEX usage_events_contact_id_occurred_at_idx ON public.usage_events USIN
 CREATE INDEX usage_events_created_at_idx ON public.usage_events USING btree (created_at);
 
 --
+-- Name: visit_requests_appointment_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX visit_requests_appointment_id_idx ON public.visit_requests USING btree (appointment_id);
+
+--
 -- Name: visit_requests_contact_id_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1720,6 +1816,20 @@ ALTER TABLE ONLY public.appointments
     ADD CONSTRAINT appointments_property_id_properties_id_fk FOREIGN KEY (property_id) REFERENCES public.properties(id) ON DELETE SET NULL;
 
 --
+-- Name: contact_consents contact_consents_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_consents
+    ADD CONSTRAINT contact_consents_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+
+--
+-- Name: contact_consents contact_consents_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_consents
+    ADD CONSTRAINT contact_consents_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
 -- Name: contact_notes contact_notes_author_agent_id_agents_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1769,6 +1879,20 @@ ALTER TABLE ONLY public.conversations
     ADD CONSTRAINT conversations_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
+-- Name: deal_stage_changes deal_stage_changes_deal_id_deals_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.deal_stage_changes
+    ADD CONSTRAINT deal_stage_changes_deal_id_deals_id_fk FOREIGN KEY (deal_id) REFERENCES public.deals(id) ON DELETE CASCADE;
+
+--
+-- Name: deal_stage_changes deal_stage_changes_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.deal_stage_changes
+    ADD CONSTRAINT deal_stage_changes_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
 -- Name: deals deals_agent_id_agents_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1780,7 +1904,7 @@ ALTER TABLE ONLY public.deals
 --
 
 ALTER TABLE ONLY public.deals
-    ADD CONSTRAINT deals_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+    ADD CONSTRAINT deals_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE SET NULL;
 
 --
 -- Name: deals deals_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2021,6 +2145,13 @@ ALTER TABLE ONLY public.usage_events
     ADD CONSTRAINT usage_events_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
+-- Name: visit_requests visit_requests_appointment_id_appointments_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.visit_requests
+    ADD CONSTRAINT visit_requests_appointment_id_appointments_id_fk FOREIGN KEY (appointment_id) REFERENCES public.appointments(id) ON DELETE SET NULL;
+
+--
 -- Name: visit_requests visit_requests_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2114,6 +2245,12 @@ ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.appointments ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: contact_consents; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.contact_consents ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: contact_notes; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -2130,6 +2267,12 @@ ALTER TABLE public.contacts ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.conversations ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: deal_stage_changes; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.deal_stage_changes ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: deals; Type: ROW SECURITY; Schema: public; Owner: -
@@ -2252,6 +2395,12 @@ CREATE POLICY system_access ON public.api_keys TO agency_system USING (true) WIT
 CREATE POLICY system_access ON public.appointments TO agency_system USING (true) WITH CHECK (true);
 
 --
+-- Name: contact_consents system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.contact_consents TO agency_system USING (true) WITH CHECK (true);
+
+--
 -- Name: contact_notes system_access; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -2268,6 +2417,12 @@ CREATE POLICY system_access ON public.contacts TO agency_system USING (true) WIT
 --
 
 CREATE POLICY system_access ON public.conversations TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: deal_stage_changes system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.deal_stage_changes TO agency_system USING (true) WITH CHECK (true);
 
 --
 -- Name: deals system_access; Type: POLICY; Schema: public; Owner: -
@@ -2438,6 +2593,12 @@ CREATE POLICY tenant_isolation ON public.api_keys TO agency_app USING ((organiza
 CREATE POLICY tenant_isolation ON public.appointments TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
+-- Name: contact_consents tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.contact_consents TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
 -- Name: contact_notes tenant_isolation; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -2454,6 +2615,12 @@ CREATE POLICY tenant_isolation ON public.contacts TO agency_app USING ((organiza
 --
 
 CREATE POLICY tenant_isolation ON public.conversations TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: deal_stage_changes tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.deal_stage_changes TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
 -- Name: deals tenant_isolation; Type: POLICY; Schema: public; Owner: -

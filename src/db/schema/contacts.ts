@@ -1,6 +1,17 @@
 // Contacts and what portal forms and the back office attach to them: leads, visit requests, appointments, tasks, finder searches.
 import { eq, gt, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import { boolean, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, money } from './columns.ts';
 import { tenantId } from './platform.ts';
 import { agents, properties } from './portal.ts';
@@ -84,6 +95,32 @@ export const contactNotes = pgTable(
   ],
 );
 
+/**
+ * A contact's consent per channel (issue 21), as a history: every grant or revocation is a row, the
+ * newest per channel is the current state. Channels MESSAGING, EMAIL, PHONE; status GRANTED or REVOKED.
+ */
+export const contactConsents = pgTable(
+  'contact_consents',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    contactId: text('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    status: text('status').notNull(),
+    /** Where it was given or withdrawn: a form, an API call, an inbound STOP... */
+    source: text('source').notNull(),
+    /** The actor kind that recorded it (API, USER, SYSTEM...). */
+    actorKind: text('actor_kind').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('contact_consents_contact_id_channel_created_at_idx').on(t.contactId, t.channel, t.createdAt.desc(), t.id),
+    index('contact_consents_organization_id_idx').on(t.organizationId),
+  ],
+);
+
 export const leads = pgTable(
   'leads',
   {
@@ -96,9 +133,16 @@ export const leads = pgTable(
     message: text('message'),
     interestedIn: text('interested_in'),
     utm: jsonb('utm').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    /** The page the form was sent from (issue 21). */
+    referrer: text('referrer'),
+    /** CREATED or MATCHED: whether the lead made a new contact or found one; null before issue 21. */
+    outcome: text('outcome'),
+    /** What a MATCHED lead matched on: EMAIL or PHONE. */
+    matchedOn: text('matched_on'),
     createdAt: createdAt(),
   },
   (t) => [
+    index('leads_organization_id_outcome_created_at_idx').on(t.organizationId, t.outcome, t.createdAt.desc()),
     index('leads_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc()),
     index('leads_contact_id_idx').on(t.contactId),
     // GET /v1/leads filters (issue 21): by property, and by the utm source the form carried.
@@ -126,10 +170,16 @@ export const visitRequests = pgTable(
     preferredTime: text('preferred_time'),
     message: text('message'),
     status: text('status').notNull().default('PENDING'),
+    /** The appointment a confirmation made (issue 21). */
+    appointmentId: text('appointment_id').references((): AnyPgColumn => appointments.id, { onDelete: 'set null' }),
+    declineReason: text('decline_reason'),
+    /** When it was confirmed or declined. */
+    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    index('visit_requests_appointment_id_idx').on(t.appointmentId),
     index('visit_requests_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc()),
     index('visit_requests_contact_id_idx').on(t.contactId),
     // GET /v1/visit-requests?status= (issue 21).
@@ -235,6 +285,7 @@ export const finderSearches = pgTable(
   ],
 );
 
+export type ContactConsentRow = typeof contactConsents.$inferSelect;
 export type ContactRow = typeof contacts.$inferSelect;
 export type AppointmentRow = typeof appointments.$inferSelect;
 export type TaskRow = typeof tasks.$inferSelect;

@@ -74,9 +74,8 @@ export const deals = pgTable(
     lostReason: text('lost_reason'),
     aiCreated: boolean('ai_created').notNull().default(false),
     agentId: text('agent_id').references(() => agents.id, { onDelete: 'set null' }),
-    contactId: text('contact_id')
-      .notNull()
-      .references(() => contacts.id, { onDelete: 'cascade' }),
+    /** Null once the contact was erased (issue 21): the deal stays, the link is cut. */
+    contactId: text('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
     propertyId: text('property_id').references(() => properties.id, { onDelete: 'set null' }),
     pipelineId: text('pipeline_id')
       .notNull()
@@ -106,6 +105,34 @@ export const deals = pgTable(
     index('deals_agent_id_idx').on(t.agentId),
     index('deals_contact_id_idx').on(t.contactId),
     index('deals_stage_id_idx').on(t.stageId),
+  ],
+);
+
+/** Every stage move of a deal (issue 21): the timeline's deal moves, kept as long as the deal. */
+export const dealStageChanges = pgTable(
+  'deal_stage_changes',
+  {
+    id: text('id').primaryKey(),
+    organizationId: tenantId(),
+    dealId: text('deal_id')
+      .notNull()
+      .references(() => deals.id, { onDelete: 'cascade' }),
+    pipelineId: text('pipeline_id').notNull(),
+    fromStageId: text('from_stage_id').notNull(),
+    fromStageName: text('from_stage_name').notNull(),
+    toStageId: text('to_stage_id').notNull(),
+    toStageName: text('to_stage_name').notNull(),
+    /** The deal's status after the move: OPEN, WON or LOST. */
+    status: text('status').notNull(),
+    lostReason: text('lost_reason'),
+    automated: boolean('automated').notNull().default(false),
+    /** The event actor's kind: USER, AUTOMATION, API. */
+    actorKind: text('actor_kind').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('deal_stage_changes_deal_id_created_at_idx').on(t.dealId, t.createdAt.desc(), t.id),
+    index('deal_stage_changes_organization_id_idx').on(t.organizationId),
   ],
 );
 

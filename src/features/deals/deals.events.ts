@@ -22,7 +22,7 @@ const TransitionPayload = Type.Object(
 );
 
 const MovePayload = Type.Object(
-  { deal: DealPayload, contact: ContactPayload, transition: TransitionPayload },
+  { deal: DealPayload, contact: Type.Union([ContactPayload, Type.Null()]), transition: TransitionPayload },
   { additionalProperties: false },
 );
 

@@ -71,7 +71,9 @@ export const DealSchema = Type.Object(
     lostReason: Nullable(Type.String({ description: 'Set when the deal is LOST (may still be null)' })),
     aiCreated: Type.Boolean({ description: 'Created by an AI assistant' }),
     agentId: Nullable(Type.String({ description: 'Agent in charge; null when none' })),
-    contactId: Type.String(),
+    contactId: Nullable(
+      Type.String({ description: 'The contact; null only once that person was erased (the deal stays)' }),
+    ),
     propertyId: Nullable(Type.String()),
     pipelineId: Type.String(),
     stageId: Type.String(),

@@ -321,8 +321,8 @@ export async function moveDeal(
       });
       if (!row) throw Errors.notFound('Deal', dealId);
       const deal = toDeal(row, target.name);
-      const contact = await findContactInTx(tx, organizationId, row.contactId);
-      if (!contact) throw Errors.internal(new Error(`deal ${dealId} has no contact ${row.contactId}`));
+      // No contact once that person was erased: the move still happens, with `contact: null`.
+      const contact = row.contactId ? await findContactInTx(tx, organizationId, row.contactId) : null;
       const automated = body.automated ?? false;
       const data = {
         deal,
