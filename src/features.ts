@@ -19,6 +19,7 @@ import { opsFeature } from './features/ops/index.ts';
 import { organizationsFeature } from './features/organizations/index.ts';
 import { pipelinesFeature } from './features/pipelines/index.ts';
 import { portalFeature } from './features/portal/index.ts';
+import { privacyFeature } from './features/privacy/index.ts';
 import { propertiesFeature } from './features/properties/index.ts';
 import { propertyImportFeature } from './features/property-import/index.ts';
 import { tasksFeature } from './features/tasks/index.ts';
@@ -44,6 +45,7 @@ export const FEATURES: readonly FeatureManifest[] = [
   contactsFeature,
   notesFeature,
   timelineFeature,
+  privacyFeature,
   agentsFeature,
   propertiesFeature,
   propertyImportFeature,

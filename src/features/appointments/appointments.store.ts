@@ -213,3 +213,17 @@ export async function listBusyIntervals(
     .orderBy(asc(appointments.startsAt));
   return rows.map((row) => ({ startsAt: row.startsAt.getTime(), endsAt: row.endsAt.getTime() }));
 }
+
+/** A contact's appointments, locked for a handover (merge or erasure), by id. */
+export async function lockAppointmentsOfContact(
+  tx: Tx,
+  organizationId: string,
+  contactId: string,
+): Promise<AppointmentRow[]> {
+  return tx
+    .select()
+    .from(appointments)
+    .where(and(eq(appointments.organizationId, organizationId), eq(appointments.contactId, contactId)))
+    .orderBy(asc(appointments.id))
+    .for('update');
+}

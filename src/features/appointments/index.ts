@@ -27,6 +27,7 @@ export {
   recordAppointmentCreated,
   requireActive,
 } from './appointments.lifecycle.ts';
+export { handOverAppointments } from './appointments.handover.ts';
 
 /** The appointments feature's manifest (src/features.ts lists it). */
 export const appointmentsFeature = defineFeature({

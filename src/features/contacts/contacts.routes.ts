@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
 import { CURSOR_MODE_DESCRIPTION } from '../../platform/http/pagination.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
-import { ErrorResponseSchema, ref, DeletedResponseSchema } from '../../platform/http/schemas.ts';
+import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
 import {
   ContactBatchBodySchema,
@@ -229,26 +229,6 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
     },
     async (request) => ({
       data: await write.updateAdminContact(db, request.params.orgId, request.params.contactId, request.body),
-    }),
-  );
-
-  app.delete(
-    '/admin/v1/organizations/:orgId/contacts/:contactId',
-    {
-      config: ADMIN,
-      schema: {
-        operationId: 'admin.contacts.delete',
-        summary: 'Delete a contact',
-        description:
-          'Removes the contact with its leads, visit requests, finder searches, deals and usage; its appointments ' +
-          'and tasks stay, without a contact. Records `contact.deleted`.',
-        tags: ADMIN_TAGS,
-        params: OrgContactParamsSchema,
-        response: { 200: DeletedResponseSchema },
-      },
-    },
-    async (request) => ({
-      data: await write.deleteAdminContact(db, request.params.orgId, request.params.contactId),
     }),
   );
 };

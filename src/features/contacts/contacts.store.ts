@@ -9,7 +9,7 @@ import {
   type Keyset,
 } from '../../db/keyset.ts';
 import { inline, StatementCache, type Bind } from '../../db/statements.ts';
-import { contacts, deals, type ContactRow } from '../../db/schema.ts';
+import { contacts, type ContactRow } from '../../db/schema.ts';
 import { fold, likeLiteral } from '../../platform/text/fold.ts';
 import type { ContactSort } from './contacts.schema.ts';
 
@@ -132,15 +132,19 @@ export async function deleteContact(tx: Tx, organizationId: string, id: string):
   return rows[0] ?? null;
 }
 
-/** The deals that go with a contact when it is deleted (ON DELETE CASCADE), locked until then. */
-export async function dealIdsOfContact(tx: Tx, organizationId: string, contactId: string): Promise<string[]> {
+/** The contact's row, locked until the transaction ends (a removal or a merge). */
+export async function lockContactById(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+): Promise<ContactRow | null> {
   const rows = await tx
-    .select({ id: deals.id })
-    .from(deals)
-    .where(and(eq(deals.organizationId, organizationId), eq(deals.contactId, contactId)))
-    .orderBy(asc(deals.id))
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.organizationId, organizationId), eq(contacts.id, id)))
+    .limit(1)
     .for('update');
-  return rows.map((row) => row.id);
+  return rows[0] ?? null;
 }
 
 /** The contacts other than `exceptId` that hold this E.164 phone or this lowercased email. */

@@ -358,27 +358,28 @@ export async function updateAdminContact(
 }
 
 /**
- * Deletes a contact (back office), and with it its leads, visit requests, finder searches, deals
- * and usage (the schema cascades); appointments and tasks stay, without a contact.
+ * Locks a contact for a change that removes it (an erasure, or the source of a merge): another
+ * organization's or a missing one is a 404.
  */
-export async function deleteAdminContact(
-  db: Database,
+export async function lockContact(tx: Tx, organizationId: string, contactId: string): Promise<ContactRow> {
+  const row = isId(contactId, 'ct') ? await store.lockContactById(tx, organizationId, contactId) : null;
+  if (!row) throw Errors.notFound('Contact', contactId);
+  return row;
+}
+
+/**
+ * Removes a contact row in the caller's transaction, after its records in other features were
+ * handed over (privacy: erasure, merge); what is left cascades (leads, visit requests, finder
+ * searches, notes, consents, conversations and messages, usage). Records `contact.deleted`, a
+ * tombstone without personal data.
+ */
+export async function removeContactInTx(
+  tx: Tx,
   organizationId: string,
   contactId: string,
-): Promise<{ id: string; deleted: true }> {
-  return inTenantOrganization(db, organizationId, async (tx) => {
-    await loadContact(tx, organizationId, contactId);
-    const dealIds = await store.dealIdsOfContact(tx, organizationId, contactId);
-    const row = await store.deleteContact(tx, organizationId, contactId);
-    if (!row) throw Errors.notFound('Contact', contactId);
-    // The cascade's deals first, each as deletions of their own, so a mirror drops them too.
-    for (const dealId of dealIds)
-      await recordEvent(tx, { type: 'deal.deleted', data: { deal: tombstoneOf(dealId) }, actor: OPERATOR });
-    await recordEvent(tx, {
-      type: ContactDeleted.type,
-      data: { contact: tombstoneOf(row.id) },
-      actor: OPERATOR,
-    });
-    return { id: contactId, deleted: true as const };
-  });
+  actor: Actor,
+): Promise<void> {
+  const row = await store.deleteContact(tx, organizationId, contactId);
+  if (!row) throw Errors.notFound('Contact', contactId);
+  await recordEvent(tx, { type: ContactDeleted.type, data: { contact: tombstoneOf(row.id) }, actor });
 }

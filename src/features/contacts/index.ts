@@ -22,7 +22,8 @@ export {
   optOutContact,
   upsertPortalContact,
 } from './contacts.upsert.ts';
-export { createAdminContact } from './contacts.write.ts';
+export { createAdminContact, lockContact, removeContactInTx } from './contacts.write.ts';
+export { handoverChanges, redacted, type ContactHandover } from './contacts.handover.ts';
 
 /** The contacts feature's manifest (src/features.ts lists it). */
 export const contactsFeature = defineFeature({

@@ -1,7 +1,20 @@
-import { and, asc, count, desc, eq, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  lt,
+  sql,
+  type AnyColumn,
+  type SQL,
+} from 'drizzle-orm';
 import type { Tx } from '../../db/database.ts';
 import { keysetConditions, keysetOrder, keysetPosition, type Keyed, type Keyset } from '../../db/keyset.ts';
-import { deals, pipelineStages, type DealRow } from '../../db/schema.ts';
+import { dealStageChanges, deals, pipelineStages, type DealRow } from '../../db/schema.ts';
 
 export type NewDeal = typeof deals.$inferInsert;
 
@@ -183,4 +196,34 @@ export async function listDealsByUpdatedAt(
     row: { deal, stageName },
     key: { updatedAt: position, id: deal.id },
   }));
+}
+
+/** A contact's deals with their stage names, locked for a handover (merge or erasure), by id. */
+export async function lockDealsOfContact(
+  tx: Tx,
+  organizationId: string,
+  contactId: string,
+): Promise<DealWithStage[]> {
+  return withStage(tx)
+    .where(and(eq(deals.organizationId, organizationId), eq(deals.contactId, contactId)))
+    .orderBy(asc(deals.id))
+    .for('update', { of: deals });
+}
+
+/** Rewrites the lost reasons of the stage history of `dealIds` (an erasure's redaction). */
+export async function rewriteStageHistoryReasons(
+  tx: Tx,
+  dealIds: string[],
+  rewrite: (text: string) => string,
+): Promise<void> {
+  if (dealIds.length === 0) return;
+  const history = await tx
+    .select({ id: dealStageChanges.id, lostReason: dealStageChanges.lostReason })
+    .from(dealStageChanges)
+    .where(and(inArray(dealStageChanges.dealId, dealIds), isNotNull(dealStageChanges.lostReason)));
+  for (const change of history) {
+    const lostReason = rewrite(change.lostReason as string);
+    if (lostReason !== change.lostReason)
+      await tx.update(dealStageChanges).set({ lostReason }).where(eq(dealStageChanges.id, change.id));
+  }
 }

@@ -7,6 +7,7 @@ import { dealsSchemas } from './deals.schema.ts';
 
 export { listDeals } from './deals.read.ts';
 export { createDeal, moveDeal } from './deals.service.ts';
+export { handOverDeals } from './deals.handover.ts';
 
 /** The deals feature's manifest (src/features.ts lists it). */
 export const dealsFeature = defineFeature({

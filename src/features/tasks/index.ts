@@ -6,6 +6,7 @@ import { tasksRoutes } from './tasks.routes.ts';
 import { tasksSchemas } from './tasks.schema.ts';
 
 export { createTask, insertTaskInTx, listPendingTasks } from './tasks.service.ts';
+export { handOverTasks } from './tasks.handover.ts';
 
 /** The tasks feature's manifest (src/features.ts lists it). */
 export const tasksFeature = defineFeature({

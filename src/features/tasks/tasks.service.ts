@@ -34,7 +34,7 @@ const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
 
-function toTask(row: TaskRow): Task {
+export function toTask(row: TaskRow): Task {
   return {
     id: row.id,
     title: row.title,

@@ -120,3 +120,17 @@ export async function listTasksByUpdatedAt(
     .limit(keyset.limit);
   return rows.map(({ task, position }) => ({ row: task, key: { updatedAt: position, id: task.id } }));
 }
+
+/** A contact's tasks, locked for a handover (merge or erasure), by id. */
+export async function lockTasksOfContact(
+  tx: Tx,
+  organizationId: string,
+  contactId: string,
+): Promise<TaskRow[]> {
+  return tx
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.organizationId, organizationId), eq(tasks.contactId, contactId)))
+    .orderBy(asc(tasks.id))
+    .for('update');
+}

@@ -120,3 +120,20 @@ export async function replaceStoredResponse(tx: Tx, stored: StoredResponse, seal
     UPDATE idempotency_keys SET response_body = ${sealed}
     WHERE organization_id = ${stored.organizationId} AND key = ${stored.key} AND response_body = ${stored.body}`);
 }
+
+/** Up to `limit` stored bodies of an organization, by key after `afterKey`. */
+export async function findStoredResponses(
+  tx: Tx,
+  organizationId: string,
+  afterKey: string,
+  limit: number,
+): Promise<StoredResponse[]> {
+  const rows = await queryRows<{ organization_id: string; key: string; response_body: string }>(
+    tx,
+    sql`
+    SELECT organization_id, key, response_body FROM idempotency_keys
+    WHERE organization_id = ${organizationId} AND key > ${afterKey} AND response_body IS NOT NULL
+    ORDER BY key LIMIT ${limit}`,
+  );
+  return rows.map((row) => ({ organizationId: row.organization_id, key: row.key, body: row.response_body }));
+}

@@ -69,7 +69,11 @@ describe('admin contacts: happy path', () => {
     expect(updatedEvent?.actor).toStrictEqual({ kind: 'SYSTEM', userId: null });
 
     expect(expectStatus(await admin(app, 'DELETE', `${base}/${created.id}`), 200)).toStrictEqual({
-      data: { id: created.id, deleted: true },
+      data: {
+        id: created.id,
+        deleted: true,
+        erased: { deals: 0, tasks: 0, appointments: 0, events: 2, storedResponses: 0 },
+      },
     });
     const [deletedEvent] = await eventOf(agency.org.id, 'contact.deleted', created.id);
     expect(deletedEvent?.data).toEqual({

@@ -9,7 +9,9 @@ import { createPipeline } from '../deals/support.ts';
 interface Logged {
   type: string;
   sequence: number;
-  data: Record<string, { id: string; deletedAt?: string; reason?: string }>;
+  data: Record<string, { id: string; deletedAt?: string; reason?: string; contactId?: string | null }> & {
+    changes?: string[];
+  };
 }
 
 let app: FastifyInstance;
@@ -57,7 +59,7 @@ function expectTombstone(event: Logged | undefined, object: string, id: string) 
 }
 
 describe('deletions are events', () => {
-  it('deleting a contact records deal.deleted for each deal it takes with it, then contact.deleted', async () => {
+  it('erasing a contact keeps its deals without it (deal.updated naming contactId), then records contact.deleted', async () => {
     const contact = expectStatus(
       await admin(app, 'POST', orgPath('contacts'), { firstName: 'Gone' }),
       201,
@@ -69,9 +71,13 @@ describe('deletions are events', () => {
       );
     const start = await head();
     expectStatus(await admin(app, 'DELETE', orgPath(`contacts/${contact.id}`)), 200);
-    const events = await logSince(start, ['contact.deleted', 'deal.deleted']);
-    expect(events.map((e) => e.type)).toEqual(['deal.deleted', 'deal.deleted', 'contact.deleted']);
+    const events = await logSince(start, ['contact.*', 'deal.*']);
+    expect(events.map((e) => e.type)).toEqual(['deal.updated', 'deal.updated', 'contact.deleted']);
     expect(events.slice(0, 2).map((e) => e.data.deal?.id)).toEqual(deals.map((d) => d.id).sort());
+    for (const event of events.slice(0, 2)) {
+      expect(event.data.deal?.contactId).toBeNull();
+      expect(event.data.changes).toEqual(['contactId']);
+    }
     expectTombstone(events[2], 'contact', contact.id);
     // Only the tombstone: nothing of the person lives on in the log.
     expect(Object.keys(events[2]?.data.contact ?? {})).toEqual(['id', 'deletedAt']);

@@ -1,0 +1,48 @@
+import type { Database } from '../../db/database.ts';
+import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import type { SecretBox } from '../../platform/crypto/secret-box.ts';
+import type { Actor } from '../../platform/events/catalog.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import { isId } from '../../platform/ids/ids.ts';
+import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { eraseContactInTx, type Erasure } from './privacy.erase.ts';
+import { exportContactInTx, type ContactExport } from './privacy.export.ts';
+
+/** Back-office erasures are recorded with a SYSTEM actor (the operator). */
+const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
+
+/** DELETE /v1/contacts/{id}: erases the person, in one transaction. */
+export async function eraseContact(
+  db: Database,
+  secrets: SecretBox,
+  principal: Principal,
+  contactId: string,
+): Promise<Erasure> {
+  const organizationId = principal.organization.id;
+  return db.tenantTx(organizationId, (tx) =>
+    eraseContactInTx(tx, secrets, organizationId, contactId, actorOf(principal)),
+  );
+}
+
+/** The back office's contact deletion: the same erasure. */
+export async function eraseAdminContact(
+  db: Database,
+  secrets: SecretBox,
+  organizationId: string,
+  contactId: string,
+): Promise<Erasure> {
+  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
+  return inTenantOrganization(db, organizationId, (tx) =>
+    eraseContactInTx(tx, secrets, organizationId, contactId, OPERATOR),
+  );
+}
+
+/** GET /v1/contacts/{id}/export: every record held about the person, one consistent snapshot. */
+export async function exportContact(
+  db: Database,
+  principal: Principal,
+  contactId: string,
+): Promise<ContactExport> {
+  const organizationId = principal.organization.id;
+  return db.tenantTx(organizationId, (tx) => exportContactInTx(tx, organizationId, contactId));
+}

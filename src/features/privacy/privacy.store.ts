@@ -1,0 +1,74 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Tx } from '../../db/database.ts';
+import type { DataPlace } from './privacy.inventory.ts';
+
+/** Columns an export leaves out: the tenant, and keys derived from fields it shows. */
+const NOT_EXPORTED = new Set(['organization_id', 'email_key', 'search_text']);
+
+const camel = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+function exported(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(row)) {
+    if (NOT_EXPORTED.has(name)) continue;
+    out[camel(name)] = value instanceof Date ? value.toISOString() : value;
+  }
+  return out;
+}
+
+/**
+ * The rows of one place about the contact, oldest first, as JSON (camelCase names, ISO instants).
+ * `deal_id` places are reached through the contact's deals. Table and column names come from the
+ * inventory, never from a request.
+ */
+export async function rowsAbout(
+  tx: Tx,
+  organizationId: string,
+  place: DataPlace & { link: 'id' | 'contact_id' | 'deal_id' },
+  contactId: string,
+): Promise<Record<string, unknown>[]> {
+  const table = sql.identifier(place.table);
+  const where =
+    place.link === 'deal_id'
+      ? sql`deal_id IN (SELECT id FROM deals WHERE organization_id = ${organizationId} AND contact_id = ${contactId})`
+      : sql`${sql.identifier(place.link)} = ${contactId}`;
+  const order = place.table === 'usage_daily' ? sql`day, name` : sql`created_at, id`;
+  const rows = await queryRows<Record<string, unknown>>(
+    tx,
+    sql`SELECT * FROM ${table} WHERE organization_id = ${organizationId} AND ${where} ORDER BY ${order}`,
+  );
+  return rows.map(exported);
+}
+
+/** The organization's events whose payload mentions any of `needles` (an id, an email, a phone). */
+export async function eventsMentioning(
+  tx: Tx,
+  organizationId: string,
+  needles: readonly string[],
+): Promise<{ id: string; data: Record<string, unknown> }[]> {
+  const mentions = sql.join(
+    needles.map((needle) => sql`strpos(data::text, ${needle}) > 0`),
+    sql` OR `,
+  );
+  return queryRows(
+    tx,
+    sql`SELECT id, data FROM events WHERE organization_id = ${organizationId} AND (${mentions})`,
+  );
+}
+
+/** Replaces an event's payload, and drops the receivers' answers to its deliveries (they may echo it). */
+export async function rewriteEvent(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+  data: Record<string, unknown>,
+): Promise<void> {
+  await tx.execute(
+    sql`UPDATE events SET data = ${JSON.stringify(data)}::jsonb WHERE organization_id = ${organizationId} AND id = ${id}`,
+  );
+  await tx.execute(sql`
+    UPDATE webhook_attempts SET response_body = NULL, error = NULL
+    WHERE organization_id = ${organizationId}
+      AND delivery_id IN (SELECT id FROM webhook_deliveries WHERE organization_id = ${organizationId} AND event_id = ${id})
+      AND (response_body IS NOT NULL OR error IS NOT NULL)`);
+}
