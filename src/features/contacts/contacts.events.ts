@@ -51,9 +51,10 @@ export const ContactUpdated = defineEvent({
 export const ContactDeleted = defineEvent({
   type: 'contact.deleted',
   description:
-    'A contact was deleted in the back office, with its leads, visit requests, finder searches, deals (each ' +
-    'records `deal.deleted`) and usage; its tasks and appointments stay, with `contactId` null. `data.contact` ' +
-    'is a tombstone: its id and when it was deleted, never its details.',
+    'A contact was erased (`DELETE /v1/contacts/{id}` or the back office; docs/privacy.md) or merged into ' +
+    'another (then `contact.merged` follows). Its leads, visit requests, finder searches, notes, consents, ' +
+    'messages and usage went with it; its deals, tasks and appointments stay without it (each records its ' +
+    '`*.updated` first). `data.contact` is a tombstone: its id and when it was deleted, never its details.',
   schema: tombstoneSchema('contact'),
   example: { contact: { id: exampleContact.id, deletedAt: '2027-03-29T10:15:00.000Z' } },
 });

@@ -8,6 +8,7 @@ import { contactsSchemas } from './contacts.schema.ts';
 export { exampleContact } from './contacts.events.ts';
 export {
   CONTACT_STATUSES,
+  ContactResponseSchema,
   ContactSchema,
   PortalPersonFields,
   type Contact,
@@ -23,6 +24,7 @@ export {
   upsertPortalContact,
 } from './contacts.upsert.ts';
 export { createAdminContact, lockContact, removeContactInTx } from './contacts.write.ts';
+export { absorbContactFields } from './contacts.absorb.ts';
 export { handoverChanges, redacted, type ContactHandover } from './contacts.handover.ts';
 
 /** The contacts feature's manifest (src/features.ts lists it). */

@@ -1,6 +1,7 @@
-// Personal data handled the way EU agencies must (issue 21): erasure, access, and the inventory of
-// where a person's data lives.
+// A person's data as a whole (issue 21): erasure, access (export) and merging duplicates, all driven
+// by the inventory of where a contact's data lives.
 import { defineFeature } from '../../platform/features/manifest.ts';
+import { ContactMerged } from './privacy.events.ts';
 import { privacyRoutes } from './privacy.routes.ts';
 import { privacySchemas } from './privacy.schema.ts';
 
@@ -11,4 +12,5 @@ export const privacyFeature = defineFeature({
   name: 'privacy',
   schemas: privacySchemas,
   routes: [privacyRoutes],
+  events: [ContactMerged],
 });

@@ -1,8 +1,10 @@
 import type { FeaturePlugin } from '../../platform/features/manifest.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
+import { ContactResponseSchema } from '../contacts/index.ts';
 import {
   ContactErasureResponseSchema,
+  MergeContactBodySchema,
   ContactExportResponseSchema,
   PrivacyContactParamsSchema,
   PrivacyOrgContactParamsSchema,
@@ -18,6 +20,14 @@ const ERASURE =
   '`*.updated`); every event naming the person (event log, pending webhook deliveries) and every stored ' +
   'idempotent response is rewritten without their data. Records `contact.deleted`, a tombstone without ' +
   'personal data. docs/privacy.md lists every place.';
+
+const MERGE =
+  'In one transaction, every record of the source contact (`sourceContactId`) moves to this one: leads, visit ' +
+  'requests, finder searches, notes, consents, messages (one conversation: the later window, blocked if either ' +
+  'was), usage (daily totals summed), deals, tasks and appointments (each records its `*.updated`). Empty ' +
+  'fields of this contact are filled from the source (tags joined, an opt-out of either kept), the score is ' +
+  'computed again, the source is removed (`contact.deleted`) and `contact.merged` is recorded with both ids. ' +
+  '404 for an unknown contact; 400 naming `body.sourceContactId` when it is unknown or the same contact.';
 
 /** Erasure and access: `DELETE /v1/contacts/{id}`, `GET /v1/contacts/{id}/export`, and the back office's delete. */
 export const privacyRoutes: FeaturePlugin = async (app, { db, secrets }) => {
@@ -56,6 +66,54 @@ export const privacyRoutes: FeaturePlugin = async (app, { db, secrets }) => {
       },
     },
     async (request) => ({ data: await privacy.exportContact(db, principalOf(request), request.params.id) }),
+  );
+
+  app.post(
+    '/v1/contacts/:id/merge',
+    {
+      config: { auth: { scope: 'contacts:write', keyTypes: ['secret'], write: true, accessLevel: 3 } },
+      schema: {
+        operationId: 'contacts.merge',
+        summary: 'Merge a duplicate into a contact',
+        description: `Secret key with \`contacts:write\`, access level 3. ${MERGE} Send an \`Idempotency-Key\` to retry safely.`,
+        tags: TAGS,
+        params: PrivacyContactParamsSchema,
+        body: MergeContactBodySchema,
+        response: { 200: ContactResponseSchema },
+      },
+    },
+    async (request) => ({
+      data: await privacy.mergeContacts(
+        db,
+        principalOf(request),
+        request.params.id,
+        request.body.sourceContactId,
+      ),
+    }),
+  );
+
+  app.post(
+    '/admin/v1/organizations/:orgId/contacts/:contactId/merge',
+    {
+      config: { admin: true },
+      schema: {
+        operationId: 'admin.contacts.merge',
+        summary: 'Merge a duplicate into a contact',
+        description: MERGE,
+        tags: ['Admin: contacts'],
+        params: PrivacyOrgContactParamsSchema,
+        body: MergeContactBodySchema,
+        response: { 200: ContactResponseSchema },
+      },
+    },
+    async (request) => ({
+      data: await privacy.mergeAdminContacts(
+        db,
+        request.params.orgId,
+        request.params.contactId,
+        request.body.sourceContactId,
+      ),
+    }),
   );
 
   app.delete(

@@ -60,7 +60,18 @@ export const PrivacyOrgContactParamsSchema = Type.Object(
   { additionalProperties: false },
 );
 
+export const MergeContactBodySchema = Type.Object(
+  {
+    sourceContactId: Type.String({
+      maxLength: 64,
+      description: 'ct_… of the contact merged into this one and then removed',
+    }),
+  },
+  { $id: 'MergeContactBody', additionalProperties: false },
+);
+export type MergeContactBody = Static<typeof MergeContactBodySchema>;
+
 export const ContactErasureResponseSchema = DataOf(ref(ContactErasureSchema));
 export const ContactExportResponseSchema = DataOf(ref(ContactExportSchema));
 export type ContactErasure = Static<typeof ContactErasureSchema>;
-export const privacySchemas = [ContactErasureSchema, ContactExportSchema];
+export const privacySchemas = [ContactErasureSchema, ContactExportSchema, MergeContactBodySchema];

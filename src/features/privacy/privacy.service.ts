@@ -7,6 +7,8 @@ import { isId } from '../../platform/ids/ids.ts';
 import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
 import { eraseContactInTx, type Erasure } from './privacy.erase.ts';
 import { exportContactInTx, type ContactExport } from './privacy.export.ts';
+import { mergeContactsInTx } from './privacy.merge.ts';
+import type { Contact } from '../contacts/index.ts';
 
 /** Back-office erasures are recorded with a SYSTEM actor (the operator). */
 const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
@@ -45,4 +47,30 @@ export async function exportContact(
 ): Promise<ContactExport> {
   const organizationId = principal.organization.id;
   return db.tenantTx(organizationId, (tx) => exportContactInTx(tx, organizationId, contactId));
+}
+
+/** POST /v1/contacts/{id}/merge: the source's records move to the contact, the source goes; one transaction. */
+export async function mergeContacts(
+  db: Database,
+  principal: Principal,
+  targetId: string,
+  sourceId: string,
+): Promise<Contact> {
+  const organizationId = principal.organization.id;
+  return db.tenantTx(organizationId, (tx) =>
+    mergeContactsInTx(tx, organizationId, targetId, sourceId, actorOf(principal)),
+  );
+}
+
+/** The back office's merge: the same rules, as the operator. */
+export async function mergeAdminContacts(
+  db: Database,
+  organizationId: string,
+  targetId: string,
+  sourceId: string,
+): Promise<Contact> {
+  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
+  return inTenantOrganization(db, organizationId, (tx) =>
+    mergeContactsInTx(tx, organizationId, targetId, sourceId, OPERATOR),
+  );
 }

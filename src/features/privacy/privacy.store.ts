@@ -72,3 +72,77 @@ export async function rewriteEvent(
       AND delivery_id IN (SELECT id FROM webhook_deliveries WHERE organization_id = ${organizationId} AND event_id = ${id})
       AND (response_body IS NOT NULL OR error IS NOT NULL)`);
 }
+
+/** Moves a place's rows from one contact to another; returns how many. */
+export async function moveRows(
+  tx: Tx,
+  organizationId: string,
+  table: string,
+  from: string,
+  to: string,
+): Promise<number> {
+  const rows = await queryRows(
+    tx,
+    sql`UPDATE ${sql.identifier(table)} SET contact_id = ${to}
+        WHERE organization_id = ${organizationId} AND contact_id = ${from} RETURNING 1`,
+  );
+  return rows.length;
+}
+
+/** Adds the source's daily usage totals to the target's (same day and name: summed); returns the source's rows. */
+export async function mergeUsageDaily(
+  tx: Tx,
+  organizationId: string,
+  from: string,
+  to: string,
+): Promise<number> {
+  const rows = await queryRows(
+    tx,
+    sql`INSERT INTO usage_daily AS d (organization_id, contact_id, day, name, count, first_occurred_at, last_occurred_at)
+        SELECT organization_id, ${to}, day, name, count, first_occurred_at, last_occurred_at
+        FROM usage_daily WHERE organization_id = ${organizationId} AND contact_id = ${from}
+        ON CONFLICT (organization_id, contact_id, day, name) DO UPDATE SET
+          count = d.count + excluded.count,
+          first_occurred_at = least(d.first_occurred_at, excluded.first_occurred_at),
+          last_occurred_at = greatest(d.last_occurred_at, excluded.last_occurred_at)
+        RETURNING 1`,
+  );
+  await tx.execute(
+    sql`DELETE FROM usage_daily WHERE organization_id = ${organizationId} AND contact_id = ${from}`,
+  );
+  return rows.length;
+}
+
+/**
+ * One conversation per contact: the target keeps its own (with the later window, the latest message,
+ * blocked if either was), or takes the source's when it has none. Messages are moved by `moveRows`.
+ */
+export async function mergeConversations(
+  tx: Tx,
+  organizationId: string,
+  from: string,
+  to: string,
+): Promise<number> {
+  const [target] = await queryRows<{ id: string }>(
+    tx,
+    sql`SELECT id FROM conversations WHERE organization_id = ${organizationId} AND contact_id = ${to} FOR UPDATE`,
+  );
+  if (!target) return moveRows(tx, organizationId, 'conversations', from, to);
+  const merged = await queryRows(
+    tx,
+    sql`UPDATE conversations t SET
+          last_inbound_at = greatest(t.last_inbound_at, s.last_inbound_at),
+          last_message_id = CASE WHEN s.last_message_at > t.last_message_at OR t.last_message_at IS NULL
+                                 THEN s.last_message_id ELSE t.last_message_id END,
+          last_message_at = greatest(t.last_message_at, s.last_message_at),
+          blocked = t.blocked OR s.blocked,
+          updated_at = now()
+        FROM conversations s
+        WHERE t.id = ${target.id} AND s.organization_id = ${organizationId} AND s.contact_id = ${from}
+        RETURNING 1`,
+  );
+  await tx.execute(
+    sql`DELETE FROM conversations WHERE organization_id = ${organizationId} AND contact_id = ${from}`,
+  );
+  return merged.length;
+}

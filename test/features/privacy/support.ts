@@ -1,0 +1,116 @@
+/** A person stored through every path that keeps personal data, for the erasure and merge tests. */
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import { createAgent, createProperty } from '../../helpers/factories.ts';
+import { admin, api, expectStatus } from '../../helpers/http.ts';
+import { inbound, send, type MessagingAgency } from '../conversations/support.ts';
+
+export interface Person {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+}
+
+const utcDate = (offsetDays: number) =>
+  new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+let sequence = 0;
+
+/** The contact holding `phone`, found through the API. */
+export async function contactByPhone(app: FastifyInstance, key: string, phone: string): Promise<string> {
+  const found = expectStatus(await api(app, 'GET', '/v1/contacts', { key, query: { q: phone } }), 200).data;
+  expect(found).toHaveLength(1);
+  return found[0].id as string;
+}
+
+/**
+ * Stores `person` the way the portal and the back office do: a lead (which creates the contact), a
+ * visit request, a finder search, a booking (appointment and its follow-up task), a message in and one
+ * out, a note (sent with `noteKey` as Idempotency-Key when given), a usage event, a deal and a task named
+ * after them. Returns the contact's id.
+ */
+export async function storeEverywhere(
+  app: FastifyInstance,
+  agency: MessagingAgency,
+  person: Person,
+  options: { noteKey?: string; dealTitle?: string; stageId?: string } = {},
+): Promise<string> {
+  sequence += 1;
+  const property = await createProperty(app, agency.orgId, { title: `Loft ${sequence}` });
+  const slug = `privacy-${Date.now().toString(36)}-${sequence}`;
+  await createAgent(app, agency.orgId, {
+    bookingSlug: slug,
+    booking: { timezone: 'UTC', weekdays: [1, 2, 3, 4, 5, 6, 7] },
+  });
+  const portal = (path: string, body: Record<string, unknown>) =>
+    api(app, 'POST', path, { key: agency.publishable, body });
+  expectStatus(
+    await portal('/v1/leads', {
+      ...person,
+      propertyId: property.id,
+      message: `Soy ${person.firstName} ${person.lastName}, llamadme al ${person.phone}`,
+      utmSource: 'newsletter',
+    }),
+    201,
+  );
+  const contactId = await contactByPhone(app, agency.secret, person.phone);
+  const { firstName, phone } = person;
+  expectStatus(
+    await portal('/v1/leads/schedule', {
+      firstName,
+      phone,
+      propertyId: property.id,
+      preferredTime: 'morning',
+    }),
+    201,
+  );
+  expectStatus(
+    await portal('/v1/finder', { firstName, phone, transactionType: 'SALE', city: 'Madrid' }),
+    201,
+  );
+  const date = utcDate(3 + sequence);
+  expectStatus(
+    await portal(`/v1/booking/${slug}`, { firstName, phone, date, startTime: '10:00', type: 'SHOWING' }),
+    201,
+  );
+
+  expectStatus(await inbound(app, agency.orgId, contactId, `Hola, soy ${firstName}`), 201);
+  expectStatus(
+    await send(app, agency.secret, contactId, { body: `Hola ${firstName}, ¿te va el jueves?` }),
+    201,
+  );
+  expectStatus(
+    await api(app, 'POST', `/v1/contacts/${contactId}/notes`, {
+      key: agency.secret,
+      body: { body: `${firstName} ${person.lastName} prefers mornings` },
+      headers: options.noteKey ? { 'Idempotency-Key': options.noteKey } : {},
+    }),
+    201,
+  );
+  expectStatus(
+    await api(app, 'POST', '/v1/usage/events', {
+      key: agency.secret,
+      body: {
+        name: 'listing.saved',
+        contactId,
+        label: `Saved by ${firstName}`,
+        props: { email: person.email },
+      },
+    }),
+    200,
+  );
+  const orgPath = (path: string) => `/admin/v1/organizations/${agency.orgId}/${path}`;
+  expectStatus(
+    await admin(app, 'POST', orgPath('deals'), {
+      title: options.dealTitle ?? `${firstName} ${person.lastName}: loft`,
+      contactId,
+      ...(options.stageId ? { stageId: options.stageId } : {}),
+    }),
+    201,
+  );
+  expectStatus(
+    await admin(app, 'POST', orgPath('tasks'), { title: `Call ${firstName} back`, contactId }),
+    201,
+  );
+  return contactId;
+}
