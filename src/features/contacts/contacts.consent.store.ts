@@ -4,9 +4,25 @@ import { contactConsents, contacts, type ContactConsentRow, type ContactRow } fr
 
 export type NewConsent = typeof contactConsents.$inferInsert;
 
+/**
+ * Stamped with the clock at the insert (not the transaction's start), after `lockContact`: a statement
+ * that waited for another one is newer than it, so the newest row and `opted_out` always agree.
+ */
 export async function insertConsent(tx: Tx, consent: NewConsent): Promise<ContactConsentRow> {
-  const [row] = await tx.insert(contactConsents).values(consent).returning();
+  const [row] = await tx
+    .insert(contactConsents)
+    .values({ ...consent, createdAt: sql`clock_timestamp()` })
+    .returning();
   return row as ContactConsentRow;
+}
+
+/** Locks the contact's row until the transaction ends: one consent statement of a person at a time. */
+export async function lockContact(tx: Tx, organizationId: string, contactId: string): Promise<void> {
+  await tx
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(and(eq(contacts.organizationId, organizationId), eq(contacts.id, contactId)))
+    .for('update');
 }
 
 /** The newest row of one channel of a contact: its current consent there, or null when never given. */

@@ -99,6 +99,7 @@ export async function recordConsent(
   input: ConsentInput,
   actor: Actor,
 ): Promise<ConsentHistoryItem> {
+  await store.lockContact(tx, organizationId, contactId);
   const previous = await store.findCurrentConsent(tx, organizationId, contactId, input.channel);
   const row = await store.insertConsent(tx, {
     id: newId('cns'),

@@ -120,6 +120,13 @@ describe('PUT and GET /v1/contacts/{id}/consents', () => {
       accessLevel: 3,
     });
     expectError(await put(id, 'EMAIL', body, reader.key), 403, 'FORBIDDEN');
+    const levelOne = await createApiKey(app, tenant.org.id, {
+      type: 'secret',
+      scopes: ['contacts:read', 'contacts:write'],
+      accessLevel: 1,
+    });
+    expectError(await put(id, 'EMAIL', body, levelOne.key), 403, 'FORBIDDEN');
+    expectStatus(await get(id, levelOne.key), 200);
     const writerNoRead = await createApiKey(app, tenant.org.id, { type: 'secret', scopes: ['deals:read'] });
     expectError(await get(id, writerNoRead.key), 403, 'FORBIDDEN');
     expectError(await put(id, 'EMAIL', body, tenant.publishable.key), 403, 'FORBIDDEN');
