@@ -170,6 +170,25 @@ describe('PUT and GET /v1/contacts/{id}/consents', () => {
   });
 });
 
+describe('racing statements', () => {
+  it('leave the newest MESSAGING row and optedOut in agreement', async () => {
+    const id = await newContact();
+    const statuses = Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? 'GRANTED' : 'REVOKED'));
+    const answers = await Promise.all(
+      statuses.map((status, i) => put(id, 'MESSAGING', { status, source: `race ${i}` })),
+    );
+    for (const answer of answers) expectStatus(answer, 200);
+    const read = await consentsOf(id);
+    expect(read.history).toHaveLength(10);
+    expect(read.current.MESSAGING?.source).toBe(read.history[0]?.source);
+    const contact = expectStatus(
+      await api(app, 'GET', `/v1/contacts/${id}`, { key: tenant.secret.key }),
+      200,
+    );
+    expect(contact.data.optedOut).toBe(read.current.MESSAGING?.status === 'REVOKED');
+  });
+});
+
 describe('consent and sending messages', () => {
   it('an inbound STOP revokes MESSAGING (INBOUND_STOP), sending is BLOCKED, a PUT GRANTED unblocks', async () => {
     const agency = await createMessagingAgency(app);
