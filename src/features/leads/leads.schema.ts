@@ -21,6 +21,7 @@ const Utm = Type.Optional(Type.String({ minLength: 1, maxLength: 200 }));
 export const CreateLeadBodySchema = Type.Object(
   {
     ...person,
+    consents: Type.Optional(FormConsentsSchema),
     propertyId: Type.Optional(
       Type.String({ maxLength: 64, description: 'A property published on the portal (prop_…)' }),
     ),
@@ -29,7 +30,6 @@ export const CreateLeadBodySchema = Type.Object(
     utmMedium: Utm,
     utmCampaign: Utm,
     utmContent: Utm,
-    consents: Type.Optional(FormConsentsSchema),
   },
   { $id: 'CreateLeadBody', additionalProperties: false },
 );
