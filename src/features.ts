@@ -3,6 +3,7 @@ import { agentsFeature } from './features/agents/index.ts';
 import { apiKeysFeature } from './features/api-keys/index.ts';
 import { appointmentsFeature } from './features/appointments/index.ts';
 import { bookingFeature } from './features/booking/index.ts';
+import { consentsFeature } from './features/consents/index.ts';
 import { contactsFeature } from './features/contacts/index.ts';
 import { conversationsFeature } from './features/conversations/index.ts';
 import { dealsFeature } from './features/deals/index.ts';
@@ -44,6 +45,7 @@ export const FEATURES: readonly FeatureManifest[] = [
   demoFeature,
   contactsFeature,
   notesFeature,
+  consentsFeature,
   timelineFeature,
   privacyFeature,
   agentsFeature,

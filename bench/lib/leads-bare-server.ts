@@ -38,6 +38,7 @@ function principalOf(organizationId: string): Principal {
       writesPerMinute: 100_000,
       defaultCountry: 'ES',
       defaultCurrency: 'EUR',
+      mcpMaskPersonalData: false,
     },
     limits: { requestsPerMinute: 100_000, writesPerMinute: 100_000 },
   };

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { toAppError } from '../platform/errors/error-handler.ts';
 import type { AppError } from '../platform/errors/errors.ts';
 import type { McpToolContext, McpToolDefinition } from '../platform/mcp/mcp-tool.ts';
+import { maskPersonalData, maskText, withoutEmailFormat } from './mcp.mask.ts';
 
 export const MCP_SERVER_NAME = 'agency-crm';
 export const MCP_SERVER_VERSION = '1.0.0';
@@ -19,6 +20,8 @@ export interface CompiledTool {
   definition: McpToolDefinition;
   input: z.ZodType;
   output: z.ZodType;
+  /** The output schema for an organization that masks personal data (decision 0207). */
+  maskedOutput: z.ZodType;
 }
 
 /**
@@ -58,6 +61,11 @@ export function compileTools(tools: McpToolDefinition[], named: Record<string, u
       definition,
       input: toZod(definition.input, named, `${definition.name} input`),
       output: toZod(definition.output, named, `${definition.name} output`),
+      maskedOutput: toZod(
+        withoutEmailFormat(inlineRefs(definition.output, named)) as TSchema,
+        {},
+        `${definition.name} output`,
+      ),
     };
   });
 }
@@ -106,11 +114,15 @@ async function callTool(
     );
   }
   try {
-    const result = await tool.run(context, args);
+    const raw = await tool.run(context, args);
     context.log.info({ tool: tool.name }, 'mcp tool call');
+    // One place masks every tool's result, so no tool can leak what the organization hides.
+    const masked = context.principal.organization.mcpMaskPersonalData;
+    const result = masked ? maskPersonalData(raw) : raw;
+    const summary = tool.summarize(raw, args);
     return {
       content: [
-        { type: 'text', text: tool.summarize(result, args) },
+        { type: 'text', text: masked ? maskText(summary) : summary },
         { type: 'text', text: JSON.stringify(result) },
       ],
       structuredContent: result as Record<string, unknown>,
@@ -134,14 +146,15 @@ export function buildMcpServer(tools: CompiledTool[], context: McpToolContext): 
     { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  for (const { definition, input, output } of tools) {
+  const masked = context.principal.organization.mcpMaskPersonalData;
+  for (const { definition, input, output, maskedOutput } of tools) {
     server.registerTool(
       definition.name,
       {
         title: definition.title,
         description: definition.description,
         inputSchema: input,
-        outputSchema: output,
+        outputSchema: masked ? maskedOutput : output,
         annotations: {
           title: definition.title,
           readOnlyHint: true,

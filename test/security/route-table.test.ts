@@ -195,7 +195,10 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
 
     it("answers 404 when a key asks for another tenant's resource, exactly as for a missing one", async () => {
       for (const route of (await routes()).filter((r) => r.kind === 'keyed' && r.pathParams.length > 0)) {
-        const { params, body, shared } = await (fixtures[route.operationId as string] as Fixture)(app, mine);
+        const { params, body, shared, keep } = await (fixtures[route.operationId as string] as Fixture)(
+          app,
+          mine,
+        );
         const key = route.auth?.keyTypes.includes('secret') ? 'secret' : 'publishable';
         const own = await call(app, route, fill(route.url, params), {
           key: mine[key].key,
@@ -208,7 +211,7 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
           body,
         });
         const foreignError = expectError(foreign, 404, 'NOT_FOUND');
-        const missing = await call(app, route, fill(route.url), {
+        const missing = await call(app, route, fill(route.url, keep), {
           key: theirs[key].key,
           body,
         });

@@ -58,3 +58,35 @@ export const ContactDeleted = defineEvent({
   schema: tombstoneSchema('contact'),
   example: { contact: { id: exampleContact.id, deletedAt: '2027-03-29T10:15:00.000Z' } },
 });
+
+// Consent is a fact about the person, so its event is a contact event (`contact.*` subscribes to it).
+// The payload names the contact by id only: no name, phone or email travels with it.
+const ConsentPayload = Type.Object(
+  {
+    contactId: Type.String(),
+    channel: Type.Union([Type.Literal('MESSAGING'), Type.Literal('EMAIL'), Type.Literal('PHONE')]),
+    status: Type.Union([Type.Literal('GRANTED'), Type.Literal('REVOKED')]),
+    source: Type.String({ description: 'Where it was given or withdrawn (INBOUND_STOP, LEAD_FORM, ...)' }),
+    at: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
+export const ContactConsentChanged = defineEvent({
+  type: 'contact.consent_changed',
+  description:
+    "A contact's consent on a channel (MESSAGING, EMAIL, PHONE) changed status, or was stated for the " +
+    'first time: by PUT /v1/contacts/{id}/consents/{channel}, the `optedOut` field (source OPT_OUT), an ' +
+    'inbound STOP (INBOUND_STOP) or a portal form (LEAD_FORM, FINDER_FORM). Restating the same status adds ' +
+    'a history row but no event. `data.consent` carries the contact id only, no personal data.',
+  schema: Type.Object({ consent: ConsentPayload }, { additionalProperties: false }),
+  example: {
+    consent: {
+      contactId: exampleContact.id,
+      channel: 'MESSAGING',
+      status: 'REVOKED',
+      source: 'INBOUND_STOP',
+      at: '2027-03-29T10:15:00.000Z',
+    },
+  },
+});

@@ -7,10 +7,11 @@ import { recordEvent } from '../../platform/events/record.ts';
 import { nextCode } from '../../platform/ids/codes.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
 
+import { CONSENT_SOURCES, recordConsent } from './contacts.consent.ts';
 import { ContactCreated, ContactUpdated } from './contacts.events.ts';
 import { type Contact, type ContactSource } from './contacts.schema.ts';
 import * as store from './contacts.store.ts';
-import { loadContact, searchText, toContact } from './contacts.service.ts';
+import { searchText, toContact } from './contacts.service.ts';
 
 /** What a portal form knows about the person who sent it. */
 export interface PortalContactInput {
@@ -150,20 +151,21 @@ export async function findContactByPhone(
 }
 
 /**
- * Marks a contact as opted out of messaging (an opt-out keyword), inside the caller's transaction,
- * and records `contact.updated` with `changes: ["optedOut"]`; nothing happens when it already is.
+ * An opt-out keyword (STOP...) from the contact, inside the caller's transaction: a REVOKED
+ * MESSAGING consent with source INBOUND_STOP, which sets `optedOut` (and records `contact.updated`
+ * with `changes: ["optedOut"]`) unless it already was; a repeated STOP adds history only.
  */
 export async function optOutContact(
   tx: Tx,
   organizationId: string,
   contactId: string,
   actor: Actor,
-): Promise<Contact> {
-  const current = await loadContact(tx, organizationId, contactId);
-  if (current.optedOut) return toContact(current);
-  const row = await store.updateContact(tx, organizationId, contactId, { optedOut: true });
-  if (!row) throw Errors.notFound('Contact', contactId);
-  const contact = toContact(row);
-  await recordEvent(tx, { type: ContactUpdated.type, data: { contact, changes: ['optedOut'] }, actor });
-  return contact;
+): Promise<void> {
+  await recordConsent(
+    tx,
+    organizationId,
+    contactId,
+    { channel: 'MESSAGING', status: 'REVOKED', source: CONSENT_SOURCES.inboundStop },
+    actor,
+  );
 }

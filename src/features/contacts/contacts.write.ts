@@ -13,6 +13,7 @@ import {
   inTenantOrganization,
   requireTenantOrganization,
 } from '../../platform/tenancy/tenant-organization.ts';
+import { CONSENT_SOURCES, recordConsent } from './contacts.consent.ts';
 import { ContactCreated, ContactDeleted, ContactUpdated } from './contacts.events.ts';
 import {
   WRITABLE_CONTACT_FIELDS,
@@ -202,7 +203,15 @@ export async function insertColumns(
   }
   const contact = toContact(row);
   await recordEvent(tx, { type: ContactCreated.type, data: { contact }, actor });
+  if (contact.optedOut) await recordOptOutConsent(tx, organizationId, contact, actor);
   return contact;
+}
+
+/** The `optedOut` field written is a MESSAGING consent too (source OPT_OUT): the history shows it. */
+async function recordOptOutConsent(tx: Tx, organizationId: string, contact: Contact, actor: Actor) {
+  const status = contact.optedOut ? 'REVOKED' : 'GRANTED';
+  const consent = { channel: 'MESSAGING', status, source: CONSENT_SOURCES.optOut } as const;
+  await recordConsent(tx, organizationId, contact.id, consent, actor);
 }
 
 async function insertNew(
@@ -296,6 +305,7 @@ export async function changeColumns(
   if (!row) throw Errors.notFound('Contact', current.id);
   const contact = toContact(row);
   await recordEvent(tx, { type: ContactUpdated.type, data: { contact, changes: changed }, actor });
+  if (changed.includes('optedOut')) await recordOptOutConsent(tx, organizationId, contact, actor);
   return { contact, changes: changed };
 }
 

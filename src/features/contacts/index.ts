@@ -1,10 +1,27 @@
 // Contacts: the v1 API, the back office, portal-form upserts and the activity score.
 import { defineFeature } from '../../platform/features/manifest.ts';
-import { ContactCreated, ContactDeleted, ContactUpdated } from './contacts.events.ts';
+import { ContactConsentChanged, ContactCreated, ContactDeleted, ContactUpdated } from './contacts.events.ts';
 import { contactsMcpTools } from './contacts.mcp.ts';
 import { contactsRoutes } from './contacts.routes.ts';
 import { contactsSchemas } from './contacts.schema.ts';
 
+export {
+  CONSENT_CHANNELS,
+  CONSENT_HISTORY_LIMIT,
+  CONSENT_SOURCES,
+  CONSENT_STATUSES,
+  FormConsentsSchema,
+  readContactConsents,
+  recordConsent,
+  recordFormConsents,
+  type ConsentChannel,
+  type ConsentHistoryItem,
+  type ConsentInput,
+  type ConsentState,
+  type ConsentStatus,
+  type ContactConsents,
+  type FormConsents,
+} from './contacts.consent.ts';
 export { exampleContact } from './contacts.events.ts';
 export {
   CONTACT_STATUSES,
@@ -33,5 +50,5 @@ export const contactsFeature = defineFeature({
   schemas: contactsSchemas,
   routes: [contactsRoutes],
   mcpTools: contactsMcpTools,
-  events: [ContactCreated, ContactUpdated, ContactDeleted],
+  events: [ContactCreated, ContactUpdated, ContactDeleted, ContactConsentChanged],
 });

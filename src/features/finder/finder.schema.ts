@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { Amount, DataOf, ref, StringEnum } from '../../platform/http/schemas.ts';
 import { AMENITIES, PROPERTY_TYPES, TRANSACTION_TYPES } from '../properties/index.ts';
-import { PortalPersonFields } from '../contacts/index.ts';
+import { FormConsentsSchema, PortalPersonFields } from '../contacts/index.ts';
 
 /** What a person may look for (SPEC.md "POST /v1/finder"): buy or rent; SALE_OR_RENT is a listing's value. */
 export const FINDER_TRANSACTION_TYPES = ['SALE', 'RENT'] as const;
@@ -57,6 +57,7 @@ export const FinderBodySchema = Type.Object(
     subscribedToAlerts: Type.Optional(
       Type.Boolean({ description: 'The person wants to hear about new matching listings. Default false' }),
     ),
+    consents: Type.Optional(FormConsentsSchema),
   },
   {
     $id: 'FinderBody',

@@ -8,9 +8,11 @@ import { normalizePhone } from '../../platform/text/phone.ts';
 import { recordAnalyticsEventInTx } from '../analytics/index.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import {
+  CONSENT_SOURCES,
   type Contact,
   findContactInTx,
   recomputeContactScore,
+  recordFormConsents,
   upsertPortalContact,
 } from '../contacts/index.ts';
 import {
@@ -269,6 +271,8 @@ export async function submitFinder(
       },
       actorOf(principal),
     );
+    const { finderForm } = CONSENT_SOURCES;
+    await recordFormConsents(tx, organization.id, contact.id, body.consents, finderForm, actorOf(principal));
     const search = {
       id: newId('fnd'),
       contactId: contact.id,

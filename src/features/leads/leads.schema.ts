@@ -3,7 +3,7 @@ import { DateOrDateTime } from '../../platform/http/dates.ts';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
 import { DataOf, DateTime, Nullable, ref, StringEnum } from '../../platform/http/schemas.ts';
 import { TRANSACTION_TYPES } from '../properties/index.ts';
-import { PortalPersonFields } from '../contacts/index.ts';
+import { FormConsentsSchema, PortalPersonFields } from '../contacts/index.ts';
 
 /** Part of the day a visitor would like to visit (docs/decisions/0046-visit-request-schedule.md). */
 export const PREFERRED_TIMES = ['morning', 'afternoon', 'evening'] as const;
@@ -21,6 +21,7 @@ const Utm = Type.Optional(Type.String({ minLength: 1, maxLength: 200 }));
 export const CreateLeadBodySchema = Type.Object(
   {
     ...person,
+    consents: Type.Optional(FormConsentsSchema),
     propertyId: Type.Optional(
       Type.String({ maxLength: 64, description: 'A property published on the portal (prop_…)' }),
     ),

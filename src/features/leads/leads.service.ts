@@ -5,7 +5,12 @@ import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { newId } from '../../platform/ids/ids.ts';
 import { normalizePhone } from '../../platform/text/phone.ts';
-import { recomputeContactScore, upsertPortalContact } from '../contacts/index.ts';
+import {
+  CONSENT_SOURCES,
+  recomputeContactScore,
+  recordFormConsents,
+  upsertPortalContact,
+} from '../contacts/index.ts';
 import { requirePortalProperty } from '../properties/index.ts';
 import { LeadSubmitted, VisitRequested } from './leads.events.ts';
 import type {
@@ -134,6 +139,8 @@ export async function captureLead(
       LEAD_TAG,
       actor,
     );
+    const { leadForm } = CONSENT_SOURCES;
+    await recordFormConsents(tx, organizationId, contact.id, body.consents, leadForm, actor);
     await store.insertLead(tx, {
       id: newId('lead'),
       organizationId,

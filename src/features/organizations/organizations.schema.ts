@@ -21,6 +21,10 @@ export const AdminOrganizationSchema = Type.Object(
     effectiveWriteLimitPerMinute: Type.Integer(),
     defaultCountry: CountryCode,
     defaultCurrency: CurrencyCode,
+    mcpMaskPersonalData: Type.Boolean({
+      description:
+        'MCP tool results show phone numbers and emails masked (+34 6** ** ** 78, l***@example.com); a test twin follows its live organization',
+    }),
     livemode: Type.Boolean({ description: 'False for a test twin' }),
     testOrganizationId: Type.Union([Type.String(), Type.Null()], {
       description: 'The test twin (live organizations)',
@@ -56,6 +60,9 @@ export const UpdateOrganizationBodySchema = Type.Object(
     writeLimitPerMinute: Type.Optional(Type.Union([PerMinute(100_000), Type.Null()])),
     defaultCountry: Type.Optional(CountryCode),
     defaultCurrency: Type.Optional(CurrencyCode),
+    mcpMaskPersonalData: Type.Optional(
+      Type.Boolean({ description: 'Mask phone numbers and emails in MCP tool results (default false)' }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -31,6 +31,7 @@ export function toAdminOrganization(record: store.OrganizationRecord): AdminOrga
     effectiveWriteLimitPerMinute: row.writeLimitPerMinute ?? PLAN_WRITE_LIMITS[row.plan],
     defaultCountry: row.defaultCountry,
     defaultCurrency: row.defaultCurrency,
+    mcpMaskPersonalData: row.mcpMaskPersonalData,
     livemode: row.liveOrganizationId === null,
     testOrganizationId: record.testOrganizationId,
     liveOrganizationId: row.liveOrganizationId,
@@ -110,15 +111,15 @@ export async function updateOrganization(
   }
   await deps.db.systemTx(async (tx) => {
     await store.updateOrganization(tx, organizationId, body);
-    // The twin mirrors the defaults, so test-mode forms read phone numbers and prices alike.
-    if (
-      record.testOrganizationId &&
-      (body.defaultCountry !== undefined || body.defaultCurrency !== undefined)
-    ) {
-      await store.updateOrganization(tx, record.testOrganizationId, {
-        defaultCountry: body.defaultCountry,
-        defaultCurrency: body.defaultCurrency,
-      });
+    // The twin mirrors the defaults, so test-mode forms read phone numbers and prices alike, and
+    // the MCP masking (test keys act by the live setting; the twin's answer should say the same).
+    const mirrored = {
+      defaultCountry: body.defaultCountry,
+      defaultCurrency: body.defaultCurrency,
+      mcpMaskPersonalData: body.mcpMaskPersonalData,
+    };
+    if (record.testOrganizationId && Object.values(mirrored).some((value) => value !== undefined)) {
+      await store.updateOrganization(tx, record.testOrganizationId, mirrored);
     }
   });
   deps.verifier.invalidate();

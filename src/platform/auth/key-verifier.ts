@@ -123,6 +123,7 @@ export class KeyVerifier {
             writeLimitPerMinute: live.writeLimitPerMinute,
             defaultCountry: live.defaultCountry,
             defaultCurrency: live.defaultCurrency,
+            mcpMaskPersonalData: live.mcpMaskPersonalData,
           },
         })
         .from(apiKeys)
@@ -156,6 +157,7 @@ export class KeyVerifier {
         writesPerMinute: orgWriteLimit,
         defaultCountry: liveOrg.defaultCountry,
         defaultCurrency: liveOrg.defaultCurrency,
+        mcpMaskPersonalData: liveOrg.mcpMaskPersonalData,
       },
       limits: {
         requestsPerMinute: key.rateLimitPerMinute ?? defaults.requestsPerMinute,

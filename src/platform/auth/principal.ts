@@ -20,6 +20,8 @@ export interface PrincipalOrganization {
   defaultCountry: string;
   /** ISO 4217 currency of prices and budgets given without one. */
   defaultCurrency: string;
+  /** MCP results show phone numbers and emails masked (the live organization's setting). */
+  mcpMaskPersonalData: boolean;
 }
 
 /** Who is calling: resolved from the credential only, never from the body or query. */

@@ -18,6 +18,7 @@ import { callError, callOk, connect, listen } from './support.ts';
 const TOOLS = [
   'get_summary',
   'search_contacts',
+  'get_contact_timeline',
   'search_properties',
   'get_property',
   'match_properties_for_contact',
@@ -34,6 +35,7 @@ const TOOL_SCOPES: Record<string, string[]> = {
   get_property: ['portal:read'],
   search_contacts: ['contacts:read'],
   get_contact: ['contacts:read'],
+  get_contact_timeline: ['contacts:read'],
   list_appointments: ['appointments:read'],
   list_pipelines: ['deals:read'],
   list_deals: ['deals:read'],
@@ -521,7 +523,7 @@ describe('get_summary', () => {
       overdueTasks: 0,
       upcomingAppointments: 2,
     });
-    expect((result.content[0] as { text: string }).text).toMatch(/10 of 10 tools available/);
+    expect((result.content[0] as { text: string }).text).toMatch(/11 of 11 tools available/);
   });
 
   it('tells a narrower key what it may use, and counts only what its scopes allow', async () => {
@@ -608,6 +610,7 @@ describe('scopes and read-only keys', () => {
 /** Valid arguments for each tool. */
 function argsFor(name: string): Record<string, unknown> {
   if (name === 'get_property') return { propertyId: ids.seaside };
-  if (name === 'get_contact' || name === 'match_properties_for_contact') return { contactId: ids.ana };
+  if (['get_contact', 'get_contact_timeline', 'match_properties_for_contact'].includes(name))
+    return { contactId: ids.ana };
   return {};
 }

@@ -1,0 +1,53 @@
+import type { Database, Tx } from '../../db/database.ts';
+import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import { isId } from '../../platform/ids/ids.ts';
+import {
+  findContactInTx,
+  readContactConsents,
+  recordConsent,
+  type ConsentChannel,
+  type ContactConsents,
+} from '../contacts/index.ts';
+import type { PutConsentBody } from './consents.schema.ts';
+
+/** The contact, or the 404 every id of another organization gets. */
+async function requireContact(tx: Tx, organizationId: string, id: string) {
+  const contact = isId(id, 'ct') ? await findContactInTx(tx, organizationId, id) : null;
+  if (!contact) throw Errors.notFound('Contact', id);
+  return contact;
+}
+
+/**
+ * States a contact's consent on one channel (PUT /v1/contacts/{id}/consents/{channel}): a history
+ * row every time, `contact.consent_changed` when the status changes, MESSAGING kept in step with
+ * `optedOut`; answers the contact's consents after the write.
+ */
+export async function setContactConsent(
+  db: Database,
+  principal: Principal,
+  contactId: string,
+  channel: ConsentChannel,
+  body: PutConsentBody,
+): Promise<ContactConsents> {
+  const organizationId = principal.organization.id;
+  return db.tenantTx(organizationId, async (tx) => {
+    await requireContact(tx, organizationId, contactId);
+    const consent = { channel, status: body.status, source: body.source.trim() };
+    await recordConsent(tx, organizationId, contactId, consent, actorOf(principal));
+    return readContactConsents(tx, organizationId, contactId);
+  });
+}
+
+/** A contact's current consent per channel and its history, newest first. */
+export async function getContactConsents(
+  db: Database,
+  principal: Principal,
+  contactId: string,
+): Promise<ContactConsents> {
+  const organizationId = principal.organization.id;
+  return db.tenantTx(organizationId, async (tx) => {
+    await requireContact(tx, organizationId, contactId);
+    return readContactConsents(tx, organizationId, contactId);
+  });
+}
