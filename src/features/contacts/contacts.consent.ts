@@ -23,6 +23,8 @@ export const CONSENT_SOURCES = {
   optOut: 'OPT_OUT',
   leadForm: 'LEAD_FORM',
   finderForm: 'FINDER_FORM',
+  /** Two contacts were merged and one of them had opted out (decision 0210). */
+  merge: 'MERGE',
 } as const;
 
 /** How many history rows an answer shows, newest first. */

@@ -6,9 +6,12 @@ import { isId } from '../../platform/ids/ids.ts';
 import { handOverAppointments } from '../appointments/index.ts';
 import {
   absorbContactFields,
+  CONSENT_SOURCES,
   findContactInTx,
   lockContact,
+  readContactConsents,
   recomputeContactScore,
+  recordConsent,
   removeContactInTx,
   type Contact,
   type ContactHandover,
@@ -68,7 +71,17 @@ export async function mergeContactsInTx(
   moved.conversations = await store.mergeConversations(tx, organizationId, sourceId, targetId);
   moved.usageDaily = await store.mergeUsageDaily(tx, organizationId, sourceId, targetId);
 
-  const { filled } = await absorbContactFields(tx, organizationId, target, source);
+  const { contact: absorbed, filled } = await absorbContactFields(tx, organizationId, target, source);
+  // Both histories are the target's now: its newest MESSAGING statement must agree with the opt-out kept.
+  const { current } = await readContactConsents(tx, organizationId, targetId);
+  if (absorbed.optedOut && current.MESSAGING?.status !== 'REVOKED')
+    await recordConsent(
+      tx,
+      organizationId,
+      targetId,
+      { channel: 'MESSAGING', status: 'REVOKED', source: CONSENT_SOURCES.merge },
+      actor,
+    );
   await removeContactInTx(tx, organizationId, sourceId, actor);
   await recomputeContactScore(tx, organizationId, targetId);
   const contact = (await findContactInTx(tx, organizationId, targetId)) as Contact;

@@ -62,6 +62,15 @@ describe('POST /v1/contacts/{id}/merge', () => {
       await api(app, 'PATCH', `/v1/contacts/${target}`, { key: agency.secret, body: { tags: ['buyer'] } }),
       200,
     );
+    // Consents: the source said stop; the target, later, said yes to messages.
+    const consent = (id: string, channel: string, status: string) =>
+      api(app, 'PUT', `/v1/contacts/${id}/consents/${channel}`, {
+        key: agency.secret,
+        body: { status, source: 'test' },
+      });
+    expectStatus(await consent(source, 'MESSAGING', 'REVOKED'), 200);
+    expectStatus(await consent(target, 'EMAIL', 'GRANTED'), 200);
+    expectStatus(await consent(target, 'MESSAGING', 'GRANTED'), 200);
     const before = { target: await exportOf(target), source: await exportOf(source) };
     // Every place that can hold rows has some on both sides, or the test proves little.
     for (const place of [
@@ -99,6 +108,15 @@ describe('POST /v1/contacts/{id}/merge', () => {
       externalId: 'crm-77',
     });
     expect([...merged.tags].sort()).toEqual(['buyer', 'vip']);
+    expect(merged.optedOut).toBe(true);
+    const consents = expectStatus(
+      await api(app, 'GET', `/v1/contacts/${target}/consents`, { key: agency.secret }),
+      200,
+    ).data;
+    expect(consents.current).toMatchObject({
+      MESSAGING: { status: 'REVOKED', source: 'MERGE' },
+      EMAIL: { status: 'GRANTED' },
+    });
 
     const after = await exportOf(target);
     for (const [place, rows] of Object.entries(after.records)) {
@@ -107,7 +125,13 @@ describe('POST /v1/contacts/{id}/merge', () => {
         ...idsOf(before.target.records[place] ?? []),
         ...idsOf(before.source.records[place] ?? []),
       ].sort();
-      expect(idsOf(rows), place).toEqual(expected);
+      // The opt-out kept is stated once more, so the newest MESSAGING statement agrees with it.
+      const added = place === 'contactConsents' ? rows.filter((row) => row.source === 'MERGE') : [];
+      expect(
+        added.map((row) => [row.channel, row.status]),
+        place,
+      ).toEqual(place === 'contactConsents' ? [['MESSAGING', 'REVOKED']] : []);
+      expect(idsOf(rows.filter((row) => !added.includes(row))), place).toEqual(expected);
       for (const row of rows) if ('contactId' in row) expect(row.contactId, place).toBe(target);
     }
     // One conversation; daily usage summed (both saved a listing today: one row counting 2).
@@ -129,7 +153,7 @@ describe('POST /v1/contacts/{id}/merge', () => {
     const log = expectStatus(
       await api(app, 'GET', '/v1/event-log', {
         key: agency.secret,
-        query: { type: ['contact.*', 'deal.updated'], order: 'desc', pageSize: '5' },
+        query: { type: ['contact.merged', 'contact.deleted', 'deal.updated'], order: 'desc', pageSize: '5' },
       }),
       200,
     ).data;
