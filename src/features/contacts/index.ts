@@ -21,6 +21,7 @@ export {
   isContactOf,
   optOutContact,
   upsertPortalContact,
+  type ContactMatchKey,
 } from './contacts.upsert.ts';
 export { createAdminContact, lockContact, removeContactInTx } from './contacts.write.ts';
 export { handoverChanges, redacted, type ContactHandover } from './contacts.handover.ts';

@@ -6,6 +6,8 @@ import { pageMeta, pageRequest, type PageMeta } from '../../platform/http/pagina
 import { isId } from '../../platform/ids/ids.ts';
 import type {
   Lead,
+  LeadMatchKey,
+  LeadOutcome,
   ListLeadsQuery,
   ListVisitRequestsQuery,
   PreferredTime,
@@ -31,13 +33,20 @@ function toLead({ lead, contact, property }: store.LeadWithNames): Lead {
     utmMedium: utm('medium'),
     utmCampaign: utm('campaign'),
     utmContent: utm('content'),
+    referrer: lead.referrer,
+    outcome: lead.outcome as LeadOutcome | null,
+    matchedOn: lead.matchedOn as LeadMatchKey | null,
     createdAt: lead.createdAt.toISOString(),
   };
 }
 
 /** The list query's filters, dates parsed; a 400 naming `createdBefore` when the range is empty. */
 function listFilter(query: ListLeadsQuery): store.LeadListFilter {
-  const filter: store.LeadListFilter = { propertyId: query.propertyId, utmSource: query.utmSource };
+  const filter: store.LeadListFilter = {
+    propertyId: query.propertyId,
+    utmSource: query.utmSource,
+    outcome: query.outcome,
+  };
   if (query.createdAfter !== undefined) {
     filter.createdAfter = parseDateOrDateTime(query.createdAfter, 'query.createdAfter');
   }

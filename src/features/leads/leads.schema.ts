@@ -9,6 +9,14 @@ import { PortalPersonFields } from '../contacts/index.ts';
 export const PREFERRED_TIMES = ['morning', 'afternoon', 'evening'] as const;
 /** A visit request waits for the agency: PENDING until it is confirmed or turned down. */
 export const VISIT_REQUEST_STATUSES = ['PENDING', 'CONFIRMED', 'DECLINED', 'CANCELLED'] as const;
+/** Whether a lead made a new contact or found one (docs/decisions/0202-lead-outcome-and-referrer.md). */
+export const LEAD_OUTCOMES = ['CREATED', 'MATCHED'] as const;
+/** The key a MATCHED lead found its contact by: the phone is tried first, then the email. */
+export const LEAD_MATCH_KEYS = ['PHONE', 'EMAIL'] as const;
+/** The longest referrer kept, from the body or the Referer header. */
+export const REFERRER_MAX_LENGTH = 2048;
+export type LeadOutcome = (typeof LEAD_OUTCOMES)[number];
+export type LeadMatchKey = (typeof LEAD_MATCH_KEYS)[number];
 export type PreferredTime = (typeof PREFERRED_TIMES)[number];
 export type VisitRequestStatus = (typeof VISIT_REQUEST_STATUSES)[number];
 
@@ -29,6 +37,17 @@ export const CreateLeadBodySchema = Type.Object(
     utmMedium: Utm,
     utmCampaign: Utm,
     utmContent: Utm,
+    referrer: Type.Optional(
+      Type.String({
+        format: 'uri',
+        pattern: '^https?://',
+        maxLength: REFERRER_MAX_LENGTH,
+        description:
+          "The page the visitor came from (the portal's document.referrer). Without it, the request's Referer " +
+          'header is kept when it is an http(s) URL, which browsers usually cut to the origin',
+        examples: ['https://www.google.com/'],
+      }),
+    ),
   },
   { $id: 'CreateLeadBody', additionalProperties: false },
 );
@@ -116,6 +135,26 @@ export const LeadSchema = Type.Object(
     utmMedium: UtmValue('utm_medium; null when absent', 'cpc'),
     utmCampaign: UtmValue('utm_campaign; null when absent', 'spring-sale'),
     utmContent: UtmValue('utm_content; null when absent', 'banner-a'),
+    referrer: Nullable(
+      Type.String({
+        description:
+          "The page the visitor came from: the form's `referrer`, else the Referer header; null when neither",
+        examples: ['https://www.google.com/'],
+      }),
+    ),
+    outcome: Nullable(
+      StringEnum(LEAD_OUTCOMES, {
+        description:
+          'CREATED when the form made a new contact, MATCHED when it found an existing one; null for leads sent ' +
+          'before 2026-11-26, when this was not recorded',
+      }),
+    ),
+    matchedOn: Nullable(
+      StringEnum(LEAD_MATCH_KEYS, {
+        description:
+          'For a MATCHED lead, the key that found the contact (PHONE is tried first); null otherwise',
+      }),
+    ),
     createdAt: DateTime({ description: 'When the form was sent' }),
   },
   { $id: 'Lead', additionalProperties: false, description: 'A contact form sent from the portal' },
@@ -136,6 +175,12 @@ export const ListLeadsQuerySchema = Type.Object(
         maxLength: 200,
         description: 'Only leads with exactly this utmSource (case-sensitive, as sent)',
         examples: ['google'],
+      }),
+    ),
+    outcome: Type.Optional(
+      StringEnum(LEAD_OUTCOMES, {
+        description:
+          'Only leads that created (CREATED) or matched (MATCHED) their contact; never the older leads with none',
       }),
     ),
   },

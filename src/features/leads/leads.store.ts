@@ -29,6 +29,8 @@ export interface LeadListFilter {
   createdBefore?: Date;
   propertyId?: string;
   utmSource?: string;
+  /** CREATED or MATCHED (leads_organization_id_outcome_created_at_idx). */
+  outcome?: string;
 }
 
 /** What a lead or visit request shows of its contact and property. */
@@ -53,6 +55,7 @@ function leadConditions(organizationId: string, filter: LeadListFilter): SQL[] {
   if (filter.createdBefore) c.push(lt(leads.createdAt, filter.createdBefore));
   if (filter.propertyId !== undefined) c.push(eq(leads.propertyId, filter.propertyId));
   if (filter.utmSource !== undefined) c.push(sql`${leads.utm} ->> 'source' = ${filter.utmSource}`);
+  if (filter.outcome !== undefined) c.push(eq(leads.outcome, filter.outcome));
   return c;
 }
 
