@@ -82,7 +82,11 @@ export async function findLead(db: Database, organizationId: string, id: string)
   return toLead(row);
 }
 
-function toVisitRequest({ visitRequest: row, contact, property }: store.VisitRequestWithNames): VisitRequest {
+export function toVisitRequest({
+  visitRequest: row,
+  contact,
+  property,
+}: store.VisitRequestWithNames): VisitRequest {
   return {
     id: row.id,
     status: row.status as VisitRequestStatus,
@@ -91,9 +95,25 @@ function toVisitRequest({ visitRequest: row, contact, property }: store.VisitReq
     preferredDate: row.preferredDate,
     preferredTime: row.preferredTime as PreferredTime | null,
     message: row.message,
+    appointmentId: row.appointmentId,
+    declineReason: row.declineReason,
+    decidedAt: row.decidedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** GET /v1/visit-requests/{id}: 404 when the id is malformed, unknown or another organization's (one answer). */
+export async function findVisitRequest(
+  db: Database,
+  organizationId: string,
+  id: string,
+): Promise<VisitRequest> {
+  const row = isId(id, 'vr')
+    ? await db.tenantTx(organizationId, (tx) => store.findVisitRequestById(tx, organizationId, id))
+    : null;
+  if (!row) throw Errors.notFound('Visit request', id);
+  return toVisitRequest(row);
 }
 
 /** GET /v1/visit-requests: the organization's visit requests (of one status, if asked), newest first. */

@@ -9,8 +9,6 @@ import {
   LeadReceiptResponseSchema,
   LeadResponseSchema,
   ListLeadsQuerySchema,
-  ListVisitRequestsQuerySchema,
-  VisitRequestListResponseSchema,
   ScheduleVisitBodySchema,
   VisitRequestResponseSchema,
 } from './leads.schema.ts';
@@ -71,26 +69,6 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
     async (request) => ({
       data: await read.findLead(db, principalOf(request).organization.id, request.params.id),
     }),
-  );
-
-  app.get(
-    '/v1/visit-requests',
-    {
-      config: LEADS_READ,
-      schema: {
-        operationId: 'visitRequests.list',
-        summary: 'List the visit requests',
-        description:
-          'Secret or read-only secret key with `leads:read`. The visits asked for through POST ' +
-          '/v1/leads/schedule, newest first, each with its status, contact (id and current name), property ' +
-          '(id, code, title), preferred date and time and message. `status` keeps one status. A page past ' +
-          'the end answers `data: []` with the true `meta`.',
-        tags: TAGS,
-        querystring: ListVisitRequestsQuerySchema,
-        response: { 200: VisitRequestListResponseSchema },
-      },
-    },
-    async (request) => read.searchVisitRequests(db, principalOf(request).organization.id, request.query),
   );
 
   app.post(

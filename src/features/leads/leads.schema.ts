@@ -7,7 +7,11 @@ import { PortalPersonFields } from '../contacts/index.ts';
 
 /** Part of the day a visitor would like to visit (docs/decisions/0046-visit-request-schedule.md). */
 export const PREFERRED_TIMES = ['morning', 'afternoon', 'evening'] as const;
-/** A visit request waits for the agency: PENDING until it is confirmed or turned down. */
+/**
+ * A visit request waits for the agency: PENDING until it is CONFIRMED (an appointment is made) or
+ * DECLINED (docs/decisions/0203-deciding-visit-requests.md). CANCELLED is kept for requests the
+ * visitor withdraws; nothing sets it yet.
+ */
 export const VISIT_REQUEST_STATUSES = ['PENDING', 'CONFIRMED', 'DECLINED', 'CANCELLED'] as const;
 /** Whether a lead made a new contact or found one (docs/decisions/0202-lead-outcome-and-referrer.md). */
 export const LEAD_OUTCOMES = ['CREATED', 'MATCHED'] as const;
@@ -209,6 +213,13 @@ export const VisitRequestSchema = Type.Object(
     ),
     preferredTime: Nullable(StringEnum(PREFERRED_TIMES, { description: 'null for any time' })),
     message: Nullable(Type.String({ description: 'What the visitor wrote, trimmed' })),
+    appointmentId: Nullable(
+      Type.String({
+        description: 'apt_… identifier of the appointment its confirmation created; null until CONFIRMED',
+      }),
+    ),
+    declineReason: Nullable(Type.String({ description: 'Why the agency declined it; null unless DECLINED' })),
+    decidedAt: Nullable(DateTime({ description: 'When it was confirmed or declined; null while PENDING' })),
     createdAt: DateTime({ description: 'When the request was sent' }),
     updatedAt: DateTime({ description: 'When its status last changed' }),
   },
@@ -231,6 +242,7 @@ export const ListVisitRequestsQuerySchema = Type.Object(
 );
 export type ListVisitRequestsQuery = Static<typeof ListVisitRequestsQuerySchema>;
 export const VisitRequestListResponseSchema = ListOf(ref(VisitRequestSchema));
+export const VisitRequestOneResponseSchema = DataOf(ref(VisitRequestSchema));
 
 export const leadsSchemas: TSchema[] = [
   CreateLeadBodySchema,

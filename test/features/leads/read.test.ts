@@ -297,6 +297,9 @@ describe('GET /v1/visit-requests', () => {
       preferredDate: null,
       preferredTime: 'morning',
       message: null,
+      appointmentId: null,
+      declineReason: null,
+      decidedAt: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
