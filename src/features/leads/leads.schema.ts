@@ -161,7 +161,29 @@ export const LeadSchema = Type.Object(
     ),
     createdAt: DateTime({ description: 'When the form was sent' }),
   },
-  { $id: 'Lead', additionalProperties: false, description: 'A contact form sent from the portal' },
+  {
+    $id: 'Lead',
+    additionalProperties: false,
+    description: 'A contact form sent from the portal',
+    // One coherent lead (a sampled one would pair `outcome: CREATED` with a `matchedOn`).
+    examples: [
+      {
+        id: 'lead_0VhJ3kQ2Zt8mX1pR4sT6uE',
+        contact: { id: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uE', fullName: 'Lucía García' },
+        property: { id: 'prop_0VhJ3kQ2Zt8mX1pR4sT6uE', code: 'MAL-0042', title: 'Sea view flat in Málaga' },
+        message: 'Is it still available? I could visit on Saturday.',
+        interestedIn: 'SALE',
+        utmSource: 'google',
+        utmMedium: 'cpc',
+        utmCampaign: 'spring-sale',
+        utmContent: null,
+        referrer: 'https://www.google.com/',
+        outcome: 'MATCHED',
+        matchedOn: 'PHONE',
+        createdAt: '2027-03-29T10:15:00.000Z',
+      },
+    ],
+  },
 );
 export type Lead = Static<typeof LeadSchema>;
 
@@ -227,6 +249,22 @@ export const VisitRequestSchema = Type.Object(
     $id: 'VisitRequest',
     additionalProperties: false,
     description: 'A visit the portal asked for; no appointment exists until the agency books one',
+    examples: [
+      {
+        id: 'vr_0VhJ3kQ2Zt8mX1pR4sT6uE',
+        status: 'CONFIRMED',
+        contact: { id: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uE', fullName: 'Lucía García' },
+        property: { id: 'prop_0VhJ3kQ2Zt8mX1pR4sT6uE', code: 'MAL-0042', title: 'Sea view flat in Málaga' },
+        preferredDate: '2027-04-02',
+        preferredTime: 'morning',
+        message: 'Could we see it before noon?',
+        appointmentId: 'apt_0VhJ3kQ2Zt8mX1pR4sT6uE',
+        declineReason: null,
+        decidedAt: '2027-03-29T16:40:00.000Z',
+        createdAt: '2027-03-29T10:15:00.000Z',
+        updatedAt: '2027-03-29T16:40:00.000Z',
+      },
+    ],
   },
 );
 export type VisitRequest = Static<typeof VisitRequestSchema>;
