@@ -122,8 +122,9 @@ function referrerOf(body: CreateLeadBody, header: string | undefined): string | 
 /**
  * The portal contact form (POST /v1/leads): in one transaction, upserts the contact (owned by the
  * listing agent when the lead is about a property), stores the lead with its property, UTM data,
- * referrer and whether it CREATED or MATCHED (on PHONE or EMAIL) its contact, counts a LEAD_FORM analytics event and records `lead.submitted`, whose payload is the
- * response only (the person is in the `contact.*` event recorded before it).
+ * referrer and whether it CREATED or MATCHED (on PHONE or EMAIL) its contact, counts a LEAD_FORM
+ * analytics event and records `lead.submitted`, whose payload is the response only (the person is
+ * in the `contact.*` event recorded before it).
  */
 export async function captureLead(
   db: Database,

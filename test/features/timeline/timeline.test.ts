@@ -108,8 +108,9 @@ describe('GET /v1/contacts/{id}/timeline', () => {
     const move = (body: Record<string, unknown>) =>
       api(app, 'POST', `/v1/deals/${deal.id}/move`, { key: key(), body });
     expectStatus(await move({ stageId: stageNamed(pipeline, 'Visit').id }), 200);
-    // Moving to the stage the deal is in is no move: nothing is kept.
+    // Moving to the stage the deal is in is no move, and a refused move is none either: nothing is kept.
     expectStatus(await move({ stageId: stageNamed(pipeline, 'Visit').id }), 200);
+    expectError(await move({ stageId: stageNamed(pipeline, 'Lost').id }), 400, 'VALIDATION_ERROR');
     expectStatus(
       await admin(app, 'POST', `/admin/v1/organizations/${tenant.org.id}/deals/${deal.id}/move`, {
         stageId: stageNamed(pipeline, 'Lost').id,
