@@ -69,37 +69,49 @@ export async function createApiAppointment(
   principal: Principal,
   body: CreateApiAppointmentBody,
 ): Promise<Appointment> {
+  return db.tenantTx(principal.organization.id, (tx) => createApiAppointmentInTx(tx, principal, body));
+}
+
+/**
+ * The v1 appointment creation inside the caller's transaction (a visit request's confirmation
+ * creates its appointment and decides the request in one): the same checks, answers and event as
+ * POST /v1/appointments. A slot a parallel write took first ends the caller's transaction with the
+ * same 409 DUPLICATE.
+ */
+export async function createApiAppointmentInTx(
+  tx: Tx,
+  principal: Principal,
+  body: CreateApiAppointmentBody,
+): Promise<Appointment> {
   const organizationId = principal.organization.id;
-  return slotAtomic(body, () =>
-    db.tenantTx(organizationId, async (tx) => {
-      const agent = await findBookingAgentById(tx, organizationId, body.agentId);
-      if (!agent)
-        throw Errors.invalidField('body.agentId', 'does not name an active agent of this organization');
-      if (!(await isContactOf(tx, organizationId, body.contactId))) {
-        throw Errors.invalidField('body.contactId', 'does not name a contact of this organization');
-      }
-      if (body.propertyId !== undefined && !(await isPropertyOf(tx, organizationId, body.propertyId))) {
-        throw Errors.invalidField('body.propertyId', 'does not name a property of this organization');
-      }
-      const slot = await requireFreeSlot(tx, organizationId, agent, body, null);
-      const row = await insertAppointmentInTx(tx, {
-        id: newId('apt'),
-        organizationId,
-        agentId: agent.id,
-        contactId: body.contactId,
-        propertyId: body.propertyId ?? null,
-        type: body.type ?? 'SHOWING',
-        status: agent.booking?.autoConfirm ? 'CONFIRMED' : 'SCHEDULED',
-        startsAt: new Date(slot.startsAt),
-        endsAt: new Date(slot.endsAt),
-        source: 'API',
-        notes: null,
-      });
-      await recomputeContactScore(tx, organizationId, body.contactId);
-      await recordAppointmentCreated(tx, organizationId, row, actorOf(principal));
-      return toAppointment(row);
-    }),
-  );
+  return slotAtomic(body, async () => {
+    const agent = await findBookingAgentById(tx, organizationId, body.agentId);
+    if (!agent)
+      throw Errors.invalidField('body.agentId', 'does not name an active agent of this organization');
+    if (!(await isContactOf(tx, organizationId, body.contactId))) {
+      throw Errors.invalidField('body.contactId', 'does not name a contact of this organization');
+    }
+    if (body.propertyId !== undefined && !(await isPropertyOf(tx, organizationId, body.propertyId))) {
+      throw Errors.invalidField('body.propertyId', 'does not name a property of this organization');
+    }
+    const slot = await requireFreeSlot(tx, organizationId, agent, body, null);
+    const row = await insertAppointmentInTx(tx, {
+      id: newId('apt'),
+      organizationId,
+      agentId: agent.id,
+      contactId: body.contactId,
+      propertyId: body.propertyId ?? null,
+      type: body.type ?? 'SHOWING',
+      status: agent.booking?.autoConfirm ? 'CONFIRMED' : 'SCHEDULED',
+      startsAt: new Date(slot.startsAt),
+      endsAt: new Date(slot.endsAt),
+      source: 'API',
+      notes: null,
+    });
+    await recomputeContactScore(tx, organizationId, body.contactId);
+    await recordAppointmentCreated(tx, organizationId, row, actorOf(principal));
+    return toAppointment(row);
+  });
 }
 
 /**

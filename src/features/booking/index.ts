@@ -6,6 +6,9 @@ import { bookingAppointmentsSchemas } from './booking.appointments.schema.ts';
 import { bookingRoutes } from './booking.routes.ts';
 import { bookingSchemas } from './booking.schema.ts';
 
+export { CalendarDate, Time } from './booking.schema.ts';
+export { createApiAppointmentInTx } from './booking.appointments.service.ts';
+
 /** The booking feature's manifest (src/features.ts lists it). */
 export const bookingFeature = defineFeature({
   name: 'booking',

@@ -29,18 +29,22 @@ export interface PortalContactInput {
   tags?: string[];
 }
 
+/** Which key found an existing contact: the E.164 phone (tried first) or the lowercased email. */
+export type ContactMatchKey = 'PHONE' | 'EMAIL';
+
 /**
  * Creates or updates the contact behind a portal form, inside the caller's transaction: matched by
  * E.164 phone, then by email. A new person is created NEW/LEAD; a known one gets the missing
  * details filled in, fresh preferences, the new tags and a new `lastActivityAt`. Records
- * `contact.created` or `contact.updated` in the same transaction.
+ * `contact.created` or `contact.updated` in the same transaction. `matchedOn` says which key found
+ * the existing contact (null when created).
  */
 export async function upsertPortalContact(
   tx: Tx,
   organizationId: string,
   input: PortalContactInput,
   actor: Actor,
-): Promise<{ contact: Contact; created: boolean }> {
+): Promise<{ contact: Contact; created: boolean; matchedOn: ContactMatchKey | null }> {
   const emailKey = input.email ? input.email.trim().toLowerCase() : null;
   const match = { phone: input.phone, emailKey };
   let { byPhone, byEmail } = await store.findContactForUpsert(tx, organizationId, match);
@@ -75,7 +79,7 @@ export async function upsertPortalContact(
     if (row) {
       const contact = toContact(row);
       await recordEvent(tx, { type: ContactCreated.type, data: { contact }, actor });
-      return { contact, created: true };
+      return { contact, created: true, matchedOn: null };
     }
     // A parallel form of the same person committed first: update that contact instead.
     ({ byPhone, byEmail } = await store.findContactForUpsert(tx, organizationId, match));
@@ -123,7 +127,8 @@ export async function upsertPortalContact(
     data: { contact, changes: [...changed, 'lastActivityAt'] },
     actor,
   });
-  return { contact, created: false };
+  // The phone is tried first (byPhone ?? byEmail above): when both match, it is the phone that did.
+  return { contact, created: false, matchedOn: byPhone ? 'PHONE' : 'EMAIL' };
 }
 
 /** One contact of the organization, inside the caller's transaction; null when unknown or another tenant's. */

@@ -39,6 +39,7 @@ export {
   isContactOf,
   optOutContact,
   upsertPortalContact,
+  type ContactMatchKey,
 } from './contacts.upsert.ts';
 export { createAdminContact, lockContact, removeContactInTx } from './contacts.write.ts';
 export { absorbContactFields } from './contacts.absorb.ts';

@@ -283,7 +283,8 @@ export async function deleteDeal(
 /**
  * Moves a deal to another stage of its pipeline, in one transaction: status from the stage's kind,
  * the stage's probability (WON 100, LOST 0), stageEnteredAt now, closedAt set on WON/LOST and
- * cleared on OPEN, lostReason kept only on LOST. Records `deal.stage_changed`, plus `deal.won` or
+ * cleared on OPEN, lostReason kept only on LOST. Keeps the move in deal_stage_changes (the
+ * timeline's DEAL_MOVE) and records `deal.stage_changed`, plus `deal.won` or
  * `deal.lost` on entering such a stage, each with the deal, its contact and the transition (actor
  * AUTOMATION when `automated`, else USER). Moving to the stage the deal is in changes nothing and
  * records nothing (automations may repeat themselves).
@@ -338,6 +339,21 @@ export async function moveDeal(
         },
       };
       const actor: Actor = api?.actor ?? { kind: automated ? 'AUTOMATION' : 'USER', userId: null };
+      // The history row rides in the move's transaction: no move without its row, no row without a move.
+      await store.insertDealStageChange(tx, {
+        id: newId('dsc'),
+        organizationId,
+        dealId: row.id,
+        pipelineId: row.pipelineId,
+        fromStageId: current.deal.stageId,
+        fromStageName: current.stageName,
+        toStageId: target.id,
+        toStageName: target.name,
+        status: row.status,
+        lostReason: row.lostReason,
+        automated,
+        actorKind: actor.kind,
+      });
       await recordEvent(tx, { type: DealStageChanged.type, data, actor });
       if (target.kind === 'WON') await recordEvent(tx, { type: DealWon.type, data, actor });
       if (target.kind === 'LOST') await recordEvent(tx, { type: DealLost.type, data, actor });

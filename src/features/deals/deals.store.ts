@@ -17,6 +17,7 @@ import { keysetConditions, keysetOrder, keysetPosition, type Keyed, type Keyset 
 import { dealStageChanges, deals, pipelineStages, type DealRow } from '../../db/schema.ts';
 
 export type NewDeal = typeof deals.$inferInsert;
+export type NewDealStageChange = typeof dealStageChanges.$inferInsert;
 
 /** A deal with the name of its stage (the Deal resource shows both). */
 export interface DealWithStage {
@@ -68,6 +69,14 @@ export async function updateDeal(
     .where(and(eq(deals.organizationId, organizationId), eq(deals.id, id)))
     .returning();
   return rows[0] ?? null;
+}
+
+/**
+ * Keeps one move of a deal in its history (deal_stage_changes), stamped with the transaction time
+ * like the deal's stageEnteredAt: the contact timeline's DEAL_MOVE items are read from here.
+ */
+export async function insertDealStageChange(tx: Tx, row: NewDealStageChange): Promise<void> {
+  await tx.insert(dealStageChanges).values(row);
 }
 
 /**

@@ -1,13 +1,20 @@
-// Lead capture and visit requests from the portal.
+// Lead capture and visit requests from the portal, read back and decided through v1.
 import { defineFeature } from '../../platform/features/manifest.ts';
-import { LeadSubmitted, VisitRequested } from './leads.events.ts';
+import {
+  LeadSubmitted,
+  VisitRequestConfirmed,
+  VisitRequestDeclined,
+  VisitRequested,
+} from './leads.events.ts';
 import { leadsRoutes } from './leads.routes.ts';
 import { leadsSchemas } from './leads.schema.ts';
+import { leadsVisitsRoutes } from './leads.visits.routes.ts';
+import { leadsVisitsSchemas } from './leads.visits.schema.ts';
 
 /** The leads feature's manifest (src/features.ts lists it). */
 export const leadsFeature = defineFeature({
   name: 'leads',
-  schemas: leadsSchemas,
-  routes: [leadsRoutes],
-  events: [LeadSubmitted, VisitRequested],
+  schemas: [...leadsSchemas, ...leadsVisitsSchemas],
+  routes: [leadsRoutes, leadsVisitsRoutes],
+  events: [LeadSubmitted, VisitRequested, VisitRequestConfirmed, VisitRequestDeclined],
 });

@@ -68,3 +68,89 @@ export const VisitRequested = defineEvent({
     contact: exampleContact,
   },
 });
+
+// Deciding a visit request (docs/decisions/0203-deciding-visit-requests.md). The request as both
+// decisions carry it: the members of `visit.requested`'s, plus what the decision set.
+const DecidedVisitRequestPayload = Type.Object(
+  {
+    ...VisitRequestPayload.properties,
+    appointmentId: Nullable(Type.String({ description: 'apt_… of the appointment; null unless CONFIRMED' })),
+    declineReason: Nullable(Type.String({ description: 'null unless DECLINED' })),
+    decidedAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
+const AppointmentSummary = Type.Object(
+  {
+    id: Type.String({ description: 'apt_… identifier' }),
+    agentId: Type.String(),
+    contactId: Nullable(Type.String()),
+    propertyId: Nullable(Type.String()),
+    type: Type.String(),
+    status: Type.String({ description: 'CONFIRMED when the agent auto-confirms, SCHEDULED otherwise' }),
+    startsAt: Type.String({ format: 'date-time' }),
+    endsAt: Type.String({ format: 'date-time' }),
+    source: Type.String({ description: 'API' }),
+  },
+  { additionalProperties: false },
+);
+
+const decidedExample = {
+  id: 'vr_0VhJ3kQ2Zt8mX1pR4sT6uW',
+  propertyId: 'prop_0VhJ3kQ2Zt8mX1pR4sT6uW',
+  contactId: exampleContact.id,
+  preferredDate: '2026-11-05',
+  preferredTime: 'morning' as const,
+  message: 'Could we see it before noon?',
+  createdAt: '2026-11-02T10:15:00.000Z',
+  decidedAt: '2026-11-02T16:40:00.000Z',
+};
+
+export const VisitRequestConfirmed = defineEvent({
+  type: 'visit_request.confirmed',
+  description:
+    'The agency confirmed a visit request (POST /v1/visit-requests/{id}/confirm): its appointment was ' +
+    'created in the same transaction, with the request’s contact and property, and `appointment.created` ' +
+    'is recorded just before this event. Carries the request (status CONFIRMED, `appointmentId`, ' +
+    '`decidedAt`) and the appointment.',
+  schema: Type.Object(
+    { visitRequest: DecidedVisitRequestPayload, appointment: AppointmentSummary },
+    { additionalProperties: false },
+  ),
+  example: {
+    visitRequest: {
+      ...decidedExample,
+      status: 'CONFIRMED',
+      appointmentId: 'apt_0VhJ3kQ2Zt8mX1pR4sT6uB',
+      declineReason: null,
+    },
+    appointment: {
+      id: 'apt_0VhJ3kQ2Zt8mX1pR4sT6uB',
+      agentId: exampleContact.ownerId ?? 'agt_0VhJ3kQ2Zt8mX1pR4sT6uA',
+      contactId: exampleContact.id,
+      propertyId: 'prop_0VhJ3kQ2Zt8mX1pR4sT6uW',
+      type: 'SHOWING',
+      status: 'CONFIRMED',
+      startsAt: '2026-11-05T09:00:00.000Z',
+      endsAt: '2026-11-05T09:30:00.000Z',
+      source: 'API',
+    },
+  },
+});
+
+export const VisitRequestDeclined = defineEvent({
+  type: 'visit_request.declined',
+  description:
+    'The agency declined a visit request (POST /v1/visit-requests/{id}/decline). Carries the request ' +
+    '(status DECLINED, `declineReason`, `decidedAt`); no appointment exists.',
+  schema: Type.Object({ visitRequest: DecidedVisitRequestPayload }, { additionalProperties: false }),
+  example: {
+    visitRequest: {
+      ...decidedExample,
+      status: 'DECLINED',
+      appointmentId: null,
+      declineReason: 'The flat was sold yesterday',
+    },
+  },
+});

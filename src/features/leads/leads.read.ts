@@ -6,6 +6,8 @@ import { pageMeta, pageRequest, type PageMeta } from '../../platform/http/pagina
 import { isId } from '../../platform/ids/ids.ts';
 import type {
   Lead,
+  LeadMatchKey,
+  LeadOutcome,
   ListLeadsQuery,
   ListVisitRequestsQuery,
   PreferredTime,
@@ -31,13 +33,20 @@ function toLead({ lead, contact, property }: store.LeadWithNames): Lead {
     utmMedium: utm('medium'),
     utmCampaign: utm('campaign'),
     utmContent: utm('content'),
+    referrer: lead.referrer,
+    outcome: lead.outcome as LeadOutcome | null,
+    matchedOn: lead.matchedOn as LeadMatchKey | null,
     createdAt: lead.createdAt.toISOString(),
   };
 }
 
 /** The list query's filters, dates parsed; a 400 naming `createdBefore` when the range is empty. */
 function listFilter(query: ListLeadsQuery): store.LeadListFilter {
-  const filter: store.LeadListFilter = { propertyId: query.propertyId, utmSource: query.utmSource };
+  const filter: store.LeadListFilter = {
+    propertyId: query.propertyId,
+    utmSource: query.utmSource,
+    outcome: query.outcome,
+  };
   if (query.createdAfter !== undefined) {
     filter.createdAfter = parseDateOrDateTime(query.createdAfter, 'query.createdAfter');
   }
@@ -73,7 +82,11 @@ export async function findLead(db: Database, organizationId: string, id: string)
   return toLead(row);
 }
 
-function toVisitRequest({ visitRequest: row, contact, property }: store.VisitRequestWithNames): VisitRequest {
+export function toVisitRequest({
+  visitRequest: row,
+  contact,
+  property,
+}: store.VisitRequestWithNames): VisitRequest {
   return {
     id: row.id,
     status: row.status as VisitRequestStatus,
@@ -82,9 +95,25 @@ function toVisitRequest({ visitRequest: row, contact, property }: store.VisitReq
     preferredDate: row.preferredDate,
     preferredTime: row.preferredTime as PreferredTime | null,
     message: row.message,
+    appointmentId: row.appointmentId,
+    declineReason: row.declineReason,
+    decidedAt: row.decidedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** GET /v1/visit-requests/{id}: 404 when the id is malformed, unknown or another organization's (one answer). */
+export async function findVisitRequest(
+  db: Database,
+  organizationId: string,
+  id: string,
+): Promise<VisitRequest> {
+  const row = isId(id, 'vr')
+    ? await db.tenantTx(organizationId, (tx) => store.findVisitRequestById(tx, organizationId, id))
+    : null;
+  if (!row) throw Errors.notFound('Visit request', id);
+  return toVisitRequest(row);
 }
 
 /** GET /v1/visit-requests: the organization's visit requests (of one status, if asked), newest first. */

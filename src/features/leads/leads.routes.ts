@@ -9,8 +9,6 @@ import {
   LeadReceiptResponseSchema,
   LeadResponseSchema,
   ListLeadsQuerySchema,
-  ListVisitRequestsQuerySchema,
-  VisitRequestListResponseSchema,
   ScheduleVisitBodySchema,
   VisitRequestResponseSchema,
 } from './leads.schema.ts';
@@ -25,8 +23,8 @@ const TAGS = ['Leads'];
 const LEAD_CONTENT =
   'Each lead has its contact (id and current name), its property (id, code, title; null for a general ' +
   'enquiry or once the property is deleted), the message, `interestedIn`, the four UTM values (null when ' +
-  'the form sent none) and createdAt. Whether the form created the contact or matched an existing one is ' +
-  'not recorded, nor is a referrer: the form never sent one.';
+  'the form sent none), the `referrer`, the `outcome` (CREATED: the form made the contact; MATCHED: it ' +
+  'found an existing one, `matchedOn` PHONE or EMAIL; null for leads sent before 2026-11-26) and createdAt.';
 
 /**
  * The portal's contact form and visit requests (publishable key, leads:write), and the leads read
@@ -43,7 +41,7 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
         description:
           'Secret or read-only secret key with `leads:read`. The contact forms sent from the portal, newest ' +
           'first. Filters combine with AND: `createdAfter` (inclusive) / `createdBefore` (strict), a date ' +
-          'meaning its start in UTC; `propertyId`; `utmSource` (exact). A page past the end answers `data: []` ' +
+          'meaning its start in UTC; `propertyId`; `utmSource` (exact); `outcome` (CREATED or MATCHED). A page past the end answers `data: []` ' +
           `with the true \`meta\`. ${LEAD_CONTENT}`,
         tags: TAGS,
         querystring: ListLeadsQuerySchema,
@@ -73,26 +71,6 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
     }),
   );
 
-  app.get(
-    '/v1/visit-requests',
-    {
-      config: LEADS_READ,
-      schema: {
-        operationId: 'visitRequests.list',
-        summary: 'List the visit requests',
-        description:
-          'Secret or read-only secret key with `leads:read`. The visits asked for through POST ' +
-          '/v1/leads/schedule, newest first, each with its status, contact (id and current name), property ' +
-          '(id, code, title), preferred date and time and message. `status` keeps one status. A page past ' +
-          'the end answers `data: []` with the true `meta`.',
-        tags: TAGS,
-        querystring: ListVisitRequestsQuerySchema,
-        response: { 200: VisitRequestListResponseSchema },
-      },
-    },
-    async (request) => read.searchVisitRequests(db, principalOf(request).organization.id, request.query),
-  );
-
   app.post(
     '/v1/leads',
     {
@@ -102,7 +80,8 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
         summary: 'Send the contact form',
         description:
           "Creates or updates the contact (matched by phone in E.164, read in the agency's default country, " +
-          'then by email), stores the lead with its property and UTM data, and counts a LEAD_FORM portal ' +
+          "then by email), stores the lead with its property, UTM data, referrer (the body's `referrer`, else the " +
+          'Referer header) and outcome (CREATED or MATCHED, on PHONE or EMAIL), and counts a LEAD_FORM portal ' +
           'analytics event. Fires `contact.created` or `contact.updated`, then `lead.submitted` ' +
           '(payload `{success: true}` only). `propertyId` must name a property published on the portal.',
         tags: TAGS,
@@ -111,7 +90,11 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ data: await leads.captureLead(db, principalOf(request), request.body) }),
+      reply.code(201).send({
+        data: await leads.captureLead(db, principalOf(request), request.body, {
+          referer: request.headers.referer,
+        }),
+      }),
   );
 
   app.post(

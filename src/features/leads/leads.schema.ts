@@ -7,8 +7,20 @@ import { FormConsentsSchema, PortalPersonFields } from '../contacts/index.ts';
 
 /** Part of the day a visitor would like to visit (docs/decisions/0046-visit-request-schedule.md). */
 export const PREFERRED_TIMES = ['morning', 'afternoon', 'evening'] as const;
-/** A visit request waits for the agency: PENDING until it is confirmed or turned down. */
+/**
+ * A visit request waits for the agency: PENDING until it is CONFIRMED (an appointment is made) or
+ * DECLINED (docs/decisions/0203-deciding-visit-requests.md). CANCELLED is kept for requests the
+ * visitor withdraws; nothing sets it yet.
+ */
 export const VISIT_REQUEST_STATUSES = ['PENDING', 'CONFIRMED', 'DECLINED', 'CANCELLED'] as const;
+/** Whether a lead made a new contact or found one (docs/decisions/0202-lead-outcome-and-referrer.md). */
+export const LEAD_OUTCOMES = ['CREATED', 'MATCHED'] as const;
+/** The key a MATCHED lead found its contact by: the phone is tried first, then the email. */
+export const LEAD_MATCH_KEYS = ['PHONE', 'EMAIL'] as const;
+/** The longest referrer kept, from the body or the Referer header. */
+export const REFERRER_MAX_LENGTH = 2048;
+export type LeadOutcome = (typeof LEAD_OUTCOMES)[number];
+export type LeadMatchKey = (typeof LEAD_MATCH_KEYS)[number];
 export type PreferredTime = (typeof PREFERRED_TIMES)[number];
 export type VisitRequestStatus = (typeof VISIT_REQUEST_STATUSES)[number];
 
@@ -30,6 +42,17 @@ export const CreateLeadBodySchema = Type.Object(
     utmMedium: Utm,
     utmCampaign: Utm,
     utmContent: Utm,
+    referrer: Type.Optional(
+      Type.String({
+        format: 'uri',
+        pattern: '^https?://',
+        maxLength: REFERRER_MAX_LENGTH,
+        description:
+          "The page the visitor came from (the portal's document.referrer). Without it, the request's Referer " +
+          'header is kept when it is an http(s) URL, which browsers usually cut to the origin',
+        examples: ['https://www.google.com/'],
+      }),
+    ),
   },
   { $id: 'CreateLeadBody', additionalProperties: false },
 );
@@ -117,9 +140,51 @@ export const LeadSchema = Type.Object(
     utmMedium: UtmValue('utm_medium; null when absent', 'cpc'),
     utmCampaign: UtmValue('utm_campaign; null when absent', 'spring-sale'),
     utmContent: UtmValue('utm_content; null when absent', 'banner-a'),
+    referrer: Nullable(
+      Type.String({
+        description:
+          "The page the visitor came from: the form's `referrer`, else the Referer header; null when neither",
+        examples: ['https://www.google.com/'],
+      }),
+    ),
+    outcome: Nullable(
+      StringEnum(LEAD_OUTCOMES, {
+        description:
+          'CREATED when the form made a new contact, MATCHED when it found an existing one; null for leads sent ' +
+          'before 2026-11-26, when this was not recorded',
+      }),
+    ),
+    matchedOn: Nullable(
+      StringEnum(LEAD_MATCH_KEYS, {
+        description:
+          'For a MATCHED lead, the key that found the contact (PHONE is tried first); null otherwise',
+      }),
+    ),
     createdAt: DateTime({ description: 'When the form was sent' }),
   },
-  { $id: 'Lead', additionalProperties: false, description: 'A contact form sent from the portal' },
+  {
+    $id: 'Lead',
+    additionalProperties: false,
+    description: 'A contact form sent from the portal',
+    // One coherent lead (a sampled one would pair `outcome: CREATED` with a `matchedOn`).
+    examples: [
+      {
+        id: 'lead_0VhJ3kQ2Zt8mX1pR4sT6uE',
+        contact: { id: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uE', fullName: 'Lucía García' },
+        property: { id: 'prop_0VhJ3kQ2Zt8mX1pR4sT6uE', code: 'MAL-0042', title: 'Sea view flat in Málaga' },
+        message: 'Is it still available? I could visit on Saturday.',
+        interestedIn: 'SALE',
+        utmSource: 'google',
+        utmMedium: 'cpc',
+        utmCampaign: 'spring-sale',
+        utmContent: null,
+        referrer: 'https://www.google.com/',
+        outcome: 'MATCHED',
+        matchedOn: 'PHONE',
+        createdAt: '2027-03-29T10:15:00.000Z',
+      },
+    ],
+  },
 );
 export type Lead = Static<typeof LeadSchema>;
 
@@ -137,6 +202,12 @@ export const ListLeadsQuerySchema = Type.Object(
         maxLength: 200,
         description: 'Only leads with exactly this utmSource (case-sensitive, as sent)',
         examples: ['google'],
+      }),
+    ),
+    outcome: Type.Optional(
+      StringEnum(LEAD_OUTCOMES, {
+        description:
+          'Only leads that created (CREATED) or matched (MATCHED) their contact; never the older leads with none',
       }),
     ),
   },
@@ -165,6 +236,13 @@ export const VisitRequestSchema = Type.Object(
     ),
     preferredTime: Nullable(StringEnum(PREFERRED_TIMES, { description: 'null for any time' })),
     message: Nullable(Type.String({ description: 'What the visitor wrote, trimmed' })),
+    appointmentId: Nullable(
+      Type.String({
+        description: 'apt_… identifier of the appointment its confirmation created; null until CONFIRMED',
+      }),
+    ),
+    declineReason: Nullable(Type.String({ description: 'Why the agency declined it; null unless DECLINED' })),
+    decidedAt: Nullable(DateTime({ description: 'When it was confirmed or declined; null while PENDING' })),
     createdAt: DateTime({ description: 'When the request was sent' }),
     updatedAt: DateTime({ description: 'When its status last changed' }),
   },
@@ -172,6 +250,22 @@ export const VisitRequestSchema = Type.Object(
     $id: 'VisitRequest',
     additionalProperties: false,
     description: 'A visit the portal asked for; no appointment exists until the agency books one',
+    examples: [
+      {
+        id: 'vr_0VhJ3kQ2Zt8mX1pR4sT6uE',
+        status: 'CONFIRMED',
+        contact: { id: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uE', fullName: 'Lucía García' },
+        property: { id: 'prop_0VhJ3kQ2Zt8mX1pR4sT6uE', code: 'MAL-0042', title: 'Sea view flat in Málaga' },
+        preferredDate: '2027-04-02',
+        preferredTime: 'morning',
+        message: 'Could we see it before noon?',
+        appointmentId: 'apt_0VhJ3kQ2Zt8mX1pR4sT6uE',
+        declineReason: null,
+        decidedAt: '2027-03-29T16:40:00.000Z',
+        createdAt: '2027-03-29T10:15:00.000Z',
+        updatedAt: '2027-03-29T16:40:00.000Z',
+      },
+    ],
   },
 );
 export type VisitRequest = Static<typeof VisitRequestSchema>;
@@ -187,6 +281,7 @@ export const ListVisitRequestsQuerySchema = Type.Object(
 );
 export type ListVisitRequestsQuery = Static<typeof ListVisitRequestsQuerySchema>;
 export const VisitRequestListResponseSchema = ListOf(ref(VisitRequestSchema));
+export const VisitRequestOneResponseSchema = DataOf(ref(VisitRequestSchema));
 
 export const leadsSchemas: TSchema[] = [
   CreateLeadBodySchema,

@@ -13,13 +13,14 @@ import {
 } from '../contacts/index.ts';
 import { requirePortalProperty } from '../properties/index.ts';
 import { LeadSubmitted, VisitRequested } from './leads.events.ts';
-import type {
-  CreateLeadBody,
-  LeadReceipt,
-  PreferredTime,
-  ScheduleVisitBody,
-  VisitRequestReceipt,
-  VisitRequestStatus,
+import {
+  REFERRER_MAX_LENGTH,
+  type CreateLeadBody,
+  type LeadReceipt,
+  type PreferredTime,
+  type ScheduleVisitBody,
+  type VisitRequestReceipt,
+  type VisitRequestStatus,
 } from './leads.schema.ts';
 import * as store from './leads.store.ts';
 import { recordAnalyticsEventInTx } from '../analytics/index.ts';
@@ -80,7 +81,7 @@ async function upsertVisitor(
   tag: string,
   actor: Actor,
 ) {
-  const { contact } = await upsertPortalContact(
+  return upsertPortalContact(
     tx,
     organizationId,
     {
@@ -94,7 +95,6 @@ async function upsertVisitor(
     },
     actor,
   );
-  return contact;
 }
 
 function utmOf(body: CreateLeadBody): Record<string, string> {
@@ -113,15 +113,29 @@ function utmOf(body: CreateLeadBody): Record<string, string> {
 }
 
 /**
+ * The page a lead came from: the body's `referrer` (the schema checked it), else the request's
+ * Referer header when it is an http(s) URL of at most 2048 characters; anything else is dropped,
+ * never a 400 (a visitor cannot fix a header their browser sent). Decision 0202.
+ */
+function referrerOf(body: CreateLeadBody, header: string | undefined): string | null {
+  if (body.referrer !== undefined) return body.referrer;
+  const value = header?.trim();
+  if (!value || value.length > REFERRER_MAX_LENGTH || !/^https?:\/\//i.test(value)) return null;
+  return URL.canParse(value) ? value : null;
+}
+
+/**
  * The portal contact form (POST /v1/leads): in one transaction, upserts the contact (owned by the
- * listing agent when the lead is about a property), stores the lead with its property and UTM
- * data, counts a LEAD_FORM analytics event and records `lead.submitted`, whose payload is the
- * response only (the person is in the `contact.*` event recorded before it).
+ * listing agent when the lead is about a property), stores the lead with its property, UTM data,
+ * referrer and whether it CREATED or MATCHED (on PHONE or EMAIL) its contact, counts a LEAD_FORM
+ * analytics event and records `lead.submitted`, whose payload is the response only (the person is
+ * in the `contact.*` event recorded before it).
  */
 export async function captureLead(
   db: Database,
   principal: Principal,
   body: CreateLeadBody,
+  request: { referer?: string } = {},
 ): Promise<LeadReceipt> {
   const { phone } = checkPerson(principal, body);
   const organizationId = principal.organization.id;
@@ -131,7 +145,7 @@ export async function captureLead(
   await db.tenantTx(organizationId, async (tx) => {
     const property =
       body.propertyId === undefined ? null : await requirePortalProperty(tx, organizationId, body.propertyId);
-    const contact = await upsertVisitor(
+    const { contact, created, matchedOn } = await upsertVisitor(
       tx,
       organizationId,
       { ...body, phone },
@@ -149,6 +163,9 @@ export async function captureLead(
       message: text(body.message),
       interestedIn: body.interestedIn ?? null,
       utm: utmOf(body),
+      referrer: referrerOf(body, request.referer),
+      outcome: created ? 'CREATED' : 'MATCHED',
+      matchedOn,
     });
     await recomputeContactScore(tx, organizationId, contact.id);
     await recordAnalyticsEventInTx(tx, organizationId, {
@@ -178,7 +195,7 @@ export async function requestVisit(
 
   const request = await db.tenantTx(organizationId, async (tx) => {
     const property = await requirePortalProperty(tx, organizationId, body.propertyId);
-    const contact = await upsertVisitor(
+    const { contact } = await upsertVisitor(
       tx,
       organizationId,
       { ...body, phone },

@@ -29,6 +29,8 @@ export interface LeadListFilter {
   createdBefore?: Date;
   propertyId?: string;
   utmSource?: string;
+  /** CREATED or MATCHED (leads_organization_id_outcome_created_at_idx). */
+  outcome?: string;
 }
 
 /** What a lead or visit request shows of its contact and property. */
@@ -53,6 +55,7 @@ function leadConditions(organizationId: string, filter: LeadListFilter): SQL[] {
   if (filter.createdBefore) c.push(lt(leads.createdAt, filter.createdBefore));
   if (filter.propertyId !== undefined) c.push(eq(leads.propertyId, filter.propertyId));
   if (filter.utmSource !== undefined) c.push(sql`${leads.utm} ->> 'source' = ${filter.utmSource}`);
+  if (filter.outcome !== undefined) c.push(eq(leads.outcome, filter.outcome));
   return c;
 }
 
@@ -93,6 +96,63 @@ export interface VisitRequestWithNames {
   property: NonNullable<LeadWithNames['property']>;
 }
 
+function visitRequestsWithNames(tx: Tx) {
+  return tx
+    .select({ visitRequest: visitRequests, contact: CONTACT_NAME, property: PROPERTY_NAME })
+    .from(visitRequests)
+    .innerJoin(contacts, eq(contacts.id, visitRequests.contactId))
+    .innerJoin(properties, eq(properties.id, visitRequests.propertyId));
+}
+
+export async function findVisitRequestById(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+): Promise<VisitRequestWithNames | null> {
+  const rows = await visitRequestsWithNames(tx)
+    .where(and(eq(visitRequests.organizationId, organizationId), eq(visitRequests.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/**
+ * The visit request, its row locked until the caller's transaction ends: two decisions on one
+ * request run one after the other, so the second sees the first's status.
+ */
+export async function lockVisitRequest(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+): Promise<VisitRequestRow | null> {
+  const rows = await tx
+    .select()
+    .from(visitRequests)
+    .where(and(eq(visitRequests.organizationId, organizationId), eq(visitRequests.id, id)))
+    .for('update');
+  return rows[0] ?? null;
+}
+
+/** Records a decision on a visit request, stamped with the transaction time (decidedAt, updatedAt). */
+export async function decideVisitRequest(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+  decision: { status: string; appointmentId?: string; declineReason?: string },
+): Promise<VisitRequestRow | null> {
+  const rows = await tx
+    .update(visitRequests)
+    .set({
+      status: decision.status,
+      appointmentId: decision.appointmentId ?? null,
+      declineReason: decision.declineReason ?? null,
+      decidedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(visitRequests.organizationId, organizationId), eq(visitRequests.id, id)))
+    .returning();
+  return rows[0] ?? null;
+}
+
 /** One page of the organization's visit requests (of one status, if given), newest first, and the count. */
 export async function listVisitRequests(
   tx: Tx,
@@ -105,11 +165,7 @@ export async function listVisitRequests(
     filter.status === undefined ? undefined : eq(visitRequests.status, filter.status),
   );
   const [items, totals] = await Promise.all([
-    tx
-      .select({ visitRequest: visitRequests, contact: CONTACT_NAME, property: PROPERTY_NAME })
-      .from(visitRequests)
-      .innerJoin(contacts, eq(contacts.id, visitRequests.contactId))
-      .innerJoin(properties, eq(properties.id, visitRequests.propertyId))
+    visitRequestsWithNames(tx)
       .where(where)
       .orderBy(desc(visitRequests.createdAt), desc(visitRequests.id))
       .limit(page.limit)

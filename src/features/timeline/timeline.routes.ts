@@ -16,7 +16,7 @@ export const timelineRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
         summary: "A contact's timeline",
         description:
           'Everything that happened with the contact, newest first, paged (`page`, `pageSize`): notes, portal ' +
-          'forms (leads, visit requests), appointments, deals, messages (only for a key with ' +
+          'forms (leads, visit requests), appointments, deals, deal moves (DEAL_MOVE), messages (only for a key with ' +
           '`conversations:read`) and one USAGE item per day of product usage. Each item is `{type, id, at, ' +
           'data}`. 404 for a contact of another organization.',
         tags: ['Contacts'],

@@ -8,6 +8,7 @@ export const TIMELINE_TYPES = [
   'VISIT_REQUEST',
   'APPOINTMENT',
   'DEAL',
+  'DEAL_MOVE',
   'MESSAGE',
   'USAGE',
 ] as const;
@@ -17,7 +18,8 @@ export const TimelineItemSchema = Type.Object(
   {
     type: StringEnum(TIMELINE_TYPES, {
       description:
-        'What happened: a note, a portal form (LEAD, VISIT_REQUEST), an appointment, a deal, a message (with ' +
+        'What happened: a note, a portal form (LEAD, VISIT_REQUEST), an appointment, a deal, a deal moved to ' +
+        'another stage (DEAL_MOVE), a message (with ' +
         '`conversations:read` only), or a day of product usage (USAGE)',
     }),
     id: Type.String({ description: 'The record’s id (`usage_<day>` for a USAGE day)' }),
@@ -29,7 +31,9 @@ export const TimelineItemSchema = Type.Object(
         description:
           'By type. NOTE: body, authorAgentId. LEAD: propertyId, message, utmSource. VISIT_REQUEST: propertyId, ' +
           'status, preferredDate, preferredTime. APPOINTMENT: agentId, propertyId, type, status, startsAt. DEAL: ' +
-          'title, status, stageId, value. MESSAGE: direction, status, body. USAGE: day, events (the day’s total).',
+          'title, status, stageId, value. DEAL_MOVE: dealId, dealTitle, pipelineId, fromStageId, fromStageName, ' +
+          "toStageId, toStageName, status (the deal's after the move), lostReason, automated, actorKind (USER, " +
+          'AUTOMATION, API). MESSAGE: direction, status, body. USAGE: day, events (the day’s total).',
       },
     ),
   },

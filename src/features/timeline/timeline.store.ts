@@ -11,7 +11,7 @@ interface Row {
 
 /**
  * One page of a contact's timeline, newest first: every source a UNION ALL branch over its own
- * contact index (notes, leads, visit requests, appointments, deals, messages, usage_daily), each
+ * contact index (notes, leads, visit requests, appointments, deals, deal moves, messages, usage_daily), each
  * branch limited to what the page can reach, so the merge never reads a source whole.
  */
 export async function timelinePage(
@@ -23,6 +23,7 @@ export async function timelinePage(
   const reach = options.limit + options.offset;
   const own = (table: string) =>
     sql`${sql.identifier(table)}.organization_id = ${organizationId} AND ${sql.identifier(table)}.contact_id = ${contactId}`;
+  const movesOwn = sql`c.organization_id = ${organizationId} AND d.organization_id = ${organizationId} AND d.contact_id = ${contactId}`;
   const branch = (query: SQL) => sql`(${query} ORDER BY at DESC, id DESC LIMIT ${reach})`;
   const branches: SQL[] = [
     branch(sql`SELECT 'NOTE' AS type, id, created_at AS at,
@@ -37,6 +38,14 @@ export async function timelinePage(
         'startsAt', to_char(starts_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) AS data FROM appointments WHERE ${own('appointments')}`),
     branch(sql`SELECT 'DEAL' AS type, id, created_at AS at,
       jsonb_build_object('title', title, 'status', status, 'stageId', stage_id, 'value', value::float8) AS data FROM deals WHERE ${own('deals')}`),
+    // A deal's moves belong to the deal's contact now (a deal handed to another contact takes its history).
+    branch(sql`SELECT 'DEAL_MOVE' AS type, c.id, c.created_at AS at,
+      jsonb_build_object('dealId', c.deal_id, 'dealTitle', d.title, 'pipelineId', c.pipeline_id,
+        'fromStageId', c.from_stage_id, 'fromStageName', c.from_stage_name, 'toStageId', c.to_stage_id,
+        'toStageName', c.to_stage_name, 'status', c.status, 'lostReason', c.lost_reason,
+        'automated', c.automated, 'actorKind', c.actor_kind) AS data
+      FROM deal_stage_changes c JOIN deals d ON d.id = c.deal_id
+      WHERE ${movesOwn}`),
     branch(sql`SELECT 'USAGE' AS type, 'usage_' || day::text AS id, day::timestamp AT TIME ZONE 'UTC' AS at,
       jsonb_build_object('day', day::text, 'events', sum(count)::int) AS data FROM usage_daily WHERE ${own('usage_daily')} GROUP BY day`),
   ];
@@ -58,6 +67,7 @@ export async function timelinePage(
              + (SELECT count(*) FROM visit_requests WHERE ${own('visit_requests')})
              + (SELECT count(*) FROM appointments WHERE ${own('appointments')})
              + (SELECT count(*) FROM deals WHERE ${own('deals')})
+             + (SELECT count(*) FROM deal_stage_changes c JOIN deals d ON d.id = c.deal_id WHERE ${movesOwn})
              + (SELECT count(DISTINCT day) FROM usage_daily WHERE ${own('usage_daily')})
              ${options.messages ? sql`+ (SELECT count(*) FROM messages WHERE ${own('messages')})` : sql``} AS n`,
   );

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, createProperty, createTenant, type Tenant } from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
-import { visitRequests } from '../../../src/db/schema.ts';
+import { leads, visitRequests } from '../../../src/db/schema.ts';
 import { fastPublishableKey } from './support.ts';
 
 let app: FastifyInstance;
@@ -13,8 +13,10 @@ let property: { id: string; code: string; title?: unknown };
 /** The tenant's three leads, as GET /v1/leads lists them (newest first). */
 let listed: { id: string; createdAt: string }[];
 
-function sendLead(key: string, body: Record<string, unknown>) {
-  return api(app, 'POST', '/v1/leads', { key, body }).then((response) => expectStatus(response, 201));
+function sendLead(key: string, body: Record<string, unknown>, headers?: Record<string, string>) {
+  return api(app, 'POST', '/v1/leads', { key, body, headers }).then((response) =>
+    expectStatus(response, 201),
+  );
 }
 
 function listLeads(query: string, key = tenant.secret.key) {
@@ -41,8 +43,14 @@ beforeAll(async () => {
     utmMedium: 'cpc',
     utmCampaign: 'spring',
     utmContent: 'banner-a',
+    referrer: 'https://www.google.com/search?q=flat',
   });
-  await sendLead(key, { firstName: 'Marc', phone: '+34600100002', utmSource: 'newsletter' });
+  // No referrer in the body: the Referer header the browser sent is kept.
+  await sendLead(
+    key,
+    { firstName: 'Marc', phone: '+34600100002', utmSource: 'newsletter' },
+    { referer: 'https://portal.example.com/' },
+  );
   // The same person again: the form matches the contact by phone, and a second lead is stored.
   await sendLead(key, { firstName: 'Lucía', phone: '+34600100001', utmSource: 'google' });
   listed = expectStatus(await listLeads(''), 200).data;
@@ -66,6 +74,9 @@ describe('GET /v1/leads: happy path', () => {
       utmMedium: 'cpc',
       utmCampaign: 'spring',
       utmContent: 'banner-a',
+      referrer: 'https://www.google.com/search?q=flat',
+      outcome: 'CREATED',
+      matchedOn: null,
       createdAt: expect.any(String),
     });
     expect(second).toMatchObject({
@@ -77,8 +88,12 @@ describe('GET /v1/leads: happy path', () => {
       utmMedium: null,
       utmCampaign: null,
       utmContent: null,
+      referrer: 'https://portal.example.com/',
+      outcome: 'CREATED',
+      matchedOn: null,
     });
     expect(third.contact).toStrictEqual(first.contact);
+    expect(third).toMatchObject({ outcome: 'MATCHED', matchedOn: 'PHONE', referrer: null });
     expect(Date.parse(third.createdAt)).toBeGreaterThanOrEqual(Date.parse(second.createdAt));
     expect(Date.parse(second.createdAt)).toBeGreaterThanOrEqual(Date.parse(first.createdAt));
   });
@@ -118,6 +133,11 @@ describe('GET /v1/leads: filters and paging', () => {
     expect(await idsOf('?createdAfter=2000-01-01&createdBefore=2000-01-02')).toStrictEqual([]);
   });
 
+  it('outcome keeps the leads that created or matched their contact', async () => {
+    expect(await idsOf('?outcome=CREATED')).toStrictEqual([listed[1]?.id, listed[2]?.id]);
+    expect(await idsOf('?outcome=MATCHED')).toStrictEqual([listed[0]?.id]);
+  });
+
   it('filters combine with AND', async () => {
     expect(await idsOf(`?utmSource=google&propertyId=${property.id}`)).toStrictEqual([listed[2]?.id]);
   });
@@ -141,7 +161,8 @@ describe('GET /v1/leads: errors', () => {
       'VALIDATION_ERROR',
     );
     expect(reversed.details?.[0]?.field).toBe('query.createdBefore');
-    expectError(await listLeads('?outcome=created'), 400, 'VALIDATION_ERROR');
+    const outcome = expectError(await listLeads('?outcome=created'), 400, 'VALIDATION_ERROR');
+    expect(outcome.details?.[0]?.field).toBe('query.outcome');
   });
 
   it('404, one answer, for a malformed, unknown or other organization id', async () => {
@@ -150,6 +171,67 @@ describe('GET /v1/leads: errors', () => {
     const [foreign] = expectStatus(await listLeads('', other.secret.key), 200).data;
     for (const id of ['nope', 'lead_0VhJ3kQ2Zt8mX1pR4sT6uE', foreign.id]) {
       expectError(await api(app, 'GET', `/v1/leads/${id}`, { key: tenant.secret.key }), 404, 'NOT_FOUND');
+    }
+  });
+});
+
+describe('POST /v1/leads: outcome and referrer', () => {
+  it('a lead that finds its contact by email says MATCHED on EMAIL; a lead from before says null', async () => {
+    const t = await createTenant(app);
+    const key = await fastPublishableKey(app, t.org.id);
+    await sendLead(key, { firstName: 'Eva', phone: '+34600100030', email: 'Eva@Example.com' });
+    await sendLead(key, { firstName: 'Eva', phone: '+34600100031', email: 'eva@example.com' });
+    const [matched, created] = expectStatus(await listLeads('', t.secret.key), 200).data;
+    expect(created).toMatchObject({ outcome: 'CREATED', matchedOn: null });
+    expect(matched).toMatchObject({ outcome: 'MATCHED', matchedOn: 'EMAIL' });
+    expect(matched.contact).toStrictEqual(created.contact);
+
+    // A lead stored before issue 21 has no outcome: null in the answer, and in no outcome filter.
+    const db = await testDatabase();
+    await db.tenantTx(t.org.id, (tx) =>
+      tx.update(leads).set({ outcome: null, matchedOn: null }).where(eq(leads.id, created.id)),
+    );
+    const legacy = expectStatus(await api(app, 'GET', `/v1/leads/${created.id}`, { key: t.secret.key }), 200);
+    expect(legacy.data).toMatchObject({ outcome: null, matchedOn: null });
+    const both = [
+      ...expectStatus(await listLeads('?outcome=CREATED', t.secret.key), 200).data,
+      ...expectStatus(await listLeads('?outcome=MATCHED', t.secret.key), 200).data,
+    ];
+    expect(both.map((lead: { id: string }) => lead.id)).toStrictEqual([matched.id]);
+  });
+
+  it('the body wins over the Referer header; a header that is not an http(s) URL is dropped', async () => {
+    const t = await createTenant(app);
+    const key = await fastPublishableKey(app, t.org.id);
+    await sendLead(
+      key,
+      { firstName: 'Ona', phone: '+34600100040', referrer: 'https://news.example.org/article' },
+      { referer: 'https://portal.example.com/' },
+    );
+    await sendLead(key, { firstName: 'Pol', phone: '+34600100041' }, { referer: 'android-app://com.x' });
+    await sendLead(key, { firstName: 'Rut', phone: '+34600100042' });
+    const [rut, pol, ona] = expectStatus(await listLeads('', t.secret.key), 200).data;
+    expect(ona.referrer).toBe('https://news.example.org/article');
+    expect(pol.referrer).toBeNull();
+    expect(rut.referrer).toBeNull();
+  });
+
+  it('400 naming body.referrer for a value that is not an http(s) URL or is too long', async () => {
+    const t = await createTenant(app);
+    for (const referrer of [
+      'not a url',
+      'ftp://files.example.com/',
+      `https://x.example.com/${'a'.repeat(2048)}`,
+    ]) {
+      const response = await api(app, 'POST', '/v1/leads', {
+        key: t.publishable.key,
+        body: { firstName: 'Ona', phone: '+34600100050', referrer },
+      });
+      const error = expectError(response, 400, 'VALIDATION_ERROR');
+      expect(
+        error.details?.map((d: { field: string }) => d.field),
+        referrer,
+      ).toContain('body.referrer');
     }
   });
 });
@@ -215,6 +297,9 @@ describe('GET /v1/visit-requests', () => {
       preferredDate: null,
       preferredTime: 'morning',
       message: null,
+      appointmentId: null,
+      declineReason: null,
+      decidedAt: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -2,17 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../../src/platform/auth/scopes.ts';
 import { createApiKey, createTenant, type Tenant } from '../../helpers/factories.ts';
-import { api, expectError, expectStatus } from '../../helpers/http.ts';
+import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createPipeline } from '../deals/support.ts';
+import { createPipeline, stageNamed, type TestPipeline } from '../deals/support.ts';
 
 let app: FastifyInstance;
 let tenant: Tenant;
+let pipeline: TestPipeline;
 
 beforeAll(async () => {
   app = await buildTestApp();
   tenant = await createTenant(app, { secret: { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 } });
-  await createPipeline(app, tenant.org.id);
+  pipeline = await createPipeline(app, tenant.org.id);
 });
 afterAll(async () => {
   await app.close();
@@ -90,5 +91,70 @@ describe('GET /v1/contacts/{id}/timeline', () => {
     const stranger = await createTenant(app);
     expectError(await timeline(contactId, { key: stranger.secret.key }), 404, 'NOT_FOUND');
     expectError(await timeline('ct_nope'), 404, 'NOT_FOUND');
+  });
+
+  it('shows every stage move of the contact’s deals (v1 and back office) as DEAL_MOVE, newest first', async () => {
+    const contactId = expectStatus(
+      await api(app, 'POST', '/v1/contacts', { key: key(), body: { firstName: 'Mover' } }),
+      201,
+    ).data.id as string;
+    const deal = expectStatus(
+      await api(app, 'POST', '/v1/deals', {
+        key: key(),
+        body: { title: 'House', contactId, pipelineId: pipeline.id, stageId: stageNamed(pipeline, 'New').id },
+      }),
+      201,
+    ).data;
+    const move = (body: Record<string, unknown>) =>
+      api(app, 'POST', `/v1/deals/${deal.id}/move`, { key: key(), body });
+    expectStatus(await move({ stageId: stageNamed(pipeline, 'Visit').id }), 200);
+    // Moving to the stage the deal is in is no move, and a refused move is none either: nothing is kept.
+    expectStatus(await move({ stageId: stageNamed(pipeline, 'Visit').id }), 200);
+    expectError(await move({ stageId: stageNamed(pipeline, 'Lost').id }), 400, 'VALIDATION_ERROR');
+    expectStatus(
+      await admin(app, 'POST', `/admin/v1/organizations/${tenant.org.id}/deals/${deal.id}/move`, {
+        stageId: stageNamed(pipeline, 'Lost').id,
+        lostReason: 'Bought elsewhere',
+        automated: true,
+      }),
+      200,
+    );
+
+    const page = expectStatus(await timeline(contactId), 200);
+    expect(page.data.map((item: { type: string }) => item.type)).toEqual(['DEAL_MOVE', 'DEAL_MOVE', 'DEAL']);
+    expect(page.meta.total).toBe(3);
+    const [lost, visit] = page.data;
+    expect(lost).toStrictEqual({
+      type: 'DEAL_MOVE',
+      id: expect.stringMatching(/^dsc_/),
+      at: expect.any(String),
+      data: {
+        dealId: deal.id,
+        dealTitle: 'House',
+        pipelineId: pipeline.id,
+        fromStageId: stageNamed(pipeline, 'Visit').id,
+        fromStageName: 'Visit',
+        toStageId: stageNamed(pipeline, 'Lost').id,
+        toStageName: 'Lost',
+        status: 'LOST',
+        lostReason: 'Bought elsewhere',
+        automated: true,
+        actorKind: 'AUTOMATION',
+      },
+    });
+    expect(visit.data).toMatchObject({
+      fromStageName: 'New',
+      toStageName: 'Visit',
+      status: 'OPEN',
+      lostReason: null,
+      automated: false,
+      actorKind: 'API',
+    });
+    // Another contact sees none of these moves.
+    const other = expectStatus(
+      await api(app, 'POST', '/v1/contacts', { key: key(), body: { firstName: 'Other' } }),
+      201,
+    ).data.id as string;
+    expect(expectStatus(await timeline(other), 200).data).toEqual([]);
   });
 });
