@@ -176,6 +176,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/contacts/{id}/consents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A contact's consents
+     * @description `current`: the newest statement per channel (null when never stated); `history`: every statement, newest first, at most 100. 404 for a contact of another organization.
+     */
+    get: operations['contacts.consents.get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/contacts/{id}/consents/{channel}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * State a contact's consent on a channel
+     * @description Secret key with `contacts:write`, access level 3. Records `{status, source}` for the channel (MESSAGING, EMAIL, PHONE) in the consent history; `contact.consent_changed` when the status changes (restating the same status adds history only). MESSAGING REVOKED sets the contact `optedOut` (sending answers 409 BLOCKED), GRANTED clears it. Answers the contact's consents. Idempotent in effect: repeating it leaves the same current state. 404 for a contact of another organization.
+     */
+    put: operations['contacts.consents.set'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/contacts': {
     parameters: {
       query?: never;
@@ -214,7 +254,11 @@ export interface paths {
     get: operations['contacts.get'];
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Erase a contact
+     * @description Secret key with `contacts:write`, access level 3. Erases the person (GDPR art. 17), in one transaction: the contact with its leads, visit requests, finder searches, notes, consents, conversations, messages and usage go; its deals, tasks and appointments stay without the contact, the person's name, email and phone redacted from their texts (each records its `*.updated`); every event naming the person (event log, pending webhook deliveries) and every stored idempotent response is rewritten without their data. Records `contact.deleted`, a tombstone without personal data. docs/privacy.md lists every place. 404 for a contact of another organization.
+     */
+    delete: operations['contacts.erase'];
     options?: never;
     head?: never;
     /**
@@ -222,6 +266,46 @@ export interface paths {
      * @description Only the fields sent change; null clears a nullable field; `tags` replaces the list. A new phone or email is checked like on create (409 naming the other contact). Records `contact.updated` with the names of the fields that changed; a request that changes nothing answers 200 and records no event.
      */
     patch: operations['contacts.update'];
+    trace?: never;
+  };
+  '/v1/contacts/{id}/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export everything held about a contact
+     * @description Data-subject access (GDPR art. 15): every record held about the person, by place, as one JSON document read in one transaction. Secret or read-only secret key with `contacts:read`. 404 for a contact of another organization.
+     */
+    get: operations['contacts.export'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/contacts/{id}/merge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Merge a duplicate into a contact
+     * @description Secret key with `contacts:write`, access level 3. In one transaction, every record of the source contact (`sourceContactId`) moves to this one: leads, visit requests, finder searches, notes, consents, messages (one conversation: the later window, blocked if either was), usage (daily totals summed), deals, tasks and appointments (each records its `*.updated`). Empty fields of this contact are filled from the source (tags joined, an opt-out of either kept), the score is computed again, the source is removed (`contact.deleted`) and `contact.merged` is recorded with both ids. 404 for an unknown contact; 400 naming `body.sourceContactId` when it is unknown or the same contact. Send an `Idempotency-Key` to retry safely.
+     */
+    post: operations['contacts.merge'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/v1/contacts/{id}/notes': {
@@ -257,7 +341,7 @@ export interface paths {
     };
     /**
      * A contact's timeline
-     * @description Everything that happened with the contact, newest first, paged (`page`, `pageSize`): notes, portal forms (leads, visit requests), appointments, deals, messages (only for a key with `conversations:read`) and one USAGE item per day of product usage. Each item is `{type, id, at, data}`. 404 for a contact of another organization.
+     * @description Everything that happened with the contact, newest first, paged (`page`, `pageSize`): notes, portal forms (leads, visit requests), appointments, deals, deal moves (DEAL_MOVE), messages (only for a key with `conversations:read`) and one USAGE item per day of product usage. Each item is `{type, id, at, data}`. 404 for a contact of another organization.
      */
     get: operations['contacts.timeline.list'];
     put?: never;
@@ -493,13 +577,13 @@ export interface paths {
     };
     /**
      * List the leads
-     * @description Secret or read-only secret key with `leads:read`. The contact forms sent from the portal, newest first. Filters combine with AND: `createdAfter` (inclusive) / `createdBefore` (strict), a date meaning its start in UTC; `propertyId`; `utmSource` (exact). A page past the end answers `data: []` with the true `meta`. Each lead has its contact (id and current name), its property (id, code, title; null for a general enquiry or once the property is deleted), the message, `interestedIn`, the four UTM values (null when the form sent none) and createdAt. Whether the form created the contact or matched an existing one is not recorded, nor is a referrer: the form never sent one.
+     * @description Secret or read-only secret key with `leads:read`. The contact forms sent from the portal, newest first. Filters combine with AND: `createdAfter` (inclusive) / `createdBefore` (strict), a date meaning its start in UTC; `propertyId`; `utmSource` (exact); `outcome` (CREATED or MATCHED). A page past the end answers `data: []` with the true `meta`. Each lead has its contact (id and current name), its property (id, code, title; null for a general enquiry or once the property is deleted), the message, `interestedIn`, the four UTM values (null when the form sent none), the `referrer`, the `outcome` (CREATED: the form made the contact; MATCHED: it found an existing one, `matchedOn` PHONE or EMAIL; null for leads sent before 2026-11-26) and createdAt.
      */
     get: operations['leads.list'];
     put?: never;
     /**
      * Send the contact form
-     * @description Creates or updates the contact (matched by phone in E.164, read in the agency's default country, then by email), stores the lead with its property and UTM data, and counts a LEAD_FORM portal analytics event. Fires `contact.created` or `contact.updated`, then `lead.submitted` (payload `{success: true}` only). `propertyId` must name a property published on the portal.
+     * @description Creates or updates the contact (matched by phone in E.164, read in the agency's default country, then by email), stores the lead with its property, UTM data, referrer (the body's `referrer`, else the Referer header) and outcome (CREATED or MATCHED, on PHONE or EMAIL), and counts a LEAD_FORM portal analytics event. Fires `contact.created` or `contact.updated`, then `lead.submitted` (payload `{success: true}` only). `propertyId` must name a property published on the portal.
      */
     post: operations['leads.create'];
     delete?: never;
@@ -517,7 +601,7 @@ export interface paths {
     };
     /**
      * Get a lead
-     * @description Secret or read-only secret key with `leads:read`. 404 when the id is malformed, unknown or of another organization (one answer for all three). Each lead has its contact (id and current name), its property (id, code, title; null for a general enquiry or once the property is deleted), the message, `interestedIn`, the four UTM values (null when the form sent none) and createdAt. Whether the form created the contact or matched an existing one is not recorded, nor is a referrer: the form never sent one.
+     * @description Secret or read-only secret key with `leads:read`. 404 when the id is malformed, unknown or of another organization (one answer for all three). Each lead has its contact (id and current name), its property (id, code, title; null for a general enquiry or once the property is deleted), the message, `interestedIn`, the four UTM values (null when the form sent none), the `referrer`, the `outcome` (CREATED: the form made the contact; MATCHED: it found an existing one, `matchedOn` PHONE or EMAIL; null for leads sent before 2026-11-26) and createdAt.
      */
     get: operations['leads.get'];
     put?: never;
@@ -840,6 +924,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/visit-requests/{id}/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Confirm a visit request: book its appointment
+     * @description Secret key with `appointments:write`, access level 3. In one transaction, creates the appointment with the request's contact and property exactly as POST /v1/appointments does (the same slot rules: 400 naming `body.agentId`, `body.date` or `body.startTime`; 409 DUPLICATE for a taken slot, exactly one winner when two race), and sets the request CONFIRMED with `appointmentId` and `decidedAt`. Records `appointment.created`, then `visit_request.confirmed` (actor API). 409 CONFLICT naming the status when the request is not PENDING (a request is decided once); 404 for an id of another organization. Send an `Idempotency-Key` to retry safely.
+     */
+    post: operations['visitRequests.confirm'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/visit-requests/{id}/decline': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Decline a visit request
+     * @description Secret key with `appointments:write`, access level 3. Sets the request DECLINED with the trimmed `reason` (required, not blank, up to 1000 characters) as `declineReason`, and `decidedAt`. No appointment is made. Records `visit_request.declined` (actor API). 409 CONFLICT naming the status when the request is not PENDING (a request is decided once); 404 for an id of another organization. Send an `Idempotency-Key` to retry safely.
+     */
+    post: operations['visitRequests.decline'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/visit-requests/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a visit request
+     * @description Secret or read-only secret key with `leads:read`. 404 when the id is malformed, unknown or of another organization (one answer for all three). Each has its status, contact (id and current name), property (id, code, title), preferred date and time, message, and the decision: `appointmentId` (CONFIRMED), `declineReason` (DECLINED), `decidedAt`.
+     */
+    get: operations['visitRequests.get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/visit-requests': {
     parameters: {
       query?: never;
@@ -849,7 +993,7 @@ export interface paths {
     };
     /**
      * List the visit requests
-     * @description Secret or read-only secret key with `leads:read`. The visits asked for through POST /v1/leads/schedule, newest first, each with its status, contact (id and current name), property (id, code, title), preferred date and time and message. `status` keeps one status. A page past the end answers `data: []` with the true `meta`.
+     * @description Secret or read-only secret key with `leads:read`. The visits asked for through POST /v1/leads/schedule, newest first. Each has its status, contact (id and current name), property (id, code, title), preferred date and time, message, and the decision: `appointmentId` (CONFIRMED), `declineReason` (DECLINED), `decidedAt`. `status` keeps one status. A page past the end answers `data: []` with the true `meta`.
      */
     get: operations['visitRequests.list'];
     put?: never;
@@ -1194,6 +1338,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'contact.consent_changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * contact.consent_changed
+     * @description A contact's consent on a channel (MESSAGING, EMAIL, PHONE) changed status, or was stated for the first time: by PUT /v1/contacts/{id}/consents/{channel}, the `optedOut` field (source OPT_OUT), an inbound STOP (INBOUND_STOP) or a portal form (LEAD_FORM, FINDER_FORM). Restating the same status adds a history row but no event. `data.consent` carries the contact id only, no personal data.
+     */
+    post: operations['webhook.contact.consent_changed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'contact.created': {
     parameters: {
       query?: never;
@@ -1225,9 +1389,29 @@ export interface webhooks {
     put?: never;
     /**
      * contact.deleted
-     * @description A contact was deleted in the back office, with its leads, visit requests, finder searches, deals (each records `deal.deleted`) and usage; its tasks and appointments stay, with `contactId` null. `data.contact` is a tombstone: its id and when it was deleted, never its details.
+     * @description A contact was erased (`DELETE /v1/contacts/{id}` or the back office; docs/privacy.md) or merged into another (then `contact.merged` follows). Its leads, visit requests, finder searches, notes, consents, messages and usage went with it; its deals, tasks and appointments stay without it (each records its `*.updated` first). `data.contact` is a tombstone: its id and when it was deleted, never its details.
      */
     post: operations['webhook.contact.deleted'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'contact.merged': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * contact.merged
+     * @description Two contacts were merged (`POST /v1/contacts/{id}/merge`): `data.contact` is the one kept, as it is now; `data.sourceContactId` the one merged into it and removed (its `contact.deleted` tombstone comes just before). `data.filled` names the fields the kept contact took from the other; `data.moved` counts the records that changed contact, by place. Deals, tasks and appointments moved also record their `*.updated`.
+     */
+    post: operations['webhook.contact.merged'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1634,6 +1818,46 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'visit_request.confirmed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * visit_request.confirmed
+     * @description The agency confirmed a visit request (POST /v1/visit-requests/{id}/confirm): its appointment was created in the same transaction, with the request’s contact and property, and `appointment.created` is recorded just before this event. Carries the request (status CONFIRMED, `appointmentId`, `decidedAt`) and the appointment.
+     */
+    post: operations['webhook.visit_request.confirmed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'visit_request.declined': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * visit_request.declined
+     * @description The agency declined a visit request (POST /v1/visit-requests/{id}/decline). Carries the request (status DECLINED, `declineReason`, `decidedAt`); no appointment exists.
+     */
+    post: operations['webhook.visit_request.declined'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'visit.requested': {
     parameters: {
       query?: never;
@@ -1902,6 +2126,8 @@ export interface components {
        * @example EUR
        */
       defaultCurrency: string;
+      /** @description MCP tool results show phone numbers and emails masked (+34 6** ** ** 78, l***@example.com); a test twin follows its live organization */
+      mcpMaskPersonalData: boolean;
       /** @description False for a test twin */
       livemode: boolean;
       /** @description The test twin (live organizations) */
@@ -2401,12 +2627,115 @@ export interface components {
        */
       body: string;
     };
-    TimelineItem: {
+    ConsentState: {
       /**
-       * @description What happened: a note, a portal form (LEAD, VISIT_REQUEST), an appointment, a deal, a message (with `conversations:read` only), or a day of product usage (USAGE)
+       * @description GRANTED or REVOKED
        * @enum {string}
        */
-      type: 'NOTE' | 'LEAD' | 'VISIT_REQUEST' | 'APPOINTMENT' | 'DEAL' | 'MESSAGE' | 'USAGE';
+      status: 'GRANTED' | 'REVOKED';
+      /** @description Where it was given or withdrawn: what the integrator sent, or INBOUND_STOP, OPT_OUT, LEAD_FORM, FINDER_FORM */
+      source: string;
+      /**
+       * Format: date-time
+       * @description When it was recorded
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      at: string;
+    };
+    ConsentHistoryItem: {
+      /**
+       * @description cns_… identifier of the history row
+       * @example cns_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      id: string;
+      /**
+       * @description MESSAGING, EMAIL or PHONE
+       * @enum {string}
+       */
+      channel: 'MESSAGING' | 'EMAIL' | 'PHONE';
+      /**
+       * @description GRANTED or REVOKED
+       * @enum {string}
+       */
+      status: 'GRANTED' | 'REVOKED';
+      source: string;
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      at: string;
+      /** @description Who recorded it: API (a key), USER (the back office), SYSTEM... */
+      actorKind: string;
+    };
+    /**
+     * @example {
+     *       "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uW",
+     *       "current": {
+     *         "MESSAGING": {
+     *           "status": "REVOKED",
+     *           "source": "INBOUND_STOP",
+     *           "at": "2027-03-29T10:15:00.000Z"
+     *         },
+     *         "EMAIL": {
+     *           "status": "GRANTED",
+     *           "source": "website form",
+     *           "at": "2027-03-20T08:00:00.000Z"
+     *         },
+     *         "PHONE": null
+     *       },
+     *       "history": [
+     *         {
+     *           "id": "cns_0VhJ3kQ2Zt8mX1pR4sT6uB",
+     *           "channel": "MESSAGING",
+     *           "status": "REVOKED",
+     *           "source": "INBOUND_STOP",
+     *           "at": "2027-03-29T10:15:00.000Z",
+     *           "actorKind": "SYSTEM"
+     *         },
+     *         {
+     *           "id": "cns_0VhJ3kQ2Zt8mX1pR4sT6uA",
+     *           "channel": "EMAIL",
+     *           "status": "GRANTED",
+     *           "source": "website form",
+     *           "at": "2027-03-20T08:00:00.000Z",
+     *           "actorKind": "API"
+     *         }
+     *       ]
+     *     }
+     */
+    ContactConsents: {
+      /** @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE */
+      contactId: string;
+      /** @description The newest statement per channel */
+      current: {
+        /** @description null: never stated on this channel */
+        MESSAGING: components['schemas']['ConsentState'] | null;
+        /** @description null: never stated on this channel */
+        EMAIL: components['schemas']['ConsentState'] | null;
+        /** @description null: never stated on this channel */
+        PHONE: components['schemas']['ConsentState'] | null;
+      };
+      /** @description Every statement, newest first (at most 100) */
+      history: components['schemas']['ConsentHistoryItem'][];
+    };
+    PutConsentBody: {
+      /**
+       * @description GRANTED or REVOKED
+       * @enum {string}
+       */
+      status: 'GRANTED' | 'REVOKED';
+      /**
+       * @description Where the person gave or withdrew it (1-100 characters, not blank)
+       * @example website form
+       */
+      source: string;
+    };
+    TimelineItem: {
+      /**
+       * @description What happened: a note, a portal form (LEAD, VISIT_REQUEST), an appointment, a deal, a deal moved to another stage (DEAL_MOVE), a message (with `conversations:read` only), or a day of product usage (USAGE)
+       * @enum {string}
+       */
+      type: 'NOTE' | 'LEAD' | 'VISIT_REQUEST' | 'APPOINTMENT' | 'DEAL' | 'DEAL_MOVE' | 'MESSAGE' | 'USAGE';
       /** @description The record’s id (`usage_<day>` for a USAGE day) */
       id: string;
       /**
@@ -2415,10 +2744,52 @@ export interface components {
        * @example 2027-03-29T10:15:00.000Z
        */
       at: string;
-      /** @description By type. NOTE: body, authorAgentId. LEAD: propertyId, message, utmSource. VISIT_REQUEST: propertyId, status, preferredDate, preferredTime. APPOINTMENT: agentId, propertyId, type, status, startsAt. DEAL: title, status, stageId, value. MESSAGE: direction, status, body. USAGE: day, events (the day’s total). */
+      /** @description By type. NOTE: body, authorAgentId. LEAD: propertyId, message, utmSource. VISIT_REQUEST: propertyId, status, preferredDate, preferredTime. APPOINTMENT: agentId, propertyId, type, status, startsAt. DEAL: title, status, stageId, value. DEAL_MOVE: dealId, dealTitle, pipelineId, fromStageId, fromStageName, toStageId, toStageName, status (the deal's after the move), lostReason, automated, actorKind (USER, AUTOMATION, API). MESSAGE: direction, status, body. USAGE: day, events (the day’s total). */
       data: {
         [key: string]: unknown;
       };
+    };
+    ContactErasure: {
+      /** @description ct_… of the erased contact */
+      id: string;
+      /** @enum {boolean} */
+      deleted: true;
+      erased: {
+        /** @description Deals that stay without the contact, the person redacted from them */
+        deals: number;
+        /** @description Tasks that stay without the contact */
+        tasks: number;
+        /** @description Appointments that stay without the contact */
+        appointments: number;
+        /** @description Events (event log, pending webhook deliveries) rewritten without their data */
+        events: number;
+        /** @description Stored idempotent responses rewritten without their data */
+        storedResponses: number;
+      };
+    };
+    ContactExport: {
+      /** @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE */
+      contactId: string;
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      generatedAt: string;
+      /** @description Every place that holds records about the person (contacts, contactNotes, contactConsents, leads, visitRequests, finderSearches, conversations, messages, usageEvents, usageDaily, deals, dealStageChanges, appointments, tasks) to its rows, oldest first; docs/privacy.md lists them */
+      records: {
+        [key: string]: {
+          [key: string]: unknown;
+        }[];
+      };
+      /** @description Where copies of these records also live for a while (event log, stored responses) */
+      copies: {
+        place: string;
+        note: string;
+      }[];
+    };
+    MergeContactBody: {
+      /** @description ct_… of the contact merged into this one and then removed */
+      sourceContactId: string;
     };
     AgentBookingSettings: {
       /** @description Bookings are CONFIRMED at once when true, SCHEDULED (to be confirmed) otherwise */
@@ -3124,6 +3495,20 @@ export interface components {
       email?: string;
       message?: string;
       /**
+       * @description Consent the person gave (true) or refused (false) on the form, per channel; recorded in the contact's consent history with source LEAD_FORM or FINDER_FORM. Omitted channels record nothing.
+       * @example {
+       *       "messaging": true,
+       *       "email": false
+       *     }
+       */
+      consents?: {
+        /** @description Messages (WhatsApp-style channel) */
+        messaging?: boolean;
+        email?: boolean;
+        /** @description Phone calls */
+        phone?: boolean;
+      };
+      /**
        * @description A property published on the portal (prop_…)
        * @example prop_0VhJ3kQ2Zt8mX1pR4sT6uE
        */
@@ -3138,6 +3523,12 @@ export interface components {
       utmCampaign?: string;
       /** @example banner-a */
       utmContent?: string;
+      /**
+       * Format: uri
+       * @description The page the visitor came from (the portal's document.referrer). Without it, the request's Referer header is kept when it is an http(s) URL, which browsers usually cut to the origin
+       * @example https://www.google.com/
+       */
+      referrer?: string;
     };
     ScheduleVisitBody: {
       /** @example Lucía */
@@ -3192,7 +3583,31 @@ export interface components {
        */
       status: 'PENDING' | 'CONFIRMED' | 'DECLINED' | 'CANCELLED';
     };
-    /** @description A contact form sent from the portal */
+    /**
+     * @description A contact form sent from the portal
+     * @example {
+     *       "id": "lead_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *       "contact": {
+     *         "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *         "fullName": "Lucía García"
+     *       },
+     *       "property": {
+     *         "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *         "code": "MAL-0042",
+     *         "title": "Sea view flat in Málaga"
+     *       },
+     *       "message": "Is it still available? I could visit on Saturday.",
+     *       "interestedIn": "SALE",
+     *       "utmSource": "google",
+     *       "utmMedium": "cpc",
+     *       "utmCampaign": "spring-sale",
+     *       "utmContent": null,
+     *       "referrer": "https://www.google.com/",
+     *       "outcome": "MATCHED",
+     *       "matchedOn": "PHONE",
+     *       "createdAt": "2027-03-29T10:15:00.000Z"
+     *     }
+     */
     Lead: {
       /**
        * @description lead_… identifier
@@ -3233,6 +3648,9 @@ export interface components {
       utmMedium: string | null;
       utmCampaign: string | null;
       utmContent: string | null;
+      referrer: string | null;
+      outcome: ('CREATED' | 'MATCHED') | null;
+      matchedOn: ('PHONE' | 'EMAIL') | null;
       /**
        * Format: date-time
        * @description When the form was sent
@@ -3240,7 +3658,30 @@ export interface components {
        */
       createdAt: string;
     };
-    /** @description A visit the portal asked for; no appointment exists until the agency books one */
+    /**
+     * @description A visit the portal asked for; no appointment exists until the agency books one
+     * @example {
+     *       "id": "vr_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *       "status": "CONFIRMED",
+     *       "contact": {
+     *         "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *         "fullName": "Lucía García"
+     *       },
+     *       "property": {
+     *         "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *         "code": "MAL-0042",
+     *         "title": "Sea view flat in Málaga"
+     *       },
+     *       "preferredDate": "2027-04-02",
+     *       "preferredTime": "morning",
+     *       "message": "Could we see it before noon?",
+     *       "appointmentId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *       "declineReason": null,
+     *       "decidedAt": "2027-03-29T16:40:00.000Z",
+     *       "createdAt": "2027-03-29T10:15:00.000Z",
+     *       "updatedAt": "2027-03-29T16:40:00.000Z"
+     *     }
+     */
     VisitRequest: {
       /**
        * @description vr_… identifier
@@ -3283,6 +3724,9 @@ export interface components {
       preferredDate: string | null;
       preferredTime: ('morning' | 'afternoon' | 'evening') | null;
       message: string | null;
+      appointmentId: string | null;
+      declineReason: string | null;
+      decidedAt: string | null;
       /**
        * Format: date-time
        * @description When the request was sent
@@ -3295,6 +3739,37 @@ export interface components {
        * @example 2027-03-29T10:15:00.000Z
        */
       updatedAt: string;
+    };
+    /** @description A slot the agent offers (the free slots of GET /v1/booking/{slug}/availability); it lasts the agent's slot length. The appointment is with the request’s contact, at its property. */
+    ConfirmVisitRequestBody: {
+      /**
+       * @description An active agent of the organization with booking hours (agt_…)
+       * @example agt_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      agentId: string;
+      /**
+       * Format: date
+       * @description YYYY-MM-DD on the agent's calendar
+       * @example 2027-03-29
+       */
+      date: string;
+      /**
+       * @description HH:MM in the agent's time zone
+       * @example 09:00
+       */
+      startTime: string;
+      /**
+       * @description Default SHOWING
+       * @enum {string}
+       */
+      type?: 'SHOWING' | 'VALUATION' | 'MEETING' | 'VIDEO_CALL' | 'PHONE_CALL';
+    };
+    DeclineVisitRequestBody: {
+      /**
+       * @description Why the visit will not happen (kept trimmed, shown as `declineReason`)
+       * @example TEMPLATE_ONLY
+       */
+      reason: string;
     };
     BookingAgent: {
       /** @example agt_0VhJ3kQ2Zt8mX1pR4sT6uE */
@@ -3527,6 +4002,20 @@ export interface components {
       email?: string;
       /** @description The person wants to hear about new matching listings. Default false */
       subscribedToAlerts?: boolean;
+      /**
+       * @description Consent the person gave (true) or refused (false) on the form, per channel; recorded in the contact's consent history with source LEAD_FORM or FINDER_FORM. Omitted channels record nothing.
+       * @example {
+       *       "messaging": true,
+       *       "email": false
+       *     }
+       */
+      consents?: {
+        /** @description Messages (WhatsApp-style channel) */
+        messaging?: boolean;
+        email?: boolean;
+        /** @description Phone calls */
+        phone?: boolean;
+      };
     };
     FinderBreakdownItem: {
       /**
@@ -3986,8 +4475,7 @@ export interface components {
       /** @description Created by an AI assistant */
       aiCreated: boolean;
       agentId: string | null;
-      /** @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE */
-      contactId: string;
+      contactId: string | null;
       propertyId: string | null;
       /** @example pl_0VhJ3kQ2Zt8mX1pR4sT6uE */
       pipelineId: string;
@@ -4326,8 +4814,10 @@ export interface components {
           | 'appointment.created'
           | 'appointment.deleted'
           | 'appointment.updated'
+          | 'contact.consent_changed'
           | 'contact.created'
           | 'contact.deleted'
+          | 'contact.merged'
           | 'contact.updated'
           | 'deal.created'
           | 'deal.deleted'
@@ -4348,6 +4838,8 @@ export interface components {
           | 'task.created'
           | 'task.deleted'
           | 'task.updated'
+          | 'visit_request.confirmed'
+          | 'visit_request.declined'
           | 'visit.requested'
           | 'webhook.disabled'
           | 'webhook.test'
@@ -4365,6 +4857,7 @@ export interface components {
           | 'note.*'
           | 'property.*'
           | 'task.*'
+          | 'visit_request.*'
           | 'visit.*'
           | 'webhook.*'
         );
@@ -7663,6 +8156,546 @@ export interface operations {
       };
     };
   };
+  'contacts.consents.get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description ct_… identifier of the contact */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uW",
+           *         "current": {
+           *           "MESSAGING": {
+           *             "status": "REVOKED",
+           *             "source": "INBOUND_STOP",
+           *             "at": "2027-03-29T10:15:00.000Z"
+           *           },
+           *           "EMAIL": {
+           *             "status": "GRANTED",
+           *             "source": "website form",
+           *             "at": "2027-03-20T08:00:00.000Z"
+           *           },
+           *           "PHONE": null
+           *         },
+           *         "history": [
+           *           {
+           *             "id": "cns_0VhJ3kQ2Zt8mX1pR4sT6uB",
+           *             "channel": "MESSAGING",
+           *             "status": "REVOKED",
+           *             "source": "INBOUND_STOP",
+           *             "at": "2027-03-29T10:15:00.000Z",
+           *             "actorKind": "SYSTEM"
+           *           },
+           *           {
+           *             "id": "cns_0VhJ3kQ2Zt8mX1pR4sT6uA",
+           *             "channel": "EMAIL",
+           *             "status": "GRANTED",
+           *             "source": "website form",
+           *             "at": "2027-03-20T08:00:00.000Z",
+           *             "actorKind": "API"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['ContactConsents'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'contacts.consents.set': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description ct_… identifier of the contact */
+        id: string;
+        /** @description MESSAGING, EMAIL or PHONE */
+        channel: 'MESSAGING' | 'EMAIL' | 'PHONE';
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "status": "GRANTED",
+         *       "source": "website form"
+         *     }
+         */
+        'application/json': components['schemas']['PutConsentBody'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uW",
+           *         "current": {
+           *           "MESSAGING": {
+           *             "status": "REVOKED",
+           *             "source": "INBOUND_STOP",
+           *             "at": "2027-03-29T10:15:00.000Z"
+           *           },
+           *           "EMAIL": {
+           *             "status": "GRANTED",
+           *             "source": "website form",
+           *             "at": "2027-03-20T08:00:00.000Z"
+           *           },
+           *           "PHONE": null
+           *         },
+           *         "history": [
+           *           {
+           *             "id": "cns_0VhJ3kQ2Zt8mX1pR4sT6uB",
+           *             "channel": "MESSAGING",
+           *             "status": "REVOKED",
+           *             "source": "INBOUND_STOP",
+           *             "at": "2027-03-29T10:15:00.000Z",
+           *             "actorKind": "SYSTEM"
+           *           },
+           *           {
+           *             "id": "cns_0VhJ3kQ2Zt8mX1pR4sT6uA",
+           *             "channel": "EMAIL",
+           *             "status": "GRANTED",
+           *             "source": "website form",
+           *             "at": "2027-03-20T08:00:00.000Z",
+           *             "actorKind": "API"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['ContactConsents'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
   'contacts.list': {
     parameters: {
       query?: {
@@ -8424,6 +9457,295 @@ export interface operations {
       };
     };
   };
+  'contacts.erase': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description ct_… identifier of the contact */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "deleted": true,
+           *         "erased": {
+           *           "deals": 0,
+           *           "tasks": 0,
+           *           "appointments": 0,
+           *           "events": 0,
+           *           "storedResponses": 0
+           *         }
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['ContactErasure'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
   'contacts.update': {
     parameters: {
       query?: never;
@@ -8686,6 +10008,530 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'contacts.export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description ct_… identifier of the contact */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "generatedAt": "2027-03-29T10:15:00.000Z",
+           *         "records": {
+           *           "property1": [
+           *             {}
+           *           ],
+           *           "property2": [
+           *             {}
+           *           ]
+           *         },
+           *         "copies": [
+           *           {
+           *             "place": "string",
+           *             "note": "string"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['ContactExport'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'contacts.merge': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; another body, or the first request still running, is a 409 DUPLICATE. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description ct_… identifier of the contact */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "sourceContactId": "string"
+         *     }
+         */
+        'application/json': components['schemas']['MergeContactBody'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "code": "CT-000042",
+           *         "firstName": "Lucía",
+           *         "lastName": "García",
+           *         "fullName": "Lucía García",
+           *         "email": "lucia.garcia@example.com",
+           *         "phone": "+34600111222",
+           *         "source": "WEBSITE",
+           *         "status": "NEW",
+           *         "type": "LEAD",
+           *         "score": 0,
+           *         "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "preferredCity": "Málaga",
+           *         "preferredType": "string",
+           *         "budget": 0,
+           *         "currency": "EUR",
+           *         "tags": [
+           *           "vip"
+           *         ],
+           *         "optedOut": true,
+           *         "externalId": "crm-7781",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Contact'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -12816,7 +14662,11 @@ export interface operations {
          *       "firstName": "Lucía",
          *       "phone": "+34600111222",
          *       "email": "lucia.garcia@example.com",
-         *       "subscribedToAlerts": true
+         *       "subscribedToAlerts": true,
+         *       "consents": {
+         *         "messaging": true,
+         *         "email": false
+         *       }
          *     }
          */
         'application/json': components['schemas']['FinderBody'];
@@ -13122,6 +14972,8 @@ export interface operations {
          * @example google
          */
         utmSource?: string;
+        /** @description Only leads that created (CREATED) or matched (MATCHED) their contact; never the older leads with none */
+        outcome?: 'CREATED' | 'MATCHED';
       };
       header?: never;
       path?: never;
@@ -13155,12 +15007,15 @@ export interface operations {
            *             "code": "MAL-0042",
            *             "title": "Sea view flat in Málaga"
            *           },
-           *           "message": "string",
+           *           "message": "Is it still available? I could visit on Saturday.",
            *           "interestedIn": "SALE",
            *           "utmSource": "google",
            *           "utmMedium": "cpc",
            *           "utmCampaign": "spring-sale",
-           *           "utmContent": "banner-a",
+           *           "utmContent": null,
+           *           "referrer": "https://www.google.com/",
+           *           "outcome": "MATCHED",
+           *           "matchedOn": "PHONE",
            *           "createdAt": "2027-03-29T10:15:00.000Z"
            *         }
            *       ],
@@ -13322,12 +15177,17 @@ export interface operations {
          *       "phone": "+34600111222",
          *       "email": "lucia.garcia@example.com",
          *       "message": "string",
+         *       "consents": {
+         *         "messaging": true,
+         *         "email": false
+         *       },
          *       "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
          *       "interestedIn": "SALE",
          *       "utmSource": "google",
          *       "utmMedium": "cpc",
          *       "utmCampaign": "spring-sale",
-         *       "utmContent": "banner-a"
+         *       "utmContent": "banner-a",
+         *       "referrer": "https://www.google.com/"
          *     }
          */
         'application/json': components['schemas']['CreateLeadBody'];
@@ -13624,12 +15484,15 @@ export interface operations {
            *           "code": "MAL-0042",
            *           "title": "Sea view flat in Málaga"
            *         },
-           *         "message": "string",
+           *         "message": "Is it still available? I could visit on Saturday.",
            *         "interestedIn": "SALE",
            *         "utmSource": "google",
            *         "utmMedium": "cpc",
            *         "utmCampaign": "spring-sale",
-           *         "utmContent": "banner-a",
+           *         "utmContent": null,
+           *         "referrer": "https://www.google.com/",
+           *         "outcome": "MATCHED",
+           *         "matchedOn": "PHONE",
            *         "createdAt": "2027-03-29T10:15:00.000Z"
            *       }
            *     }
@@ -18100,6 +19963,852 @@ export interface operations {
       };
     };
   };
+  'visitRequests.confirm': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; another body, or the first request still running, is a 409 DUPLICATE. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description vr_… identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "date": "2027-03-29",
+         *       "startTime": "09:00",
+         *       "type": "SHOWING"
+         *     }
+         */
+        'application/json': components['schemas']['ConfirmVisitRequestBody'];
+      };
+    };
+    responses: {
+      /** @description A visit the portal asked for; no appointment exists until the agency books one */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "vr_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "status": "CONFIRMED",
+           *         "contact": {
+           *           "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "fullName": "Lucía García"
+           *         },
+           *         "property": {
+           *           "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "code": "MAL-0042",
+           *           "title": "Sea view flat in Málaga"
+           *         },
+           *         "preferredDate": "2027-04-02",
+           *         "preferredTime": "morning",
+           *         "message": "Could we see it before noon?",
+           *         "appointmentId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "declineReason": null,
+           *         "decidedAt": "2027-03-29T16:40:00.000Z",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T16:40:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['VisitRequest'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'visitRequests.decline': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; another body, or the first request still running, is a 409 DUPLICATE. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description vr_… identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "reason": "TEMPLATE_ONLY"
+         *     }
+         */
+        'application/json': components['schemas']['DeclineVisitRequestBody'];
+      };
+    };
+    responses: {
+      /** @description A visit the portal asked for; no appointment exists until the agency books one */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "vr_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "status": "CONFIRMED",
+           *         "contact": {
+           *           "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "fullName": "Lucía García"
+           *         },
+           *         "property": {
+           *           "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "code": "MAL-0042",
+           *           "title": "Sea view flat in Málaga"
+           *         },
+           *         "preferredDate": "2027-04-02",
+           *         "preferredTime": "morning",
+           *         "message": "Could we see it before noon?",
+           *         "appointmentId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "declineReason": null,
+           *         "decidedAt": "2027-03-29T16:40:00.000Z",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T16:40:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['VisitRequest'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'visitRequests.get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description vr_… identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A visit the portal asked for; no appointment exists until the agency books one */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "vr_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "status": "CONFIRMED",
+           *         "contact": {
+           *           "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "fullName": "Lucía García"
+           *         },
+           *         "property": {
+           *           "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "code": "MAL-0042",
+           *           "title": "Sea view flat in Málaga"
+           *         },
+           *         "preferredDate": "2027-04-02",
+           *         "preferredTime": "morning",
+           *         "message": "Could we see it before noon?",
+           *         "appointmentId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "declineReason": null,
+           *         "decidedAt": "2027-03-29T16:40:00.000Z",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T16:40:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['VisitRequest'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
   'visitRequests.list': {
     parameters: {
       query?: {
@@ -18133,7 +20842,7 @@ export interface operations {
            *       "data": [
            *         {
            *           "id": "vr_0VhJ3kQ2Zt8mX1pR4sT6uE",
-           *           "status": "PENDING",
+           *           "status": "CONFIRMED",
            *           "contact": {
            *             "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
            *             "fullName": "Lucía García"
@@ -18143,11 +20852,14 @@ export interface operations {
            *             "code": "MAL-0042",
            *             "title": "Sea view flat in Málaga"
            *           },
-           *           "preferredDate": "2026-12-03",
+           *           "preferredDate": "2027-04-02",
            *           "preferredTime": "morning",
-           *           "message": "string",
+           *           "message": "Could we see it before noon?",
+           *           "appointmentId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "declineReason": null,
+           *           "decidedAt": "2027-03-29T16:40:00.000Z",
            *           "createdAt": "2027-03-29T10:15:00.000Z",
-           *           "updatedAt": "2027-03-29T10:15:00.000Z"
+           *           "updatedAt": "2027-03-29T16:40:00.000Z"
            *         }
            *       ],
            *       "meta": {
@@ -22292,6 +25004,105 @@ export interface operations {
       };
     };
   };
+  'webhook.contact.consent_changed': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "contact.consent_changed",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "contact.consent_changed",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "consent": {
+         *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uW",
+         *           "channel": "MESSAGING",
+         *           "status": "REVOKED",
+         *           "source": "INBOUND_STOP",
+         *           "at": "2027-03-29T10:15:00.000Z"
+         *         }
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'contact.consent_changed';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'contact.consent_changed';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            userId: string | null;
+          };
+          data: {
+            consent: {
+              contactId: string;
+              channel: 'MESSAGING' | 'EMAIL' | 'PHONE';
+              status: 'GRANTED' | 'REVOKED';
+              /** @description Where it was given or withdrawn (INBOUND_STOP, LEAD_FORM, ...) */
+              source: string;
+              /** Format: date-time */
+              at: string;
+            };
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   'webhook.contact.created': {
     parameters: {
       query?: never;
@@ -22510,6 +25321,174 @@ export interface operations {
                * @description When it was deleted (or left the portal)
                */
               deletedAt: string;
+            };
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.contact.merged': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "contact.merged",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "contact.merged",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "contact": {
+         *           "id": "ct_0VhJ3kQ2Zt8mX1pR4sT6uW",
+         *           "code": "CT-000042",
+         *           "firstName": "Lucía",
+         *           "lastName": "Fernández",
+         *           "fullName": "Lucía Fernández",
+         *           "email": "lucia@example.com",
+         *           "phone": "+34612345678",
+         *           "source": "WEBSITE",
+         *           "status": "QUALIFIED",
+         *           "type": "CLIENT",
+         *           "score": 35,
+         *           "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uA",
+         *           "preferredCity": "Málaga",
+         *           "preferredType": "APARTMENT",
+         *           "budget": 350000,
+         *           "currency": "EUR",
+         *           "tags": [
+         *             "portal",
+         *             "buyer"
+         *           ],
+         *           "optedOut": false,
+         *           "externalId": null,
+         *           "createdAt": "2026-11-02T10:15:00.000Z",
+         *           "updatedAt": "2026-11-02T10:15:00.000Z"
+         *         },
+         *         "sourceContactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uX",
+         *         "filled": [
+         *           "email"
+         *         ],
+         *         "moved": {
+         *           "leads": 2,
+         *           "deals": 1,
+         *           "messages": 14,
+         *           "contactNotes": 1
+         *         }
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'contact.merged';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'contact.merged';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            userId: string | null;
+          };
+          data: {
+            contact: {
+              /** @description ct_… identifier */
+              id: string;
+              /** @description Human-readable code, unique in the organization (CT-000042) */
+              code: string;
+              firstName: string;
+              lastName: string;
+              fullName: string;
+              email: string | null;
+              phone: string | null;
+              /** @enum {string} */
+              source:
+                | 'WEBSITE'
+                | 'PORTAL'
+                | 'FINDER'
+                | 'BOOKING'
+                | 'MESSAGING'
+                | 'PHONE'
+                | 'EMAIL'
+                | 'WALK_IN'
+                | 'REFERRAL'
+                | 'SOCIAL'
+                | 'IMPORT'
+                | 'API'
+                | 'OTHER';
+              /** @enum {string} */
+              status: 'NEW' | 'CONTACTED' | 'QUALIFIED' | 'UNQUALIFIED' | 'CONVERTED' | 'ARCHIVED';
+              /** @enum {string} */
+              type: 'LEAD' | 'CLIENT' | 'OWNER' | 'TENANT' | 'INVESTOR' | 'PARTNER' | 'OTHER';
+              score: number;
+              ownerId: string | null;
+              preferredCity: string | null;
+              preferredType: string | null;
+              budget: number | null;
+              currency: string | null;
+              tags: string[];
+              /** @description The contact asked not to be messaged */
+              optedOut: boolean;
+              externalId: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+            };
+            sourceContactId: string;
+            filled: string[];
+            moved: {
+              [key: string]: number;
             };
           };
           /** @description The event's place in the organization's event log (GET /v1/event-log) */
@@ -22820,7 +25799,7 @@ export interface operations {
               /** @description Created by an AI assistant */
               aiCreated: boolean;
               agentId: string | null;
-              contactId: string;
+              contactId: string | null;
               propertyId: string | null;
               pipelineId: string;
               stageId: string;
@@ -23121,7 +26100,7 @@ export interface operations {
               /** @description Created by an AI assistant */
               aiCreated: boolean;
               agentId: string | null;
-              contactId: string;
+              contactId: string | null;
               propertyId: string | null;
               pipelineId: string;
               stageId: string;
@@ -23184,7 +26163,7 @@ export interface operations {
               createdAt: string;
               /** Format: date-time */
               updatedAt: string;
-            };
+            } | null;
             transition: {
               fromStageId: string;
               fromStageName: string;
@@ -23379,7 +26358,7 @@ export interface operations {
               /** @description Created by an AI assistant */
               aiCreated: boolean;
               agentId: string | null;
-              contactId: string;
+              contactId: string | null;
               propertyId: string | null;
               pipelineId: string;
               stageId: string;
@@ -23442,7 +26421,7 @@ export interface operations {
               createdAt: string;
               /** Format: date-time */
               updatedAt: string;
-            };
+            } | null;
             transition: {
               fromStageId: string;
               fromStageName: string;
@@ -23605,7 +26584,7 @@ export interface operations {
               /** @description Created by an AI assistant */
               aiCreated: boolean;
               agentId: string | null;
-              contactId: string;
+              contactId: string | null;
               propertyId: string | null;
               pipelineId: string;
               stageId: string;
@@ -23811,7 +26790,7 @@ export interface operations {
               /** @description Created by an AI assistant */
               aiCreated: boolean;
               agentId: string | null;
-              contactId: string;
+              contactId: string | null;
               propertyId: string | null;
               pipelineId: string;
               stageId: string;
@@ -23874,7 +26853,7 @@ export interface operations {
               createdAt: string;
               /** Format: date-time */
               updatedAt: string;
-            };
+            } | null;
             transition: {
               fromStageId: string;
               fromStageName: string;
@@ -25497,6 +28476,261 @@ export interface operations {
               updatedAt: string;
             };
             changes: string[];
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.visit_request.confirmed': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "visit_request.confirmed",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "visit_request.confirmed",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "visitRequest": {
+         *           "id": "vr_0VhJ3kQ2Zt8mX1pR4sT6uW",
+         *           "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uW",
+         *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uW",
+         *           "preferredDate": "2026-11-05",
+         *           "preferredTime": "morning",
+         *           "message": "Could we see it before noon?",
+         *           "createdAt": "2026-11-02T10:15:00.000Z",
+         *           "decidedAt": "2026-11-02T16:40:00.000Z",
+         *           "status": "CONFIRMED",
+         *           "appointmentId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uB",
+         *           "declineReason": null
+         *         },
+         *         "appointment": {
+         *           "id": "apt_0VhJ3kQ2Zt8mX1pR4sT6uB",
+         *           "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uA",
+         *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uW",
+         *           "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uW",
+         *           "type": "SHOWING",
+         *           "status": "CONFIRMED",
+         *           "startsAt": "2026-11-05T09:00:00.000Z",
+         *           "endsAt": "2026-11-05T09:30:00.000Z",
+         *           "source": "API"
+         *         }
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'visit_request.confirmed';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'visit_request.confirmed';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            userId: string | null;
+          };
+          data: {
+            visitRequest: {
+              /** @description vr_… identifier */
+              id: string;
+              /** @enum {string} */
+              status: 'PENDING' | 'CONFIRMED' | 'DECLINED' | 'CANCELLED';
+              propertyId: string;
+              contactId: string;
+              preferredDate: string | null;
+              /** @description null = any time */
+              preferredTime: ('morning' | 'afternoon' | 'evening') | null;
+              message: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              appointmentId: string | null;
+              declineReason: string | null;
+              /** Format: date-time */
+              decidedAt: string;
+            };
+            appointment: {
+              /** @description apt_… identifier */
+              id: string;
+              agentId: string;
+              contactId: string | null;
+              propertyId: string | null;
+              type: string;
+              /** @description CONFIRMED when the agent auto-confirms, SCHEDULED otherwise */
+              status: string;
+              /** Format: date-time */
+              startsAt: string;
+              /** Format: date-time */
+              endsAt: string;
+              /** @description API */
+              source: string;
+            };
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.visit_request.declined': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "visit_request.declined",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "visit_request.declined",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "visitRequest": {
+         *           "id": "vr_0VhJ3kQ2Zt8mX1pR4sT6uW",
+         *           "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uW",
+         *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uW",
+         *           "preferredDate": "2026-11-05",
+         *           "preferredTime": "morning",
+         *           "message": "Could we see it before noon?",
+         *           "createdAt": "2026-11-02T10:15:00.000Z",
+         *           "decidedAt": "2026-11-02T16:40:00.000Z",
+         *           "status": "DECLINED",
+         *           "appointmentId": null,
+         *           "declineReason": "The flat was sold yesterday"
+         *         }
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'visit_request.declined';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'visit_request.declined';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            userId: string | null;
+          };
+          data: {
+            visitRequest: {
+              /** @description vr_… identifier */
+              id: string;
+              /** @enum {string} */
+              status: 'PENDING' | 'CONFIRMED' | 'DECLINED' | 'CANCELLED';
+              propertyId: string;
+              contactId: string;
+              preferredDate: string | null;
+              /** @description null = any time */
+              preferredTime: ('morning' | 'afternoon' | 'evening') | null;
+              message: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              appointmentId: string | null;
+              declineReason: string | null;
+              /** Format: date-time */
+              decidedAt: string;
+            };
           };
           /** @description The event's place in the organization's event log (GET /v1/event-log) */
           sequence: number;

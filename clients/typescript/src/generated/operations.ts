@@ -96,6 +96,24 @@ export const OPERATIONS = {
     cursor: null,
     idempotent: true,
   },
+  'contacts.consents.get': {
+    method: 'GET',
+    path: '/v1/contacts/{id}/consents',
+    pathParams: ['id'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'contacts.consents.set': {
+    method: 'PUT',
+    path: '/v1/contacts/{id}/consents/{channel}',
+    pathParams: ['id', 'channel'],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
   'contacts.create': {
     method: 'POST',
     path: '/v1/contacts',
@@ -104,6 +122,24 @@ export const OPERATIONS = {
     paged: false,
     cursor: null,
     idempotent: true,
+  },
+  'contacts.erase': {
+    method: 'DELETE',
+    path: '/v1/contacts/{id}',
+    pathParams: ['id'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'contacts.export': {
+    method: 'GET',
+    path: '/v1/contacts/{id}/export',
+    pathParams: ['id'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
   },
   'contacts.get': {
     method: 'GET',
@@ -122,6 +158,15 @@ export const OPERATIONS = {
     paged: true,
     cursor: 'cursor',
     idempotent: false,
+  },
+  'contacts.merge': {
+    method: 'POST',
+    path: '/v1/contacts/{id}/merge',
+    pathParams: ['id'],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: true,
   },
   'contacts.notes.create': {
     method: 'POST',
@@ -483,6 +528,33 @@ export const OPERATIONS = {
     cursor: null,
     idempotent: true,
   },
+  'visitRequests.confirm': {
+    method: 'POST',
+    path: '/v1/visit-requests/{id}/confirm',
+    pathParams: ['id'],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
+  'visitRequests.decline': {
+    method: 'POST',
+    path: '/v1/visit-requests/{id}/decline',
+    pathParams: ['id'],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
+  'visitRequests.get': {
+    method: 'GET',
+    path: '/v1/visit-requests/{id}',
+    pathParams: ['id'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
   'visitRequests.list': {
     method: 'GET',
     path: '/v1/visit-requests',
@@ -726,6 +798,29 @@ export interface Api {
      * `POST /v1/contacts/batch` (contacts.batch)
      */
     batch(body: Body<'contacts.batch'>, options?: RequestOptions): Promise<ApiResult<'contacts.batch'>>;
+    consents: {
+      /**
+       * A contact's consents
+       *
+       * `current`: the newest statement per channel (null when never stated); `history`: every statement, newest first, at most 100. 404 for a contact of another organization.
+       *
+       * `GET /v1/contacts/{id}/consents` (contacts.consents.get)
+       */
+      get(id: string, options?: RequestOptions): Promise<ApiResult<'contacts.consents.get'>>;
+      /**
+       * State a contact's consent on a channel
+       *
+       * Secret key with `contacts:write`, access level 3. Records `{status, source}` for the channel (MESSAGING, EMAIL, PHONE) in the consent history; `contact.consent_changed` when the status changes (restating the same status adds history only). MESSAGING REVOKED sets the contact `optedOut` (sending answers 409 BLOCKED), GRANTED clears it. Answers the contact's consents. Idempotent in effect: repeating it leaves the same current state. 404 for a contact of another organization.
+       *
+       * `PUT /v1/contacts/{id}/consents/{channel}` (contacts.consents.set)
+       */
+      set(
+        id: string,
+        channel: string,
+        body: Body<'contacts.consents.set'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'contacts.consents.set'>>;
+    };
     /**
      * Create a contact
      *
@@ -734,6 +829,22 @@ export interface Api {
      * `POST /v1/contacts` (contacts.create)
      */
     create(body: Body<'contacts.create'>, options?: RequestOptions): Promise<ApiResult<'contacts.create'>>;
+    /**
+     * Erase a contact
+     *
+     * Secret key with `contacts:write`, access level 3. Erases the person (GDPR art. 17), in one transaction: the contact with its leads, visit requests, finder searches, notes, consents, conversations, messages and usage go; its deals, tasks and appointments stay without the contact, the person's name, email and phone redacted from their texts (each records its `*.updated`); every event naming the person (event log, pending webhook deliveries) and every stored idempotent response is rewritten without their data. Records `contact.deleted`, a tombstone without personal data. docs/privacy.md lists every place. 404 for a contact of another organization.
+     *
+     * `DELETE /v1/contacts/{id}` (contacts.erase)
+     */
+    erase(id: string, options?: RequestOptions): Promise<ApiResult<'contacts.erase'>>;
+    /**
+     * Export everything held about a contact
+     *
+     * Data-subject access (GDPR art. 15): every record held about the person, by place, as one JSON document read in one transaction. Secret or read-only secret key with `contacts:read`. 404 for a contact of another organization.
+     *
+     * `GET /v1/contacts/{id}/export` (contacts.export)
+     */
+    export(id: string, options?: RequestOptions): Promise<ApiResult<'contacts.export'>>;
     /**
      * One contact
      *
@@ -760,6 +871,18 @@ export interface Api {
      * `GET /v1/contacts` (contacts.list)
      */
     list(query?: Query<'contacts.list'>, options?: RequestOptions): PagePromise<'contacts.list'>;
+    /**
+     * Merge a duplicate into a contact
+     *
+     * Secret key with `contacts:write`, access level 3. In one transaction, every record of the source contact (`sourceContactId`) moves to this one: leads, visit requests, finder searches, notes, consents, messages (one conversation: the later window, blocked if either was), usage (daily totals summed), deals, tasks and appointments (each records its `*.updated`). Empty fields of this contact are filled from the source (tags joined, an opt-out of either kept), the score is computed again, the source is removed (`contact.deleted`) and `contact.merged` is recorded with both ids. 404 for an unknown contact; 400 naming `body.sourceContactId` when it is unknown or the same contact. Send an `Idempotency-Key` to retry safely.
+     *
+     * `POST /v1/contacts/{id}/merge` (contacts.merge)
+     */
+    merge(
+      id: string,
+      body: Body<'contacts.merge'>,
+      options?: RequestOptions,
+    ): Promise<ApiResult<'contacts.merge'>>;
     notes: {
       /**
        * Add a note to a contact
@@ -790,7 +913,7 @@ export interface Api {
       /**
        * A contact's timeline
        *
-       * Everything that happened with the contact, newest first, paged (`page`, `pageSize`): notes, portal forms (leads, visit requests), appointments, deals, messages (only for a key with `conversations:read`) and one USAGE item per day of product usage. Each item is `{type, id, at, data}`. 404 for a contact of another organization.
+       * Everything that happened with the contact, newest first, paged (`page`, `pageSize`): notes, portal forms (leads, visit requests), appointments, deals, deal moves (DEAL_MOVE), messages (only for a key with `conversations:read`) and one USAGE item per day of product usage. Each item is `{type, id, at, data}`. 404 for a contact of another organization.
        *
        * `GET /v1/contacts/{id}/timeline` (contacts.timeline.list)
        */
@@ -987,7 +1110,7 @@ export interface Api {
     /**
      * Send the contact form
      *
-     * Creates or updates the contact (matched by phone in E.164, read in the agency's default country, then by email), stores the lead with its property and UTM data, and counts a LEAD_FORM portal analytics event. Fires `contact.created` or `contact.updated`, then `lead.submitted` (payload `{success: true}` only). `propertyId` must name a property published on the portal.
+     * Creates or updates the contact (matched by phone in E.164, read in the agency's default country, then by email), stores the lead with its property, UTM data, referrer (the body's `referrer`, else the Referer header) and outcome (CREATED or MATCHED, on PHONE or EMAIL), and counts a LEAD_FORM portal analytics event. Fires `contact.created` or `contact.updated`, then `lead.submitted` (payload `{success: true}` only). `propertyId` must name a property published on the portal.
      *
      * `POST /v1/leads` (leads.create)
      */
@@ -995,7 +1118,7 @@ export interface Api {
     /**
      * Get a lead
      *
-     * Secret or read-only secret key with `leads:read`. 404 when the id is malformed, unknown or of another organization (one answer for all three). Each lead has its contact (id and current name), its property (id, code, title; null for a general enquiry or once the property is deleted), the message, `interestedIn`, the four UTM values (null when the form sent none) and createdAt. Whether the form created the contact or matched an existing one is not recorded, nor is a referrer: the form never sent one.
+     * Secret or read-only secret key with `leads:read`. 404 when the id is malformed, unknown or of another organization (one answer for all three). Each lead has its contact (id and current name), its property (id, code, title; null for a general enquiry or once the property is deleted), the message, `interestedIn`, the four UTM values (null when the form sent none), the `referrer`, the `outcome` (CREATED: the form made the contact; MATCHED: it found an existing one, `matchedOn` PHONE or EMAIL; null for leads sent before 2026-11-26) and createdAt.
      *
      * `GET /v1/leads/{id}` (leads.get)
      */
@@ -1003,7 +1126,7 @@ export interface Api {
     /**
      * List the leads
      *
-     * Secret or read-only secret key with `leads:read`. The contact forms sent from the portal, newest first. Filters combine with AND: `createdAfter` (inclusive) / `createdBefore` (strict), a date meaning its start in UTC; `propertyId`; `utmSource` (exact). A page past the end answers `data: []` with the true `meta`. Each lead has its contact (id and current name), its property (id, code, title; null for a general enquiry or once the property is deleted), the message, `interestedIn`, the four UTM values (null when the form sent none) and createdAt. Whether the form created the contact or matched an existing one is not recorded, nor is a referrer: the form never sent one.
+     * Secret or read-only secret key with `leads:read`. The contact forms sent from the portal, newest first. Filters combine with AND: `createdAfter` (inclusive) / `createdBefore` (strict), a date meaning its start in UTC; `propertyId`; `utmSource` (exact); `outcome` (CREATED or MATCHED). A page past the end answers `data: []` with the true `meta`. Each lead has its contact (id and current name), its property (id, code, title; null for a general enquiry or once the property is deleted), the message, `interestedIn`, the four UTM values (null when the form sent none), the `referrer`, the `outcome` (CREATED: the form made the contact; MATCHED: it found an existing one, `matchedOn` PHONE or EMAIL; null for leads sent before 2026-11-26) and createdAt.
      *
      * `GET /v1/leads` (leads.list)
      */
@@ -1213,9 +1336,41 @@ export interface Api {
   };
   visitRequests: {
     /**
+     * Confirm a visit request: book its appointment
+     *
+     * Secret key with `appointments:write`, access level 3. In one transaction, creates the appointment with the request's contact and property exactly as POST /v1/appointments does (the same slot rules: 400 naming `body.agentId`, `body.date` or `body.startTime`; 409 DUPLICATE for a taken slot, exactly one winner when two race), and sets the request CONFIRMED with `appointmentId` and `decidedAt`. Records `appointment.created`, then `visit_request.confirmed` (actor API). 409 CONFLICT naming the status when the request is not PENDING (a request is decided once); 404 for an id of another organization. Send an `Idempotency-Key` to retry safely.
+     *
+     * `POST /v1/visit-requests/{id}/confirm` (visitRequests.confirm)
+     */
+    confirm(
+      id: string,
+      body: Body<'visitRequests.confirm'>,
+      options?: RequestOptions,
+    ): Promise<ApiResult<'visitRequests.confirm'>>;
+    /**
+     * Decline a visit request
+     *
+     * Secret key with `appointments:write`, access level 3. Sets the request DECLINED with the trimmed `reason` (required, not blank, up to 1000 characters) as `declineReason`, and `decidedAt`. No appointment is made. Records `visit_request.declined` (actor API). 409 CONFLICT naming the status when the request is not PENDING (a request is decided once); 404 for an id of another organization. Send an `Idempotency-Key` to retry safely.
+     *
+     * `POST /v1/visit-requests/{id}/decline` (visitRequests.decline)
+     */
+    decline(
+      id: string,
+      body: Body<'visitRequests.decline'>,
+      options?: RequestOptions,
+    ): Promise<ApiResult<'visitRequests.decline'>>;
+    /**
+     * Get a visit request
+     *
+     * Secret or read-only secret key with `leads:read`. 404 when the id is malformed, unknown or of another organization (one answer for all three). Each has its status, contact (id and current name), property (id, code, title), preferred date and time, message, and the decision: `appointmentId` (CONFIRMED), `declineReason` (DECLINED), `decidedAt`.
+     *
+     * `GET /v1/visit-requests/{id}` (visitRequests.get)
+     */
+    get(id: string, options?: RequestOptions): Promise<ApiResult<'visitRequests.get'>>;
+    /**
      * List the visit requests
      *
-     * Secret or read-only secret key with `leads:read`. The visits asked for through POST /v1/leads/schedule, newest first, each with its status, contact (id and current name), property (id, code, title), preferred date and time and message. `status` keeps one status. A page past the end answers `data: []` with the true `meta`.
+     * Secret or read-only secret key with `leads:read`. The visits asked for through POST /v1/leads/schedule, newest first. Each has its status, contact (id and current name), property (id, code, title), preferred date and time, message, and the decision: `appointmentId` (CONFIRMED), `declineReason` (DECLINED), `decidedAt`. `status` keeps one status. A page past the end answers `data: []` with the true `meta`.
      *
      * `GET /v1/visit-requests` (visitRequests.list)
      */
