@@ -8,6 +8,7 @@ import { bookingSchemas } from './booking.schema.ts';
 
 export { CalendarDate, Time } from './booking.schema.ts';
 export { createApiAppointmentInTx } from './booking.appointments.service.ts';
+export { getAvailability } from './booking.service.ts';
 
 /** The booking feature's manifest (src/features.ts lists it). */
 export const bookingFeature = defineFeature({

@@ -5,6 +5,8 @@ import { defineFeature } from '../../platform/features/manifest.ts';
 import { consentsRoutes } from './consents.routes.ts';
 import { consentsSchemas } from './consents.schema.ts';
 
+export { getContactConsents, setContactConsent } from './consents.service.ts';
+
 /** The consents feature's manifest (src/features.ts lists it). */
 export const consentsFeature = defineFeature({
   name: 'consents',

@@ -48,6 +48,9 @@ const CITIES = ['Málaga', 'Madrid', 'Barcelona', 'Valencia', 'Sevilla'];
 
 const DAY = 86_400_000;
 
+/** The phone of the demo CRM's contact #i (deterministic, so other seeds can find them again). */
+export const demoContactPhone = (i: number) => `+3466${String(1_000_000 + i * 7919).padStart(7, '0')}`;
+
 /** Adds the CRM part of the demo agency (after its agents and properties exist). */
 export async function seedDemoCrm(
   db: Database,
@@ -64,7 +67,7 @@ export async function seedDemoCrm(
       firstName,
       lastName,
       email: `${fold(firstName)}.${fold(lastName)}${i}@example.com`,
-      phone: `+3466${String(1_000_000 + i * 7919).padStart(7, '0')}`,
+      phone: demoContactPhone(i),
       source: SOURCES[i % SOURCES.length] as ContactSource,
       status: CONTACT_STATUSES[i % CONTACT_STATUSES.length],
       type: TYPES[i % TYPES.length] as ContactType,

@@ -7,6 +7,7 @@ import { updatePortalSettings } from '../portal/index.ts';
 import { importProperties } from '../property-import/index.ts';
 import { seedDemoConversations } from './demo-conversations.ts';
 import { seedDemoCrm } from './demo-crm.ts';
+import { seedDemoIntegrations } from './demo-integrations.ts';
 import { DEMO_AGENTS, DEMO_COUNTRY, DEMO_CURRENCY, DEMO_PORTAL, demoProperties } from './demo-data.ts';
 import type { DemoSeed } from './demo.schema.ts';
 
@@ -22,7 +23,8 @@ export const DEMO_ORGANIZATION_NAME = 'Demo Realty';
  * Creates the demo agency: "Demo Realty" (BUSINESS, Spain, EUR) with a publishable key, a secret
  * key that has every scope and access level 3, and its content (demo-data.ts) written through the
  * features' own services: 4 agents (2 bookable), portal settings, 150 properties, the CRM (demo-crm.ts)
- * and conversations over the sandbox messaging number (demo-conversations.ts). Its test twin gets the
+ * conversations over the sandbox messaging number (demo-conversations.ts), and what an integrator's v1
+ * calls leave (leads, visit requests decided, notes, consents, a merged duplicate: demo-integrations.ts). Its test twin gets the
  * same agents, portal settings and properties, so test-mode keys see listings, agents and slots.
  */
 export async function seedDemo(deps: DemoDeps): Promise<DemoSeed> {
@@ -46,6 +48,11 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoSeed> {
     const agentIds = await seedDemoPortal(deps.db, organization.id);
     const { contactIds } = await seedDemoCrm(deps.db, organization.id, agentIds);
     await seedDemoConversations(deps.db, organization.id, contactIds);
+    await seedDemoIntegrations(
+      deps.db,
+      { publishable: publishable.key, secret: secret.key },
+      { contactIds, javierId: agentIds.javier },
+    );
     // Test-mode keys act on the twin: the same listings and bookable agents there let an integration
     // be built with test keys from the first minute (decision 0174). Its CRM starts empty.
     if (organization.testOrganizationId) await seedDemoPortal(deps.db, organization.testOrganizationId);

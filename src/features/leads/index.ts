@@ -11,6 +11,10 @@ import { leadsSchemas } from './leads.schema.ts';
 import { leadsVisitsRoutes } from './leads.visits.routes.ts';
 import { leadsVisitsSchemas } from './leads.visits.schema.ts';
 
+export { captureLead, requestVisit } from './leads.service.ts';
+export { confirmVisitRequest, declineVisitRequest } from './leads.visits.service.ts';
+export { findVisitRequest } from './leads.read.ts';
+
 /** The leads feature's manifest (src/features.ts lists it). */
 export const leadsFeature = defineFeature({
   name: 'leads',

@@ -4,6 +4,8 @@ import { NoteCreated } from './notes.events.ts';
 import { notesRoutes } from './notes.routes.ts';
 import { notesSchemas } from './notes.schema.ts';
 
+export { addNote } from './notes.service.ts';
+
 /** The notes feature's manifest (src/features.ts lists it). */
 export const notesFeature = defineFeature({
   name: 'notes',

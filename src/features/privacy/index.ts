@@ -6,6 +6,7 @@ import { privacyRoutes } from './privacy.routes.ts';
 import { privacySchemas } from './privacy.schema.ts';
 
 export { PERSONAL_DATA_PLACES, type DataPlace } from './privacy.inventory.ts';
+export { mergeContacts } from './privacy.service.ts';
 
 /** The privacy feature's manifest (src/features.ts lists it). */
 export const privacyFeature = defineFeature({

@@ -283,7 +283,35 @@ describe('demo seed: the CRM', () => {
   it('has pending tasks and upcoming appointments', async () => {
     expect((await get('/v1/tasks?status=PENDING')).meta.total).toBeGreaterThan(0);
     expect((await get('/v1/tasks?status=DONE')).meta.total).toBeGreaterThan(0);
-    expect((await get(`/v1/appointments?from=${new Date().toISOString()}`)).meta.total).toBe(6);
+    // One a day for six days, plus the visit request the seed confirmed.
+    expect((await get(`/v1/appointments?from=${new Date().toISOString()}`)).meta.total).toBe(7);
+  });
+
+  it("has what an integrator's v1 calls leave: leads, decided visit requests, notes, consents, a merge", async () => {
+    const leads = (await get('/v1/leads')).data;
+    expect(leads.map((lead) => lead.outcome).sort()).toEqual(['CREATED', 'MATCHED']);
+    expect(leads.find((lead) => lead.outcome === 'MATCHED')).toMatchObject({ matchedOn: 'PHONE' });
+    expect(leads.find((lead) => lead.outcome === 'CREATED')).toMatchObject({
+      referrer: 'https://demo-realty.example/propiedades',
+      utmSource: 'idealista',
+    });
+    const visits = (await get('/v1/visit-requests')).data;
+    expect(visits.map((visit) => visit.status).sort()).toEqual([
+      'CONFIRMED',
+      'DECLINED',
+      'PENDING',
+      'PENDING',
+    ]);
+    expect(visits.find((visit) => visit.status === 'CONFIRMED')?.appointmentId).toMatch(/^apt_/);
+    const [first] = (await get('/v1/contacts?sortBy=createdAt&sortOrder=asc&pageSize=1')).data;
+    expect((await get(`/v1/contacts/${first?.id}/notes`)).data).toHaveLength(1);
+    const consents = expectStatus(
+      await api(app, 'GET', `/v1/contacts/${first?.id}/consents`, { key: seed.secretKey }),
+      200,
+    );
+    expect(consents.data.current.EMAIL).toMatchObject({ status: 'GRANTED' });
+    const merged = (await get('/v1/event-log?type=contact.merged')).data;
+    expect(merged).toHaveLength(1);
   });
 });
 
