@@ -29,8 +29,8 @@ export const TimelineItemSchema = Type.Object(
       {
         additionalProperties: true,
         description:
-          'By type. NOTE: body, authorAgentId. LEAD: propertyId, message, utmSource. VISIT_REQUEST: propertyId, ' +
-          'status, preferredDate, preferredTime. APPOINTMENT: agentId, propertyId, type, status, startsAt. DEAL: ' +
+          'By type. NOTE: body, authorAgentId. LEAD: propertyId, message, utmSource, outcome, matchedOn. ' +
+          'VISIT_REQUEST: propertyId, status, preferredDate, preferredTime, appointmentId, declineReason, decidedAt. APPOINTMENT: agentId, propertyId, type, status, startsAt. DEAL: ' +
           'title, status, stageId, value. DEAL_MOVE: dealId, dealTitle, pipelineId, fromStageId, fromStageName, ' +
           "toStageId, toStageName, status (the deal's after the move), lostReason, automated, actorKind (USER, " +
           'AUTOMATION, API). MESSAGE: direction, status, body. USAGE: day, events (the day’s total).',

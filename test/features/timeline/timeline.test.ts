@@ -63,7 +63,7 @@ describe('GET /v1/contacts/{id}/timeline', () => {
     expect(page.data[1]).toMatchObject({ id: note.id, data: { body: 'Call after 18:00' } });
     expect(page.data[2]).toMatchObject({
       type: 'LEAD',
-      data: { message: 'Is it available?', utmSource: 'newsletter' },
+      data: { message: 'Is it available?', utmSource: 'newsletter', outcome: 'CREATED', matchedOn: null },
     });
     expect(page.data[3]).toMatchObject({
       id: 'usage_2026-01-05',
