@@ -2744,7 +2744,7 @@ export interface components {
        * @example 2027-03-29T10:15:00.000Z
        */
       at: string;
-      /** @description By type. NOTE: body, authorAgentId. LEAD: propertyId, message, utmSource. VISIT_REQUEST: propertyId, status, preferredDate, preferredTime. APPOINTMENT: agentId, propertyId, type, status, startsAt. DEAL: title, status, stageId, value. DEAL_MOVE: dealId, dealTitle, pipelineId, fromStageId, fromStageName, toStageId, toStageName, status (the deal's after the move), lostReason, automated, actorKind (USER, AUTOMATION, API). MESSAGE: direction, status, body. USAGE: day, events (the day’s total). */
+      /** @description By type. NOTE: body, authorAgentId. LEAD: propertyId, message, utmSource, outcome, matchedOn. VISIT_REQUEST: propertyId, status, preferredDate, preferredTime, appointmentId, declineReason, decidedAt. APPOINTMENT: agentId, propertyId, type, status, startsAt. DEAL: title, status, stageId, value. DEAL_MOVE: dealId, dealTitle, pipelineId, fromStageId, fromStageName, toStageId, toStageName, status (the deal's after the move), lostReason, automated, actorKind (USER, AUTOMATION, API). MESSAGE: direction, status, body. USAGE: day, events (the day’s total). */
       data: {
         [key: string]: unknown;
       };
