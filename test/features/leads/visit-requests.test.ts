@@ -18,6 +18,7 @@ import { appointmentsOf, fastPublishableKey, visitRequestsOf } from './support.t
 
 interface Envelope {
   id: string;
+  sequence: number;
   type: string;
   data: Record<string, Record<string, unknown>>;
   actor: { kind: string };
@@ -110,8 +111,8 @@ async function receivedFor(ids: string[], count: number): Promise<Envelope[]> {
       const about = [envelope.data.visitRequest?.id, envelope.data.appointment?.id];
       if (about.some((id) => ids.includes(id as string))) seen.set(envelope.id, envelope);
     }
-    // Event ids are time-ordered (decision 0002): their order is the order they were recorded in.
-    return [...seen.values()].sort((a, b) => a.id.localeCompare(b.id));
+    // Deliveries need not arrive in order; `sequence` is the order the events were recorded in.
+    return [...seen.values()].sort((a, b) => a.sequence - b.sequence);
   };
   const deadline = Date.now() + 15_000;
   while (matching().length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
