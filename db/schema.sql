@@ -245,6 +245,37 @@ CREATE TABLE public.appointments (
 ALTER TABLE ONLY public.appointments FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: console_links; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.console_links (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    token_hash text NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.console_links FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: console_sessions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.console_sessions (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    token_hash text NOT NULL,
+    link_id text,
+    expires_at timestamp with time zone NOT NULL,
+    revoked_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.console_sessions FORCE ROW LEVEL SECURITY;
+
+--
 -- Name: contact_consents; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -667,6 +698,43 @@ WITH (autovacuum_vacuum_insert_scale_factor='0.01', autovacuum_vacuum_scale_fact
 ALTER TABLE ONLY public.properties FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: request_logs; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.request_logs (
+    id bigint NOT NULL,
+    organization_id text NOT NULL,
+    at timestamp(3) with time zone NOT NULL,
+    request_id text NOT NULL,
+    key_id text,
+    key_prefix text,
+    method text NOT NULL,
+    path text NOT NULL,
+    operation_id text,
+    mcp_tool text,
+    status integer NOT NULL,
+    error_code text,
+    error_message text,
+    latency_ms integer NOT NULL,
+    ip text
+);
+
+ALTER TABLE ONLY public.request_logs FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: request_logs_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.request_logs ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.request_logs_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: tasks; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -890,6 +958,20 @@ ALTER TABLE ONLY public.appointments
     ADD CONSTRAINT appointments_pkey PRIMARY KEY (id);
 
 --
+-- Name: console_links console_links_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.console_links
+    ADD CONSTRAINT console_links_pkey PRIMARY KEY (id);
+
+--
+-- Name: console_sessions console_sessions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.console_sessions
+    ADD CONSTRAINT console_sessions_pkey PRIMARY KEY (id);
+
+--
 -- Name: contact_consents contact_consents_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1037,6 +1119,13 @@ ALTER TABLE ONLY public.properties
     ADD CONSTRAINT properties_pkey PRIMARY KEY (id);
 
 --
+-- Name: request_logs request_logs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.request_logs
+    ADD CONSTRAINT request_logs_pkey PRIMARY KEY (id);
+
+--
 -- Name: tasks tasks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1152,6 +1241,42 @@ CREATE INDEX appointments_organization_id_starts_at_idx ON public.appointments U
 --
 
 CREATE INDEX appointments_organization_id_updated_at_idx ON public.appointments USING btree (organization_id, updated_at, id);
+
+--
+-- Name: console_links_expires_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX console_links_expires_at_idx ON public.console_links USING btree (expires_at);
+
+--
+-- Name: console_links_organization_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX console_links_organization_id_idx ON public.console_links USING btree (organization_id);
+
+--
+-- Name: console_links_token_hash_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX console_links_token_hash_key ON public.console_links USING btree (token_hash);
+
+--
+-- Name: console_sessions_expires_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX console_sessions_expires_at_idx ON public.console_sessions USING btree (expires_at);
+
+--
+-- Name: console_sessions_organization_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX console_sessions_organization_id_idx ON public.console_sessions USING btree (organization_id);
+
+--
+-- Name: console_sessions_token_hash_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX console_sessions_token_hash_key ON public.console_sessions USING btree (token_hash);
 
 --
 -- Name: contact_consents_contact_id_channel_created_at_idx; Type: INDEX; Schema: public; Owner: -
@@ -1610,6 +1735,36 @@ CREATE INDEX properties_portal_type_idx ON public.properties USING btree (organi
 CREATE INDEX properties_portal_updated_at_idx ON public.properties USING btree (organization_id, updated_at, id) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
 
 --
+-- Name: request_logs_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX request_logs_at_idx ON public.request_logs USING btree (at);
+
+--
+-- Name: request_logs_organization_id_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX request_logs_organization_id_at_idx ON public.request_logs USING btree (organization_id, at DESC NULLS LAST, id DESC NULLS LAST);
+
+--
+-- Name: request_logs_organization_id_key_id_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX request_logs_organization_id_key_id_at_idx ON public.request_logs USING btree (organization_id, key_id, at DESC NULLS LAST);
+
+--
+-- Name: request_logs_organization_id_request_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX request_logs_organization_id_request_id_idx ON public.request_logs USING btree (organization_id, request_id);
+
+--
+-- Name: request_logs_organization_id_status_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX request_logs_organization_id_status_at_idx ON public.request_logs USING btree (organization_id, status, at DESC NULLS LAST);
+
+--
 -- Name: tasks_appointment_id_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1814,6 +1969,20 @@ ALTER TABLE ONLY public.appointments
 
 ALTER TABLE ONLY public.appointments
     ADD CONSTRAINT appointments_property_id_properties_id_fk FOREIGN KEY (property_id) REFERENCES public.properties(id) ON DELETE SET NULL;
+
+--
+-- Name: console_links console_links_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.console_links
+    ADD CONSTRAINT console_links_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: console_sessions console_sessions_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.console_sessions
+    ADD CONSTRAINT console_sessions_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
 -- Name: contact_consents contact_consents_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2089,6 +2258,13 @@ ALTER TABLE ONLY public.properties
     ADD CONSTRAINT properties_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
+-- Name: request_logs request_logs_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.request_logs
+    ADD CONSTRAINT request_logs_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
 -- Name: tasks tasks_appointment_id_appointments_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2245,6 +2421,18 @@ ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.appointments ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: console_links; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.console_links ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: console_sessions; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.console_sessions ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: contact_consents; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -2365,6 +2553,12 @@ ALTER TABLE public.portal_settings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.properties ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: request_logs; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.request_logs ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: agents system_access; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -2393,6 +2587,18 @@ CREATE POLICY system_access ON public.api_keys TO agency_system USING (true) WIT
 --
 
 CREATE POLICY system_access ON public.appointments TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: console_links system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.console_links TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: console_sessions system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.console_sessions TO agency_system USING (true) WITH CHECK (true);
 
 --
 -- Name: contact_consents system_access; Type: POLICY; Schema: public; Owner: -
@@ -2515,6 +2721,12 @@ CREATE POLICY system_access ON public.portal_settings TO agency_system USING (tr
 CREATE POLICY system_access ON public.properties TO agency_system USING (true) WITH CHECK (true);
 
 --
+-- Name: request_logs system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.request_logs TO agency_system USING (true) WITH CHECK (true);
+
+--
 -- Name: tasks system_access; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -2591,6 +2803,18 @@ CREATE POLICY tenant_isolation ON public.api_keys TO agency_app USING ((organiza
 --
 
 CREATE POLICY tenant_isolation ON public.appointments TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: console_links tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.console_links TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: console_sessions tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.console_sessions TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
 -- Name: contact_consents tenant_isolation; Type: POLICY; Schema: public; Owner: -
@@ -2711,6 +2935,12 @@ CREATE POLICY tenant_isolation ON public.portal_settings TO agency_app USING ((o
 --
 
 CREATE POLICY tenant_isolation ON public.properties TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: request_logs tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.request_logs TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
 -- Name: tasks tenant_isolation; Type: POLICY; Schema: public; Owner: -

@@ -8,3 +8,4 @@ export * from './schema/contacts.ts';
 export * from './schema/crm.ts';
 export * from './schema/messaging.ts';
 export * from './schema/webhooks.ts';
+export * from './schema/console.ts';
