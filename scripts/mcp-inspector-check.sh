@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts the service on an embedded in-memory database, creates an organization with a property and
 # a secret key through the admin API, then runs the official MCP Inspector CLI against POST /mcp:
-# tools/list must show exactly the ten read-only tools, tools/call get_summary and search_properties
+# tools/list must show exactly the eleven read-only tools, tools/call get_summary and search_properties
 # must answer for that organization, and the same call without the key must fail.
 # Usage: scripts/mcp-inspector-check.sh [port]   (.ci/run runs it; npx fetches the inspector once)
 set -euo pipefail
@@ -51,7 +51,7 @@ inspector "$KEY" --method tools/list >"$WORK/tools.json"
 node -e '
   const { tools } = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   // Feature-list order (src/features.ts), as test/features/mcp/mcp-tools.test.ts expects it.
-  const expected = ["get_summary", "search_contacts", "search_properties", "get_property",
+  const expected = ["get_summary", "search_contacts", "get_contact_timeline", "search_properties", "get_property",
     "match_properties_for_contact", "list_pending_tasks", "list_appointments", "list_pipelines", "list_deals",
     "get_contact"];
   const names = tools.map((t) => t.name);
