@@ -50,6 +50,7 @@ export default tseslint.config(
           'fetch',
           'URL',
           'URLSearchParams',
+          'FormData',
           'crypto',
           'CSS',
           'Intl',

@@ -7,6 +7,8 @@ import { FEATURES } from './features.ts';
 import { mcpRoutes } from './mcp/mcp.routes.ts';
 import { mcpSchemas } from './mcp/mcp.schema.ts';
 import { registerAuth, registerBatchCharges } from './platform/auth/auth.plugin.ts';
+import { fastifyCookie } from '@fastify/cookie';
+import { ConsoleSessions } from './platform/auth/console-sessions.ts';
 import { KeyVerifier } from './platform/auth/key-verifier.ts';
 import {
   clientErrorHandler,
@@ -121,7 +123,10 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   registerNotFound(app);
   registerRouteConventions(app);
   await registerOpenApi(app, `http://${config.host}:${config.port}`);
-  registerAuth(app, { verifier, limits, adminToken: config.adminToken });
+  // Parses Cookie headers before the auth hook reads the console's session cookie.
+  await app.register(fastifyCookie, { hook: 'onRequest' });
+  const consoleSessions = new ConsoleSessions(deps.db, deps.clock);
+  registerAuth(app, { verifier, limits, adminToken: config.adminToken, consoleSessions });
   registerInputGuard(app);
   const secrets = deps.secrets ?? openSecretBox(config);
   registerIdempotency(app, deps.db, secrets);
@@ -137,6 +142,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     lookup: deps.lookup,
     demoPortal: deps.demoPortal ?? { publishableKey: null },
     secrets,
+    consoleSessions,
   };
   for (const feature of FEATURES) {
     for (const plugin of [...(feature.routes ?? []), ...(feature.adminRoutes ?? [])]) {

@@ -28,6 +28,8 @@ export interface Config {
   readonly authFailureWindowS: number;
   readonly authFailureBlockS: number;
   readonly trustProxy: boolean;
+  /** The service's public URL (PUBLIC_URL): console links point there; unset, at the address a request came to. */
+  readonly publicUrl: string | undefined;
   /** Longest time a client may take to send a whole request (headers and body), REQUEST_TIMEOUT_MS. */
   readonly requestTimeoutMs: number;
   readonly messagingProvider: 'sandbox' | 'http';
@@ -211,6 +213,7 @@ export function loadConfig(env: Env): Config {
     authFailureWindowS: integer(env, 'AUTH_FAILURE_WINDOW_S', 60, 1, 86_400),
     authFailureBlockS: integer(env, 'AUTH_FAILURE_BLOCK_S', 300, 1, 86_400),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
+    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, ''),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     messagingProvider,
     messagingApiUrl,

@@ -4,6 +4,7 @@ import { apiKeysFeature } from './features/api-keys/index.ts';
 import { appointmentsFeature } from './features/appointments/index.ts';
 import { bookingFeature } from './features/booking/index.ts';
 import { consentsFeature } from './features/consents/index.ts';
+import { consoleFeature } from './features/console/index.ts';
 import { contactsFeature } from './features/contacts/index.ts';
 import { conversationsFeature } from './features/conversations/index.ts';
 import { dealsFeature } from './features/deals/index.ts';
@@ -42,6 +43,7 @@ export const FEATURES: readonly FeatureManifest[] = [
   eventLogFeature,
   organizationsFeature,
   apiKeysFeature,
+  consoleFeature,
   demoFeature,
   contactsFeature,
   notesFeature,

@@ -5,7 +5,7 @@ import { ApiKeyCreated, ApiKeyUpdated } from './api-keys.events.ts';
 import { apiKeysSchemas } from './api-keys.schema.ts';
 
 export type { AdminApiKey, CreatedApiKey } from './api-keys.schema.ts';
-export { createApiKey } from './api-keys.service.ts';
+export { createApiKey, getApiKey, listApiKeys, updateApiKey } from './api-keys.service.ts';
 
 /** The api-keys feature's manifest (src/features.ts lists it). */
 export const apiKeysFeature = defineFeature({

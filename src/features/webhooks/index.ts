@@ -6,6 +6,25 @@ import { webhooksSchemas } from './webhooks.schema.ts';
 import { sealWebhookSecrets } from './webhooks.secrets.ts';
 import { webhookDeliveryJob } from './webhooks.worker.ts';
 
+export {
+  createSubscription,
+  deleteSubscription,
+  listDeliveries,
+  listSubscriptions,
+  recoverDeliveries,
+  retryDelivery,
+  rotateSecret,
+  sendTestEvent,
+  updateSubscription,
+} from './webhooks.service.ts';
+export {
+  CreateWebhookBodySchema,
+  ListDeliveriesQuerySchema,
+  RecoverBodySchema,
+  UpdateWebhookBodySchema,
+} from './webhooks.schema.ts';
+export type { UrlPolicy } from './webhooks.ssrf.ts';
+
 /** WEBHOOK_RETRY_DELAYS_MS's default (DESIGN.md), for callers that pass no config (tests). */
 const DEFAULT_RETRY_DELAYS_MS = [0, 5_000, 30_000, 120_000, 600_000];
 

@@ -7,6 +7,7 @@ import { appendRouteHook } from '../http/conventions.ts';
 import type { RouteAuth } from '../http/route-config.ts';
 import { bindLogContext } from '../logging/logger.ts';
 import { rateLimitHeaders, type RateLimits, type RateLimitState } from '../rate-limit/rate-limits.ts';
+import { CONSOLE_COOKIE, type ConsoleSession, type ConsoleSessions } from './console-sessions.ts';
 import type { KeyVerifier } from './key-verifier.ts';
 import { planRefusal } from './plans.ts';
 import { keyLimitsOf, type Principal } from './principal.ts';
@@ -16,6 +17,34 @@ export interface AuthDependencies {
   verifier: KeyVerifier;
   limits: RateLimits;
   adminToken: string;
+  consoleSessions: ConsoleSessions;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A console route (decision 0211): the session cookie names a live session; a state-changing request
+ * also comes from this origin (`Origin`) and carries the session's `X-CSRF-Token`.
+ */
+async function consoleSessionOf(request: FastifyRequest, sessions: ConsoleSessions): Promise<ConsoleSession> {
+  const token = request.cookies?.[CONSOLE_COOKIE];
+  const session = token ? await sessions.verify(token) : null;
+  if (!session) {
+    throw new AppError(
+      'UNAUTHORIZED',
+      'Console: no live session (open a new console link from your operator; sessions last 8 hours)',
+    );
+  }
+  if (!SAFE_METHODS.has(request.method)) {
+    const origin = firstHeader(request.headers.origin);
+    const own = `${request.protocol}://${request.host}`;
+    if (origin !== own)
+      throw Errors.forbidden(`Console: cross-origin request refused (Origin ${origin ?? 'missing'})`);
+    const csrf = firstHeader(request.headers['x-csrf-token']) ?? '';
+    if (!sameSecret(csrf, session.csrfToken))
+      throw Errors.forbidden('Console: missing or wrong X-CSRF-Token');
+  }
+  return session;
 }
 
 const CORS_EXPOSED = [
@@ -154,7 +183,7 @@ const API_KEY_CHALLENGE = 'ApiKey realm="agency-crm", in="header", name="X-API-K
 /**
  * The one authentication path. Routes only declare `config.auth` (v1, API key; `bearer` on the MCP
  * endpoint, which takes the same keys as a bearer token), `config.admin`
- * (operator bearer token) or `config.public`; this plugin enforces it, sets the rate-limit headers,
+ * (operator bearer token), `config.console` (the developer console's session cookie) or `config.public`; this plugin enforces it, sets the rate-limit headers,
  * answers CORS preflights for routes open to publishable keys, and binds the request logger.
  * Register it on the root instance before any route.
  */
@@ -162,6 +191,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotencyScope', null);
   app.decorateRequest('rateLimit', null);
+  app.decorateRequest('consoleSession', null);
 
   // Routes a browser may call with a publishable key: the only ones that answer preflights.
   const corsRoutes = FindMyWay({ ignoreTrailingSlash: false });
@@ -188,6 +218,13 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
       // Admin routes under /organizations/{orgId}/ scope Idempotency-Key to that organization.
       const orgId = (request.params as { orgId?: string }).orgId;
       if (orgId !== undefined && isId(orgId, 'org')) request.idempotencyScope = orgId;
+      return;
+    }
+    if (config.console) {
+      const session = await consoleSessionOf(request, deps.consoleSessions);
+      bindLogContext(request.log, { organizationId: session.organizationId, keyId: session.id });
+      request.consoleSession = session;
+      request.idempotencyScope = session.organizationId;
       return;
     }
     const auth = config.auth;

@@ -34,11 +34,13 @@ export interface Principal {
   agentId: string | null;
   organization: PrincipalOrganization;
   limits: { requestsPerMinute: number; writesPerMinute: number };
+  /** Who the events it causes name, when not the key itself (the developer console's session). */
+  actor?: Actor;
 }
 
 /** The actor of events caused through an API key: kind API, and the key's agent when bound to one. */
 export function actorOf(principal: Principal): Actor {
-  return { kind: 'API', userId: principal.agentId };
+  return principal.actor ?? { kind: 'API', userId: principal.agentId };
 }
 
 /** The rate limits of the calling key: a read-only key never writes, so no write policy applies to it. */

@@ -2,6 +2,7 @@ import type { lookup as dnsLookup } from 'node:dns';
 import type { FastifyPluginAsyncTypebox, TSchema } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
+import type { ConsoleSessions } from '../auth/console-sessions.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { EventDefinition } from '../events/catalog.ts';
 import type { Job } from '../jobs/scheduler.ts';
@@ -25,6 +26,8 @@ export interface AppContext {
   demoPortal: { publishableKey: string | null };
   /** Seals and opens secrets at rest (SECRETS_KEY, decision 0160). */
   secrets: SecretBox;
+  /** The developer console's one-time links and sessions (decision 0211). */
+  consoleSessions: ConsoleSessions;
 }
 
 /** A feature's Fastify plugin: its routes (v1, admin or hooks), registered with the app context. */

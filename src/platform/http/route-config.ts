@@ -1,4 +1,5 @@
 import type { KeyType } from '../auth/keys.ts';
+import type { ConsoleSession } from '../auth/console-sessions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Scope } from '../auth/scopes.ts';
 import type { RateLimitState } from '../rate-limit/rate-limits.ts';
@@ -54,6 +55,8 @@ declare module 'fastify' {
     admin?: boolean;
     /** Reachable without any credential (health, OpenAPI, docs). */
     public?: boolean;
+    /** A developer-console route: the console session cookie, plus Origin and X-CSRF-Token on changes. */
+    console?: boolean;
     /** `false`: a POST that is not a resource creation (MCP's JSON-RPC) takes no Idempotency-Key. */
     idempotency?: boolean;
     /** Deprecated: Deprecation and Sunset headers on every answer, `deprecated` in the document. */
@@ -66,5 +69,7 @@ declare module 'fastify' {
     idempotencyScope: string | null;
     /** What the auth hook counted against the key's rate limits (its headers describe it). */
     rateLimit: RateLimitState | null;
+    /** Set by the auth hook on console routes. */
+    consoleSession: ConsoleSession | null;
   }
 }

@@ -1,0 +1,229 @@
+import { Type } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { APPROVAL_SCOPES, SCOPES } from '../../platform/auth/scopes.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import { eventCatalog } from '../../platform/events/catalog.ts';
+import type { FeaturePlugin } from '../../platform/features/manifest.ts';
+import { pageQuery } from '../../platform/http/pagination.ts';
+import { StringEnum } from '../../platform/http/schemas.ts';
+import { createApiKey, getApiKey, listApiKeys, updateApiKey } from '../api-keys/index.ts';
+import {
+  CreateWebhookBodySchema,
+  createSubscription,
+  deleteSubscription,
+  listDeliveries,
+  ListDeliveriesQuerySchema,
+  listSubscriptions,
+  recoverDeliveries,
+  RecoverBodySchema,
+  retryDelivery,
+  rotateSecret,
+  sendTestEvent,
+  updateSubscription,
+  UpdateWebhookBodySchema,
+  type UrlPolicy,
+} from '../webhooks/index.ts';
+import * as consoleService from './console.service.ts';
+
+// The console's own API (internal: hidden from the public document, validated like the rest). Every
+// route is `config.console`: the session cookie, and Origin plus X-CSRF-Token on changes.
+const CONSOLE = { console: true } as const;
+const ModeQuery = Type.Object(
+  { mode: Type.Optional(StringEnum(['live', 'test'] as const)) },
+  { additionalProperties: false },
+);
+const ModePageQuery = Type.Object(
+  { mode: Type.Optional(StringEnum(['live', 'test'] as const)), ...pageQuery() },
+  { additionalProperties: false },
+);
+const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
+const CreateKeyBody = Type.Object(
+  {
+    type: StringEnum(['publishable', 'secret', 'read_only_secret'] as const),
+    mode: Type.Optional(StringEnum(['live', 'test'] as const)),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    scopes: Type.Optional(Type.Array(StringEnum(SCOPES), { uniqueItems: true, maxItems: SCOPES.length })),
+  },
+  { additionalProperties: false },
+);
+
+/** The console's API: the organization's keys and webhooks, in live or test mode. */
+export const consoleApiRoutes: FeaturePlugin = async (app, context) => {
+  const { db, verifier, secrets, consoleSessions, config } = context;
+  const deps: consoleService.ConsoleDeps = { db, consoleSessions, publicUrl: config.publicUrl };
+  const keys = { db, verifier };
+  const urlPolicy: UrlPolicy = { allowPrivate: config.webhookAllowPrivateUrls, lookup: context.lookup };
+  const session = (request: FastifyRequest) => consoleService.consoleSessionOf(request);
+  const principal = (request: FastifyRequest, mode: 'live' | 'test' | undefined) =>
+    consoleService.consolePrincipal(deps, session(request), mode ?? 'live');
+
+  /** A key of this organization (live or twin), else 404 as for any other id. */
+  async function ownKey(request: FastifyRequest, keyId: string) {
+    const key = await getApiKey(keys, keyId);
+    const own = await principal(request, 'live');
+    const twin = await consoleService.twinOf(deps, own.organization.id);
+    if (key.organizationId !== own.organization.id && key.organizationId !== twin)
+      throw Errors.notFound('API key', keyId);
+    return key;
+  }
+
+  // API keys -------------------------------------------------------------------------------------
+  app.get(
+    '/console/api/keys',
+    { config: CONSOLE, schema: { hide: true, querystring: ModePageQuery } },
+    async (request) =>
+      listApiKeys(keys, session(request).organizationId, {
+        mode: request.query.mode,
+        page: request.query.page,
+        pageSize: request.query.pageSize ?? 100,
+      }),
+  );
+
+  app.post(
+    '/console/api/keys',
+    { config: CONSOLE, schema: { hide: true, body: CreateKeyBody } },
+    async (request, reply) => {
+      const approval = (request.body.scopes ?? []).filter((scope) => APPROVAL_SCOPES.includes(scope));
+      if (approval.length > 0)
+        throw Errors.invalidField(
+          'body.scopes',
+          `${approval.join(', ')} need support approval: ask your operator`,
+        );
+      const created = await createApiKey(keys, session(request).organizationId, {
+        ...request.body,
+        accessLevel: 1,
+      });
+      return reply.code(201).send({ data: created });
+    },
+  );
+
+  app.post(
+    '/console/api/keys/:id/revoke',
+    { config: CONSOLE, schema: { hide: true, params: IdParams } },
+    async (request) => {
+      await ownKey(request, request.params.id);
+      return { data: await updateApiKey(keys, request.params.id, { status: 'deactivated' }) };
+    },
+  );
+
+  // Webhooks -------------------------------------------------------------------------------------
+  // The event-type picker: the catalog, with each type's description.
+  app.get('/console/api/event-types', { config: CONSOLE, schema: { hide: true } }, async () => ({
+    data: eventCatalog
+      .list()
+      .map((definition) => ({ type: definition.type, description: definition.description })),
+  }));
+
+  const orgOf = async (request: FastifyRequest, mode: 'live' | 'test' | undefined) =>
+    (await principal(request, mode)).organization.id;
+
+  app.get(
+    '/console/api/webhooks',
+    { config: CONSOLE, schema: { hide: true, querystring: ModePageQuery } },
+    async (request) =>
+      listSubscriptions(db, await orgOf(request, request.query.mode), { pageSize: 100, ...request.query }),
+  );
+
+  app.post(
+    '/console/api/webhooks',
+    { config: CONSOLE, schema: { hide: true, querystring: ModeQuery, body: CreateWebhookBodySchema } },
+    async (request, reply) =>
+      reply.code(201).send({
+        data: await createSubscription(
+          db,
+          urlPolicy,
+          secrets,
+          await orgOf(request, request.query.mode),
+          request.body,
+        ),
+      }),
+  );
+
+  app.patch(
+    '/console/api/webhooks/:id',
+    {
+      config: CONSOLE,
+      schema: { hide: true, params: IdParams, querystring: ModeQuery, body: UpdateWebhookBodySchema },
+    },
+    async (request) => ({
+      data: await updateSubscription(
+        db,
+        urlPolicy,
+        await orgOf(request, request.query.mode),
+        request.params.id,
+        request.body,
+      ),
+    }),
+  );
+
+  app.delete(
+    '/console/api/webhooks/:id',
+    { config: CONSOLE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
+    async (request) => ({
+      data: await deleteSubscription(db, await orgOf(request, request.query.mode), request.params.id),
+    }),
+  );
+
+  app.post(
+    '/console/api/webhooks/:id/rotate-secret',
+    { config: CONSOLE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
+    async (request) => ({
+      data: await rotateSecret(db, secrets, await orgOf(request, request.query.mode), request.params.id),
+    }),
+  );
+
+  app.post(
+    '/console/api/webhooks/:id/test',
+    { config: CONSOLE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
+    async (request, reply) =>
+      reply.code(201).send({
+        data: await sendTestEvent(db, await principal(request, request.query.mode), request.params.id),
+      }),
+  );
+
+  app.get(
+    '/console/api/webhooks/:id/deliveries',
+    {
+      config: CONSOLE,
+      schema: {
+        hide: true,
+        params: IdParams,
+        querystring: Type.Object(
+          {
+            ...ListDeliveriesQuerySchema.properties,
+            mode: Type.Optional(StringEnum(['live', 'test'] as const)),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const { mode, ...query } = request.query;
+      return listDeliveries(db, await orgOf(request, mode), request.params.id, query);
+    },
+  );
+
+  app.post(
+    '/console/api/deliveries/:id/retry',
+    { config: CONSOLE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
+    async (request) => ({
+      data: await retryDelivery(db, await orgOf(request, request.query.mode), request.params.id),
+    }),
+  );
+
+  app.post(
+    '/console/api/webhooks/:id/recover',
+    {
+      config: CONSOLE,
+      schema: { hide: true, params: IdParams, querystring: ModeQuery, body: RecoverBodySchema },
+    },
+    async (request) => ({
+      data: await recoverDeliveries(
+        db,
+        await orgOf(request, request.query.mode),
+        request.params.id,
+        request.body.since,
+      ),
+    }),
+  );
+};

@@ -1,0 +1,152 @@
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply } from 'fastify';
+import { CONSOLE_COOKIE, CONSOLE_SESSION_TTL_MS } from '../../platform/auth/console-sessions.ts';
+import type { FeaturePlugin } from '../../platform/features/manifest.ts';
+import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
+import {
+  AssetParamsSchema,
+  ConsoleLinkResponseSchema,
+  ConsoleSessionInfoSchema,
+  RevokedSessionsResponseSchema,
+  StartQuerySchema,
+} from './console.schema.ts';
+import * as consoleService from './console.service.ts';
+
+export const CONSOLE_WEB_DIR = fileURLToPath(new URL('../../../web/console/', import.meta.url));
+const FILE_NAME = /^[a-z0-9-]+\.(js|css|svg)$/;
+
+/** No inline script or style, nothing from elsewhere, never framed (decision 0211). */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function pageHeaders(reply: FastifyReply) {
+  reply.header('cache-control', 'no-store');
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+  reply.header('referrer-policy', 'no-referrer');
+  reply.header('x-frame-options', 'DENY');
+}
+
+const PAGE = { config: { public: true }, schema: { hide: true } } as const;
+
+/**
+ * The developer console (issue 22): its pages under /console/, the one-time link that opens a
+ * session, the session's own API, and the operator's links and revocation under /admin/v1.
+ */
+export const consoleRoutes: FeaturePlugin = async (app, { db, consoleSessions, config }) => {
+  const deps: consoleService.ConsoleDeps = { db, consoleSessions, publicUrl: config.publicUrl };
+  await app.register(fastifyStatic, {
+    root: CONSOLE_WEB_DIR,
+    serve: false,
+    cacheControl: false,
+    dotfiles: 'deny',
+    setHeaders: (reply, path) => {
+      if (path.endsWith('.js')) reply.header('content-type', 'text/javascript; charset=utf-8');
+    },
+  });
+
+  app.get('/console', PAGE, async (_request, reply) => reply.redirect('/console/', 301));
+  app.get('/console/', PAGE, async (_request, reply) => {
+    pageHeaders(reply);
+    return reply.sendFile('index.html', CONSOLE_WEB_DIR);
+  });
+  app.get(
+    '/console/assets/:file',
+    { ...PAGE, schema: { hide: true, params: AssetParamsSchema } },
+    async (request, reply) => {
+      if (!FILE_NAME.test(request.params.file)) return reply.callNotFound();
+      pageHeaders(reply);
+      return reply.sendFile(request.params.file, CONSOLE_WEB_DIR);
+    },
+  );
+
+  // Opening a link: used once, it becomes an 8-hour session cookie, and the page without the token.
+  app.get(
+    '/console/start',
+    { ...PAGE, schema: { hide: true, querystring: StartQuerySchema } },
+    async (request, reply) => {
+      pageHeaders(reply);
+      const opened = request.query.token ? await consoleSessions.openLink(request.query.token) : null;
+      if (!opened) return reply.code(410).sendFile('link-invalid.html', CONSOLE_WEB_DIR);
+      const secure = request.protocol === 'https';
+      reply.header(
+        'set-cookie',
+        `${CONSOLE_COOKIE}=${opened.token}; Path=/console; HttpOnly; SameSite=Strict; Max-Age=${CONSOLE_SESSION_TTL_MS / 1000}${secure ? '; Secure' : ''}`,
+      );
+      return reply.redirect('/console/', 303);
+    },
+  );
+
+  app.get(
+    '/console/api/session',
+    { config: { console: true }, schema: { hide: true, response: { 200: ConsoleSessionInfoSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return consoleService.sessionInfo(deps, consoleService.consoleSessionOf(request));
+    },
+  );
+
+  app.post(
+    '/console/api/sign-out',
+    { config: { console: true }, schema: { hide: true } },
+    async (request, reply) => {
+      await consoleSessions.revoke(consoleService.consoleSessionOf(request).id);
+      reply.clearCookie(CONSOLE_COOKIE, { path: '/console', httpOnly: true, sameSite: 'strict' });
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/admin/v1/organizations/:orgId/console-links',
+    {
+      config: { admin: true },
+      schema: {
+        operationId: 'admin.console.links.create',
+        summary: "Mint a one-time link to the organization's developer console",
+        description:
+          'Admin bearer token. The link opens the console of this (live) organization, with its test mode, ' +
+          'for 8 hours in that browser; it is valid 15 minutes and works once. It points at PUBLIC_URL when set, ' +
+          'else at the address this request came to. 404 for an unknown organization, 400 for a test twin.',
+        tags: ['Admin'],
+        params: OrganizationIdParamsSchema,
+        response: { 201: ConsoleLinkResponseSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send({
+        data: await consoleService.mintConsoleLink(
+          deps,
+          request.params.orgId,
+          consoleService.originOf(request, config.publicUrl),
+        ),
+      }),
+  );
+
+  app.delete(
+    '/admin/v1/organizations/:orgId/console-sessions',
+    {
+      config: { admin: true },
+      schema: {
+        operationId: 'admin.console.sessions.revoke',
+        summary: 'End every live console session of the organization',
+        description: 'Admin bearer token. The next console request of those browsers answers 401.',
+        tags: ['Admin'],
+        params: OrganizationIdParamsSchema,
+        response: { 200: RevokedSessionsResponseSchema },
+      },
+    },
+    async (request) => {
+      await consoleService.requireOrganization(deps, request.params.orgId);
+      return { data: { revoked: await consoleSessions.revokeAll(request.params.orgId) } };
+    },
+  );
+};

@@ -1,0 +1,48 @@
+import { Type, type Static } from '@fastify/type-provider-typebox';
+import { DataOf, DateTime } from '../../platform/http/schemas.ts';
+
+export const ConsoleLinkSchema = Type.Object(
+  {
+    url: Type.String({ description: 'Open it in a browser within 15 minutes; it works once' }),
+    expiresAt: DateTime(),
+  },
+  { $id: 'ConsoleLink', additionalProperties: false },
+);
+export type ConsoleLink = Static<typeof ConsoleLinkSchema>;
+export const ConsoleLinkResponseSchema = DataOf(ConsoleLinkSchema);
+
+export const RevokedSessionsResponseSchema = DataOf(
+  Type.Object(
+    { revoked: Type.Integer({ description: 'Live sessions ended' }) },
+    { additionalProperties: false },
+  ),
+);
+
+/** What the console page learns about its session (internal API, not in the public document). */
+export const ConsoleSessionInfoSchema = Type.Object(
+  {
+    organization: Type.Object(
+      {
+        id: Type.String(),
+        name: Type.String(),
+        testOrganizationId: Type.Union([Type.String(), Type.Null()]),
+      },
+      { additionalProperties: false },
+    ),
+    expiresAt: DateTime(),
+    csrfToken: Type.String({ description: 'Send it back as X-CSRF-Token on every change' }),
+  },
+  { additionalProperties: false },
+);
+export type ConsoleSessionInfo = Static<typeof ConsoleSessionInfoSchema>;
+
+export const StartQuerySchema = Type.Object(
+  { token: Type.Optional(Type.String({ maxLength: 100 })) },
+  { additionalProperties: false },
+);
+export const AssetParamsSchema = Type.Object(
+  { file: Type.String({ maxLength: 100 }) },
+  { additionalProperties: false },
+);
+
+export const consoleSchemas = [ConsoleLinkSchema];

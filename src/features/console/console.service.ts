@@ -1,0 +1,112 @@
+import type { FastifyRequest } from 'fastify';
+import type { Database } from '../../db/database.ts';
+import type { ConsoleSession, ConsoleSessions } from '../../platform/auth/console-sessions.ts';
+import { PLAN_WRITE_LIMITS } from '../../platform/auth/plans.ts';
+import type { Principal } from '../../platform/auth/principal.ts';
+import { SCOPES } from '../../platform/auth/scopes.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import type { Actor } from '../../platform/events/catalog.ts';
+import { loadOrganization } from '../organizations/index.ts';
+import type { ConsoleLink, ConsoleSessionInfo } from './console.schema.ts';
+
+export interface ConsoleDeps {
+  db: Database;
+  consoleSessions: ConsoleSessions;
+  /** PUBLIC_URL: where links point; else the address the minting request came to. */
+  publicUrl: string | undefined;
+}
+
+/** The origin links point at: PUBLIC_URL, else the request's own (behind TRUST_PROXY, the forwarded one). */
+export function originOf(
+  request: Pick<FastifyRequest, 'protocol' | 'host'>,
+  publicUrl: string | undefined,
+): string {
+  return publicUrl ?? `${request.protocol}://${request.host}`;
+}
+
+/**
+ * Mints a one-time console link for a live organization (a twin's id is refused: the console of the
+ * live organization shows both modes).
+ */
+export async function mintConsoleLink(
+  deps: ConsoleDeps,
+  organizationId: string,
+  origin: string,
+): Promise<ConsoleLink> {
+  const record = await loadOrganization(deps, organizationId);
+  if (record.row.liveOrganizationId !== null)
+    throw Errors.invalidField(
+      'path.orgId',
+      `is a test twin; mint the link for its live organization ${record.row.liveOrganizationId}`,
+    );
+  const link = await deps.consoleSessions.mintLink(organizationId);
+  return { url: `${origin}/console/start?token=${link.token}`, expiresAt: link.expiresAt.toISOString() };
+}
+
+/** What the page shows of its session: the organization (and its twin) and the CSRF token. */
+export async function sessionInfo(deps: ConsoleDeps, session: ConsoleSession): Promise<ConsoleSessionInfo> {
+  const record = await loadOrganization(deps, session.organizationId);
+  return {
+    organization: { id: record.row.id, name: record.row.name, testOrganizationId: record.testOrganizationId },
+    expiresAt: session.expiresAt.toISOString(),
+    csrfToken: session.csrfToken,
+  };
+}
+
+/** The session of a console route (the auth hook set it; a route without one is a wiring error). */
+export function consoleSessionOf(request: FastifyRequest): ConsoleSession {
+  if (!request.consoleSession) throw Errors.internal(new Error('console route without a console session'));
+  return request.consoleSession;
+}
+
+/** 404 for an unknown organization. */
+export async function requireOrganization(deps: ConsoleDeps, organizationId: string): Promise<void> {
+  await loadOrganization(deps, organizationId);
+}
+
+/**
+ * The principal console actions run as (decision 0211): the session's organization in the chosen
+ * mode (test: its twin), every scope, level 3, and the actor CONSOLE with the session id, so the v1
+ * services apply their own rules and events name the console.
+ */
+export async function consolePrincipal(
+  deps: ConsoleDeps,
+  session: ConsoleSession,
+  mode: 'live' | 'test',
+): Promise<Principal> {
+  const record = await loadOrganization(deps, session.organizationId);
+  const live = record.row;
+  const id = mode === 'test' ? record.testOrganizationId : live.id;
+  if (!id) throw Errors.invalidField('query.mode', 'this organization has no test twin');
+  return {
+    keyId: session.id,
+    keyType: 'secret',
+    mode,
+    scopes: [...SCOPES],
+    accessLevel: 3,
+    agentId: null,
+    organization: {
+      id,
+      liveOrganizationId: live.id,
+      name: live.name,
+      plan: live.plan,
+      isActive: live.isActive,
+      readOnly: live.readOnly,
+      livemode: mode === 'live',
+      writesPerMinute: live.writeLimitPerMinute ?? PLAN_WRITE_LIMITS[live.plan],
+      defaultCountry: live.defaultCountry,
+      defaultCurrency: live.defaultCurrency,
+      mcpMaskPersonalData: live.mcpMaskPersonalData,
+    },
+    limits: { requestsPerMinute: 0, writesPerMinute: 0 },
+    actor: consoleActor(session),
+  };
+}
+
+/** The actor of console actions: kind CONSOLE, the session's id. */
+export const consoleActor = (session: ConsoleSession): Actor => ({ kind: 'CONSOLE', userId: session.id });
+
+/** The test twin of a live organization (null when it has none). */
+export async function twinOf(deps: ConsoleDeps, organizationId: string): Promise<string | null> {
+  return (await loadOrganization(deps, organizationId)).testOrganizationId;
+}

@@ -1,0 +1,14 @@
+// The agency's developer console (issue 22, docs/console.md): one-time links, sessions, pages.
+import { defineFeature } from '../../platform/features/manifest.ts';
+import { consoleApiRoutes } from './console.api.routes.ts';
+import { consoleRoutes } from './console.routes.ts';
+import { consoleSchemas } from './console.schema.ts';
+
+export { mintConsoleLink } from './console.service.ts';
+
+/** The console feature's manifest (src/features.ts lists it). */
+export const consoleFeature = defineFeature({
+  name: 'console',
+  schemas: consoleSchemas,
+  routes: [consoleRoutes, consoleApiRoutes],
+});

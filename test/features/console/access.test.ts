@@ -1,0 +1,207 @@
+/**
+ * Access to the developer console (issue 22, item 1): a one-time link the operator mints opens an
+ * 8-hour session cookie for that organization only; changes need this origin and the CSRF token;
+ * the pages carry a strict Content-Security-Policy.
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant, type Tenant } from '../../helpers/factories.ts';
+import { admin, api, expectStatus } from '../../helpers/http.ts';
+import { buildTestApp } from '../../helpers/test-app.ts';
+
+let app: FastifyInstance;
+let tenant: Tenant;
+let other: Tenant;
+const ORIGIN = 'http://localhost:80';
+
+async function mintLink(orgId: string): Promise<{ url: string; expiresAt: string }> {
+  return expectStatus(await admin(app, 'POST', `/admin/v1/organizations/${orgId}/console-links`), 201).data;
+}
+
+/** Opens a link as a browser would; returns the session cookie (name=value). */
+async function open(url: string) {
+  const { pathname, search } = new URL(url);
+  return app.inject({ method: 'GET', url: `${pathname}${search}`, headers: { host: 'localhost:80' } });
+}
+
+async function signIn(orgId: string) {
+  const response = await open((await mintLink(orgId)).url);
+  expect(response.statusCode).toBe(303);
+  const cookie = String(response.headers['set-cookie']).split(';')[0] as string;
+  const session = await consoleCall(cookie, 'GET', '/console/api/session');
+  return { cookie, csrf: session.json().csrfToken as string };
+}
+
+function consoleCall(
+  cookie: string | null,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+) {
+  return app.inject({
+    method,
+    url,
+    headers: { host: 'localhost:80', ...(cookie ? { cookie } : {}), ...(options.headers ?? {}) },
+    ...(options.body !== undefined ? { payload: options.body as Record<string, unknown> } : {}),
+  });
+}
+
+beforeAll(async () => {
+  app = await buildTestApp();
+  tenant = await createTenant(app);
+  other = await createTenant(app);
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe('console links', () => {
+  it('mint a 15-minute link that opens an 8-hour HttpOnly SameSite=Strict session once', async () => {
+    const link = await mintLink(tenant.org.id);
+    expect(link.url).toMatch(/^http:\/\/[^/]+\/console\/start\?token=[A-Za-z0-9_-]{43}$/);
+    const minutes = (Date.parse(link.expiresAt) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(14);
+    expect(minutes).toBeLessThanOrEqual(15);
+
+    const first = await open(link.url);
+    expect(first.statusCode).toBe(303);
+    expect(first.headers.location).toBe('/console/');
+    const cookie = String(first.headers['set-cookie']);
+    expect(cookie).toMatch(
+      /^agency_console=[A-Za-z0-9_-]{43}; Path=\/console; HttpOnly; SameSite=Strict; Max-Age=28800$/,
+    );
+
+    // Used once: the second opening is refused, with a page saying so.
+    const second = await open(link.url);
+    expect(second.statusCode).toBe(410);
+    expect(second.body).toMatch(/not valid/);
+    expect(second.headers['set-cookie']).toBeUndefined();
+    expect((await open('http://localhost/console/start?token=made-up')).statusCode).toBe(410);
+    expect((await open('http://localhost/console/start')).statusCode).toBe(410);
+  });
+
+  it('answer 404 for an unknown organization and 400 for a test twin', async () => {
+    expectStatus(await admin(app, 'POST', '/admin/v1/organizations/org_unknown/console-links'), 404);
+    const twin = tenant.org.testOrganizationId as string;
+    const refused = expectStatus(
+      await admin(app, 'POST', `/admin/v1/organizations/${twin}/console-links`),
+      400,
+    );
+    expect(refused.error.details[0].field).toBe('path.orgId');
+  });
+
+  it('need the admin token', async () => {
+    const response = await api(app, 'POST', `/admin/v1/organizations/${tenant.org.id}/console-links`, {
+      key: tenant.secret.key,
+    });
+    expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('console sessions', () => {
+  it('show their own organization only, with a CSRF token', async () => {
+    const mine = await signIn(tenant.org.id);
+    const session = (await consoleCall(mine.cookie, 'GET', '/console/api/session')).json();
+    expect(session.organization).toEqual({
+      id: tenant.org.id,
+      name: tenant.org.name,
+      testOrganizationId: tenant.org.testOrganizationId,
+    });
+    expect(session.csrfToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const theirs = await signIn(other.org.id);
+    const keys = (await consoleCall(theirs.cookie, 'GET', '/console/api/keys')).json().data;
+    expect(keys.map((key: { organizationId: string }) => key.organizationId)).not.toContain(tenant.org.id);
+    // Their session cannot revoke my key: as missing as any other id.
+    const revoke = await consoleCall(theirs.cookie, 'POST', `/console/api/keys/${tenant.secret.id}/revoke`, {
+      headers: { origin: ORIGIN, 'x-csrf-token': theirs.csrf },
+    });
+    expect(revoke.statusCode).toBe(404);
+    expectStatus(await api(app, 'GET', '/v1/me', { key: tenant.secret.key }), 200);
+  });
+
+  it('refuse a request without the cookie, with a foreign or missing Origin, or without the CSRF token', async () => {
+    const { cookie, csrf } = await signIn(tenant.org.id);
+    expect((await consoleCall(null, 'GET', '/console/api/session')).statusCode).toBe(401);
+    expect(
+      (
+        await consoleCall(
+          'agency_console=forged-forged-forged-forged-forged-forged-xx',
+          'GET',
+          '/console/api/keys',
+        )
+      ).statusCode,
+    ).toBe(401);
+    const create = (headers: Record<string, string>) =>
+      consoleCall(cookie, 'POST', '/console/api/keys', { body: { type: 'secret', name: 'csrf' }, headers });
+    const foreign = await create({ origin: 'https://evil.example', 'x-csrf-token': csrf });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json().error.message).toMatch(/cross-origin/);
+    expect((await create({ 'x-csrf-token': csrf })).statusCode).toBe(403);
+    const noToken = await create({ origin: ORIGIN });
+    expect(noToken.statusCode).toBe(403);
+    expect(noToken.json().error.message).toMatch(/X-CSRF-Token/);
+    expect((await create({ origin: ORIGIN, 'x-csrf-token': `${csrf}x` })).statusCode).toBe(403);
+    // With both: the key is made, shown once.
+    const made = await create({ origin: ORIGIN, 'x-csrf-token': csrf });
+    expect(made.statusCode).toBe(201);
+    expect(made.json().data.key).toMatch(/^service_sk_live_/);
+    const listed = (await consoleCall(cookie, 'GET', '/console/api/keys')).json().data;
+    expect(JSON.stringify(listed)).not.toContain(made.json().data.key);
+  });
+
+  it('end on sign-out and when the operator revokes them', async () => {
+    const first = await signIn(tenant.org.id);
+    const signOut = await consoleCall(first.cookie, 'POST', '/console/api/sign-out', {
+      headers: { origin: ORIGIN, 'x-csrf-token': first.csrf },
+    });
+    expect(signOut.statusCode).toBe(204);
+    expect((await consoleCall(first.cookie, 'GET', '/console/api/session')).statusCode).toBe(401);
+
+    const a = await signIn(tenant.org.id);
+    const b = await signIn(tenant.org.id);
+    const theirs = await signIn(other.org.id);
+    const revoked = expectStatus(
+      await admin(app, 'DELETE', `/admin/v1/organizations/${tenant.org.id}/console-sessions`),
+      200,
+    );
+    expect(revoked.data.revoked).toBeGreaterThanOrEqual(2);
+    for (const session of [a, b])
+      expect((await consoleCall(session.cookie, 'GET', '/console/api/session')).statusCode).toBe(401);
+    expect((await consoleCall(theirs.cookie, 'GET', '/console/api/session')).statusCode).toBe(200);
+  });
+
+  it('refuse approval scopes from the console (those need the operator)', async () => {
+    const { cookie, csrf } = await signIn(tenant.org.id);
+    const response = await consoleCall(cookie, 'POST', '/console/api/keys', {
+      body: { type: 'secret', scopes: ['contacts:write'] },
+      headers: { origin: ORIGIN, 'x-csrf-token': csrf },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.details[0].field).toBe('body.scopes');
+  });
+});
+
+describe('console pages', () => {
+  it('carry a strict Content-Security-Policy with no inline script, and are never cached or framed', async () => {
+    for (const url of ['/console/', '/console/assets/console.js', '/console/assets/console.css']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(response.headers['cache-control']).toBe('no-store');
+    }
+    const page = await app.inject({ method: 'GET', url: '/console/' });
+    expect(page.body).not.toMatch(/<script>(?!<)|<script(?![^>]*\bsrc=)[^>]*>\s*\S/);
+    expect(page.body).not.toMatch(/ on[a-z]+=/);
+    expect((await app.inject({ method: 'GET', url: '/console/assets/..%2Fpackage.json' })).statusCode).toBe(
+      404,
+    );
+  });
+
+  it('are not in the public API document', async () => {
+    const document = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/console'))).toEqual([]);
+  });
+});
