@@ -1,3 +1,5 @@
+import { mintConsoleLink } from './features/console/index.ts';
+import { ConsoleSessions } from './platform/auth/console-sessions.ts';
 import { buildApp } from './app.ts';
 import { exitOnConfigError, loadConfigOrExit, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
@@ -27,7 +29,7 @@ function tourVariables(config: Config, baseUrl: string, seed: DemoSeed): string 
   return `  export BASE=${baseUrl} ADMIN=${admin} SK=${seed.secretKey} PK=${seed.publishableKey}`;
 }
 
-function banner(config: Config, baseUrl: string, seed: DemoSeed | null): string {
+function banner(config: Config, baseUrl: string, seed: DemoSeed | null, consoleUrl: string | null): string {
   const lines = [
     '',
     `agency-crm listening on ${baseUrl}`,
@@ -48,6 +50,9 @@ function banner(config: Config, baseUrl: string, seed: DemoSeed | null): string 
       `Demo agency "${seed.organization.name}" (${seed.organization.plan}) created: ${seed.organization.id}`,
       `  publishable key: ${seed.publishableKey}`,
       `  secret key:      ${seed.secretKey}   (every scope, access level 3)`,
+      ...(consoleUrl
+        ? [`  developer console (one-time link, 15 minutes; docs/console.md): ${consoleUrl}`]
+        : []),
       '',
       'Try it:',
       `  curl -s ${baseUrl}/v1/me -H 'X-API-Key: ${seed.secretKey}'`,
@@ -86,7 +91,17 @@ async function main() {
   const jobs = config.runWorker
     ? startJobs(workerJobs(db, { ...config, log: app.log, secrets }), app.log)
     : null;
-  process.stdout.write(banner(config, `http://${host}:${port}`, seed));
+  const baseUrl = `http://${host}:${port}`;
+  const consoleUrl = seed
+    ? (
+        await mintConsoleLink(
+          { db, consoleSessions: new ConsoleSessions(db), publicUrl: config.publicUrl },
+          seed.organization.id,
+          config.publicUrl ?? baseUrl,
+        )
+      ).url
+    : null;
+  process.stdout.write(banner(config, baseUrl, seed, consoleUrl));
 
   let closing = false;
   const shutdown = async (signal: string) => {

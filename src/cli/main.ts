@@ -11,6 +11,7 @@
 import { parseArgs } from 'node:util';
 import { AdminApiError, ConnectionError, createAdminClient, type AdminClient } from './admin-client.ts';
 import { CommandFailure, UsageError } from './cli-errors.ts';
+import { consoleLink } from './console-link.ts';
 import { importProperties } from './import-properties.ts';
 import { keyCreate } from './key-create.ts';
 import { keyRevoke } from './key-revoke.ts';
@@ -27,7 +28,14 @@ export interface CliOutput {
   stderr(text: string): void;
 }
 
-const COMMANDS: readonly CliCommand[] = [orgCreate, keyCreate, keyRevoke, seedDemo, importProperties];
+const COMMANDS: readonly CliCommand[] = [
+  orgCreate,
+  keyCreate,
+  keyRevoke,
+  consoleLink,
+  seedDemo,
+  importProperties,
+];
 
 const DEFAULT_URL = 'http://127.0.0.1:3000';
 

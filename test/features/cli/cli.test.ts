@@ -177,6 +177,20 @@ describe('agency-crm CLI: happy path', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ id: key.id, status: 'deactivated' });
   });
 
+  it('console-link --org prints a one-time console link that opens a session once', async () => {
+    const org = await createOrganization(app);
+    const run = expectExit(await cli(['console-link', '--org', org.id]), 0);
+    const url = /(http:\/\/\S+\/console\/start\?token=\S+)/.exec(run.stdout)?.[1];
+    expect(url, run.stdout).toBeDefined();
+    const { pathname, search } = new URL(url as string);
+    const open = () => app.inject({ method: 'GET', url: `${pathname}${search}` });
+    expect((await open()).statusCode).toBe(303);
+    expect((await open()).statusCode).toBe(410);
+    const json = JSON.parse(expectExit(await cli(['console-link', '--json', '--org', org.id]), 0).stdout);
+    expect(Object.keys(json).sort()).toEqual(['expiresAt', 'url']);
+    expectExit(await cli(['console-link']), 2);
+  });
+
   it('seed demo --json returns two keys that both work on /v1/me', async () => {
     const run = expectExit(await cli(['seed', 'demo', '--json']), 0);
     const seed = JSON.parse(run.stdout);
@@ -199,7 +213,14 @@ describe('agency-crm CLI: happy path', () => {
 
   it('--help prints usage on stdout with exit 0, for the CLI and for a command', async () => {
     const top = expectExit(await cli(['--help']), 0);
-    for (const command of ['org create', 'key create', 'key revoke', 'seed demo', 'import properties']) {
+    for (const command of [
+      'org create',
+      'key create',
+      'key revoke',
+      'console-link',
+      'seed demo',
+      'import properties',
+    ]) {
       expect(top.stdout).toContain(command);
     }
     const keyCreate = expectExit(await cli(['key', 'create', '--help']), 0);
