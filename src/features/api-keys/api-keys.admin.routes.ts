@@ -107,7 +107,7 @@ export const apiKeysAdminRoutes: FastifyPluginAsyncTypebox<apiKeys.ApiKeysDeps> 
   app.post(
     '/admin/v1/api-keys/:keyId/roll',
     {
-      config: ADMIN,
+      config: { ...ADMIN, idempotency: true },
       schema: {
         operationId: 'admin.apiKeys.roll',
         summary: 'Roll a key: a new key with the same settings, the old one valid for an overlap',
