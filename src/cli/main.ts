@@ -14,6 +14,7 @@ import { CommandFailure, UsageError } from './cli-errors.ts';
 import { importProperties } from './import-properties.ts';
 import { keyCreate } from './key-create.ts';
 import { keyRevoke } from './key-revoke.ts';
+import { keyRoll } from './key-roll.ts';
 import { orgCreate } from './org-create.ts';
 import { seedDemo } from './seed-demo.ts';
 import type { CliCommand } from './command.ts';
@@ -27,7 +28,14 @@ export interface CliOutput {
   stderr(text: string): void;
 }
 
-const COMMANDS: readonly CliCommand[] = [orgCreate, keyCreate, keyRevoke, seedDemo, importProperties];
+const COMMANDS: readonly CliCommand[] = [
+  orgCreate,
+  keyCreate,
+  keyRevoke,
+  keyRoll,
+  seedDemo,
+  importProperties,
+];
 
 const DEFAULT_URL = 'http://127.0.0.1:3000';
 
