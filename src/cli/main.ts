@@ -15,6 +15,7 @@ import { consoleLink } from './console-link.ts';
 import { importProperties } from './import-properties.ts';
 import { keyCreate } from './key-create.ts';
 import { keyRevoke } from './key-revoke.ts';
+import { keyRoll } from './key-roll.ts';
 import { orgCreate } from './org-create.ts';
 import { seedDemo } from './seed-demo.ts';
 import type { CliCommand } from './command.ts';
@@ -33,6 +34,7 @@ const COMMANDS: readonly CliCommand[] = [
   keyCreate,
   keyRevoke,
   consoleLink,
+  keyRoll,
   seedDemo,
   importProperties,
 ];

@@ -170,11 +170,14 @@ describe('headers in the document', () => {
       expect(
         parameters(path, route.method.toLowerCase()).includes(reference),
         `${route.method} ${path}`,
-        // Every POST but the MCP endpoint's and admin ones with no organization to scope the key to.
+        // Every POST but the MCP endpoint's and admin ones with no organization to scope the key to
+        // (a roll scopes it to the key's organization itself: decision 0212).
       ).toBe(
         route.method === 'POST' &&
           route.url !== '/mcp' &&
-          (route.kind !== 'admin' || route.url.includes(':orgId')),
+          (route.kind !== 'admin' ||
+            route.url.includes(':orgId') ||
+            route.url === '/admin/v1/api-keys/:keyId/roll'),
       );
     }
     const parameter = (

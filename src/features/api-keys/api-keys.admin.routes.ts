@@ -7,6 +7,8 @@ import {
   CreatedApiKeyResponseSchema,
   KeyIdParamsSchema,
   ListApiKeysQuerySchema,
+  RollApiKeyBodySchema,
+  RolledApiKeyResponseSchema,
   UpdateApiKeyBodySchema,
 } from './api-keys.schema.ts';
 import * as apiKeys from './api-keys.service.ts';
@@ -100,5 +102,37 @@ export const apiKeysAdminRoutes: FastifyPluginAsyncTypebox<apiKeys.ApiKeysDeps> 
       },
     },
     async (request) => ({ data: await apiKeys.updateApiKey(deps, request.params.keyId, request.body) }),
+  );
+
+  app.post(
+    '/admin/v1/api-keys/:keyId/roll',
+    {
+      config: { ...ADMIN, idempotency: true },
+      schema: {
+        operationId: 'admin.apiKeys.roll',
+        summary: 'Roll a key: a new key with the same settings, the old one valid for an overlap',
+        description:
+          "Admin bearer token. In one transaction: a new key with the old one's type, mode, " +
+          'organization, name, scopes, access level, limits and agent (the full key is shown only in ' +
+          'this response), and the old key set to expire after `overlapHours` (0-168, default 24; 0 = ' +
+          'now; an earlier expiry it had stays). The new key keeps the old expiry when that is later ' +
+          'than the overlap, else it has none. 409 for a deactivated or expired key (or a key type the ' +
+          'plan no longer allows), 404 for an unknown one. Records `api_key.created` (new key) and ' +
+          '`api_key.updated` with `changes: ["expiresAt"]` (old key). Send an `Idempotency-Key` to ' +
+          'retry safely (a replay answers the same new key).',
+        tags: TAGS,
+        params: KeyIdParamsSchema,
+        body: RollApiKeyBodySchema,
+        response: { 201: RolledApiKeyResponseSchema },
+      },
+      // No {orgId} in the path: the auth hook cannot scope Idempotency-Key, so scope it here to the
+      // organization the key acts on, before the idempotency claim (appended after this hook).
+      preHandler: async (request) => {
+        if (request.headers['idempotency-key'] === undefined) return;
+        request.idempotencyScope = await apiKeys.apiKeyOrganizationId(deps, request.params.keyId);
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send({ data: await apiKeys.rollApiKey(deps, request.params.keyId, request.body) }),
   );
 };

@@ -70,6 +70,39 @@ export const UpdateApiKeyBodySchema = Type.Object(
 );
 export type UpdateApiKeyBody = Static<typeof UpdateApiKeyBodySchema>;
 
+/** Most a roll may keep the old key valid: 7 days (issue 22). */
+export const MAX_OVERLAP_HOURS = 168;
+
+export const RollApiKeyBodySchema = Type.Object(
+  {
+    overlapHours: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_OVERLAP_HOURS,
+        default: 24,
+        description: 'Hours the old key keeps working (0 = it expires now); default 24, at most 168',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RollApiKeyBody = Static<typeof RollApiKeyBodySchema>;
+
+export const RolledApiKeySchema = Type.Object(
+  {
+    key: ref(CreatedApiKeySchema),
+    rolledKey: Type.Object(
+      {
+        id: Type.String({ description: 'The old key' }),
+        expiresAt: DateTime({ description: 'When the old key stops working' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'RolledApiKey', additionalProperties: false },
+);
+export type RolledApiKey = Static<typeof RolledApiKeySchema>;
+
 export const ListApiKeysQuerySchema = Type.Object(
   {
     ...pageQuery(),
@@ -84,5 +117,6 @@ export type ListApiKeysQuery = Static<typeof ListApiKeysQuerySchema>;
 export const ApiKeyResponseSchema = DataOf(ref(AdminApiKeySchema));
 export const CreatedApiKeyResponseSchema = DataOf(ref(CreatedApiKeySchema));
 export const ApiKeyListResponseSchema = ListOf(ref(AdminApiKeySchema));
+export const RolledApiKeyResponseSchema = DataOf(ref(RolledApiKeySchema));
 
-export const apiKeysSchemas = [AdminApiKeySchema, CreatedApiKeySchema];
+export const apiKeysSchemas = [AdminApiKeySchema, CreatedApiKeySchema, RolledApiKeySchema];

@@ -23,6 +23,8 @@ import type {
   CreateApiKeyBody,
   CreatedApiKey,
   ListApiKeysQuery,
+  RollApiKeyBody,
+  RolledApiKey,
   UpdateApiKeyBody,
 } from './api-keys.schema.ts';
 import * as store from './api-keys.store.ts';
@@ -33,7 +35,10 @@ export interface ApiKeysDeps {
   verifier: { invalidate(): void };
 }
 
-/** Operator actions are recorded with a SYSTEM actor. */
+/**
+ * Operator actions are recorded with a SYSTEM actor. The developer console passes its own
+ * (`{kind: 'CONSOLE', userId: <console session id>}`) to the functions below.
+ */
 const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
 
 function toAdminApiKey(row: ApiKeyRow): AdminApiKey {
@@ -100,6 +105,7 @@ export async function createApiKey(
   deps: ApiKeysDeps,
   organizationId: string,
   body: CreateApiKeyBody,
+  actor: Actor = OPERATOR,
 ): Promise<CreatedApiKey> {
   const record = await loadOrganization(deps, organizationId);
   const isTwin = record.row.liveOrganizationId !== null;
@@ -150,7 +156,7 @@ export async function createApiKey(
     await recordEvent(tx, {
       type: ApiKeyCreated.type,
       data: { apiKey: eventKey(inserted) },
-      actor: OPERATOR,
+      actor,
     });
     return inserted;
   });
@@ -187,6 +193,7 @@ export async function updateApiKey(
   deps: ApiKeysDeps,
   keyId: string,
   body: UpdateApiKeyBody,
+  actor: Actor = OPERATOR,
 ): Promise<AdminApiKey> {
   const current = await loadApiKey(deps, keyId);
   if (current.status === 'deactivated' && body.status !== undefined && body.status !== 'deactivated') {
@@ -217,10 +224,89 @@ export async function updateApiKey(
     await recordEvent(tx, {
       type: ApiKeyUpdated.type,
       data: { apiKey: eventKey(row), changes: Object.keys(changes) },
-      actor: OPERATOR,
+      actor,
     });
     return row;
   });
   deps.verifier.invalidate();
   return toAdminApiKey(updated);
+}
+
+/** The organization a key acts on (404 for an unknown key): the Idempotency-Key scope of a roll. */
+export async function apiKeyOrganizationId(deps: ApiKeysDeps, keyId: string): Promise<string> {
+  return (await loadApiKey(deps, keyId)).organizationId;
+}
+
+/**
+ * Rolls a key (decision 0212): in one transaction, a new key with the old one's settings (type, mode,
+ * organization, name, scopes, access level, limits, agent) and the old key's expiry set to the end
+ * of the overlap (`overlapHours`, default 24; 0 = now; never later than an expiry it already had).
+ * The new key keeps the old expiry when that falls after the overlap, else it has none. Refuses
+ * (409) a deactivated or expired key, or a key type the plan no longer allows. Records
+ * `api_key.created` for the new key and `api_key.updated` (`changes: ["expiresAt"]`) for the old.
+ */
+export async function rollApiKey(
+  deps: ApiKeysDeps,
+  keyId: string,
+  body: RollApiKeyBody,
+  actor: Actor = OPERATOR,
+): Promise<RolledApiKey> {
+  const current = await loadApiKey(deps, keyId);
+  const now = Date.now();
+  if (current.status === 'deactivated') {
+    throw Errors.conflict(`API key ${keyId} is deactivated: create a new key instead of rolling it`);
+  }
+  if (current.expiresAt !== null && current.expiresAt.getTime() <= now) {
+    throw Errors.conflict(`API key ${keyId} has expired: create a new key instead of rolling it`);
+  }
+  const record = await loadOrganization(deps, current.organizationId);
+  const live = record.row.liveOrganizationId
+    ? await loadOrganization(deps, record.row.liveOrganizationId)
+    : record;
+  const refusal = planRefusal(live.row.plan as Plan, current.type);
+  if (refusal) throw Errors.conflict(`API key ${keyId} cannot be rolled: ${refusal}`);
+
+  const overlapEnd = new Date(now + (body.overlapHours ?? 24) * 3_600_000);
+  const keepsExpiry = current.expiresAt !== null && current.expiresAt.getTime() > overlapEnd.getTime();
+  // Rolling never lengthens the old key's life: an earlier expiry stays.
+  const oldExpiresAt =
+    current.expiresAt !== null && current.expiresAt.getTime() < overlapEnd.getTime()
+      ? current.expiresAt
+      : overlapEnd;
+
+  const key = generateKey(current.type, current.mode);
+  const { created, rolled } = await deps.db.tenantTx(current.organizationId, async (tx) => {
+    const rolledRow = await store.updateApiKey(tx, current.organizationId, keyId, {
+      expiresAt: oldExpiresAt,
+    });
+    if (!rolledRow) throw Errors.notFound('API key', keyId);
+    // Deactivated since it was read: the transaction rolls back, nothing is created.
+    if (rolledRow.status === 'deactivated') throw Errors.conflict(`API key ${keyId} is deactivated`);
+    const inserted = await store.insertApiKey(tx, current.organizationId, {
+      id: newId('key'),
+      type: current.type,
+      mode: current.mode,
+      keyHash: hashKey(key),
+      keyPrefix: displayPrefix(key),
+      name: current.name,
+      scopes: current.scopes,
+      accessLevel: current.accessLevel,
+      expiresAt: keepsExpiry ? current.expiresAt : null,
+      rateLimitPerMinute: current.rateLimitPerMinute,
+      writeLimitPerMinute: current.writeLimitPerMinute,
+      agentId: current.agentId,
+    });
+    await recordEvent(tx, { type: ApiKeyCreated.type, data: { apiKey: eventKey(inserted) }, actor });
+    await recordEvent(tx, {
+      type: ApiKeyUpdated.type,
+      data: { apiKey: eventKey(rolledRow), changes: ['expiresAt'] },
+      actor,
+    });
+    return { created: inserted, rolled: rolledRow };
+  });
+  deps.verifier.invalidate();
+  return {
+    key: { ...toAdminApiKey(created), key },
+    rolledKey: { id: rolled.id, expiresAt: oldExpiresAt.toISOString() },
+  };
 }

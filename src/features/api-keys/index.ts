@@ -4,8 +4,33 @@ import { apiKeysAdminRoutes } from './api-keys.admin.routes.ts';
 import { ApiKeyCreated, ApiKeyUpdated } from './api-keys.events.ts';
 import { apiKeysSchemas } from './api-keys.schema.ts';
 
-export type { AdminApiKey, CreatedApiKey } from './api-keys.schema.ts';
-export { createApiKey, getApiKey, listApiKeys, updateApiKey } from './api-keys.service.ts';
+export type {
+  AdminApiKey,
+  CreateApiKeyBody,
+  CreatedApiKey,
+  ListApiKeysQuery,
+  RollApiKeyBody,
+  RolledApiKey,
+  UpdateApiKeyBody,
+} from './api-keys.schema.ts';
+export {
+  AdminApiKeySchema,
+  CreateApiKeyBodySchema,
+  CreatedApiKeySchema,
+  ListApiKeysQuerySchema,
+  MAX_OVERLAP_HOURS,
+  RollApiKeyBodySchema,
+  RolledApiKeySchema,
+  UpdateApiKeyBodySchema,
+} from './api-keys.schema.ts';
+export {
+  createApiKey,
+  getApiKey,
+  listApiKeys,
+  rollApiKey,
+  updateApiKey,
+  type ApiKeysDeps,
+} from './api-keys.service.ts';
 
 /** The api-keys feature's manifest (src/features.ts lists it). */
 export const apiKeysFeature = defineFeature({

@@ -6,7 +6,14 @@ import { eventCatalog } from '../../platform/events/catalog.ts';
 import type { FeaturePlugin } from '../../platform/features/manifest.ts';
 import { pageQuery } from '../../platform/http/pagination.ts';
 import { StringEnum } from '../../platform/http/schemas.ts';
-import { createApiKey, getApiKey, listApiKeys, updateApiKey } from '../api-keys/index.ts';
+import {
+  createApiKey,
+  getApiKey,
+  listApiKeys,
+  rollApiKey,
+  RollApiKeyBodySchema,
+  updateApiKey,
+} from '../api-keys/index.ts';
 import {
   CreateWebhookBodySchema,
   createSubscription,
@@ -89,10 +96,12 @@ export const consoleApiRoutes: FeaturePlugin = async (app, context) => {
           'body.scopes',
           `${approval.join(', ')} need support approval: ask your operator`,
         );
-      const created = await createApiKey(keys, session(request).organizationId, {
-        ...request.body,
-        accessLevel: 1,
-      });
+      const created = await createApiKey(
+        keys,
+        session(request).organizationId,
+        { ...request.body, accessLevel: 1 },
+        consoleService.consoleActor(session(request)),
+      );
       return reply.code(201).send({ data: created });
     },
   );
@@ -102,7 +111,19 @@ export const consoleApiRoutes: FeaturePlugin = async (app, context) => {
     { config: CONSOLE, schema: { hide: true, params: IdParams } },
     async (request) => {
       await ownKey(request, request.params.id);
-      return { data: await updateApiKey(keys, request.params.id, { status: 'deactivated' }) };
+      const actor = consoleService.consoleActor(session(request));
+      return { data: await updateApiKey(keys, request.params.id, { status: 'deactivated' }, actor) };
+    },
+  );
+
+  // A new key with the same settings; the old one keeps working for the overlap, then expires.
+  app.post(
+    '/console/api/keys/:id/roll',
+    { config: CONSOLE, schema: { hide: true, params: IdParams, body: RollApiKeyBodySchema } },
+    async (request, reply) => {
+      await ownKey(request, request.params.id);
+      const actor = consoleService.consoleActor(session(request));
+      return reply.code(201).send({ data: await rollApiKey(keys, request.params.id, request.body, actor) });
     },
   );
 

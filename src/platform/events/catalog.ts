@@ -1,7 +1,10 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { Value } from 'typebox/value';
 
-/** Who caused an event (SPEC.md "Event delivery envelope"). */
+/**
+ * Who caused an event (SPEC.md "Event delivery envelope"). CONSOLE: a person in the agency's
+ * developer console; `userId` is the console session id (issue 22).
+ */
 export const ACTOR_KINDS = ['USER', 'NOA', 'SYSTEM', 'API', 'AUTOMATION', 'INTEGRATION', 'CONSOLE'] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
 export interface Actor {

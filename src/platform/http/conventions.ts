@@ -89,11 +89,12 @@ export function registerRouteConventions(app: FastifyInstance) {
     }
 
     // The idempotency plugin honours Idempotency-Key on POSTs scoped to an organization: a key's, or
-    // the admin path's `:orgId` (an admin POST without one, creating an organization, has no scope).
+    // the admin path's `:orgId` (an admin POST without one, creating an organization, has no scope,
+    // unless it declares `idempotency: true` and scopes the key itself).
     const idempotent =
       methods.includes('POST') &&
       config?.idempotency !== false &&
-      (kind !== 'admin' || pathParams.includes('orgId'));
+      (kind !== 'admin' || pathParams.includes('orgId') || config?.idempotency === true);
     if (!hidden) {
       const response = (schema.response ??= {});
       const takesBody = methods.some((method) => method !== 'GET' && method !== 'HEAD');

@@ -57,7 +57,11 @@ declare module 'fastify' {
     public?: boolean;
     /** A developer-console route: the console session cookie, plus Origin and X-CSRF-Token on changes. */
     console?: boolean;
-    /** `false`: a POST that is not a resource creation (MCP's JSON-RPC) takes no Idempotency-Key. */
+    /**
+     * `false`: a POST that is not a resource creation (MCP's JSON-RPC) takes no Idempotency-Key.
+     * `true` on an admin POST without `:orgId`: the route sets `request.idempotencyScope` itself in a
+     * preHandler (API key roll), so it honours Idempotency-Key and documents it.
+     */
     idempotency?: boolean;
     /** Deprecated: Deprecation and Sunset headers on every answer, `deprecated` in the document. */
     deprecated?: RouteDeprecation;

@@ -191,6 +191,30 @@ describe('agency-crm CLI: happy path', () => {
     expectExit(await cli(['console-link']), 2);
   });
 
+  it('key roll prints the new key once; both keys work during the overlap', async () => {
+    const org = await createOrganization(app);
+    const old = await createApiKey(app, org.id, { type: 'secret', name: 'rolled by cli' });
+    const run = expectExit(await cli(['key', 'roll', old.id, '--overlap-hours', '2']), 0);
+    const key = /(service_sk_live_\w+)/.exec(run.stdout)?.[1];
+    expect(key, run.stdout).toBeDefined();
+    expect(key).not.toBe(old.key);
+    expect(run.stdout).toContain(`Rolled live secret key ${old.id}`);
+    expect(run.stdout).toContain('shown only once');
+    expectStatus(await api(app, 'GET', '/v1/me', { key: key as string }), 200);
+    expectStatus(await api(app, 'GET', '/v1/me', { key: old.key }), 200);
+  });
+
+  it('key roll --overlap-hours 0 --json: the old key answers 401 expired at once', async () => {
+    const org = await createOrganization(app);
+    const old = await createApiKey(app, org.id, { type: 'secret' });
+    const run = expectExit(await cli(['key', 'roll', '--json', old.id, '--overlap-hours', '0']), 0);
+    const data = JSON.parse(run.stdout);
+    expect(data).toMatchObject({ key: { type: 'secret', mode: 'live' }, rolledKey: { id: old.id } });
+    const error = expectError(await api(app, 'GET', '/v1/me', { key: old.key }), 401, 'UNAUTHORIZED');
+    expect(error.message).toMatch(/expired/);
+    expectStatus(await api(app, 'GET', '/v1/me', { key: data.key.key }), 200);
+  });
+
   it('seed demo --json returns two keys that both work on /v1/me', async () => {
     const run = expectExit(await cli(['seed', 'demo', '--json']), 0);
     const seed = JSON.parse(run.stdout);
@@ -218,6 +242,7 @@ describe('agency-crm CLI: happy path', () => {
       'key create',
       'key revoke',
       'console-link',
+      'key roll',
       'seed demo',
       'import properties',
     ]) {
@@ -246,6 +271,14 @@ describe('agency-crm CLI: errors', () => {
     expect(run.stderr).toMatch(/^Error NOT_FOUND: /);
   });
 
+  it('key roll of a deactivated key is CONFLICT: exit 1', async () => {
+    const org = await createOrganization(app);
+    const old = await createApiKey(app, org.id, { type: 'secret' });
+    expectExit(await cli(['key', 'revoke', old.id]), 0);
+    const run = expectExit(await cli(['key', 'roll', old.id]), 1);
+    expect(run.stderr).toContain('CONFLICT');
+  });
+
   it('a missing required flag is a usage error: exit 2, nothing sent', async () => {
     const run = expectExit(await cli(['org', 'create', '--plan', 'BUSINESS']), 2);
     expect(run.stderr).toContain('--name');
@@ -262,6 +295,7 @@ describe('agency-crm CLI: errors', () => {
         '--rate-limit must be a whole number',
       ],
       [['key', 'revoke'], 'KEY_ID'],
+      [['key', 'roll', 'key_x', '--overlap-hours', 'two'], '--overlap-hours must be a whole number'],
       [[], 'missing command'],
     ];
     const runs = await Promise.all(cases.map(([args]) => cli(args)));

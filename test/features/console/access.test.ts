@@ -181,6 +181,51 @@ describe('console sessions', () => {
   });
 });
 
+describe('console keys', () => {
+  it('create, roll (both keys work during the overlap) and revoke, each recorded with actor CONSOLE', async () => {
+    const { cookie, csrf } = await signIn(tenant.org.id);
+    const headers = { origin: ORIGIN, 'x-csrf-token': csrf };
+    const made = (
+      await consoleCall(cookie, 'POST', '/console/api/keys', {
+        body: { type: 'secret', name: 'roll me' },
+        headers,
+      })
+    ).json().data;
+    const rolled = await consoleCall(cookie, 'POST', `/console/api/keys/${made.id}/roll`, {
+      body: { overlapHours: 2 },
+      headers,
+    });
+    expect(rolled.statusCode).toBe(201);
+    const { key, rolledKey } = rolled.json().data;
+    expect(rolledKey.id).toBe(made.id);
+    for (const k of [made.key, key.key]) expectStatus(await api(app, 'GET', '/v1/me', { key: k }), 200);
+    const revoked = await consoleCall(cookie, 'POST', `/console/api/keys/${key.id}/revoke`, { headers });
+    expect(revoked.json().data.status).toBe('deactivated');
+    expect((await api(app, 'GET', '/v1/me', { key: key.key })).statusCode).toBe(401);
+
+    const log = expectStatus(
+      await api(app, 'GET', '/v1/event-log', {
+        key: tenant.secret.key,
+        query: { type: 'api_key.*', order: 'desc', pageSize: '4' },
+      }),
+      200,
+    ).data;
+    const session = (await consoleCall(cookie, 'GET', '/console/api/session')).json();
+    expect(session.organization.id).toBe(tenant.org.id);
+    expect(log.map((event: { type: string }) => event.type)).toEqual([
+      'api_key.updated',
+      'api_key.updated',
+      'api_key.created',
+      'api_key.created',
+    ]);
+    for (const event of log)
+      expect(event.actor, JSON.stringify(event)).toMatchObject({
+        kind: 'CONSOLE',
+        userId: expect.stringMatching(/^cs_/),
+      });
+  });
+});
+
 describe('console pages', () => {
   it('carry a strict Content-Security-Policy with no inline script, and are never cached or framed', async () => {
     for (const url of ['/console/', '/console/assets/console.js', '/console/assets/console.css']) {

@@ -2268,6 +2268,31 @@ export interface components {
        */
       key: string;
     };
+    RolledApiKey: {
+      key: components['schemas']['CreatedApiKey'];
+      rolledKey: {
+        /** @description The old key */
+        id: string;
+        /**
+         * Format: date-time
+         * @description When the old key stops working
+         * @example 2027-03-29T10:15:00.000Z
+         */
+        expiresAt: string;
+      };
+    };
+    ConsoleLink: {
+      /**
+       * @description Open it in a browser within 15 minutes; it works once
+       * @example https://hooks.example.com/agency-crm
+       */
+      url: string;
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      expiresAt: string;
+    };
     DemoSeed: {
       organization: components['schemas']['AdminOrganization'];
       /** @example service_pk_live_EXAMPLEonlyNotAKeyEXAMPLEonly000abc123 */
@@ -5011,7 +5036,7 @@ export interface components {
       /** @description false for events of the test organization */
       livemode: boolean;
       actor: {
-        kind: ('USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION') | null;
+        kind: ('USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE') | null;
         userId: string | null;
       };
       /** @description The payload: its schema is in the catalog */
@@ -24002,7 +24027,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -24168,7 +24193,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -24337,7 +24362,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -24481,7 +24506,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -24598,7 +24623,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -24720,7 +24745,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -24830,7 +24855,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -24946,7 +24971,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -25060,7 +25085,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -25178,7 +25203,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -25309,7 +25334,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -25437,7 +25462,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -25600,7 +25625,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -25758,7 +25783,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -25902,7 +25927,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -26059,7 +26084,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -26317,7 +26342,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -26543,7 +26568,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -26749,7 +26774,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -26965,7 +26990,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -27104,7 +27129,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -27233,7 +27258,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -27422,7 +27447,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -27566,7 +27591,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -27694,7 +27719,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -27803,7 +27828,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -27909,7 +27934,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -28006,7 +28031,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -28120,7 +28145,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -28237,7 +28262,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -28343,7 +28368,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -28452,7 +28477,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -28579,7 +28604,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -28709,7 +28734,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -28851,7 +28876,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -29003,7 +29028,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
@@ -29098,7 +29123,7 @@ export interface operations {
           livemode: boolean;
           actor: {
             /** @enum {string} */
-            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION';
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
             userId: string | null;
           };
           data: {
