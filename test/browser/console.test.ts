@@ -1,0 +1,197 @@
+/**
+ * The developer console in a real browser (Chromium, playwright-core) against a started server:
+ * a one-time link signs in (and fails the second time), a key is created and shown once, works,
+ * is rolled (both keys work during the overlap); a webhook to a local receiver gets a test event,
+ * its delivery shows up and is resent; a failed request is found in the request logs by its id;
+ * another organization's console sees none of it; requests without the cookie or from another
+ * origin are refused. CONSOLE_SCREENSHOTS=docs writes docs/console-*.png (npm run console:screenshots).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningJobs } from '../../src/platform/jobs/scheduler.ts';
+import { listen } from '../client/support.ts';
+import { Receiver } from '../features/webhooks/receiver.ts';
+import { eventually, startWorker } from '../features/webhooks/support.ts';
+import { launchChromium, offlineContext } from '../helpers/browser.ts';
+import { createTenant, type Tenant } from '../helpers/factories.ts';
+import { admin, expectStatus } from '../helpers/http.ts';
+import { buildTestApp, testDatabase } from '../helpers/test-app.ts';
+
+let app: FastifyInstance;
+let base: string;
+let worker: RunningJobs;
+let receiver: Receiver;
+let browser: Browser;
+let tenant: Tenant;
+let other: Tenant;
+let context: BrowserContext;
+let page: Page;
+const SHOTS =
+  process.env.CONSOLE_SCREENSHOTS === 'docs'
+    ? new URL('../../docs/', import.meta.url).pathname
+    : mkdtempSync(join(tmpdir(), 'console-shots-'));
+
+async function mintLink(orgId: string): Promise<string> {
+  return expectStatus(await admin(app, 'POST', `/admin/v1/organizations/${orgId}/console-links`), 201).data
+    .url;
+}
+
+/** The link as minted points at the address of the minting request: send the browser to the server. */
+const onServer = (url: string) => `${base}${new URL(url).pathname}${new URL(url).search}`;
+
+async function signedIn(orgId: string, viewport = { width: 1280, height: 900 }) {
+  const ctx = await offlineContext(browser, [base], { viewport });
+  const p = await ctx.newPage();
+  await p.goto(onServer(await mintLink(orgId)));
+  await p.waitForSelector('body[data-ready="true"]');
+  return { ctx, page: p };
+}
+
+const v1 = (key: string, path = '/v1/me') => fetch(`${base}${path}`, { headers: { 'X-API-Key': key } });
+
+beforeAll(async () => {
+  app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+  base = await listen(app);
+  worker = startWorker(await testDatabase(), { webhookTimeoutMs: 3_000 });
+  receiver = await new Receiver().start();
+  tenant = await createTenant(app);
+  other = await createTenant(app);
+  browser = await launchChromium();
+  ({ ctx: context, page } = await signedIn(tenant.org.id));
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await worker?.stop();
+  await receiver?.close();
+  await app?.close();
+});
+
+describe('the developer console in Chromium', () => {
+  it('opens from a one-time link, which then no longer works', async () => {
+    await page.locator('#org-name', { hasText: tenant.org.name }).waitFor();
+    const link = onServer(await mintLink(tenant.org.id));
+    const fresh = await offlineContext(browser, [base]);
+    const first = await fresh.newPage();
+    await first.goto(link);
+    await first.waitForSelector('body[data-ready="true"]');
+    const again = await (await fresh.newPage()).goto(link);
+    expect(again?.status()).toBe(410);
+    expect(await again?.text()).toMatch(/not valid/);
+    await fresh.close();
+  });
+
+  it('creates a key and shows it once; it works; a roll gives a second key, both work in the overlap', async () => {
+    await page.selectOption('#key-type', 'secret');
+    await page.fill('#key-name', 'Browser key');
+    await page.click('#key-form button[type="submit"]');
+    await page.locator('#new-key').waitFor({ state: 'visible' });
+    const key = (await page.textContent('#new-key-value')) ?? '';
+    expect(key).toMatch(/^service_sk_live_/);
+    expect((await v1(key)).status).toBe(200);
+    await page.screenshot({ path: join(SHOTS, 'console-keys.png'), fullPage: true });
+
+    // Never again, not even after a reload.
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.isVisible('#new-key')).toBe(false);
+    expect(await page.content()).not.toContain(key);
+
+    page.once('dialog', (dialog) => void dialog.accept('2'));
+    const row = page.locator('#keys-table tr', { hasText: key.slice(0, 20) });
+    await row.locator('button', { hasText: 'Roll' }).click();
+    await page.locator('#status', { hasText: 'Rolled' }).waitFor();
+    const rolled = (await page.textContent('#new-key-value')) ?? '';
+    expect(rolled).toMatch(/^service_sk_live_/);
+    expect(rolled).not.toBe(key);
+    for (const k of [key, rolled]) expect((await v1(k)).status).toBe(200);
+  });
+
+  it('adds a webhook to a local receiver, sends a test event, shows its delivery and resends it', async () => {
+    await page.click('.tab[data-tab="webhooks"]');
+    await page.fill('#webhook-url', receiver.url('/console'));
+    await page.fill('#webhook-description', 'Local receiver');
+    await page.click('#webhook-form button[type="submit"]');
+    await page.locator('#new-secret').waitFor({ state: 'visible' });
+    expect(await page.textContent('#new-secret-value')).toMatch(/^whsec_/);
+
+    await page.locator('#webhooks-table button', { hasText: 'Send test event' }).click();
+    await receiver.waitFor(1, '/console', 15_000);
+    // The log catches up with the delivery: refresh until it shows SUCCEEDED.
+    await eventually(async () => {
+      await page.locator('#webhooks-table button', { hasText: 'Deliveries' }).click();
+      await page.locator('#deliveries-table', { hasText: 'SUCCEEDED' }).waitFor({ timeout: 500 });
+    }, 15_000);
+    await page.locator('#deliveries-table', { hasText: 'webhook.test' }).waitFor();
+    await page.screenshot({ path: join(SHOTS, 'console-webhooks.png'), fullPage: true });
+
+    await page.locator('#deliveries-table button', { hasText: 'Resend' }).first().click();
+    await page.locator('#status', { hasText: 'queued again' }).waitFor();
+    await receiver.waitFor(2, '/console', 15_000);
+    const ids = receiver.at('/console').map((r) => r.headers['webhook-id']);
+    expect(ids[1]).toBe(ids[0]);
+  });
+
+  it('finds a failed request in the request logs by its request id', async () => {
+    const failed = await v1(tenant.secret.key, '/v1/contacts/ct_00000000000000000000000');
+    expect(failed.status).toBe(404);
+    const requestId = failed.headers.get('x-request-id') ?? '';
+    await page.click('.tab[data-tab="logs"]');
+    await page.fill('#logs-request-id', requestId);
+    await eventually(async () => {
+      await page.click('#logs-form button[type="submit"]');
+      await page.locator('#logs-table', { hasText: requestId }).waitFor({ timeout: 500 });
+    }, 10_000);
+    await page.locator('#logs-table', { hasText: '404' }).waitFor();
+    await page.locator('#logs-table', { hasText: 'NOT_FOUND' }).waitFor();
+    await page.screenshot({ path: join(SHOTS, 'console-logs.png'), fullPage: true });
+  });
+
+  it("shows another organization's console none of it", async () => {
+    const theirs = await signedIn(other.org.id);
+    await theirs.page.locator('#org-name', { hasText: other.org.name }).waitFor();
+    const keys = (await theirs.page.textContent('#keys-table')) ?? '';
+    expect(keys).not.toContain('Browser key');
+    await theirs.page.click('.tab[data-tab="webhooks"]');
+    await theirs.page.locator('#webhooks-table', { hasText: 'Nothing yet.' }).waitFor();
+    await theirs.page.click('.tab[data-tab="logs"]');
+    await theirs.page.click('#logs-form button[type="submit"]');
+    expect(await theirs.page.textContent('#logs-table')).not.toContain(tenant.secret.keyPrefix);
+    await theirs.ctx.close();
+  });
+
+  it('refuses a request without the session cookie or from another origin', async () => {
+    expect((await fetch(`${base}/console/api/keys`)).status).toBe(401);
+    const csrf = await page.evaluate(
+      async () => (await (await fetch('/console/api/session')).json()).csrfToken,
+    );
+    const forged = await context.request.post(`${base}/console/api/keys`, {
+      data: { type: 'secret' },
+      headers: { origin: 'https://evil.example', 'x-csrf-token': csrf },
+    });
+    expect(forged.status()).toBe(403);
+    // The same request from the page itself (same origin, token) is accepted.
+    const own = await page.evaluate(async (token) => {
+      const response = await fetch('/console/api/keys', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': token },
+        body: JSON.stringify({ type: 'publishable' }),
+      });
+      return response.status;
+    }, csrf);
+    expect(own).toBe(201);
+  });
+
+  it('fits a phone screen', async () => {
+    const phone = await signedIn(tenant.org.id, { width: 390, height: 844 });
+    const overflow = await phone.page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await phone.page.screenshot({ path: join(SHOTS, 'console-phone.png') });
+    await phone.ctx.close();
+  });
+});
