@@ -40,7 +40,7 @@ export const ListRequestLogsQuerySchema = Type.Object(
         examples: ['4xx'],
       }),
     ),
-    keyId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    keyId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Lines of this API key' })),
     path: Type.Optional(
       Type.String({
         minLength: 1,
@@ -49,8 +49,17 @@ export const ListRequestLogsQuerySchema = Type.Object(
         description: 'Paths starting with this (`/v1/contacts`)',
       }),
     ),
-    requestId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    operationId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, examples: ['contacts.create'] })),
+    requestId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'The line of this `X-Request-Id`' }),
+    ),
+    operationId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'Lines of this route',
+        examples: ['contacts.create'],
+      }),
+    ),
     since: Type.Optional(DateOrDateTime('Lines at or after this instant (a date means its start, UTC)')),
     until: Type.Optional(DateOrDateTime('Lines before this instant (a date means its start, UTC)')),
     mode: Type.Optional(
