@@ -28,6 +28,8 @@ import { newId } from './platform/ids/ids.ts';
 import { loggerOptions } from './platform/logging/logger.ts';
 import { registerMetrics } from './platform/metrics/metrics.ts';
 import { RateLimits } from './platform/rate-limit/rate-limits.ts';
+import type { RecorderOptions } from './platform/request-logs/recorder.ts';
+import { registerRequestLogs } from './platform/request-logs/request-logs.plugin.ts';
 import type { SecretBox } from './platform/crypto/secret-box.ts';
 import { openSecretBox } from './platform/crypto/secrets-key.ts';
 import type { AppContext } from './platform/features/manifest.ts';
@@ -50,6 +52,8 @@ export interface AppDependencies {
   clock?: () => Date;
   /** The process's secrets box (server.ts opens it once); opened from the config when unset. */
   secrets?: SecretBox;
+  /** The request-log buffer's sizes and timing (tests make it tiny); the defaults otherwise. */
+  requestLogs?: RecorderOptions;
 }
 
 declare module 'fastify' {
@@ -132,7 +136,13 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   registerIdempotency(app, deps.db, secrets);
   // After the idempotency plugin: a batch's write points are counted after its key is claimed.
   registerBatchCharges(app, limits);
-  registerMetrics(app, limits.metrics);
+  // Its onResponse hook only buffers a line; the writes are batched off the request path.
+  const requestLogs = registerRequestLogs(app, {
+    db: deps.db,
+    enabled: config.requestLogEnabled,
+    recorder: deps.requestLogs,
+  });
+  registerMetrics(app, [...limits.metrics, ...requestLogs.metrics]);
 
   const context: AppContext = {
     config,

@@ -44,6 +44,10 @@ export interface Config {
   readonly usageDetailRetentionDays: number;
   /** Days events stay in the event log (GET /v1/event-log), with their webhook deliveries. */
   readonly eventLogRetentionDays: number;
+  /** REQUEST_LOG_ENABLED: /v1 and /mcp requests of an organization are recorded in request_logs. */
+  readonly requestLogEnabled: boolean;
+  /** Days request log lines are kept (REQUEST_LOG_RETENTION_DAYS). */
+  readonly requestLogRetentionDays: number;
   /**
    * SECRETS_KEY: the 32-byte AES-256-GCM key that seals secrets at rest (platform/crypto). Unset:
    * generated into DATA_DIR/secrets.key (embedded default), in-process for DATA_DIR=memory://.
@@ -223,6 +227,8 @@ export function loadConfig(env: Env): Config {
     runWorker: boolean(env, 'RUN_WORKER', true),
     usageDetailRetentionDays: integer(env, 'USAGE_DETAIL_RETENTION_DAYS', 90, 1, 3650),
     eventLogRetentionDays: integer(env, 'EVENT_LOG_RETENTION_DAYS', 30, 1, 3650),
+    requestLogEnabled: boolean(env, 'REQUEST_LOG_ENABLED', true),
+    requestLogRetentionDays: integer(env, 'REQUEST_LOG_RETENTION_DAYS', 7, 1, 365),
     secretsKey: secrets.current,
     secretsKeyPrevious: Object.freeze(secrets.previous),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),

@@ -24,6 +24,7 @@ import { portalFeature } from './features/portal/index.ts';
 import { privacyFeature } from './features/privacy/index.ts';
 import { propertiesFeature } from './features/properties/index.ts';
 import { propertyImportFeature } from './features/property-import/index.ts';
+import { requestLogsFeature } from './features/request-logs/index.ts';
 import { tasksFeature } from './features/tasks/index.ts';
 import { timelineFeature } from './features/timeline/index.ts';
 import { usageFeature } from './features/usage/index.ts';
@@ -44,6 +45,7 @@ export const FEATURES: readonly FeatureManifest[] = [
   organizationsFeature,
   apiKeysFeature,
   consoleFeature,
+  requestLogsFeature,
   demoFeature,
   contactsFeature,
   notesFeature,

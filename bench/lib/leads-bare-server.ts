@@ -22,6 +22,7 @@ export type LeadsBareServerOptions = BareTenantRouteOptions;
 function principalOf(organizationId: string): Principal {
   return {
     keyId: 'key_bare',
+    keyPrefix: 'pk_live_bare',
     keyType: 'publishable',
     mode: 'live',
     scopes: ['leads:write'],

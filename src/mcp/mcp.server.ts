@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { toAppError } from '../platform/errors/error-handler.ts';
 import type { AppError } from '../platform/errors/errors.ts';
 import type { McpToolContext, McpToolDefinition } from '../platform/mcp/mcp-tool.ts';
-import { maskPersonalData, maskText, withoutEmailFormat } from './mcp.mask.ts';
+import { maskText } from '../platform/text/mask.ts';
+import { maskPersonalData, withoutEmailFormat } from './mcp.mask.ts';
 
 export const MCP_SERVER_NAME = 'agency-crm';
 export const MCP_SERVER_VERSION = '1.0.0';

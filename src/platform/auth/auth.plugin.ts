@@ -243,6 +243,9 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
     }
     bindLogContext(request.log, { organizationId: principal.organization.id, keyId: principal.keyId });
     deps.verifier.touch(principal.keyId);
+    // Set before the limit and scope checks, so a 429 or 403 to a known key is in the organization's
+    // request log too (platform/request-logs); the route itself only runs once they pass.
+    request.principal = principal;
 
     // Counted before the route's own rules, so every answer to a known key carries the headers.
     // A read-only key's write is refused below (403), not counted as a write.
@@ -254,7 +257,6 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
     request.rateLimit = state;
 
     authorize(request, principal, auth);
-    request.principal = principal;
     request.idempotencyScope = principal.organization.id;
   });
 

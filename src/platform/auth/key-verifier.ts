@@ -141,6 +141,7 @@ export class KeyVerifier {
     const defaults = KEY_TYPE_LIMITS[key.type as KeyType];
     const principal: Principal = {
       keyId: key.id,
+      keyPrefix: key.keyPrefix,
       keyType: key.type as KeyType,
       mode: key.mode as KeyMode,
       scopes: key.scopes.filter(isScope),

@@ -27,6 +27,8 @@ export interface PrincipalOrganization {
 /** Who is calling: resolved from the credential only, never from the body or query. */
 export interface Principal {
   keyId: string;
+  /** What listings show of the key (`sk_live_AbCd`): request logs name the key with it. */
+  keyPrefix: string;
   keyType: KeyType;
   mode: KeyMode;
   scopes: Scope[];

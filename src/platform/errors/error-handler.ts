@@ -5,6 +5,16 @@ import { isDatabaseUnavailable } from '../../db/errors.ts';
 import { newId } from '../ids/ids.ts';
 import { AppError, Errors, type ErrorDetail } from './errors.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The code and message of the error envelope this request was answered with (null until then):
+     * kept here so what records the request (platform/request-logs) need not parse the response.
+     */
+    errorSummary: { code: string; message: string } | null;
+  }
+}
+
 export interface AjvIssue {
   instancePath: string;
   /** Where in the schema the failing keyword sits (`#/oneOf/0/properties/body/minLength`). */
@@ -199,6 +209,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, thrown: 
     );
   }
   if (error.headers) reply.headers(error.headers);
+  request.errorSummary = { code: error.code, message: error.message };
   return reply
     .code(error.statusCode)
     .type('application/json; charset=utf-8')
@@ -268,5 +279,6 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
  * (what no route matches: `registerNotFound`, platform/http/not-found.ts).
  */
 export function registerErrorHandling(app: FastifyInstance) {
+  app.decorateRequest('errorSummary', null);
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
 }

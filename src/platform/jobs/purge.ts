@@ -31,19 +31,35 @@ export async function purgeInBatches(
  * Deletes up to `batchSize` rows of `table` whose `created_at` is before `before`, oldest first,
  * skipping rows another transaction holds. Returns how many went.
  */
-export async function deleteCreatedBefore(
+export function deleteCreatedBefore(
   tx: Tx,
   table: 'events' | 'usage_events',
   before: Date,
   batchSize: number,
 ): Promise<number> {
+  return deleteOlderThan(tx, { table, column: 'created_at' }, before, batchSize);
+}
+
+/**
+ * Deletes up to `batchSize` rows of a table whose time column is before `before`, oldest first
+ * (the column must be indexed), skipping rows another transaction holds. Returns how many went.
+ */
+export async function deleteOlderThan(
+  tx: Tx,
+  target:
+    { table: 'events' | 'usage_events'; column: 'created_at' } | { table: 'request_logs'; column: 'at' },
+  before: Date,
+  batchSize: number,
+): Promise<number> {
+  const table = sql.identifier(target.table);
+  const column = sql.identifier(target.column);
   const rows = await queryRows<{ purged: string | number }>(
     tx,
     sql`WITH purged AS (
-          DELETE FROM ${sql.identifier(table)}
+          DELETE FROM ${table}
           WHERE id IN (
-            SELECT id FROM ${sql.identifier(table)} WHERE created_at < ${before.toISOString()}::timestamptz
-            ORDER BY created_at LIMIT ${batchSize}
+            SELECT id FROM ${table} WHERE ${column} < ${before.toISOString()}::timestamptz
+            ORDER BY ${column} LIMIT ${batchSize}
             FOR UPDATE SKIP LOCKED
           )
           RETURNING 1

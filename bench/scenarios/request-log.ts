@@ -1,0 +1,188 @@
+/**
+ * Scenario `request-log`: GET /v1/properties of two service processes alike but for
+ * REQUEST_LOG_ENABLED (on: every request buffered and written in batches, decision 0213; off:
+ * nothing recorded), alternately in one invocation. The figure is on/off req/s, target >= 0.95:
+ * recording must not slow the request path. See bench/README.md.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AutocannonRequest } from 'autocannon';
+import { adminClient, publishableKey, request, type BenchOrganization } from '../lib/admin-client.ts';
+import { startChild, type ChildServer } from '../lib/child.ts';
+import { BENCH_ADMIN_TOKEN } from '../lib/protocol.ts';
+import { machine, median, RESULTS_DIR, writeResult } from '../lib/report.ts';
+import { failuresOf, mediansOf, pairedRounds, roundRatios, runsTable, type Target } from '../lib/rounds.ts';
+import { LOAD_USAGE, parseLoadArguments, type Scenario } from '../lib/scenario.ts';
+import type { ServiceServerOptions } from '../lib/service-server.ts';
+
+const PATH = '/v1/properties?pageSize=20';
+const TARGET_RATIO = 0.95;
+const KEY_LIMIT_PER_MINUTE = 100_000;
+const DEFAULT_KEYS = 16;
+const DEFAULT_PROPERTIES = 50;
+
+const entry = (file: string) => fileURLToPath(new URL(`../lib/${file}`, import.meta.url));
+
+const USAGE = `Usage: npm run bench -- request-log [options]
+
+GET ${PATH} of the service with REQUEST_LOG_ENABLED=false ("off") and =true ("on"), two child
+processes, alternately; reports on/off req/s (target >= ${TARGET_RATIO}).
+${LOAD_USAGE}
+  --keys N         publishable keys per service, each limited to ${KEY_LIMIT_PER_MINUTE}/min (default ${DEFAULT_KEYS})
+  --properties N   properties per service (default ${DEFAULT_PROPERTIES})
+  --quick          a smoke run: 1 round of 1 s, no warm-up, 2 connections, 5 properties, 1 key
+                   (with BENCH_QUIET_TIMEOUT_S=1 it does not wait for a quiet machine either)
+
+DATABASE_URL set: PostgreSQL (migrated in place; each service its own organization); unset: each
+service its own in-memory PGlite.`;
+
+const fmt = (value: number, digits = 3) => Number(value.toFixed(digits));
+
+/** An organization with `count` published properties and `keys` publishable keys; their requests. */
+async function seed(service: ChildServer, count: number, keys: number): Promise<AutocannonRequest[]> {
+  const admin = adminClient(service.url);
+  const organization = await admin.post<BenchOrganization>('/admin/v1/organizations', {
+    name: 'Bench agency',
+    plan: 'ENTERPRISE',
+  });
+  for (let i = 1; i <= count; i++) {
+    await admin.post(`/admin/v1/organizations/${organization.id}/properties`, {
+      code: `RL-${i}`,
+      title: `Bright apartment ${i}`,
+      description: 'Two bedrooms, close to the beach.',
+      transactionType: 'SALE',
+      type: 'APARTMENT',
+      price: 200_000 + i * 1_000,
+      currency: 'EUR',
+      city: 'Málaga',
+      bedrooms: 2,
+      bathrooms: 1,
+      area: 85,
+    });
+  }
+  const requests: AutocannonRequest[] = [];
+  for (let i = 0; i < keys; i++) {
+    const key = await publishableKey(
+      admin,
+      organization.id,
+      { rateLimitPerMinute: KEY_LIMIT_PER_MINUTE },
+      `bench ${i}`,
+    );
+    requests.push({ method: 'GET', path: PATH, headers: { 'x-api-key': key.key } });
+  }
+  // A real answer before load: a 4xx here would make every run a run of errors.
+  await request(`${service.url}${PATH}`, { headers: requests[0]?.headers as Record<string, string> }, 200);
+  return requests;
+}
+
+/** The request_logs_* counters of a service's /metrics. */
+async function counters(service: ChildServer): Promise<Record<string, number>> {
+  const response = await fetch(`${service.url}/metrics`, {
+    headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` },
+  });
+  const text = await response.text();
+  const found: Record<string, number> = {};
+  for (const name of ['request_logs_written_total', 'request_logs_dropped_total']) {
+    const match = new RegExp(`^${name} (\\d+)`, 'm').exec(text);
+    found[name] = match ? Number(match[1]) : Number.NaN;
+  }
+  return found;
+}
+
+async function run(args: string[]): Promise<void> {
+  const { load, help, text, positive } = parseLoadArguments(args, {
+    keys: { type: 'string' },
+    properties: { type: 'string' },
+    quick: { type: 'boolean' },
+  });
+  if (help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const quick = args.includes('--quick');
+  if (quick) Object.assign(load, { rounds: 1, durationS: 1, warmupS: 0, connections: 2, rates: [] });
+  const keyCount = quick ? 1 : positive('keys', text('keys'), DEFAULT_KEYS, 1);
+  const propertyCount = quick ? 5 : positive('properties', text('properties'), DEFAULT_PROPERTIES, 1);
+
+  const startedAt = new Date();
+  const databaseUrl = process.env.DATABASE_URL;
+  const profileDir = join(
+    RESULTS_DIR,
+    'profiles',
+    `request-log-${startedAt.toISOString().replace(/[:.]/g, '-')}`,
+  );
+  if (load.profile) mkdirSync(profileDir, { recursive: true });
+  process.stdout.write(
+    `request-log: ${load.rounds} x (off, on), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ` +
+      `${propertyCount} properties and ${keyCount} key(s) per service, database ${databaseUrl ? 'PostgreSQL (DATABASE_URL)' : 'PGlite (memory://)'}\n`,
+  );
+
+  const services: Record<'off' | 'on', ChildServer | null> = { off: null, on: null };
+  try {
+    for (const name of ['off', 'on'] as const) {
+      services[name] = await startChild<ServiceServerOptions>({
+        name: `service-${name}`,
+        entry: entry('service-server.ts'),
+        options: { env: { REQUEST_LOG_ENABLED: name === 'on' ? 'true' : 'false' } },
+        nodeArgs: load.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, name)}`] : [],
+      });
+    }
+    const off = services.off as ChildServer;
+    const on = services.on as ChildServer;
+    const targets: Target[] = [
+      { name: 'off', url: `${off.url}`, pid: off.pid, requests: await seed(off, propertyCount, keyCount) },
+      { name: 'on', url: `${on.url}`, pid: on.pid, requests: await seed(on, propertyCount, keyCount) },
+    ];
+
+    const runs = await pairedRounds(targets, load, (line) => process.stdout.write(`${line}\n`));
+    const medians = { off: mediansOf(runs, 'off'), on: mediansOf(runs, 'on') };
+    const ratios = roundRatios(runs, 'off', 'on', (r) => r.reqPerSec);
+    // Each "on" run is paired with the "off" run just before it (same host conditions): the median
+    // of the paired ratios is the figure judged; the ratio of medians is shown too.
+    const pairedRatio = fmt(median(ratios.filter((r) => !Number.isNaN(r))));
+    const ratioOfMedians = fmt(medians.on.reqPerSec / medians.off.reqPerSec);
+    // The buffer is written every 500 ms: wait for the last lines before reading the counters.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const recorded = { off: await counters(off), on: await counters(on) };
+    const failures = { off: failuresOf(runs, 'off'), on: failuresOf(runs, 'on') };
+    const verdict = pairedRatio >= TARGET_RATIO ? 'meets' : 'BELOW';
+    process.stdout.write(
+      `\n${runsTable(runs, ['off', 'on'])}\n\non/off req/s, median of paired rounds: ${pairedRatio.toFixed(3)} ` +
+        `(per round ${ratios.join(', ')}); ratio of medians: ${ratioOfMedians.toFixed(3)}; ` +
+        `target >= ${TARGET_RATIO}: ${verdict}\n` +
+        `request log lines: on written ${recorded.on.request_logs_written_total}, dropped ${recorded.on.request_logs_dropped_total}; ` +
+        `off written ${recorded.off.request_logs_written_total}\n`,
+    );
+    const file = writeResult('request-log', startedAt, {
+      scenario: 'request-log',
+      startedAt: startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+      command: `npm run bench -- request-log ${args.join(' ')}`.trim(),
+      machine: machine(),
+      settings: { ...load, quick, keysPerService: keyCount, properties: propertyCount, path: PATH },
+      services: { off: { pid: off.pid, ...off.info }, on: { pid: on.pid, ...on.info } },
+      runs,
+      medians,
+      roundRatios: ratios,
+      pairedRatio,
+      ratioOfMedians,
+      target: TARGET_RATIO,
+      meetsTarget: pairedRatio >= TARGET_RATIO,
+      recorded,
+      failures,
+      ...(load.profile ? { profiles: profileDir } : {}),
+    });
+    process.stdout.write(`written ${file}\n`);
+    const failed = failures.off.non2xx + failures.off.errors + failures.on.non2xx + failures.on.errors;
+    if (failed > 0 || recorded.off.request_logs_written_total !== 0) process.exitCode = 1;
+  } finally {
+    await services.on?.stop();
+    await services.off?.stop();
+  }
+}
+
+export const scenario: Scenario = {
+  description: `GET ${PATH}: REQUEST_LOG_ENABLED on vs off, alternated rounds (target on/off >= ${TARGET_RATIO})`,
+  run,
+};
