@@ -88,7 +88,12 @@ async function loadKeys() {
     $('#keys-table'),
     ['Key', 'Type', 'Mode', 'Scopes', 'Level', 'Limits', 'Created', 'Last used', 'Expires', 'Status', ''],
     data.map((key) => [
-      el('code', {}, `${key.keyPrefix}…`),
+      el(
+        'span',
+        { className: 'key-cell' },
+        el('code', {}, `${key.keyPrefix}…`),
+        key.name ? el('small', {}, key.name) : null,
+      ),
       key.type,
       key.mode,
       key.scopes.join(', '),

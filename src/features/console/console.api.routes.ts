@@ -14,6 +14,7 @@ import {
   RollApiKeyBodySchema,
   updateApiKey,
 } from '../api-keys/index.ts';
+import { listRequestLogs, ListRequestLogsQuerySchema } from '../request-logs/index.ts';
 import {
   CreateWebhookBodySchema,
   createSubscription,
@@ -246,5 +247,17 @@ export const consoleApiRoutes: FeaturePlugin = async (app, context) => {
         request.body.since,
       ),
     }),
+  );
+
+  // Request logs -----------------------------------------------------------------------------------
+  // The session's organization in the chosen mode (test: its twin's lines), with the operator's filters.
+  app.get(
+    '/console/api/request-logs',
+    { config: CONSOLE, schema: { hide: true, querystring: ListRequestLogsQuerySchema } },
+    async (request) => {
+      const organizationId = await orgOf(request, request.query.mode ?? 'live');
+      const livemode = (request.query.mode ?? 'live') === 'live';
+      return listRequestLogs(db, [{ id: organizationId, livemode }], request.query);
+    },
   );
 };

@@ -80,6 +80,7 @@ export async function consolePrincipal(
   if (!id) throw Errors.invalidField('query.mode', 'this organization has no test twin');
   return {
     keyId: session.id,
+    keyPrefix: 'console',
     keyType: 'secret',
     mode,
     scopes: [...SCOPES],
