@@ -1747,22 +1747,10 @@ CREATE INDEX request_logs_at_idx ON public.request_logs USING btree (at);
 CREATE INDEX request_logs_organization_id_at_idx ON public.request_logs USING btree (organization_id, at DESC NULLS LAST, id DESC NULLS LAST);
 
 --
--- Name: request_logs_organization_id_key_id_at_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX request_logs_organization_id_key_id_at_idx ON public.request_logs USING btree (organization_id, key_id, at DESC NULLS LAST);
-
---
 -- Name: request_logs_organization_id_request_id_idx; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX request_logs_organization_id_request_id_idx ON public.request_logs USING btree (organization_id, request_id);
-
---
--- Name: request_logs_organization_id_status_at_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX request_logs_organization_id_status_at_idx ON public.request_logs USING btree (organization_id, status, at DESC NULLS LAST);
 
 --
 -- Name: tasks_appointment_id_idx; Type: INDEX; Schema: public; Owner: -
