@@ -1738,7 +1738,7 @@ CREATE INDEX properties_portal_updated_at_idx ON public.properties USING btree (
 -- Name: request_logs_at_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX request_logs_at_idx ON public.request_logs USING btree (at);
+CREATE INDEX request_logs_at_idx ON public.request_logs USING brin (at);
 
 --
 -- Name: request_logs_organization_id_at_idx; Type: INDEX; Schema: public; Owner: -

@@ -46,7 +46,7 @@ CREATE INDEX "console_sessions_organization_id_idx" ON "console_sessions" USING 
 CREATE INDEX "console_sessions_expires_at_idx" ON "console_sessions" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "request_logs_organization_id_at_idx" ON "request_logs" USING btree ("organization_id","at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "request_logs_organization_id_request_id_idx" ON "request_logs" USING btree ("organization_id","request_id");--> statement-breakpoint
-CREATE INDEX "request_logs_at_idx" ON "request_logs" USING btree ("at");--> statement-breakpoint
+CREATE INDEX "request_logs_at_idx" ON "request_logs" USING brin ("at");--> statement-breakpoint
 SELECT agency_enable_tenant_rls('console_links');--> statement-breakpoint
 SELECT agency_enable_tenant_rls('console_sessions');--> statement-breakpoint
 SELECT agency_enable_tenant_rls('request_logs');
