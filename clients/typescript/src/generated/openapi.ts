@@ -2293,6 +2293,47 @@ export interface components {
        */
       expiresAt: string;
     };
+    RequestLog: {
+      /** @description The line (increasing with time, within a process) */
+      id: number;
+      /**
+       * Format: date-time
+       * @description When the request arrived
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      at: string;
+      /**
+       * @description The `X-Request-Id` the response carried
+       * @example req_0VhJ3kQ2Zt8mX1pR4sT6uW
+       */
+      requestId: string;
+      /** @description The API key that called */
+      keyId: string | null;
+      /** @description What listings show of the key (`sk_live_AbCd`) */
+      keyPrefix: string | null;
+      /** @example POST */
+      method: string;
+      /**
+       * @description The URL path, never the query string
+       * @example /v1/contacts
+       */
+      path: string;
+      /** @description The route (`contacts.create`); null when none matched */
+      operationId: string | null;
+      /** @description The tool of an MCP `tools/call` */
+      mcpTool: string | null;
+      status: number;
+      /** @description The error envelope's `code` of a failure */
+      errorCode: string | null;
+      /** @description The error envelope's `message`, emails and phone numbers masked */
+      errorMessage: string | null;
+      /** @description Time to answer, in milliseconds */
+      latencyMs: number;
+      /** @description The client's address (X-Forwarded-For with TRUST_PROXY) */
+      ip: string | null;
+      /** @description false for a line of the organization's test twin (a test key) */
+      livemode: boolean;
+    };
     DemoSeed: {
       organization: components['schemas']['AdminOrganization'];
       /** @example service_pk_live_EXAMPLEonlyNotAKeyEXAMPLEonly000abc123 */
