@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { DataOf, DateTime } from '../../platform/http/schemas.ts';
+import { DataOf, DateTime, ref } from '../../platform/http/schemas.ts';
 
 export const ConsoleLinkSchema = Type.Object(
   {
@@ -9,7 +9,7 @@ export const ConsoleLinkSchema = Type.Object(
   { $id: 'ConsoleLink', additionalProperties: false },
 );
 export type ConsoleLink = Static<typeof ConsoleLinkSchema>;
-export const ConsoleLinkResponseSchema = DataOf(ConsoleLinkSchema);
+export const ConsoleLinkResponseSchema = DataOf(ref(ConsoleLinkSchema));
 
 export const RevokedSessionsResponseSchema = DataOf(
   Type.Object(
