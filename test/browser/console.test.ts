@@ -2,7 +2,7 @@
  * The developer console in a real browser (Chromium, playwright-core) against a started server:
  * a one-time link signs in (and fails the second time), a key is created and shown once, works,
  * is rolled (both keys work during the overlap); a webhook to a local receiver gets a test event,
- * its delivery shows up and is resent; a failed request is found in the request logs by its id;
+ * its delivery shows up and is resent; the event and where it went are browsed; a failed request is found in the request logs by its id;
  * another organization's console sees none of it; requests without the cookie or from another
  * origin are refused. CONSOLE_SCREENSHOTS=docs writes docs/console-*.png (npm run console:screenshots).
  */
@@ -133,6 +133,18 @@ describe('the developer console in Chromium', () => {
     await receiver.waitFor(2, '/console', 15_000);
     const ids = receiver.at('/console').map((r) => r.headers['webhook-id']);
     expect(ids[1]).toBe(ids[0]);
+  });
+
+  it("browses the events, shows one's JSON and the endpoints it was delivered to", async () => {
+    await page.click('.tab[data-tab="events"]');
+    await page.selectOption('#events-type', 'webhook.test');
+    await page.click('#events-form button[type="submit"]');
+    await page.locator('#events-table', { hasText: 'webhook.test' }).waitFor();
+    await page.locator('#events-table button', { hasText: 'View' }).first().click();
+    await page.locator('#event-json', { hasText: '"type": "webhook.test"' }).waitFor();
+    await page.locator('#event-deliveries-table', { hasText: receiver.url('/console') }).waitFor();
+    await page.locator('#event-deliveries-table', { hasText: 'SUCCEEDED' }).waitFor();
+    await page.screenshot({ path: join(SHOTS, 'console-events.png'), fullPage: true });
   });
 
   it('finds a failed request in the request logs by its request id', async () => {

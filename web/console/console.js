@@ -150,6 +150,10 @@ async function onKeyAction(event) {
 async function loadEventTypes() {
   const { data } = await call('GET', '/console/api/event-types');
   state.eventTypes = data;
+  $('#events-type').replaceChildren(
+    el('option', { value: '' }, 'Any'),
+    ...data.map((type) => el('option', { value: type.type, title: type.description }, type.type)),
+  );
   $('#event-types').replaceChildren(
     ...['*', ...data.map((type) => type.type)].map((type, i) =>
       el(
@@ -274,6 +278,51 @@ async function onDeliveryAction(event) {
   await showDeliveries($('#deliveries').dataset.webhook);
 }
 
+// Events -----------------------------------------------------------------------------------------
+const eventsById = new Map();
+
+async function loadEvents(event) {
+  event?.preventDefault();
+  const type = $('#events-type').value;
+  const query = new URLSearchParams({ pageSize: '50' });
+  if (type) query.set('type', type);
+  const { data } = await call('GET', withMode(`/console/api/events?${query}`));
+  eventsById.clear();
+  for (const item of data) eventsById.set(item.id, item);
+  table(
+    $('#events-table'),
+    ['#', 'Time', 'Type', 'Actor', 'Id', ''],
+    data.map((item) => [
+      String(item.sequence),
+      when(item.timestamp),
+      item.type,
+      `${item.actor.kind}${item.actor.userId ? ` ${item.actor.userId}` : ''}`,
+      el('code', {}, item.id),
+      el('button', { type: 'button', className: 'secondary', dataset: { event: item.id } }, 'View'),
+    ]),
+  );
+}
+
+async function onEventAction(event) {
+  const button = event.target.closest('button[data-event]');
+  if (!button) return;
+  const item = eventsById.get(button.dataset.event);
+  $('#event-detail').hidden = false;
+  $('#event-detail-title').textContent = `${item.type} — ${item.id}`;
+  $('#event-json').textContent = JSON.stringify(item, null, 2);
+  const { data } = await call('GET', withMode(`/console/api/events/${item.id}/deliveries`));
+  table(
+    $('#event-deliveries-table'),
+    ['Endpoint', 'Status', 'Attempts'],
+    data.map((delivery) => [
+      el('span', { className: 'url' }, delivery.url),
+      el('span', { className: `badge ${delivery.status.toLowerCase()}` }, delivery.status),
+      String(delivery.attemptCount),
+    ]),
+  );
+  $('#event-json').focus();
+}
+
 // Request logs -----------------------------------------------------------------------------------
 async function loadLogs(event) {
   event?.preventDefault();
@@ -300,7 +349,7 @@ async function loadLogs(event) {
 }
 
 // Shell ------------------------------------------------------------------------------------------
-const loaders = { keys: loadKeys, webhooks: loadWebhooks, logs: loadLogs };
+const loaders = { keys: loadKeys, webhooks: loadWebhooks, events: loadEvents, logs: loadLogs };
 let current = 'keys';
 
 async function show(tab) {
@@ -357,6 +406,8 @@ async function start() {
   $('#webhooks-table').addEventListener('click', guarded(onWebhookAction));
   $('#deliveries-table').addEventListener('click', guarded(onDeliveryAction));
   $('#logs-form').addEventListener('submit', guarded(loadLogs));
+  $('#events-form').addEventListener('submit', guarded(loadEvents));
+  $('#events-table').addEventListener('click', guarded(onEventAction));
   $('#sign-out').addEventListener(
     'click',
     guarded(async () => {

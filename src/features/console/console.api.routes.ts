@@ -14,11 +14,13 @@ import {
   RollApiKeyBodySchema,
   updateApiKey,
 } from '../api-keys/index.ts';
+import { listEventLog, ListEventLogQuerySchema } from '../event-log/index.ts';
 import { listRequestLogs, ListRequestLogsQuerySchema } from '../request-logs/index.ts';
 import {
   CreateWebhookBodySchema,
   createSubscription,
   deleteSubscription,
+  eventDeliveries,
   listDeliveries,
   ListDeliveriesQuerySchema,
   listSubscriptions,
@@ -259,5 +261,34 @@ export const consoleApiRoutes: FeaturePlugin = async (app, context) => {
       const livemode = (request.query.mode ?? 'live') === 'live';
       return listRequestLogs(db, [{ id: organizationId, livemode }], request.query);
     },
+  );
+
+  // Events -----------------------------------------------------------------------------------------
+  // The organization's event log (newest first by default here), and where each event was delivered.
+  app.get(
+    '/console/api/events',
+    {
+      config: CONSOLE,
+      schema: {
+        hide: true,
+        querystring: Type.Object(
+          {
+            ...ListEventLogQuerySchema.properties,
+            mode: Type.Optional(StringEnum(['live', 'test'] as const)),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const { mode, ...query } = request.query;
+      return listEventLog(db, await principal(request, mode), { order: 'desc', ...query });
+    },
+  );
+
+  app.get(
+    '/console/api/events/:id/deliveries',
+    { config: CONSOLE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
+    async (request) => eventDeliveries(db, await orgOf(request, request.query.mode), request.params.id),
   );
 };

@@ -4,6 +4,9 @@ import { eventLogRoutes } from './event-log.routes.ts';
 import { eventLogSchemas } from './event-log.schema.ts';
 import { purgeEventLog } from './event-log.service.ts';
 
+export { ListEventLogQuerySchema } from './event-log.schema.ts';
+export { listEventLog } from './event-log.service.ts';
+
 /** EVENT_LOG_RETENTION_DAYS's default, for callers that pass no config (tests). */
 const DEFAULT_EVENT_LOG_RETENTION_DAYS = 30;
 

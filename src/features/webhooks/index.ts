@@ -9,6 +9,7 @@ import { webhookDeliveryJob } from './webhooks.worker.ts';
 export {
   createSubscription,
   deleteSubscription,
+  eventDeliveries,
   listDeliveries,
   listSubscriptions,
   recoverDeliveries,

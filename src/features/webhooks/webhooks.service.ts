@@ -315,3 +315,12 @@ export async function sample(db: Database, principal: Principal, type: string) {
     meta: { synthetic: true },
   };
 }
+
+/** The endpoints an event of the organization was delivered to, and how each delivery stands (404 otherwise). */
+export async function eventDeliveries(db: Database, organizationId: string, eventId: string) {
+  return db.tenantTx(organizationId, async (tx) => {
+    if (!isId(eventId, 'evt') || !(await store.isEventOf(tx, organizationId, eventId)))
+      throw Errors.notFound('Event', eventId);
+    return { data: await store.deliveriesOfEvent(tx, organizationId, eventId) };
+  });
+}

@@ -313,3 +313,33 @@ export async function secretKeyIds(tx: Tx): Promise<{ keyId: string; secrets: nu
   );
   return rows.map((row) => ({ keyId: row.key_id, secrets: Number(row.n) }));
 }
+
+/** Where one event was delivered: each subscription's delivery of it, with the endpoint's URL. */
+export async function deliveriesOfEvent(
+  tx: Tx,
+  organizationId: string,
+  eventId: string,
+): Promise<{ id: string; subscriptionId: string; url: string; status: string; attemptCount: number }[]> {
+  return tx
+    .select({
+      id: webhookDeliveries.id,
+      subscriptionId: webhookDeliveries.subscriptionId,
+      url: webhookSubscriptions.url,
+      status: webhookDeliveries.status,
+      attemptCount: webhookDeliveries.attemptCount,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(webhookSubscriptions, eq(webhookSubscriptions.id, webhookDeliveries.subscriptionId))
+    .where(and(eq(webhookDeliveries.organizationId, organizationId), eq(webhookDeliveries.eventId, eventId)))
+    .orderBy(webhookDeliveries.createdAt);
+}
+
+/** True when the event is the organization's. */
+export async function isEventOf(tx: Tx, organizationId: string, eventId: string): Promise<boolean> {
+  const rows = await tx
+    .select({ id: events.id })
+    .from(events)
+    .where(and(eq(events.organizationId, organizationId), eq(events.id, eventId)))
+    .limit(1);
+  return rows.length > 0;
+}

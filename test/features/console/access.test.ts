@@ -226,6 +226,28 @@ describe('console keys', () => {
   });
 });
 
+describe('console events', () => {
+  it("list the organization's events newest first, and where one was delivered; another's event is 404", async () => {
+    const { cookie } = await signIn(tenant.org.id);
+    const events = (
+      await consoleCall(cookie, 'GET', '/console/api/events?type=api_key.created&pageSize=2')
+    ).json();
+    expect(events.data.length).toBeGreaterThan(0);
+    const [newest, older] = events.data;
+    if (older) expect(newest.sequence).toBeGreaterThan(older.sequence);
+    const deliveries = await consoleCall(cookie, 'GET', `/console/api/events/${newest.id}/deliveries`);
+    expect(deliveries.statusCode).toBe(200);
+    expect(deliveries.json().data).toEqual([]);
+    const theirs = await signIn(other.org.id);
+    expect(
+      (await consoleCall(theirs.cookie, 'GET', `/console/api/events/${newest.id}/deliveries`)).statusCode,
+    ).toBe(404);
+    expect(
+      (await consoleCall(theirs.cookie, 'GET', '/console/api/events/nonsense/deliveries')).statusCode,
+    ).toBe(404);
+  });
+});
+
 describe('console pages', () => {
   it('carry a strict Content-Security-Policy with no inline script, and are never cached or framed', async () => {
     for (const url of ['/console/', '/console/assets/console.js', '/console/assets/console.css']) {
