@@ -1,11 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import fastifyStatic from '@fastify/static';
-import type { FastifyReply } from 'fastify';
 import { CONSOLE_COOKIE, CONSOLE_SESSION_TTL_MS } from '../../platform/auth/console-sessions.ts';
 import type { FeaturePlugin } from '../../platform/features/manifest.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
+import { registerStaticPages } from '../../platform/http/static-pages.ts';
 import {
-  AssetParamsSchema,
   ConsoleLinkResponseSchema,
   ConsoleSessionInfoSchema,
   RevokedSessionsResponseSchema,
@@ -14,27 +12,23 @@ import {
 import * as consoleService from './console.service.ts';
 
 export const CONSOLE_WEB_DIR = fileURLToPath(new URL('../../../web/console/', import.meta.url));
-const FILE_NAME = /^[a-z0-9-]+\.(js|css|svg)$/;
-
-/** No inline script or style, nothing from elsewhere, never framed (decision 0211). */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-function pageHeaders(reply: FastifyReply) {
-  reply.header('cache-control', 'no-store');
-  reply.header('x-content-type-options', 'nosniff');
-  reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
-  reply.header('referrer-policy', 'no-referrer');
-  reply.header('x-frame-options', 'DENY');
-}
+/** No inline script or style, nothing from elsewhere, never cached or framed (decision 0211). */
+const PAGE_HEADERS = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
 
 const PAGE = { config: { public: true }, schema: { hide: true } } as const;
 
@@ -44,30 +38,12 @@ const PAGE = { config: { public: true }, schema: { hide: true } } as const;
  */
 export const consoleRoutes: FeaturePlugin = async (app, { db, consoleSessions, config }) => {
   const deps: consoleService.ConsoleDeps = { db, consoleSessions, publicUrl: config.publicUrl };
-  await app.register(fastifyStatic, {
-    root: CONSOLE_WEB_DIR,
-    serve: false,
-    cacheControl: false,
-    dotfiles: 'deny',
-    setHeaders: (reply, path) => {
-      if (path.endsWith('.js')) reply.header('content-type', 'text/javascript; charset=utf-8');
-    },
+  const pageHeaders = await registerStaticPages(app, {
+    dir: CONSOLE_WEB_DIR,
+    path: '/console',
+    assets: '/console/assets/',
+    headers: PAGE_HEADERS,
   });
-
-  app.get('/console', PAGE, async (_request, reply) => reply.redirect('/console/', 301));
-  app.get('/console/', PAGE, async (_request, reply) => {
-    pageHeaders(reply);
-    return reply.sendFile('index.html', CONSOLE_WEB_DIR);
-  });
-  app.get(
-    '/console/assets/:file',
-    { ...PAGE, schema: { hide: true, params: AssetParamsSchema } },
-    async (request, reply) => {
-      if (!FILE_NAME.test(request.params.file)) return reply.callNotFound();
-      pageHeaders(reply);
-      return reply.sendFile(request.params.file, CONSOLE_WEB_DIR);
-    },
-  );
 
   // Opening a link: used once, it becomes an 8-hour session cookie, and the page without the token.
   app.get(

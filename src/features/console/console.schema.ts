@@ -40,9 +40,5 @@ export const StartQuerySchema = Type.Object(
   { token: Type.Optional(Type.String({ maxLength: 100 })) },
   { additionalProperties: false },
 );
-export const AssetParamsSchema = Type.Object(
-  { file: Type.String({ maxLength: 100 }) },
-  { additionalProperties: false },
-);
 
 export const consoleSchemas = [ConsoleLinkSchema];
