@@ -839,7 +839,10 @@ CREATE TABLE public.webhook_attempts (
     duration_ms integer NOT NULL,
     status_code integer,
     error text,
-    response_body text
+    response_body text,
+    subscription_id text NOT NULL,
+    request_headers jsonb,
+    response_headers jsonb
 );
 
 ALTER TABLE ONLY public.webhook_attempts FORCE ROW LEVEL SECURITY;
@@ -1829,6 +1832,12 @@ CREATE INDEX visit_requests_organization_id_status_created_at_idx ON public.visi
 --
 
 CREATE INDEX webhook_attempts_delivery_id_attempt_idx ON public.webhook_attempts USING btree (delivery_id, attempt);
+
+--
+-- Name: webhook_attempts_subscription_id_started_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_attempts_subscription_id_started_at_idx ON public.webhook_attempts USING btree (subscription_id, started_at);
 
 --
 -- Name: webhook_deliveries_event_id_idx; Type: INDEX; Schema: public; Owner: -

@@ -3,6 +3,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -102,6 +103,8 @@ export const webhookAttempts = pgTable(
     deliveryId: text('delivery_id')
       .notNull()
       .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    /** The delivery's subscription, copied so the per-endpoint figures read one index range (0016). */
+    subscriptionId: text('subscription_id').notNull(),
     attempt: integer('attempt').notNull(),
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
     durationMs: integer('duration_ms').notNull(),
@@ -110,8 +113,16 @@ export const webhookAttempts = pgTable(
     error: text('error'),
     /** The first 2 KB of the answer's body. */
     responseBody: text('response_body'),
+    /** The headers sent (content type, user agent, event id, timestamp, signatures); null before 0016. */
+    requestHeaders: jsonb('request_headers').$type<Record<string, string>>(),
+    /** The answer's headers, the first 30 and 4 KB at most; null when none came. */
+    responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
   },
-  (t) => [index('webhook_attempts_delivery_id_attempt_idx').on(t.deliveryId, t.attempt)],
+  (t) => [
+    index('webhook_attempts_delivery_id_attempt_idx').on(t.deliveryId, t.attempt),
+    // The console's per-endpoint success rate and latency over the last 24 hours.
+    index('webhook_attempts_subscription_id_started_at_idx').on(t.subscriptionId, t.startedAt),
+  ],
 );
 
 export type WebhookSubscriptionRow = typeof webhookSubscriptions.$inferSelect;

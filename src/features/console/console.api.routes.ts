@@ -2,9 +2,7 @@ import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { APPROVAL_SCOPES, SCOPES } from '../../platform/auth/scopes.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import { eventCatalog } from '../../platform/events/catalog.ts';
 import type { FeaturePlugin } from '../../platform/features/manifest.ts';
-import { pageQuery } from '../../platform/http/pagination.ts';
 import { StringEnum } from '../../platform/http/schemas.ts';
 import {
   createApiKey,
@@ -16,37 +14,10 @@ import {
 } from '../api-keys/index.ts';
 import { listEventLog, ListEventLogQuerySchema } from '../event-log/index.ts';
 import { listRequestLogs, ListRequestLogsQuerySchema } from '../request-logs/index.ts';
-import {
-  CreateWebhookBodySchema,
-  createSubscription,
-  deleteSubscription,
-  eventDeliveries,
-  listDeliveries,
-  ListDeliveriesQuerySchema,
-  listSubscriptions,
-  recoverDeliveries,
-  RecoverBodySchema,
-  retryDelivery,
-  rotateSecret,
-  sendTestEvent,
-  updateSubscription,
-  UpdateWebhookBodySchema,
-  type UrlPolicy,
-} from '../webhooks/index.ts';
+import { eventDeliveries } from '../webhooks/index.ts';
+import { CONSOLE, IdParams, ModePageQuery, ModeQuery } from './console.schema.ts';
 import * as consoleService from './console.service.ts';
 
-// The console's own API (internal: hidden from the public document, validated like the rest). Every
-// route is `config.console`: the session cookie, and Origin plus X-CSRF-Token on changes.
-const CONSOLE = { console: true } as const;
-const ModeQuery = Type.Object(
-  { mode: Type.Optional(StringEnum(['live', 'test'] as const)) },
-  { additionalProperties: false },
-);
-const ModePageQuery = Type.Object(
-  { mode: Type.Optional(StringEnum(['live', 'test'] as const)), ...pageQuery() },
-  { additionalProperties: false },
-);
-const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
 const CreateKeyBody = Type.Object(
   {
     type: StringEnum(['publishable', 'secret', 'read_only_secret'] as const),
@@ -57,15 +28,21 @@ const CreateKeyBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** The console's API: the organization's keys and webhooks, in live or test mode. */
+/**
+ * The console's own API (internal: hidden from the public document, validated like the rest): keys,
+ * limits, request logs and events of the organization in live or test mode; webhooks are in
+ * console.webhooks.routes.ts. Every route is `config.console`: the session cookie, and Origin plus
+ * X-CSRF-Token on changes.
+ */
 export const consoleApiRoutes: FeaturePlugin = async (app, context) => {
-  const { db, verifier, secrets, consoleSessions, config } = context;
+  const { db, verifier, consoleSessions, config } = context;
   const deps: consoleService.ConsoleDeps = { db, consoleSessions, publicUrl: config.publicUrl };
   const keys = { db, verifier };
-  const urlPolicy: UrlPolicy = { allowPrivate: config.webhookAllowPrivateUrls, lookup: context.lookup };
   const session = (request: FastifyRequest) => consoleService.consoleSessionOf(request);
   const principal = (request: FastifyRequest, mode: 'live' | 'test' | undefined) =>
     consoleService.consolePrincipal(deps, session(request), mode ?? 'live');
+  const orgOf = async (request: FastifyRequest, mode: 'live' | 'test' | undefined) =>
+    (await principal(request, mode)).organization.id;
 
   /** A key of this organization (live or twin), else 404 as for any other id. */
   async function ownKey(request: FastifyRequest, keyId: string) {
@@ -130,125 +107,20 @@ export const consoleApiRoutes: FeaturePlugin = async (app, context) => {
     },
   );
 
-  // Webhooks -------------------------------------------------------------------------------------
-  // The event-type picker: the catalog, with each type's description.
-  app.get('/console/api/event-types', { config: CONSOLE, schema: { hide: true } }, async () => ({
-    data: eventCatalog
-      .list()
-      .map((definition) => ({ type: definition.type, description: definition.description })),
-  }));
-
-  const orgOf = async (request: FastifyRequest, mode: 'live' | 'test' | undefined) =>
-    (await principal(request, mode)).organization.id;
-
+  // Limits ---------------------------------------------------------------------------------------
+  // Live usage of every rate-limit policy: each active key of the mode, and the organization's writes.
   app.get(
-    '/console/api/webhooks',
-    { config: CONSOLE, schema: { hide: true, querystring: ModePageQuery } },
-    async (request) =>
-      listSubscriptions(db, await orgOf(request, request.query.mode), { pageSize: 100, ...request.query }),
-  );
-
-  app.post(
-    '/console/api/webhooks',
-    { config: CONSOLE, schema: { hide: true, querystring: ModeQuery, body: CreateWebhookBodySchema } },
-    async (request, reply) =>
-      reply.code(201).send({
-        data: await createSubscription(
-          db,
-          urlPolicy,
-          secrets,
-          await orgOf(request, request.query.mode),
-          request.body,
-        ),
-      }),
-  );
-
-  app.patch(
-    '/console/api/webhooks/:id',
-    {
-      config: CONSOLE,
-      schema: { hide: true, params: IdParams, querystring: ModeQuery, body: UpdateWebhookBodySchema },
-    },
-    async (request) => ({
-      data: await updateSubscription(
-        db,
-        urlPolicy,
-        await orgOf(request, request.query.mode),
-        request.params.id,
-        request.body,
-      ),
-    }),
-  );
-
-  app.delete(
-    '/console/api/webhooks/:id',
-    { config: CONSOLE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
-    async (request) => ({
-      data: await deleteSubscription(db, await orgOf(request, request.query.mode), request.params.id),
-    }),
-  );
-
-  app.post(
-    '/console/api/webhooks/:id/rotate-secret',
-    { config: CONSOLE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
-    async (request) => ({
-      data: await rotateSecret(db, secrets, await orgOf(request, request.query.mode), request.params.id),
-    }),
-  );
-
-  app.post(
-    '/console/api/webhooks/:id/test',
-    { config: CONSOLE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
-    async (request, reply) =>
-      reply.code(201).send({
-        data: await sendTestEvent(db, await principal(request, request.query.mode), request.params.id),
-      }),
-  );
-
-  app.get(
-    '/console/api/webhooks/:id/deliveries',
-    {
-      config: CONSOLE,
-      schema: {
-        hide: true,
-        params: IdParams,
-        querystring: Type.Object(
-          {
-            ...ListDeliveriesQuerySchema.properties,
-            mode: Type.Optional(StringEnum(['live', 'test'] as const)),
-          },
-          { additionalProperties: false },
-        ),
-      },
-    },
+    '/console/api/limits',
+    { config: CONSOLE, schema: { hide: true, querystring: ModeQuery } },
     async (request) => {
-      const { mode, ...query } = request.query;
-      return listDeliveries(db, await orgOf(request, mode), request.params.id, query);
+      const mode = request.query.mode ?? 'live';
+      const { data } = await listApiKeys(keys, session(request).organizationId, {
+        mode,
+        status: 'active',
+        pageSize: 100,
+      });
+      return { data: await consoleService.limitUsage(app.rateLimits, await principal(request, mode), data) };
     },
-  );
-
-  app.post(
-    '/console/api/deliveries/:id/retry',
-    { config: CONSOLE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
-    async (request) => ({
-      data: await retryDelivery(db, await orgOf(request, request.query.mode), request.params.id),
-    }),
-  );
-
-  app.post(
-    '/console/api/webhooks/:id/recover',
-    {
-      config: CONSOLE,
-      schema: { hide: true, params: IdParams, querystring: ModeQuery, body: RecoverBodySchema },
-    },
-    async (request) => ({
-      data: await recoverDeliveries(
-        db,
-        await orgOf(request, request.query.mode),
-        request.params.id,
-        request.body.since,
-      ),
-    }),
   );
 
   // Request logs -----------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { DataOf, DateTime, ref } from '../../platform/http/schemas.ts';
+import { pageQuery } from '../../platform/http/pagination.ts';
+import { DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.ts';
 
 export const ConsoleLinkSchema = Type.Object(
   {
@@ -42,3 +43,11 @@ export const StartQuerySchema = Type.Object(
 );
 
 export const consoleSchemas = [ConsoleLinkSchema];
+
+// The console API's shared route parts (console.api.routes.ts, console.webhooks.routes.ts).
+/** Route config of every console API route: the session cookie, Origin and X-CSRF-Token on changes. */
+export const CONSOLE = { console: true } as const;
+const Mode = Type.Optional(StringEnum(['live', 'test'] as const));
+export const ModeQuery = Type.Object({ mode: Mode }, { additionalProperties: false });
+export const ModePageQuery = Type.Object({ mode: Mode, ...pageQuery() }, { additionalProperties: false });
+export const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) }, { additionalProperties: false });

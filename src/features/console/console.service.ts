@@ -6,6 +6,8 @@ import type { Principal } from '../../platform/auth/principal.ts';
 import { SCOPES } from '../../platform/auth/scopes.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
+import type { PolicyState, RateLimits } from '../../platform/rate-limit/rate-limits.ts';
+import type { AdminApiKey } from '../api-keys/index.ts';
 import { loadOrganization } from '../organizations/index.ts';
 import type { ConsoleLink, ConsoleSessionInfo } from './console.schema.ts';
 
@@ -110,4 +112,48 @@ export const consoleActor = (session: ConsoleSession): Actor => ({ kind: 'CONSOL
 /** The test twin of a live organization (null when it has none). */
 export async function twinOf(deps: ConsoleDeps, organizationId: string): Promise<string | null> {
   return (await loadOrganization(deps, organizationId)).testOrganizationId;
+}
+
+/** One key's policies as they stand (the console's limits panel). */
+export interface KeyUsage {
+  id: string;
+  keyPrefix: string;
+  name: string | null;
+  type: string;
+  policies: PolicyState[];
+}
+
+/**
+ * Live usage of every rate-limit policy of the organization in one mode (issue 22, item 6): each
+ * active key's request and write windows and the organization's shared write window, read from the
+ * counters the requests use (Redis when REDIS_URL is set, so every process's requests are counted).
+ */
+export async function limitUsage(
+  rateLimits: RateLimits,
+  principal: Principal,
+  keys: readonly AdminApiKey[],
+): Promise<{ organizationWrites: PolicyState; keys: KeyUsage[] }> {
+  const organization = principal.organization;
+  const [organizationWrites, ...perKey] = await Promise.all([
+    rateLimits.describeOrganizationWrites(organization.id, organization.writesPerMinute),
+    ...keys.map((key) =>
+      rateLimits.describe({
+        keyId: key.id,
+        organizationId: key.organizationId,
+        requestsPerMinute: key.rateLimitPerMinute,
+        writesPerMinute: key.type === 'read_only_secret' ? 0 : key.writeLimitPerMinute,
+        organizationWritesPerMinute: organization.writesPerMinute,
+      }),
+    ),
+  ]);
+  return {
+    organizationWrites: organizationWrites as PolicyState,
+    keys: keys.map((key, i) => ({
+      id: key.id,
+      keyPrefix: key.keyPrefix,
+      name: key.name,
+      type: key.type,
+      policies: (perKey[i] as PolicyState[]).filter((policy) => policy.name !== 'organization-writes'),
+    })),
+  };
 }

@@ -3,6 +3,7 @@ import { defineFeature } from '../../platform/features/manifest.ts';
 import { consoleApiRoutes } from './console.api.routes.ts';
 import { consoleRoutes } from './console.routes.ts';
 import { consoleSchemas } from './console.schema.ts';
+import { consoleWebhookRoutes } from './console.webhooks.routes.ts';
 
 export { mintConsoleLink } from './console.service.ts';
 
@@ -10,5 +11,5 @@ export { mintConsoleLink } from './console.service.ts';
 export const consoleFeature = defineFeature({
   name: 'console',
   schemas: consoleSchemas,
-  routes: [consoleRoutes, consoleApiRoutes],
+  routes: [consoleRoutes, consoleApiRoutes, consoleWebhookRoutes],
 });

@@ -160,8 +160,8 @@ export const PERSONAL_DATA_PLACES: readonly DataPlace[] = [
   {
     table: 'webhook_attempts',
     link: null,
-    personal: ['response_body', 'error'],
-    other: [],
+    personal: ['response_body', 'response_headers', 'error'],
+    other: ['request_headers'],
     onErase: 'COPIES_REDACTED',
     note: "Receivers' answers to deliveries of those events are dropped.",
   },

@@ -67,10 +67,10 @@ export async function rewriteEvent(
     sql`UPDATE events SET data = ${JSON.stringify(data)}::jsonb WHERE organization_id = ${organizationId} AND id = ${id}`,
   );
   await tx.execute(sql`
-    UPDATE webhook_attempts SET response_body = NULL, error = NULL
+    UPDATE webhook_attempts SET response_body = NULL, response_headers = NULL, error = NULL
     WHERE organization_id = ${organizationId}
       AND delivery_id IN (SELECT id FROM webhook_deliveries WHERE organization_id = ${organizationId} AND event_id = ${id})
-      AND (response_body IS NOT NULL OR error IS NOT NULL)`);
+      AND (response_body IS NOT NULL OR response_headers IS NOT NULL OR error IS NOT NULL)`);
 }
 
 /** Moves a place's rows from one contact to another; returns how many. */

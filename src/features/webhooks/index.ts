@@ -1,6 +1,6 @@
 // Webhook subscriptions, signed deliveries with retries, the delivery log and the worker.
 import { defineFeature, type JobContext, type StartContext } from '../../platform/features/manifest.ts';
-import { WebhookDisabled, WebhookTest } from './webhooks.events.ts';
+import * as events from './webhooks.events.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
 import { webhooksSchemas } from './webhooks.schema.ts';
 import { sealWebhookSecrets } from './webhooks.secrets.ts';
@@ -22,8 +22,10 @@ export {
   CreateWebhookBodySchema,
   ListDeliveriesQuerySchema,
   RecoverBodySchema,
+  RotateSecretBodySchema,
   UpdateWebhookBodySchema,
 } from './webhooks.schema.ts';
+export { deliveryDetail, endpointStats, revealSecret } from './webhooks.inspect.ts';
 export type { UrlPolicy } from './webhooks.ssrf.ts';
 
 /** WEBHOOK_RETRY_DELAYS_MS's default (DESIGN.md), for callers that pass no config (tests). */
@@ -37,7 +39,16 @@ export const webhooksFeature = defineFeature({
     return webhooksSchemas();
   },
   routes: [webhooksRoutes],
-  events: [WebhookTest, WebhookDisabled],
+  events: [
+    events.WebhookTest,
+    events.WebhookDisabled,
+    events.WebhookCreated,
+    events.WebhookUpdated,
+    events.WebhookDeleted,
+    events.WebhookSecretRotated,
+    events.WebhookDeliveryRetried,
+    events.WebhookRecovered,
+  ],
   jobs: ({ db, config, log, secrets }: JobContext) => [
     // Claims due rows of webhook_deliveries and POSTs them.
     webhookDeliveryJob(

@@ -128,6 +128,8 @@ export async function claimDue(
   }));
 }
 
+const jsonOrNull = (value: Record<string, string> | null) => (value === null ? null : JSON.stringify(value));
+
 export interface AttemptResult {
   status: WebhookDeliveryStatus;
   /** For a retry: milliseconds until the next attempt. */
@@ -139,6 +141,9 @@ export interface AttemptResult {
     statusCode: number | null;
     error: string | null;
     responseBody: string | null;
+    /** The headers sent; null when nothing was sent. */
+    requestHeaders: Record<string, string> | null;
+    responseHeaders: Record<string, string> | null;
   } | null;
   lastError: string | null;
   lastStatusCode: number | null;
@@ -175,12 +180,13 @@ export async function completeClaim(
     await queryRows(
       tx,
       sql`
-      INSERT INTO webhook_attempts (id, organization_id, delivery_id, attempt, started_at, duration_ms,
-                                    status_code, error, response_body)
-      SELECT ${attemptId}, ${delivery.organizationId}, ${delivery.id},
+      INSERT INTO webhook_attempts (id, organization_id, subscription_id, delivery_id, attempt, started_at,
+                                    duration_ms, status_code, error, response_body, request_headers,
+                                    response_headers)
+      SELECT ${attemptId}, ${delivery.organizationId}, ${delivery.subscriptionId}, ${delivery.id},
              (SELECT count(*) FROM webhook_attempts WHERE delivery_id = ${delivery.id}) + 1,
              ${a.startedAt.toISOString()}::timestamptz, ${a.durationMs}, ${a.statusCode}, ${a.error},
-             ${a.responseBody}`,
+             ${a.responseBody}, ${jsonOrNull(a.requestHeaders)}::jsonb, ${jsonOrNull(a.responseHeaders)}::jsonb`,
     );
   }
   return true;
@@ -215,6 +221,8 @@ export interface Success {
   durationMs: number;
   statusCode: number;
   responseBody: string | null;
+  requestHeaders: Record<string, string>;
+  responseHeaders: Record<string, string> | null;
 }
 
 /**
@@ -235,6 +243,8 @@ export async function completeSuccesses(tx: Tx, successes: Success[]): Promise<v
       duration_ms: s.durationMs,
       status_code: s.statusCode,
       response_body: s.responseBody,
+      request_headers: s.requestHeaders,
+      response_headers: s.responseHeaders,
     })),
   );
   await queryRows(
@@ -249,14 +259,15 @@ export async function completeSuccesses(tx: Tx, successes: Success[]): Promise<v
       WHERE d.id = v.id AND d.claim_id = v.claim_id
       RETURNING d.id
     )
-    INSERT INTO webhook_attempts (id, organization_id, delivery_id, attempt, started_at, duration_ms, status_code,
-                                  response_body)
-    SELECT v.attempt_id, v.organization_id, v.id,
+    INSERT INTO webhook_attempts (id, organization_id, subscription_id, delivery_id, attempt, started_at,
+                                  duration_ms, status_code, response_body, request_headers, response_headers)
+    SELECT v.attempt_id, v.organization_id, v.subscription_id, v.id,
            (SELECT count(*) FROM webhook_attempts a WHERE a.delivery_id = v.id) + 1,
-           v.started_at, v.duration_ms, v.status_code, v.response_body
-    FROM jsonb_to_recordset(${rows}::jsonb) AS v(id text, organization_id text, attempt_id text,
-                                                 started_at timestamptz, duration_ms int, status_code int,
-                                                 response_body text)
+           v.started_at, v.duration_ms, v.status_code, v.response_body, v.request_headers, v.response_headers
+    FROM jsonb_to_recordset(${rows}::jsonb) AS v(id text, organization_id text, subscription_id text,
+                                                 attempt_id text, started_at timestamptz, duration_ms int,
+                                                 status_code int, response_body text, request_headers jsonb,
+                                                 response_headers jsonb)
     JOIN done ON done.id = v.id`,
   );
   const subscriptionIds = [...new Set(successes.map((s) => s.delivery.subscriptionId))];

@@ -12,6 +12,7 @@ import {
   MAX_SUBSCRIPTIONS,
   RecoverBodySchema,
   RecoverResponseSchema,
+  RotateSecretBodySchema,
   SampleParamsSchema,
   SampleResponseSchema,
   TestEventResponseSchema,
@@ -63,7 +64,13 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
     },
     async (request, reply) =>
       reply.code(201).send({
-        data: await webhooks.createSubscription(db, urlPolicy, context.secrets, orgOf(request), request.body),
+        data: await webhooks.createSubscription(
+          db,
+          urlPolicy,
+          context.secrets,
+          principalOf(request),
+          request.body,
+        ),
       }),
   );
 
@@ -139,7 +146,13 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
       },
     },
     async (request) => ({
-      data: await webhooks.updateSubscription(db, urlPolicy, orgOf(request), request.params.id, request.body),
+      data: await webhooks.updateSubscription(
+        db,
+        urlPolicy,
+        principalOf(request),
+        request.params.id,
+        request.body,
+      ),
     }),
   );
 
@@ -156,26 +169,36 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
         response: { 200: DeletedResponseSchema },
       },
     },
-    async (request) => ({ data: await webhooks.deleteSubscription(db, orgOf(request), request.params.id) }),
+    async (request) => ({
+      data: await webhooks.deleteSubscription(db, principalOf(request), request.params.id),
+    }),
   );
 
   app.post(
     '/v1/webhooks/:id/rotate-secret',
     {
-      config: WRITE,
+      config: { ...WRITE, optionalBody: true },
       schema: {
         operationId: 'webhooks.rotateSecret',
         summary: 'Rotate the signing secret',
         description:
-          'Answers the new `secret` (shown only here). For 24 hours deliveries carry two signatures, one per ' +
-          'secret (two `v1=` values), so receivers switch over without losing any.',
+          'Answers the new `secret` (shown only here). For `overlapHours` (24 by default, at most 168; 0 ends ' +
+          'the old secret at once) deliveries carry two signatures, one per secret (two `v1=` values), so ' +
+          'receivers switch over without losing any. The body may be omitted.',
         tags: TAGS,
         params: WebhookIdParamsSchema,
+        body: RotateSecretBodySchema,
         response: { 200: WebhookWithSecretResponseSchema },
       },
     },
     async (request) => ({
-      data: await webhooks.rotateSecret(db, context.secrets, orgOf(request), request.params.id),
+      data: await webhooks.rotateSecret(
+        db,
+        context.secrets,
+        principalOf(request),
+        request.params.id,
+        request.body.overlapHours,
+      ),
     }),
   );
 
@@ -242,7 +265,12 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
     },
     async (request, reply) =>
       reply.code(202).send({
-        data: await webhooks.recoverDeliveries(db, orgOf(request), request.params.id, request.body.since),
+        data: await webhooks.recoverDeliveries(
+          db,
+          principalOf(request),
+          request.params.id,
+          request.body.since,
+        ),
       }),
   );
 
@@ -264,6 +292,6 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
     async (request, reply) =>
       reply
         .code(202)
-        .send({ data: await webhooks.retryDelivery(db, orgOf(request), request.params.deliveryId) }),
+        .send({ data: await webhooks.retryDelivery(db, principalOf(request), request.params.deliveryId) }),
   );
 };

@@ -91,6 +91,17 @@ export const WebhookAttemptSchema = Type.Object(
     statusCode: Nullable(Type.Integer({ description: 'null when no answer came' })),
     error: Nullable(Type.String({ description: 'timeout, connection refused, blocked address, ...' })),
     responseBody: Nullable(Type.String({ description: 'First 2 KB of the answer' })),
+    requestHeaders: Nullable(
+      Type.Record(Type.String(), Type.String(), {
+        description:
+          'Headers sent: content type, user agent, webhook-id, timestamp and signatures (null: none sent)',
+      }),
+    ),
+    responseHeaders: Nullable(
+      Type.Record(Type.String(), Type.String(), {
+        description: "The answer's first 30 headers, 4 KB at most (null: no answer)",
+      }),
+    ),
   },
   { $id: 'WebhookAttempt', additionalProperties: false },
 );
@@ -134,6 +145,23 @@ export const RecoverBodySchema = Type.Object(
     }),
   },
   { $id: 'RecoverWebhookBody', additionalProperties: false },
+);
+
+/** The longest a rotated-out secret keeps signing. */
+export const MAX_ROTATION_OVERLAP_HOURS = 168;
+
+export const RotateSecretBodySchema = Type.Object(
+  {
+    overlapHours: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_ROTATION_OVERLAP_HOURS,
+        default: 24,
+        description: 'Hours the previous secret keeps signing too (0 = not at all); default 24, at most 168',
+      }),
+    ),
+  },
+  { $id: 'RotateWebhookSecretBody', additionalProperties: false },
 );
 
 export const WebhookIdParamsSchema = Type.Object({ id: Type.String() }, { additionalProperties: false });
@@ -194,5 +222,6 @@ export const webhooksSchemas = (): TSchema[] => [
   WebhookAttemptSchema,
   WebhookDeliverySchema,
   RecoverBodySchema,
+  RotateSecretBodySchema,
   EventEnvelopeSchema,
 ];

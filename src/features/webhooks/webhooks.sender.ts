@@ -4,6 +4,23 @@ import type { Lookup, deliveryAgents } from './webhooks.ssrf.ts';
 
 /** The part of a receiver's answer kept in the delivery log. */
 export const RESPONSE_SNIPPET_BYTES = 2048;
+/** The answer's headers kept in the delivery log: the first 30, 4 KB in all. */
+const RESPONSE_HEADERS_MAX = 30;
+const RESPONSE_HEADERS_BYTES = 4096;
+
+/** The first headers of an answer, lower-cased, until the count or the byte budget runs out. */
+export function keptHeaders(raw: readonly string[]): Record<string, string> {
+  const kept: Record<string, string> = {};
+  let bytes = 0;
+  for (let i = 0; i + 1 < raw.length && Object.keys(kept).length < RESPONSE_HEADERS_MAX; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    const value = raw[i + 1] as string;
+    bytes += name.length + value.length;
+    if (bytes > RESPONSE_HEADERS_BYTES) break;
+    kept[name] = name in kept ? `${kept[name]}, ${value}` : value;
+  }
+  return kept;
+}
 
 export interface SendOutcome {
   /** HTTP status of the answer; null when none came. */
@@ -13,6 +30,8 @@ export interface SendOutcome {
   error: string | null;
   /** Up to 2 KB of the answer's body. */
   responseBody: string | null;
+  /** The answer's first headers (keptHeaders); null when none came. */
+  responseHeaders: Record<string, string> | null;
   /** The address was refused by the SSRF guard: never retried. */
   blocked: boolean;
 }
@@ -64,6 +83,7 @@ export function sendWebhook(options: SendOptions): Promise<SendOutcome> {
             statusCode: response.statusCode ?? null,
             error: null,
             responseBody: Buffer.concat(chunks).toString('utf8'),
+            responseHeaders: keptHeaders(response.rawHeaders),
             blocked: false,
           }),
         );
@@ -72,6 +92,7 @@ export function sendWebhook(options: SendOptions): Promise<SendOutcome> {
             statusCode: response.statusCode ?? null,
             error: error.message,
             responseBody: null,
+            responseHeaders: keptHeaders(response.rawHeaders),
             blocked: false,
           }),
         );
@@ -82,6 +103,7 @@ export function sendWebhook(options: SendOptions): Promise<SendOutcome> {
         statusCode: null,
         error: `timeout after ${options.timeoutMs} ms`,
         responseBody: null,
+        responseHeaders: null,
         blocked: false,
       });
       request.destroy(new Error('timeout'));
@@ -94,6 +116,7 @@ export function sendWebhook(options: SendOptions): Promise<SendOutcome> {
           ? `blocked: ${error.message}`
           : `${(error as NodeJS.ErrnoException).code ?? 'ERROR'}: ${error.message}`,
         responseBody: null,
+        responseHeaders: null,
         blocked,
       });
     });

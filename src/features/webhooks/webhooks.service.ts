@@ -10,7 +10,7 @@ import { envelopeOf } from '../../platform/events/envelope.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { pageMeta, pageRequest, type PageMeta } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
-import { WebhookTest } from './webhooks.events.ts';
+import * as events from './webhooks.events.ts';
 import {
   BACKFILL_PER_SECOND,
   MAX_RECOVER,
@@ -27,8 +27,8 @@ import { secretContext } from './webhooks.secrets.ts';
 import { checkWebhookUrl, type UrlPolicy } from './webhooks.ssrf.ts';
 import * as store from './webhooks.store.ts';
 
-/** How long the secret before a rotation keeps signing alongside the new one. */
-export const ROTATION_OVERLAP_MS = 24 * 60 * 60_000;
+/** How long the secret before a rotation keeps signing alongside the new one, unless the call says. */
+export const ROTATION_OVERLAP_HOURS = 24;
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
 
@@ -52,7 +52,16 @@ function withSecret(row: WebhookSubscriptionRow, secret: string): WebhookSubscri
   return { ...toSubscription(row), secret };
 }
 
-function toDelivery(row: WebhookDeliveryRow, attempts: WebhookAttemptRow[]): WebhookDelivery {
+/** The subscription as its events show it (never the secret). */
+const eventSubscription = (row: WebhookSubscriptionRow) => ({
+  id: row.id,
+  url: row.url,
+  eventTypes: row.eventTypes,
+  description: row.description,
+  enabled: row.enabled,
+});
+
+export function toDelivery(row: WebhookDeliveryRow, attempts: WebhookAttemptRow[]): WebhookDelivery {
   return {
     id: row.id,
     subscriptionId: row.subscriptionId,
@@ -72,11 +81,13 @@ function toDelivery(row: WebhookDeliveryRow, attempts: WebhookAttemptRow[]): Web
       statusCode: a.statusCode,
       error: a.error,
       responseBody: a.responseBody,
+      requestHeaders: a.requestHeaders,
+      responseHeaders: a.responseHeaders,
     })),
   };
 }
 
-async function loadSubscription(
+export async function loadSubscription(
   tx: Tx,
   organizationId: string,
   id: string,
@@ -92,9 +103,10 @@ export async function createSubscription(
   db: Database,
   policy: UrlPolicy,
   secrets: SecretBox,
-  organizationId: string,
+  principal: Principal,
   body: CreateWebhookBody,
 ): Promise<WebhookSubscriptionWithSecret> {
+  const organizationId = principal.organization.id;
   // The schema (WebhookEventTypePattern) checked the patterns against the catalog.
   const url = await checkWebhookUrl(body.url, policy);
   return db.tenantTx(organizationId, async (tx) => {
@@ -107,13 +119,16 @@ export async function createSubscription(
     }
     const id = newId('wh');
     const secret = newWebhookSecret();
+    const values = { id, url, eventTypes: body.eventTypes, description: body.description ?? '', enabled: true };
+    // Recorded first: a subscription is not sent the event of its own creation (nor of its deletion).
+    await recordEvent(tx, {
+      type: events.WebhookCreated.type,
+      data: { subscription: values },
+      actor: actorOf(principal),
+    });
     const row = await store.insertSubscription(tx, {
-      id,
+      ...values,
       organizationId,
-      url,
-      eventTypes: body.eventTypes,
-      description: body.description ?? '',
-      enabled: true,
       secret: secrets.seal(secret, secretContext(id)),
     });
     return withSecret(row, secret);
@@ -142,10 +157,11 @@ export async function getSubscription(db: Database, organizationId: string, id: 
 export async function updateSubscription(
   db: Database,
   policy: UrlPolicy,
-  organizationId: string,
+  principal: Principal,
   id: string,
   body: UpdateWebhookBody,
 ): Promise<WebhookSubscription> {
+  const organizationId = principal.organization.id;
   const url = body.url === undefined ? undefined : await checkWebhookUrl(body.url, policy);
   return db.tenantTx(organizationId, async (tx) => {
     await loadSubscription(tx, organizationId, id, true);
@@ -160,26 +176,43 @@ export async function updateSubscription(
     }
     const row = await store.updateSubscription(tx, organizationId, id, changes);
     if (!row) throw Errors.notFound('Webhook subscription', id);
+    await recordEvent(tx, {
+      type: events.WebhookUpdated.type,
+      data: { subscription: eventSubscription(row), changes: Object.keys(body).sort() },
+      actor: actorOf(principal),
+    });
     return toSubscription(row);
   });
 }
 
 /** DELETE: the subscription and its delivery log go; queued deliveries are not sent. */
-export async function deleteSubscription(db: Database, organizationId: string, id: string) {
+export async function deleteSubscription(db: Database, principal: Principal, id: string) {
+  const organizationId = principal.organization.id;
   return db.tenantTx(organizationId, async (tx) => {
-    const deleted = isId(id, 'wh') && (await store.deleteSubscription(tx, organizationId, id));
-    if (!deleted) throw Errors.notFound('Webhook subscription', id);
+    const row = await loadSubscription(tx, organizationId, id, true);
+    await store.deleteSubscription(tx, organizationId, id);
+    // Recorded after the delete: the event is not queued for the subscription it is about.
+    await recordEvent(tx, {
+      type: events.WebhookDeleted.type,
+      data: { subscription: eventSubscription(row) },
+      actor: actorOf(principal),
+    });
     return { id, deleted: true as const };
   });
 }
 
-/** A new secret, returned once; the old one keeps signing (a second `v1=`) for 24 hours. */
+/**
+ * A new secret, returned once; the old one keeps signing (a second `v1=`) for `overlapHours` (24 by
+ * default; 0 ends it at once).
+ */
 export async function rotateSecret(
   db: Database,
   secrets: SecretBox,
-  organizationId: string,
+  principal: Principal,
   id: string,
+  overlapHours = ROTATION_OVERLAP_HOURS,
 ): Promise<WebhookSubscriptionWithSecret> {
+  const organizationId = principal.organization.id;
   return db.tenantTx(organizationId, async (tx) => {
     const current = await loadSubscription(tx, organizationId, id, true);
     const context = secretContext(id);
@@ -188,9 +221,19 @@ export async function rotateSecret(
       secret: secrets.seal(secret, context),
       // Sealed again: a row from an earlier version holds the old secret in clear.
       previousSecret: secrets.seal(secrets.reveal(current.secret, context), context),
-      previousSecretExpiresAt: new Date(Date.now() + ROTATION_OVERLAP_MS),
+      previousSecretExpiresAt: overlapHours > 0 ? new Date(Date.now() + overlapHours * 3_600_000) : null,
+      ...(overlapHours > 0 ? {} : { previousSecret: null }),
     });
-    return withSecret(row as WebhookSubscriptionRow, secret);
+    const rotated = row as WebhookSubscriptionRow;
+    await recordEvent(tx, {
+      type: events.WebhookSecretRotated.type,
+      data: {
+        subscription: eventSubscription(rotated),
+        previousSecretExpiresAt: iso(rotated.previousSecretExpiresAt),
+      },
+      actor: actorOf(principal),
+    });
+    return withSecret(rotated, secret);
   });
 }
 
@@ -205,7 +248,7 @@ export async function sendTestEvent(
     const row = await loadSubscription(tx, organizationId, id);
     if (!row.enabled) throw Errors.duplicate('This webhook subscription is disabled: enable it first');
     const event = await recordEvent(tx, {
-      type: WebhookTest.type,
+      type: events.WebhookTest.type,
       data: { subscription: { id: row.id, url: row.url }, message: 'This is a test event from agency-crm.' },
       actor: actorOf(principal),
       deliverTo: row.id,
@@ -247,9 +290,10 @@ export async function listDeliveries(
 /** Queues a delivery again (any status but PENDING), with a fresh retry schedule. */
 export async function retryDelivery(
   db: Database,
-  organizationId: string,
+  principal: Principal,
   deliveryId: string,
 ): Promise<WebhookDelivery> {
+  const organizationId = principal.organization.id;
   return db.tenantTx(organizationId, async (tx) => {
     const row = isId(deliveryId, 'whd') ? await store.findDelivery(tx, organizationId, deliveryId) : null;
     if (!row) throw Errors.notFound('Webhook delivery', deliveryId);
@@ -258,6 +302,14 @@ export async function retryDelivery(
     if (!subscription.enabled)
       throw Errors.duplicate('Its webhook subscription is disabled: enable it first');
     const queued = await store.requeueDelivery(tx, organizationId, deliveryId);
+    await recordEvent(tx, {
+      type: events.WebhookDeliveryRetried.type,
+      data: {
+        subscription: { id: subscription.id, url: subscription.url },
+        delivery: { id: row.id, eventId: row.eventId, eventType: row.eventType },
+      },
+      actor: actorOf(principal),
+    });
     return toDelivery(queued, await store.attemptsOf(tx, [deliveryId]));
   });
 }
@@ -268,10 +320,11 @@ export async function retryDelivery(
  */
 export async function recoverDeliveries(
   db: Database,
-  organizationId: string,
+  principal: Principal,
   subscriptionId: string,
   since: string,
 ): Promise<{ requeued: number; retried: number; added: number; hasMore: boolean }> {
+  const organizationId = principal.organization.id;
   return db.tenantTx(organizationId, async (tx) => {
     const subscription = await loadSubscription(tx, organizationId, subscriptionId);
     if (!subscription.enabled)
@@ -281,6 +334,16 @@ export async function recoverDeliveries(
       since: new Date(since),
       limit: MAX_RECOVER,
       spacingMs,
+    });
+    await recordEvent(tx, {
+      type: events.WebhookRecovered.type,
+      data: {
+        subscription: { id: subscription.id, url: subscription.url },
+        since: new Date(since).toISOString(),
+        retried: queued.retried,
+        added: queued.added,
+      },
+      actor: actorOf(principal),
     });
     return { requeued: queued.retried + queued.added, ...queued };
   });

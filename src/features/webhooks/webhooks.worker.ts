@@ -234,10 +234,12 @@ export class DeliveryWorker {
       await this.recordUnsigned(delivery, startedAt, secrets);
       return;
     }
+    const headers = signedHeaders(delivery, secrets, body, startedAt.getTime());
+    const requestHeaders = { ...headers, 'content-length': String(Buffer.byteLength(body)) };
     const outcome = await sendWebhook({
       url: delivery.url,
       body,
-      headers: signedHeaders(delivery, secrets, body, startedAt.getTime()),
+      headers,
       timeoutMs: this.settings.webhookTimeoutMs,
       agents: this.agents,
       lookup: this.settings.lookup,
@@ -255,6 +257,8 @@ export class DeliveryWorker {
         durationMs: outcome.durationMs,
         statusCode: outcome.statusCode as number,
         responseBody: outcome.responseBody,
+        requestHeaders,
+        responseHeaders: outcome.responseHeaders,
       });
       return;
     }
@@ -267,6 +271,8 @@ export class DeliveryWorker {
         statusCode: outcome.statusCode,
         error: outcome.error ?? `HTTP ${outcome.statusCode}`,
         responseBody: outcome.responseBody,
+        requestHeaders,
+        responseHeaders: outcome.responseHeaders,
       },
       lastError: outcome.error ?? `HTTP ${outcome.statusCode}`,
       lastStatusCode: outcome.statusCode,
@@ -323,7 +329,15 @@ export class DeliveryWorker {
         {
           status: retry ? 'PENDING' : 'FAILED',
           retryInMs: retry ? (delays[attemptNumber] ?? 0) : null,
-          attempt: { startedAt, durationMs: 0, statusCode: null, error: message, responseBody: null },
+          attempt: {
+            startedAt,
+            durationMs: 0,
+            statusCode: null,
+            error: message,
+            responseBody: null,
+            requestHeaders: null,
+            responseHeaders: null,
+          },
           lastError: message,
           lastStatusCode: null,
         },

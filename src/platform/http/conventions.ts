@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { RouteAuth, RouteDeprecation } from './route-config.ts';
 import { ErrorResponseSchema, ref } from './schemas.ts';
 
@@ -18,6 +18,8 @@ export interface RouteEntry {
   idempotent: boolean;
   /** Set when the route is deprecated: its answers carry Deprecation, Sunset and maybe Link. */
   deprecated?: RouteDeprecation;
+  /** Its body may be left out (`config.optionalBody`): the document says `required: false`. */
+  optionalBody: boolean;
 }
 
 declare module 'fastify' {
@@ -77,7 +79,8 @@ export function registerRouteConventions(app: FastifyInstance) {
     const schema = (route.schema ??= {}) as Record<string, unknown> & { response?: Record<string, unknown> };
     const kind = kindOf(route);
     const config = route.config as
-      { auth?: RouteAuth; idempotency?: boolean; deprecated?: RouteDeprecation } | undefined;
+      | { auth?: RouteAuth; idempotency?: boolean; deprecated?: RouteDeprecation; optionalBody?: boolean }
+      | undefined;
     const pathParams = [...route.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '');
     const hidden = schema.hide === true;
 
@@ -114,6 +117,9 @@ export function registerRouteConventions(app: FastifyInstance) {
       else schema.security = [];
     }
 
+    // A request without a body is validated as `{}`, so every field of the body schema is optional.
+    if (config?.optionalBody) appendRouteHook(route, 'preValidation', emptyBodyAsObject);
+
     for (const method of methods) {
       if (method === 'HEAD') continue;
       table.push({
@@ -128,9 +134,14 @@ export function registerRouteConventions(app: FastifyInstance) {
         pathParams,
         idempotent: idempotent && method === 'POST',
         deprecated: config?.deprecated,
+        optionalBody: config?.optionalBody === true,
       });
     }
   });
+}
+
+async function emptyBodyAsObject(request: FastifyRequest) {
+  request.body ??= {};
 }
 
 /** RFC 9745 `Deprecation: @<unix seconds>`, RFC 8594 `Sunset: <HTTP-date>`, and `Link: <...>; rel="deprecation"`. */

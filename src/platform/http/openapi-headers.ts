@@ -87,13 +87,14 @@ function headersOf(route: RouteEntry, status: string): string[] {
 
 type Operation = {
   parameters?: unknown[];
+  requestBody?: { required?: boolean };
   responses?: Record<string, { headers?: Record<string, unknown> }>;
 };
 
 /**
  * Adds what the route schemas cannot say to the generated document: the response headers the service
- * sets (declared once under `components.headers`, referenced per answer) and the `Idempotency-Key`
- * parameter of every operation that honours it. Applied to @fastify/swagger's output (`transformObject`).
+ * sets (declared once under `components.headers`, referenced per answer), the `Idempotency-Key`
+ * parameter of every operation that honours it, and bodies that may be left out (`required: false`). Applied to @fastify/swagger's output (`transformObject`).
  */
 export function addHttpHeaders<T extends object>(document: T, routes: RouteEntry[]): T {
   const doc = document as T & {
@@ -125,6 +126,7 @@ export function addHttpHeaders<T extends object>(document: T, routes: RouteEntry
     for (const [method, operation] of Object.entries(item)) {
       const route = byOperation.get(`${method.toUpperCase()} ${path}`);
       if (!route) continue;
+      if (route.optionalBody && operation.requestBody) operation.requestBody.required = false;
       if (route.idempotent) {
         operation.parameters = [
           ...(operation.parameters ?? []),

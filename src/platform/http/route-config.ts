@@ -63,6 +63,8 @@ declare module 'fastify' {
      * preHandler (API key roll), so it honours Idempotency-Key and documents it.
      */
     idempotency?: boolean;
+    /** The body may be left out: it is then validated as `{}` (a POST whose fields all have defaults). */
+    optionalBody?: boolean;
     /** Deprecated: Deprecation and Sunset headers on every answer, `deprecated` in the document. */
     deprecated?: RouteDeprecation;
   }

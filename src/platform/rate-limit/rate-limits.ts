@@ -289,6 +289,16 @@ export class RateLimits {
     );
   }
 
+  /** The organization's shared write policy as it stands, whichever key last wrote (the console's view). */
+  async describeOrganizationWrites(organizationId: string, limit: number): Promise<PolicyState> {
+    const { bucket } = BUCKETS['organization-writes'];
+    return policyState(
+      'organization-writes',
+      limit,
+      await this.limits.peek(bucket, organizationId, limit, WINDOW_S),
+    );
+  }
+
   /** Seconds left on the failed-auth block of this address, or 0 when it is not blocked. */
   async blockedFor(ip: string): Promise<number> {
     const window = await this.limits.peek('auth', ip, this.auth.limit, this.auth.windowS);

@@ -8,46 +8,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, type Tenant } from '../../helpers/factories.ts';
 import { admin, api, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
+import { consoleClient, ORIGIN } from './support.ts';
+
+type Client = ReturnType<typeof consoleClient>;
 
 let app: FastifyInstance;
 let tenant: Tenant;
 let other: Tenant;
-const ORIGIN = 'http://localhost:80';
-
-async function mintLink(orgId: string): Promise<{ url: string; expiresAt: string }> {
-  return expectStatus(await admin(app, 'POST', `/admin/v1/organizations/${orgId}/console-links`), 201).data;
-}
-
-/** Opens a link as a browser would; returns the session cookie (name=value). */
-async function open(url: string) {
-  const { pathname, search } = new URL(url);
-  return app.inject({ method: 'GET', url: `${pathname}${search}`, headers: { host: 'localhost:80' } });
-}
-
-async function signIn(orgId: string) {
-  const response = await open((await mintLink(orgId)).url);
-  expect(response.statusCode).toBe(303);
-  const cookie = String(response.headers['set-cookie']).split(';')[0] as string;
-  const session = await consoleCall(cookie, 'GET', '/console/api/session');
-  return { cookie, csrf: session.json().csrfToken as string };
-}
-
-function consoleCall(
-  cookie: string | null,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  url: string,
-  options: { body?: unknown; headers?: Record<string, string> } = {},
-) {
-  return app.inject({
-    method,
-    url,
-    headers: { host: 'localhost:80', ...(cookie ? { cookie } : {}), ...(options.headers ?? {}) },
-    ...(options.body !== undefined ? { payload: options.body as Record<string, unknown> } : {}),
-  });
-}
+let mintLink: Client['mintLink'];
+let open: Client['open'];
+let signIn: Client['signIn'];
+let consoleCall: Client['consoleCall'];
 
 beforeAll(async () => {
   app = await buildTestApp();
+  ({ mintLink, open, signIn, consoleCall } = consoleClient(app));
   tenant = await createTenant(app);
   other = await createTenant(app);
 });
