@@ -2,7 +2,9 @@
  * The developer console in a real browser (Chromium, playwright-core) against a started server:
  * a one-time link signs in (and fails the second time), a key is created and shown once, works,
  * is rolled (both keys work during the overlap); a webhook to a local receiver gets a test event,
- * its delivery shows up and is resent; the event and where it went are browsed; a failed request is found in the request logs by its id;
+ * its delivery shows up and is resent; the endpoint is edited, its secret revealed and rotated, each
+ * attempt's request and answer shown, events recovered; the event and where it went are browsed; the
+ * live rate-limit usage is shown; a failed request is found in the request logs by its id;
  * another organization's console sees none of it; requests without the cookie or from another
  * origin are refused. CONSOLE_SCREENSHOTS=docs writes docs/console-*.png (npm run console:screenshots).
  */
@@ -30,6 +32,7 @@ let tenant: Tenant;
 let other: Tenant;
 let context: BrowserContext;
 let page: Page;
+let signingSecret = '';
 const SHOTS =
   process.env.CONSOLE_SCREENSHOTS === 'docs'
     ? new URL('../../docs/', import.meta.url).pathname
@@ -116,7 +119,8 @@ describe('the developer console in Chromium', () => {
     await page.fill('#webhook-description', 'Local receiver');
     await page.click('#webhook-form button[type="submit"]');
     await page.locator('#new-secret').waitFor({ state: 'visible' });
-    expect(await page.textContent('#new-secret-value')).toMatch(/^whsec_/);
+    signingSecret = (await page.textContent('#new-secret-value')) ?? '';
+    expect(signingSecret).toMatch(/^whsec_/);
 
     await page.locator('#webhooks-table button', { hasText: 'Send test event' }).click();
     await receiver.waitFor(1, '/console', 15_000);
@@ -135,6 +139,45 @@ describe('the developer console in Chromium', () => {
     expect(ids[1]).toBe(ids[0]);
   });
 
+  it('edits the endpoint, reveals its secret after a confirm, rotates it and shows every attempt', async () => {
+    await page.locator('#webhooks-table button', { hasText: 'Edit' }).click();
+    await page.locator('#webhook-form-title', { hasText: 'Edit endpoint' }).waitFor();
+    expect(await page.inputValue('#webhook-url')).toBe(receiver.url('/console'));
+    await page.fill('#webhook-description', 'Edited receiver');
+    await page.uncheck('#event-types input[value="*"]');
+    await page.check('#event-types input[value="webhook.test"]');
+    await page.click('#webhook-submit');
+    await page.locator('#status', { hasText: 'Endpoint saved' }).waitFor();
+    await page.locator('#webhooks-table', { hasText: 'Edited receiver' }).waitFor();
+    expect(await page.textContent('#webhooks-table')).toMatch(/100% of \d+ · p50 \d+ ms/);
+
+    await page.locator('#webhooks-table button', { hasText: 'Deliveries' }).click();
+    await page.locator('#endpoint-stats', { hasText: 'Last 24 hours' }).waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.click('#reveal-secret');
+    await page.locator('#new-secret-value', { hasText: signingSecret }).waitFor();
+
+    const testRow = page.locator('#deliveries-table tr', { hasText: 'webhook.test' }).first();
+    await testRow.locator('button', { hasText: 'Details' }).click();
+    await page.locator('#delivery-detail').waitFor({ state: 'visible' });
+    expect(await page.textContent('#delivery-request-body')).toContain('"type": "webhook.test"');
+    const attempts = (await page.textContent('#delivery-attempts')) ?? '';
+    expect(attempts).toContain('webhook-signature: v1,');
+    expect(attempts).toMatch(/content-type: text\/plain/);
+    await page.screenshot({ path: join(SHOTS, 'console-delivery.png'), fullPage: true });
+
+    await page.fill('#rotate-hours', '1');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.click('#rotate-form button[type="submit"]');
+    await page.locator('#status', { hasText: 'Rotated' }).waitFor();
+    const rotated = (await page.textContent('#new-secret-value')) ?? '';
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(signingSecret);
+
+    await page.click('#recover-form button[type="submit"]');
+    await page.locator('#status', { hasText: 'Queued' }).waitFor();
+  });
+
   it("browses the events, shows one's JSON and the endpoints it was delivered to", async () => {
     await page.click('.tab[data-tab="events"]');
     await page.selectOption('#events-type', 'webhook.test');
@@ -145,6 +188,22 @@ describe('the developer console in Chromium', () => {
     await page.locator('#event-deliveries-table', { hasText: receiver.url('/console') }).waitFor();
     await page.locator('#event-deliveries-table', { hasText: 'SUCCEEDED' }).waitFor();
     await page.screenshot({ path: join(SHOTS, 'console-events.png'), fullPage: true });
+  });
+
+  it("shows the console's endpoint changes as events of the actor CONSOLE", async () => {
+    await page.selectOption('#events-type', 'webhook.secret_rotated');
+    await page.click('#events-form button[type="submit"]');
+    await page.locator('#events-table', { hasText: 'CONSOLE cs_' }).waitFor();
+  });
+
+  it('shows the live usage of each rate limit', async () => {
+    for (let i = 0; i < 3; i++) expect((await v1(tenant.secret.key)).status).toBe(200);
+    await page.click('.tab[data-tab="limits"]');
+    await page.locator('#limits-table', { hasText: tenant.secret.keyPrefix }).waitFor();
+    const text = (await page.textContent('#limits-table')) ?? '';
+    expect(text).toContain('Writes (whole organization)');
+    expect(text).toMatch(/Requests\s*[1-9]\d* \/ \d+/);
+    await page.screenshot({ path: join(SHOTS, 'console-limits.png'), fullPage: true });
   });
 
   it('finds a failed request in the request logs by its request id', async () => {

@@ -119,7 +119,13 @@ export async function createSubscription(
     }
     const id = newId('wh');
     const secret = newWebhookSecret();
-    const values = { id, url, eventTypes: body.eventTypes, description: body.description ?? '', enabled: true };
+    const values = {
+      id,
+      url,
+      eventTypes: body.eventTypes,
+      description: body.description ?? '',
+      enabled: true,
+    };
     // Recorded first: a subscription is not sent the event of its own creation (nor of its deletion).
     await recordEvent(tx, {
       type: events.WebhookCreated.type,

@@ -1127,7 +1127,7 @@ export interface paths {
     put?: never;
     /**
      * Rotate the signing secret
-     * @description Answers the new `secret` (shown only here). For 24 hours deliveries carry two signatures, one per secret (two `v1=` values), so receivers switch over without losing any.
+     * @description Answers the new `secret` (shown only here). For `overlapHours` (24 by default, at most 168; 0 ends the old secret at once) deliveries carry two signatures, one per secret (two `v1=` values), so receivers switch over without losing any. The body may be omitted.
      */
     post: operations['webhooks.rotateSecret'];
     delete?: never;
@@ -1878,6 +1878,66 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'webhook.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.created
+     * @description A webhook subscription was added (through the API or the developer console); never its secret.
+     */
+    post: operations['webhook.webhook.created'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook.deleted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.deleted
+     * @description A webhook subscription was deleted with its delivery log; sent to the other subscriptions.
+     */
+    post: operations['webhook.webhook.deleted'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook.delivery_retried': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.delivery_retried
+     * @description A finished delivery was queued again by hand (resend), with a fresh retry schedule.
+     */
+    post: operations['webhook.webhook.delivery_retried'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'webhook.disabled': {
     parameters: {
       query?: never;
@@ -1898,6 +1958,46 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'webhook.recovered': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.recovered
+     * @description Events since a time were queued again for a subscription (recover): failed deliveries retried and missed events added.
+     */
+    post: operations['webhook.webhook.recovered'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook.secret_rotated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.secret_rotated
+     * @description A subscription's signing secret was replaced; the previous one also signs until `previousSecretExpiresAt`.
+     */
+    post: operations['webhook.webhook.secret_rotated'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'webhook.test': {
     parameters: {
       query?: never;
@@ -1912,6 +2012,26 @@ export interface webhooks {
      * @description Sent by `POST /v1/webhooks/{id}/test` to that subscription only, whatever its event types: checks the URL, the signature verification and the answer of a receiver.
      */
     post: operations['webhook.webhook.test'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook.updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.updated
+     * @description A webhook subscription changed: URL, event types, description, or enabled by its owner. `data.changes` names the fields sent.
+     */
+    post: operations['webhook.webhook.updated'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4907,8 +5027,14 @@ export interface components {
           | 'visit_request.confirmed'
           | 'visit_request.declined'
           | 'visit.requested'
+          | 'webhook.created'
+          | 'webhook.deleted'
+          | 'webhook.delivery_retried'
           | 'webhook.disabled'
+          | 'webhook.recovered'
+          | 'webhook.secret_rotated'
           | 'webhook.test'
+          | 'webhook.updated'
         )
       | (
           | '*'
@@ -5016,6 +5142,12 @@ export interface components {
       statusCode: number | null;
       error: string | null;
       responseBody: string | null;
+      requestHeaders: {
+        [key: string]: string;
+      } | null;
+      responseHeaders: {
+        [key: string]: string;
+      } | null;
     };
     WebhookDelivery: {
       /**
@@ -5055,6 +5187,13 @@ export interface components {
        * @example 2027-03-29T10:15:00.000Z
        */
       since: string;
+    };
+    RotateWebhookSecretBody: {
+      /**
+       * @description Hours the previous secret keeps signing too (0 = not at all); default 24, at most 168
+       * @default 24
+       */
+      overlapHours: number;
     };
     EventEnvelope: {
       /** @description The event type (SPEC.md keeps this name beside `type`) */
@@ -22381,7 +22520,15 @@ export interface operations {
            *               "durationMs": 0,
            *               "statusCode": 0,
            *               "error": "connect ECONNREFUSED 203.0.113.7:443",
-           *               "responseBody": "{\"ok\":true}"
+           *               "responseBody": "{\"ok\":true}",
+           *               "requestHeaders": {
+           *                 "property1": "string",
+           *                 "property2": "string"
+           *               },
+           *               "responseHeaders": {
+           *                 "property1": "string",
+           *                 "property2": "string"
+           *               }
            *             }
            *           ]
            *         }
@@ -22912,7 +23059,15 @@ export interface operations {
            *             "durationMs": 0,
            *             "statusCode": 0,
            *             "error": "connect ECONNREFUSED 203.0.113.7:443",
-           *             "responseBody": "{\"ok\":true}"
+           *             "responseBody": "{\"ok\":true}",
+           *             "requestHeaders": {
+           *               "property1": "string",
+           *               "property2": "string"
+           *             },
+           *             "responseHeaders": {
+           *               "property1": "string",
+           *               "property2": "string"
+           *             }
            *           }
            *         ]
            *       }
@@ -23189,7 +23344,16 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "overlapHours": 24
+         *     }
+         */
+        'application/json': components['schemas']['RotateWebhookSecretBody'];
+      };
+    };
     responses: {
       /** @description OK */
       200: {
@@ -29014,6 +29178,310 @@ export interface operations {
       };
     };
   };
+  'webhook.webhook.created': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "webhook.created",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "webhook.created",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "subscription": {
+         *           "id": "wh_0VhJ3kQ2Zt8mX1pR4sT6uD",
+         *           "url": "https://hooks.example-realty.com/agency",
+         *           "eventTypes": [
+         *             "contact.*",
+         *             "deal.won"
+         *           ],
+         *           "description": "CRM sync",
+         *           "enabled": true
+         *         }
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'webhook.created';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'webhook.created';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
+            userId: string | null;
+          };
+          data: {
+            subscription: {
+              /** @description wh_… identifier of the subscription */
+              id: string;
+              url: string;
+              eventTypes: string[];
+              description: string;
+              enabled: boolean;
+            };
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.webhook.deleted': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "webhook.deleted",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "webhook.deleted",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "subscription": {
+         *           "id": "wh_0VhJ3kQ2Zt8mX1pR4sT6uD",
+         *           "url": "https://hooks.example-realty.com/agency",
+         *           "eventTypes": [
+         *             "contact.*",
+         *             "deal.won"
+         *           ],
+         *           "description": "CRM sync",
+         *           "enabled": true
+         *         }
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'webhook.deleted';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'webhook.deleted';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
+            userId: string | null;
+          };
+          data: {
+            subscription: {
+              /** @description wh_… identifier of the subscription */
+              id: string;
+              url: string;
+              eventTypes: string[];
+              description: string;
+              enabled: boolean;
+            };
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.webhook.delivery_retried': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "webhook.delivery_retried",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "webhook.delivery_retried",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "subscription": {
+         *           "id": "wh_0VhJ3kQ2Zt8mX1pR4sT6uD",
+         *           "url": "https://hooks.example-realty.com/agency"
+         *         },
+         *         "delivery": {
+         *           "id": "whd_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *           "eventId": "evt_0VhJ3kQ2Zt8mX1pR4sT6uF",
+         *           "eventType": "deal.won"
+         *         }
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'webhook.delivery_retried';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'webhook.delivery_retried';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
+            userId: string | null;
+          };
+          data: {
+            subscription: {
+              /** @description wh_… identifier of the subscription */
+              id: string;
+              url: string;
+            };
+            delivery: {
+              id: string;
+              eventId: string;
+              eventType: string;
+            };
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   'webhook.webhook.disabled': {
     parameters: {
       query?: never;
@@ -29110,6 +29578,208 @@ export interface operations {
       };
     };
   };
+  'webhook.webhook.recovered': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "webhook.recovered",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "webhook.recovered",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "subscription": {
+         *           "id": "wh_0VhJ3kQ2Zt8mX1pR4sT6uD",
+         *           "url": "https://hooks.example-realty.com/agency"
+         *         },
+         *         "since": "2027-03-26T00:00:00.000Z",
+         *         "retried": 3,
+         *         "added": 12
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'webhook.recovered';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'webhook.recovered';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
+            userId: string | null;
+          };
+          data: {
+            subscription: {
+              /** @description wh_… identifier of the subscription */
+              id: string;
+              url: string;
+            };
+            /** Format: date-time */
+            since: string;
+            retried: number;
+            added: number;
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.webhook.secret_rotated': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "webhook.secret_rotated",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "webhook.secret_rotated",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "subscription": {
+         *           "id": "wh_0VhJ3kQ2Zt8mX1pR4sT6uD",
+         *           "url": "https://hooks.example-realty.com/agency",
+         *           "eventTypes": [
+         *             "contact.*",
+         *             "deal.won"
+         *           ],
+         *           "description": "CRM sync",
+         *           "enabled": true
+         *         },
+         *         "previousSecretExpiresAt": "2027-03-27T10:15:00.000Z"
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'webhook.secret_rotated';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'webhook.secret_rotated';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
+            userId: string | null;
+          };
+          data: {
+            subscription: {
+              /** @description wh_… identifier of the subscription */
+              id: string;
+              url: string;
+              eventTypes: string[];
+              description: string;
+              enabled: boolean;
+            };
+            previousSecretExpiresAt: string | null;
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   'webhook.webhook.test': {
     parameters: {
       query?: never;
@@ -29174,6 +29844,112 @@ export interface operations {
               url: string;
             };
             message: string;
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.webhook.updated': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "webhook.updated",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "webhook.updated",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "subscription": {
+         *           "id": "wh_0VhJ3kQ2Zt8mX1pR4sT6uD",
+         *           "url": "https://hooks.example-realty.com/agency",
+         *           "eventTypes": [
+         *             "contact.*",
+         *             "deal.won"
+         *           ],
+         *           "description": "CRM sync",
+         *           "enabled": false
+         *         },
+         *         "changes": [
+         *           "enabled"
+         *         ]
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'webhook.updated';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'webhook.updated';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
+            userId: string | null;
+          };
+          data: {
+            subscription: {
+              /** @description wh_… identifier of the subscription */
+              id: string;
+              url: string;
+              eventTypes: string[];
+              description: string;
+              enabled: boolean;
+            };
+            /** @description Names of the changed fields */
+            changes: string[];
           };
           /** @description The event's place in the organization's event log (GET /v1/event-log) */
           sequence: number;

@@ -631,7 +631,7 @@ export const OPERATIONS = {
     method: 'POST',
     path: '/v1/webhooks/{id}/rotate-secret',
     pathParams: ['id'],
-    input: 'none',
+    input: 'body',
     paged: false,
     cursor: null,
     idempotent: true,
@@ -1444,11 +1444,15 @@ export interface Api {
     /**
      * Rotate the signing secret
      *
-     * Answers the new `secret` (shown only here). For 24 hours deliveries carry two signatures, one per secret (two `v1=` values), so receivers switch over without losing any.
+     * Answers the new `secret` (shown only here). For `overlapHours` (24 by default, at most 168; 0 ends the old secret at once) deliveries carry two signatures, one per secret (two `v1=` values), so receivers switch over without losing any. The body may be omitted.
      *
      * `POST /v1/webhooks/{id}/rotate-secret` (webhooks.rotateSecret)
      */
-    rotateSecret(id: string, options?: RequestOptions): Promise<ApiResult<'webhooks.rotateSecret'>>;
+    rotateSecret(
+      id: string,
+      body?: Body<'webhooks.rotateSecret'>,
+      options?: RequestOptions,
+    ): Promise<ApiResult<'webhooks.rotateSecret'>>;
     /**
      * A sample envelope of an event type
      *
