@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Value } from 'typebox/value';
@@ -122,6 +124,18 @@ describe('recordEvent', () => {
 });
 
 describe('catalog', () => {
+  it('is listed whole in docs/webhooks.md (npm run docs:events writes the table)', () => {
+    // A process of its own: this one's catalog also holds the probe app's test-only types.
+    const check = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/docs-events.ts', '--check'], {
+      cwd: new URL('../..', import.meta.url).pathname,
+      encoding: 'utf8',
+    });
+    expect(check.status, check.stderr).toBe(0);
+    const doc = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
+    for (const type of ['webhook.created', 'webhook.recovered', 'contact.merged'])
+      expect(doc).toContain(`| \`${type}\``);
+  });
+
   it('has an example matching its schema for every type, and a field tree with null leaves', () => {
     const definitions = eventCatalog.list();
     expect(definitions.map((d) => d.type)).toEqual(
