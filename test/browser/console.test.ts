@@ -218,6 +218,18 @@ describe('the developer console in Chromium', () => {
     }, 10_000);
     await page.locator('#logs-table', { hasText: '404' }).waitFor();
     await page.locator('#logs-table', { hasText: 'NOT_FOUND' }).waitFor();
+    // The same line by key, path prefix and status class; none from a time after it.
+    await page.fill('#logs-request-id', '');
+    await page.selectOption('#logs-key', tenant.secret.id);
+    await page.fill('#logs-path', '/v1/contacts/');
+    await page.selectOption('#logs-status', '4xx');
+    await page.click('#logs-form button[type="submit"]');
+    await page.locator('#logs-table', { hasText: requestId }).waitFor();
+    await page.fill('#logs-since', '2099-01-01T00:00');
+    await page.click('#logs-form button[type="submit"]');
+    await page.locator('#logs-table', { hasText: 'Nothing yet.' }).waitFor();
+    await page.fill('#logs-since', '');
+    await page.click('#logs-form button[type="submit"]');
     await page.screenshot({ path: join(SHOTS, 'console-logs.png'), fullPage: true });
   });
 

@@ -73,11 +73,30 @@ async function onEventAction(event) {
 }
 
 // Request logs -----------------------------------------------------------------------------------
+/** The key filter: every key of the mode, by prefix and name (kept when the list is refreshed). */
+async function loadLogKeys() {
+  const select = $('#logs-key');
+  const chosen = select.value;
+  const { data } = await call('GET', withMode('/console/api/keys'));
+  select.replaceChildren(
+    el('option', { value: '' }, 'Any'),
+    ...data.map((key) =>
+      el('option', { value: key.id }, `${key.keyPrefix}…${key.name ? ` (${key.name})` : ''}`),
+    ),
+  );
+  select.value = data.some((key) => key.id === chosen) ? chosen : '';
+}
+
 async function loadLogs(event) {
   event?.preventDefault();
+  if (!event) await loadLogKeys();
   const form = new FormData($('#logs-form'));
   const query = new URLSearchParams({ pageSize: '50' });
-  for (const name of ['requestId', 'status']) if (form.get(name)) query.set(name, form.get(name));
+  for (const name of ['requestId', 'status', 'keyId', 'path'])
+    if (form.get(name)) query.set(name, form.get(name));
+  // datetime-local is the browser's local time: sent as an instant.
+  for (const name of ['since', 'until'])
+    if (form.get(name)) query.set(name, new Date(form.get(name)).toISOString());
   const { data } = await call('GET', withMode(`/console/api/request-logs?${query}`));
   table(
     $('#logs-table'),

@@ -156,5 +156,5 @@ describe('issue 21 writes, as a webhook receiver sees them', () => {
       .filter((event) => event.type === 'deal.updated')
       .at(-1);
     expect(unlinked?.data).toMatchObject({ deal: { id: dealId, contactId: null }, changes: ['contactId'] });
-  });
+  }, 90_000);
 });
