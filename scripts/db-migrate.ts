@@ -4,7 +4,7 @@
  * migrates at start too; this lets an operator migrate once before a deploy of several processes.
  */
 import { loadConfigOrExit } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { databaseOptions, openDatabase } from '../src/db/database.ts';
 import { describeError } from './lib/describe-error.ts';
 
 /** The URL without its password, for printing. */
@@ -21,7 +21,7 @@ const target = config.databaseUrl
 process.stdout.write(`Database: ${target}\n`);
 try {
   const started = performance.now();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
+  const db = await openDatabase({ ...databaseOptions(config), poolSize: 1 });
   let applied: string[];
   try {
     applied = await db.migrate();

@@ -12,6 +12,18 @@ export interface Config {
   readonly host: string;
   /** PostgreSQL URL; `undefined` means the embedded PGlite database in `dataDir`. */
   readonly databaseUrl: string | undefined;
+  /** DATABASE_MIGRATION_URL: where migrations connect (a direct URL beside a pooler); else databaseUrl. */
+  readonly databaseMigrationUrl: string | undefined;
+  /** DATABASE_POOL_SIZE: connections one process opens at most (docs/scaling.md sizes it). */
+  readonly databasePoolSize: number;
+  /** DATABASE_STATEMENT_TIMEOUT_MS: statement_timeout of every transaction. */
+  readonly databaseStatementTimeoutMs: number;
+  /** DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: idle_in_transaction_session_timeout of every transaction. */
+  readonly databaseIdleInTransactionTimeoutMs: number;
+  /** DATABASE_CONNECT_TIMEOUT_MS: connecting, or waiting for a free pooled connection. */
+  readonly databaseConnectTimeoutMs: number;
+  /** DATABASE_PREPARED_STATEMENTS: named prepared statements (false behind PgBouncer before 1.21). */
+  readonly databasePreparedStatements: boolean;
   /** Folder of the embedded database, or `memory://` for an in-memory one. */
   readonly dataDir: string;
   readonly redisUrl: string | undefined;
@@ -204,6 +216,18 @@ export function loadConfig(env: Env): Config {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: read(env, 'HOST') ?? '127.0.0.1',
     databaseUrl,
+    databaseMigrationUrl: url(env, 'DATABASE_MIGRATION_URL', ['postgres:', 'postgresql:']),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1_000),
+    databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
+    databaseIdleInTransactionTimeoutMs: integer(
+      env,
+      'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+      60_000,
+      100,
+      3_600_000,
+    ),
+    databaseConnectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
+    databasePreparedStatements: boolean(env, 'DATABASE_PREPARED_STATEMENTS', true),
     dataDir,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     adminToken: givenToken ?? `adm_${randomBytes(24).toString('base64url')}`,

@@ -2,7 +2,7 @@ import { mintConsoleLink } from './features/console/index.ts';
 import { ConsoleSessions } from './platform/auth/console-sessions.ts';
 import { buildApp } from './app.ts';
 import { exitOnConfigError, loadConfigOrExit, type Config } from './config.ts';
-import { openDatabase } from './db/database.ts';
+import { databaseOptions, openDatabase } from './db/database.ts';
 import { seedDemoIfEmpty, type DemoPortalSettings, type DemoSeed } from './features/demo/index.ts';
 import { workerJobs } from './jobs.ts';
 import { openSecretBox } from './platform/crypto/secrets-key.ts';
@@ -76,7 +76,7 @@ async function main() {
   const config = withEmbeddedDefaults(loadConfigOrExit(process.env), process.env);
   const secrets = exitOnConfigError(() => openSecretBox(config));
 
-  const db = await openDatabase(config);
+  const db = await openDatabase(databaseOptions(config));
   await db.migrate();
   const demoPortal: DemoPortalSettings = { publishableKey: null };
   const app = await buildApp(config, { db, demoPortal, secrets });

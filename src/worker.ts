@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { exitOnConfigError, loadConfigOrExit } from './config.ts';
-import { openDatabase } from './db/database.ts';
+import { databaseOptions, openDatabase } from './db/database.ts';
 import { workerJobs } from './jobs.ts';
 import { openSecretBox } from './platform/crypto/secrets-key.ts';
 import { startJobs } from './platform/jobs/scheduler.ts';
@@ -12,7 +12,7 @@ async function main() {
   const config = loadConfigOrExit(process.env);
   const secrets = exitOnConfigError(() => openSecretBox(config));
   const log = pino(loggerOptions(config.logLevel));
-  const db = await openDatabase(config);
+  const db = await openDatabase(databaseOptions(config));
   await db.migrate();
   await runStartSteps(db, secrets, log);
   const jobs = startJobs(workerJobs(db, { ...config, log, secrets }), log);

@@ -7,8 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AutocannonRequest } from 'autocannon';
-import { adminClient, publishableKey, request, type BenchOrganization } from '../lib/admin-client.ts';
+import { KEY_LIMIT_PER_MINUTE, seedListing } from '../lib/listing-seed.ts';
 import { startChild, type ChildServer } from '../lib/child.ts';
 import { BENCH_ADMIN_TOKEN } from '../lib/protocol.ts';
 import { machine, median, RESULTS_DIR, writeResult } from '../lib/report.ts';
@@ -18,7 +17,6 @@ import type { ServiceServerOptions } from '../lib/service-server.ts';
 
 const PATH = '/v1/properties?pageSize=20';
 const TARGET_RATIO = 0.95;
-const KEY_LIMIT_PER_MINUTE = 100_000;
 const DEFAULT_KEYS = 16;
 const DEFAULT_PROPERTIES = 50;
 
@@ -38,43 +36,6 @@ DATABASE_URL set: PostgreSQL (migrated in place; each service its own organizati
 service its own in-memory PGlite.`;
 
 const fmt = (value: number, digits = 3) => Number(value.toFixed(digits));
-
-/** An organization with `count` published properties and `keys` publishable keys; their requests. */
-async function seed(service: ChildServer, count: number, keys: number): Promise<AutocannonRequest[]> {
-  const admin = adminClient(service.url);
-  const organization = await admin.post<BenchOrganization>('/admin/v1/organizations', {
-    name: 'Bench agency',
-    plan: 'ENTERPRISE',
-  });
-  for (let i = 1; i <= count; i++) {
-    await admin.post(`/admin/v1/organizations/${organization.id}/properties`, {
-      code: `RL-${i}`,
-      title: `Bright apartment ${i}`,
-      description: 'Two bedrooms, close to the beach.',
-      transactionType: 'SALE',
-      type: 'APARTMENT',
-      price: 200_000 + i * 1_000,
-      currency: 'EUR',
-      city: 'Málaga',
-      bedrooms: 2,
-      bathrooms: 1,
-      area: 85,
-    });
-  }
-  const requests: AutocannonRequest[] = [];
-  for (let i = 0; i < keys; i++) {
-    const key = await publishableKey(
-      admin,
-      organization.id,
-      { rateLimitPerMinute: KEY_LIMIT_PER_MINUTE },
-      `bench ${i}`,
-    );
-    requests.push({ method: 'GET', path: PATH, headers: { 'x-api-key': key.key } });
-  }
-  // A real answer before load: a 4xx here would make every run a run of errors.
-  await request(`${service.url}${PATH}`, { headers: requests[0]?.headers as Record<string, string> }, 200);
-  return requests;
-}
 
 /** The request_logs_* counters of a service's /metrics. */
 async function counters(service: ChildServer): Promise<Record<string, number>> {
@@ -131,8 +92,18 @@ async function run(args: string[]): Promise<void> {
     const off = services.off as ChildServer;
     const on = services.on as ChildServer;
     const targets: Target[] = [
-      { name: 'off', url: `${off.url}`, pid: off.pid, requests: await seed(off, propertyCount, keyCount) },
-      { name: 'on', url: `${on.url}`, pid: on.pid, requests: await seed(on, propertyCount, keyCount) },
+      {
+        name: 'off',
+        url: `${off.url}`,
+        pid: off.pid,
+        requests: await seedListing(off, PATH, propertyCount, keyCount),
+      },
+      {
+        name: 'on',
+        url: `${on.url}`,
+        pid: on.pid,
+        requests: await seedListing(on, PATH, propertyCount, keyCount),
+      },
     ];
 
     const runs = await pairedRounds(targets, load, (line) => process.stdout.write(`${line}\n`));

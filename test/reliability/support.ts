@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
-import { openDatabase, type Database, type PostgresTimeouts } from '../../src/db/database.ts';
+import { openDatabase, type Database, type OpenDatabaseOptions } from '../../src/db/database.ts';
 import type { DestinationStream } from 'pino';
 import { testConfig } from '../helpers/test-app.ts';
 
@@ -34,7 +34,7 @@ export async function serve(
   options: {
     env?: Record<string, string>;
     logStream?: DestinationStream;
-    timeouts?: Partial<PostgresTimeouts>;
+    timeouts?: OpenDatabaseOptions['timeouts'];
   } = {},
 ): Promise<Served> {
   const config = testConfig({ DATABASE_URL: databaseUrl, ...options.env });

@@ -1,0 +1,195 @@
+// PostgreSQL through node-postgres: a pool, one round trip to open each transaction, named prepared
+// statements unless turned off, and migrations that hold no session state (docs/scaling.md: safe
+// behind PgBouncer in transaction mode, decision 0218).
+import { createHash } from 'node:crypto';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import pg from 'pg';
+import {
+  lastApplied,
+  MIGRATIONS_FOLDER,
+  pendingAfter,
+  preludeStatements,
+  withHelpers,
+  type Database,
+  type Tx,
+} from './driver.ts';
+import { isDatabaseUnavailable } from './errors.ts';
+import * as schema from './schema.ts';
+
+/** Same number in every process: pg_advisory_xact_lock serialises concurrent migrations. */
+const MIGRATION_LOCK_KEY = 7_340_112_001;
+/**
+ * The client's own limit on an answer, past the server's statement_timeout: a server that stopped
+ * answering altogether (frozen, partitioned) enforces nothing, and the request would hang.
+ */
+const ANSWER_MARGIN_MS = 1_000;
+
+export interface PostgresSettings {
+  databaseUrl: string;
+  /** Where migrations connect (DATABASE_MIGRATION_URL, else databaseUrl). */
+  migrationUrl: string;
+  poolSize: number;
+  /** statement_timeout of every transaction; the client gives up on any answer 1 s after it. */
+  statementMs: number;
+  /** idle_in_transaction_session_timeout of every transaction. */
+  idleInTransactionMs: number;
+  /** Connecting, or waiting for a free pooled connection. */
+  connectMs: number;
+  /** Named prepared statements (DATABASE_PREPARED_STATEMENTS); off behind a pooler that cannot keep them. */
+  preparedStatements: boolean;
+}
+
+/** Distinct statements one connection keeps prepared; past this, statements are sent unnamed. */
+const PREPARED_PER_CONNECTION = 200;
+const statementNames = new Map<string, string>();
+
+/** A stable name per statement text (the same in every connection and process). */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `s_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+    // Bounded like the connections' own sets: texts beyond it are hashed again each time.
+    if (statementNames.size < PREPARED_PER_CONNECTION * 4) statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Makes Drizzle's statements named prepared statements on this connection: PostgreSQL parses,
+ * rewrites (row-level security included) and, once its plan cache judges it safe, plans a statement
+ * once per connection instead of on every call (docs/performance.md: planning was ~40 % of the
+ * portal's database time). Drizzle builds the same text for the same query shape, the values travel
+ * as parameters, so the number of distinct texts is the number of query shapes; it is bounded per
+ * connection all the same. Plain-text calls (the transaction frame) pass through unchanged.
+ */
+function preparingStatements(client: pg.PoolClient): pg.PoolClient {
+  const named = new Set<string>();
+  // Looked up at each call (not bound once), so whatever pg.Client.prototype.query is then runs.
+  const target = client as unknown as { query(config: unknown, values?: unknown): Promise<unknown> };
+  const query = (config: unknown, values?: unknown) => target.query(config, values);
+  const prepared = (config: unknown, values?: unknown) => {
+    if (typeof config === 'object' && config !== null && 'text' in config && !('name' in config && config.name)) {
+      const name = statementName(String(config.text));
+      if (named.has(name) || named.size < PREPARED_PER_CONNECTION) {
+        named.add(name);
+        return query({ ...config, name }, values);
+      }
+    }
+    return query(config, values);
+  };
+  return Object.assign(Object.create(client) as pg.PoolClient, { query: prepared });
+}
+
+export function openPostgres(settings: PostgresSettings): Database {
+  // No server settings as startup parameters: PgBouncer refuses those it does not know
+  // ("unsupported startup parameter"). The time limits are SET LOCAL in each transaction's prelude.
+  const pool = new pg.Pool({
+    connectionString: settings.databaseUrl,
+    max: settings.poolSize,
+    application_name: 'agency-crm',
+    query_timeout: settings.statementMs + ANSWER_MARGIN_MS,
+    connectionTimeoutMillis: settings.connectMs,
+  });
+  const limits = { statementMs: settings.statementMs, idleInTransactionMs: settings.idleInTransactionMs };
+  // An idle client that loses its server must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  // Nor may a checked-out one between two statements (pg_terminate_backend, a restart): pg-pool
+  // listens only to idle clients, and an unheard 'error' event is an uncaught exception. The next
+  // statement on it then fails, and the error mapping answers 503.
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  // One Drizzle handle per pooled connection object, built once (building one parses the schema).
+  const handles = new WeakMap<pg.PoolClient, Tx>();
+  const handleFor = (client: pg.PoolClient): Tx => {
+    let handle = handles.get(client);
+    if (!handle) {
+      const driver = settings.preparedStatements ? preparingStatements(client) : client;
+      handle = drizzleNodePg(driver, { schema }) as unknown as Tx;
+      handles.set(client, handle);
+    }
+    return handle;
+  };
+
+  return withHelpers({
+    kind: 'postgres',
+    async transaction(options, fn) {
+      const prelude = ['BEGIN', ...preludeStatements(options, limits)].join('; ');
+      const client = await pool.connect();
+      try {
+        // BEGIN, limits, tenant and role in one round trip (simple protocol: validated literals).
+        await client.query(prelude);
+        const result = await fn(handleFor(client));
+        await client.query('COMMIT');
+        client.release();
+        return result;
+      } catch (error) {
+        if (isDatabaseUnavailable(error)) {
+          // The connection is gone or the server does not answer: a ROLLBACK would fail or wait
+          // as long again. Destroying the connection ends the transaction on the server.
+          client.release(error as Error);
+          throw error;
+        }
+        try {
+          await client.query('ROLLBACK');
+          client.release();
+        } catch (rollbackError) {
+          // Never hand an aborted connection back to the pool.
+          client.release(rollbackError as Error);
+        }
+        throw error;
+      }
+    },
+    migrate: () => migrate(settings),
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async dumpSnapshot(): Promise<Uint8Array> {
+      throw new Error('dumpSnapshot is for the embedded database; use pg_dump for PostgreSQL');
+    },
+    async close() {
+      await pool.end();
+    },
+  });
+}
+
+/**
+ * Applies the pending migrations in **one transaction** that first takes a transaction-level
+ * advisory lock: concurrent processes wait their turn, and nothing outlives the transaction. A
+ * session lock (pg_advisory_lock ... pg_advisory_unlock) does not survive a pooler in transaction
+ * mode: the unlock may reach another server connection and the lock stay held. What drizzle's
+ * migrator does (the `drizzle.__drizzle_migrations` journal, each file's statements in order, the
+ * file's hash and `when`), inside that transaction. No statement_timeout: a migration may be long.
+ */
+async function migrate(settings: PostgresSettings): Promise<string[]> {
+  const client = new pg.Client({
+    connectionString: settings.migrationUrl,
+    application_name: 'agency-crm migrate',
+    connectionTimeoutMillis: settings.connectMs,
+  });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
+    await client.query('CREATE SCHEMA IF NOT EXISTS drizzle');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS drizzle.__drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)',
+    );
+    const last = await lastApplied((text) => client.query(text));
+    for (const migration of readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER })) {
+      if (migration.folderMillis <= last) continue;
+      for (const statement of migration.sql) if (statement.trim() !== '') await client.query(statement);
+      await client.query('INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ($1, $2)', [
+        migration.hash,
+        migration.folderMillis,
+      ]);
+    }
+    await client.query('COMMIT');
+    return pendingAfter(last);
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/** Debian's package (`apt-get install -y pgbouncer`, as .ci/run does). */
+export const PGBOUNCER_PATH = process.env.PGBOUNCER_PATH || '/usr/sbin/pgbouncer';
+export const pgbouncerInstalled = () => existsSync(PGBOUNCER_PATH);
+
+export interface RunningPgbouncer {
+  port: number;
+  /** A URL through the pooler to `database` on the PostgreSQL server it fronts. */
+  url(database: string): string;
+  /** Its log so far (for a failing test's message). */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A real PgBouncer in front of the PostgreSQL at `server` (host:port, trust auth as on this machine),
+ * every database name passed through, in `poolMode` with `serverPool` server connections per
+ * database: fewer than a client pool, so transactions of one client land on different servers.
+ * Runs as the `postgres` user when started as root (PgBouncer refuses root).
+ */
+export async function startPgbouncer(
+  options: { server?: string; poolMode?: 'transaction' | 'session'; serverPool?: number } = {},
+): Promise<RunningPgbouncer> {
+  const [host, serverPort] = (options.server ?? '127.0.0.1:5432').split(':');
+  const dir = mkdtempSync(join(tmpdir(), 'pgbouncer-'));
+  chmodSync(dir, 0o777);
+  const port = await freePort();
+  const logFile = join(dir, 'pgbouncer.log');
+  writeFileSync(join(dir, 'users.txt'), '"postgres" ""\n');
+  writeFileSync(
+    join(dir, 'pgbouncer.ini'),
+    [
+      '[databases]',
+      `* = host=${host} port=${serverPort} user=postgres`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = trust',
+      `auth_file = ${join(dir, 'users.txt')}`,
+      `pool_mode = ${options.poolMode ?? 'transaction'}`,
+      `default_pool_size = ${options.serverPool ?? 4}`,
+      'max_client_conn = 500',
+      `logfile = ${logFile}`,
+      `pidfile = ${join(dir, 'pgbouncer.pid')}`,
+      // What a stock configuration does: no startup parameter beyond the ones PgBouncer knows is ignored.
+      '',
+    ].join('\n'),
+  );
+  for (const file of ['users.txt', 'pgbouncer.ini']) chmodSync(join(dir, file), 0o644);
+  const asRoot = process.getuid?.() === 0;
+  const child: ChildProcess = spawn(
+    PGBOUNCER_PATH,
+    [...(asRoot ? ['-u', 'postgres'] : []), join(dir, 'pgbouncer.ini')],
+    { stdio: 'ignore' },
+  );
+  const log = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
+  const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const client = new pg.Client({ connectionString: url('postgres') });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      await client.end();
+      break;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      if (Date.now() > deadline || child.exitCode !== null) {
+        child.kill('SIGKILL');
+        throw new Error(`PgBouncer did not start: ${(error as Error).message}\n${log()}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return {
+    port,
+    url,
+    log,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGINT');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
