@@ -19,7 +19,7 @@ import {
 import { openPostgres, type PostgresSettings } from './postgres.ts';
 import * as schema from './schema.ts';
 
-export type { Database, DbRole, Schema, TransactionOptions, Tx } from './driver.ts';
+export type { Database, DbRole, PoolStats, Schema, TransactionOptions, Tx } from './driver.ts';
 export { MIGRATIONS_FOLDER } from './driver.ts';
 export type { PostgresSettings } from './postgres.ts';
 
@@ -182,6 +182,7 @@ async function openPglite(dataDir: string, snapshot?: Blob): Promise<Database> {
     async ping() {
       await client.query('SELECT 1');
     },
+    poolStats: () => null,
     async dumpSnapshot() {
       return new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer());
     },

@@ -32,6 +32,8 @@ export interface Database {
    */
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
+  /** The connection pool as it stands (PostgreSQL); null for the embedded database's one connection. */
+  poolStats(): PoolStats | null;
   /**
    * The embedded database's data directory as an uncompressed tarball (what `pgliteSnapshot` opens):
    * the tests migrate once and start every file from it. PostgreSQL has pg_dump for this and refuses.
@@ -98,6 +100,16 @@ export function preludeStatements(options: TransactionOptions, limits?: Transact
   }
   statements.push(`SET LOCAL ROLE ${options.role}`);
   return statements;
+}
+
+export interface PoolStats {
+  /** Connections open (busy or idle). */
+  open: number;
+  idle: number;
+  /** Transactions waiting for a connection: the pool is too small, or the database too slow. */
+  waiting: number;
+  /** DATABASE_POOL_SIZE. */
+  max: number;
 }
 
 /** The tenant and system transactions, over a driver's `transaction`. */

@@ -143,6 +143,12 @@ export function openPostgres(settings: PostgresSettings): Database {
     async ping() {
       await pool.query('SELECT 1');
     },
+    poolStats: () => ({
+      open: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: settings.poolSize,
+    }),
     async dumpSnapshot(): Promise<Uint8Array> {
       throw new Error('dumpSnapshot is for the embedded database; use pg_dump for PostgreSQL');
     },

@@ -1,6 +1,7 @@
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import type { PoolStats } from '../../db/database.ts';
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -134,4 +135,43 @@ export function registerMetrics(app: FastifyInstance, extra: readonly Metric[] =
       return registry.metrics();
     },
   );
+}
+
+/**
+ * The database pool at scrape time (PostgreSQL; nothing for the embedded database):
+ * `db_pool_connections{state="open"|"idle"}`, `db_pool_max_connections` and
+ * `db_pool_waiting_transactions`, the figure to watch when sizing DATABASE_POOL_SIZE (docs/scaling.md).
+ */
+export function poolMetrics(stats: () => PoolStats | null): Metric[] {
+  const connections = new Gauge({
+    name: 'db_pool_connections',
+    help: 'Database connections of this process by state',
+    labelNames: ['state'],
+    registers: [],
+    collect() {
+      const now = stats();
+      if (!now) return;
+      this.set({ state: 'open' }, now.open);
+      this.set({ state: 'idle' }, now.idle);
+    },
+  });
+  const max = new Gauge({
+    name: 'db_pool_max_connections',
+    help: 'DATABASE_POOL_SIZE: connections this process opens at most',
+    registers: [],
+    collect() {
+      const now = stats();
+      if (now) this.set(now.max);
+    },
+  });
+  const waiting = new Gauge({
+    name: 'db_pool_waiting_transactions',
+    help: 'Transactions waiting for a free database connection',
+    registers: [],
+    collect() {
+      const now = stats();
+      if (now) this.set(now.waiting);
+    },
+  });
+  return [connections, max, waiting];
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/database.ts';
 import { createTenant } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
-import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
+import { buildTestApp, TEST_DATABASE_URL, testDatabase } from '../../helpers/test-app.ts';
 
 let app: FastifyInstance;
 
@@ -52,5 +52,21 @@ describe('metrics', () => {
     expect(response.body).toMatch(/http_requests_total\{operation_id="me.get",method="GET",status="401"\} 1/);
     expect(response.body).toMatch(/http_request_duration_seconds_bucket\{le="0.05",operation_id="me.get"/);
     expect(response.body).toMatch(/process_cpu_user_seconds_total/);
+  });
+
+  it('show the database pool on PostgreSQL (size, open and idle connections, waiting transactions)', async () => {
+    const body = (await admin(app, 'GET', '/metrics')).body;
+    if (TEST_DATABASE_URL === undefined) {
+      // The embedded database is one connection: no pool to show.
+      expect(body).not.toMatch(/^db_pool_/m);
+      return;
+    }
+    // test/helpers/test-app.ts opens the file's database with a pool of 5.
+    expect(body).toMatch(/^db_pool_max_connections 5$/m);
+    const open = Number(/^db_pool_connections\{state="open"\} (\d+)$/m.exec(body)?.[1]);
+    const idle = Number(/^db_pool_connections\{state="idle"\} (\d+)$/m.exec(body)?.[1]);
+    expect(open).toBeGreaterThanOrEqual(1);
+    expect(idle).toBeLessThanOrEqual(open);
+    expect(body).toMatch(/^db_pool_waiting_transactions 0$/m);
   });
 });

@@ -142,7 +142,8 @@ export function startWorker(db: Database, settings: Partial<DeliveryWorkerSettin
     pollMs: 20,
     ...settings,
   });
-  return startJobs([worker.job()], pino({ level: 'silent' }));
+  // Errors reach stderr: a worker job failing in a test must not fail silently.
+  return startJobs([worker.job()], pino({ level: 'error' }, pino.destination(2)));
 }
 
 /** The delivery log of a subscription, as the API shows it. */
