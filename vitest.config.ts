@@ -32,6 +32,9 @@ export default defineConfig({
     // ... and gives every test file its own copy of it.
     setupFiles: ['test/helpers/per-file-database.ts'],
     testTimeout: 30_000,
+    // expect.poll's own default (1 s) is shorter than the event-loop stalls of a busy fork (a PGlite
+    // opening, an app being built: seconds on two shared cores), and the browser tests poll the page.
+    expect: { poll: { timeout: 10_000 } },
     // A file's start (its database copy, its organizations) shares two cores with other files and legs.
     hookTimeout: 120_000,
     reporters: ['default'],

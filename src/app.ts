@@ -26,7 +26,7 @@ import { sharedSchemas } from './platform/http/schemas.ts';
 import { registerIdempotency } from './platform/idempotency/idempotency.plugin.ts';
 import { newId } from './platform/ids/ids.ts';
 import { loggerOptions } from './platform/logging/logger.ts';
-import { poolMetrics, registerMetrics } from './platform/metrics/metrics.ts';
+import { poolMetrics, registerMetrics, replicaMetrics } from './platform/metrics/metrics.ts';
 import { RateLimits } from './platform/rate-limit/rate-limits.ts';
 import type { RecorderOptions } from './platform/request-logs/recorder.ts';
 import { registerRequestLogs } from './platform/request-logs/request-logs.plugin.ts';
@@ -144,7 +144,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
   // The pool's gauges only where there is a pool (PostgreSQL), so the embedded database shows no zeros.
   const pool = deps.db.poolStats() === null ? [] : poolMetrics(() => deps.db.poolStats());
-  registerMetrics(app, [...limits.metrics, ...requestLogs.metrics, ...pool]);
+  const replicas = deps.db.replicaStatus().length === 0 ? [] : replicaMetrics(() => deps.db.replicaStatus());
+  registerMetrics(app, [...limits.metrics, ...requestLogs.metrics, ...pool, ...replicas]);
 
   const context: AppContext = {
     config,

@@ -24,6 +24,10 @@ export interface Config {
   readonly databaseConnectTimeoutMs: number;
   /** DATABASE_PREPARED_STATEMENTS: named prepared statements (false behind PgBouncer before 1.21). */
   readonly databasePreparedStatements: boolean;
+  /** DATABASE_READ_URL: read replicas, comma-separated (PostgreSQL only; none by default). */
+  readonly databaseReadUrls: readonly string[];
+  /** DATABASE_READ_MAX_LAG_MS: a replica further behind the primary serves no reads. */
+  readonly databaseReadMaxLagMs: number;
   /** Folder of the embedded database, or `memory://` for an in-memory one. */
   readonly dataDir: string;
   readonly redisUrl: string | undefined;
@@ -114,6 +118,17 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], f
   return raw as T;
 }
 
+/** A comma-separated list of URLs, each checked like `url`. */
+function urls(env: Env, name: string, protocols: readonly string[]): string[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  return raw.split(',').map((part, index) => {
+    const value = url({ [name]: part }, name, protocols);
+    if (value === undefined) throw new ConfigError(name, `has an empty entry at position ${index + 1}`);
+    return value;
+  });
+}
+
 function url(env: Env, name: string, protocols: readonly string[]): string | undefined {
   const raw = read(env, name);
   if (raw === undefined) return undefined;
@@ -178,6 +193,11 @@ export function loadConfig(env: Env): Config {
     );
   }
 
+  const databaseReadUrls = urls(env, 'DATABASE_READ_URL', ['postgres:', 'postgresql:']);
+  if (databaseReadUrls.length > 0 && databaseUrl === undefined) {
+    throw new ConfigError('DATABASE_READ_URL', 'needs DATABASE_URL (read replicas are PostgreSQL servers)');
+  }
+
   const givenToken = read(env, 'ADMIN_TOKEN');
   if (givenToken === undefined && nodeEnv === 'production') {
     throw new ConfigError('ADMIN_TOKEN', 'is required when NODE_ENV=production');
@@ -228,6 +248,8 @@ export function loadConfig(env: Env): Config {
     ),
     databaseConnectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     databasePreparedStatements: boolean(env, 'DATABASE_PREPARED_STATEMENTS', true),
+    databaseReadUrls: Object.freeze(databaseReadUrls),
+    databaseReadMaxLagMs: integer(env, 'DATABASE_READ_MAX_LAG_MS', 1_000, 0, 3_600_000),
     dataDir,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     adminToken: givenToken ?? `adm_${randomBytes(24).toString('base64url')}`,

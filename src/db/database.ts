@@ -20,6 +20,7 @@ import { openPostgres, type PostgresSettings } from './postgres.ts';
 import * as schema from './schema.ts';
 
 export type { Database, DbRole, PoolStats, Schema, TransactionOptions, Tx } from './driver.ts';
+export type { ReplicaStatus } from './replicas.ts';
 export { MIGRATIONS_FOLDER } from './driver.ts';
 export type { PostgresSettings } from './postgres.ts';
 
@@ -57,6 +58,8 @@ const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 /** How long to wait for a new connection, or for a free one when the pool is busy. */
 const CONNECT_TIMEOUT_MS = 10_000;
 const POOL_SIZE = 10;
+/** DATABASE_READ_MAX_LAG_MS's default. */
+const READ_MAX_LAG_MS = 1_000;
 
 export interface OpenDatabaseOptions {
   databaseUrl: string | undefined;
@@ -69,6 +72,8 @@ export interface OpenDatabaseOptions {
   preparedStatements?: boolean;
   /** PostgreSQL only (DATABASE_MIGRATION_URL): migrations connect here instead of `databaseUrl`. */
   migrationUrl?: string;
+  /** PostgreSQL only (DATABASE_READ_URL, DATABASE_READ_MAX_LAG_MS): read replicas and their lag limit. */
+  replicas?: { urls: readonly string[]; maxLagMs: number; probeMs?: number; redisUrl?: string };
   /**
    * In-memory PGlite only: start from this data directory (a `dumpDataDir()` tarball) instead of an
    * empty cluster. The tests start every file from one migrated snapshot.
@@ -86,6 +91,9 @@ export function databaseOptions(config: {
   databaseConnectTimeoutMs: number;
   databasePreparedStatements: boolean;
   databaseMigrationUrl: string | undefined;
+  databaseReadUrls: readonly string[];
+  databaseReadMaxLagMs: number;
+  redisUrl: string | undefined;
 }): OpenDatabaseOptions {
   return {
     databaseUrl: config.databaseUrl,
@@ -98,6 +106,11 @@ export function databaseOptions(config: {
     },
     preparedStatements: config.databasePreparedStatements,
     ...(config.databaseMigrationUrl ? { migrationUrl: config.databaseMigrationUrl } : {}),
+    replicas: {
+      urls: config.databaseReadUrls,
+      maxLagMs: config.databaseReadMaxLagMs,
+      ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+    },
   };
 }
 
@@ -112,6 +125,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
         idleInTransactionMs: options.timeouts?.idleInTransactionMs ?? IDLE_IN_TRANSACTION_TIMEOUT_MS,
         connectMs: options.timeouts?.connectMs ?? CONNECT_TIMEOUT_MS,
         preparedStatements: options.preparedStatements ?? true,
+        readUrls: options.replicas?.urls ?? [],
+        readMaxLagMs: options.replicas?.maxLagMs ?? READ_MAX_LAG_MS,
+        ...(options.replicas?.probeMs ? { readProbeMs: options.replicas.probeMs } : {}),
+        ...(options.replicas?.redisUrl ? { redisUrl: options.replicas.redisUrl } : {}),
       });
 }
 
@@ -183,6 +200,7 @@ async function openPglite(dataDir: string, snapshot?: Blob): Promise<Database> {
       await client.query('SELECT 1');
     },
     poolStats: () => null,
+    replicaStatus: () => [],
     async dumpSnapshot() {
       return new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer());
     },

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { ReplicaStatus } from './replicas.ts';
 import type * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -16,6 +17,8 @@ export interface TransactionOptions {
   role: DbRole;
   /** Sets `app.organization_id` for the transaction (RLS). Omit only to prove RLS hides everything. */
   organizationId?: string;
+  /** READ ONLY: may be served by a read replica (DATABASE_READ_URL) once it has the tenant's writes. */
+  readOnly?: boolean;
 }
 
 export interface Database {
@@ -24,6 +27,12 @@ export interface Database {
   tenantTx<T>(organizationId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** One transaction as `agency_system`, across tenants: key lookup, operator admin, worker jobs. */
   systemTx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * A read-only tenant transaction: on a read replica when one is configured, within the lag limit
+   * and past the organization's last write (read-your-writes); on the primary otherwise. Portal and
+   * CRM reads, the event log and MCP tools read here.
+   */
+  readTx<T>(organizationId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** The primitive behind both helpers, exposed for the RLS tests. */
   transaction<T>(options: TransactionOptions, fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**
@@ -34,6 +43,8 @@ export interface Database {
   ping(): Promise<void>;
   /** The connection pool as it stands (PostgreSQL); null for the embedded database's one connection. */
   poolStats(): PoolStats | null;
+  /** Each read replica's state and lag (DATABASE_READ_URL); empty without replicas. */
+  replicaStatus(): ReplicaStatus[];
   /**
    * The embedded database's data directory as an uncompressed tarball (what `pgliteSnapshot` opens):
    * the tests migrate once and start every file from it. PostgreSQL has pg_dump for this and refuses.
@@ -82,7 +93,7 @@ export interface TransactionLimits {
  * the tenant and the role. Simple protocol, no parameters: every value is validated here.
  */
 export function preludeStatements(options: TransactionOptions, limits?: TransactionLimits): string[] {
-  const statements: string[] = [];
+  const statements: string[] = options.readOnly ? ['SET TRANSACTION READ ONLY'] : [];
   if (limits !== undefined) {
     for (const value of [limits.statementMs, limits.idleInTransactionMs]) {
       if (!Number.isSafeInteger(value) || value < 0) throw new Error(`refusing a malformed time limit: ${value}`);
@@ -114,10 +125,11 @@ export interface PoolStats {
 
 /** The tenant and system transactions, over a driver's `transaction`. */
 export function withHelpers(
-  base: Omit<Database, 'tenantTx' | 'systemTx'>,
+  base: Omit<Database, 'tenantTx' | 'systemTx' | 'readTx'>,
 ): Database {
   return {
     ...base,
+    readTx: (organizationId, fn) => base.transaction({ role: 'agency_app', organizationId, readOnly: true }, fn),
     tenantTx: (organizationId, fn) => base.transaction({ role: 'agency_app', organizationId }, fn),
     systemTx: (fn) => base.transaction({ role: 'agency_system' }, fn),
   };

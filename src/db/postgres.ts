@@ -12,9 +12,12 @@ import {
   preludeStatements,
   withHelpers,
   type Database,
+  type TransactionOptions,
   type Tx,
 } from './driver.ts';
-import { isDatabaseUnavailable } from './errors.ts';
+import { databaseError, isDatabaseUnavailable } from './errors.ts';
+import { ReplicaSet } from './replicas.ts';
+import { RedisWritePositions } from './write-positions.ts';
 import * as schema from './schema.ts';
 
 /** Same number in every process: pg_advisory_xact_lock serialises concurrent migrations. */
@@ -24,6 +27,8 @@ const MIGRATION_LOCK_KEY = 7_340_112_001;
  * answering altogether (frozen, partitioned) enforces nothing, and the request would hang.
  */
 const ANSWER_MARGIN_MS = 1_000;
+/** A replica's connections give up after this at most (DATABASE_CONNECT_TIMEOUT_MS if shorter). */
+const REPLICA_CONNECT_MS = 2_000;
 
 export interface PostgresSettings {
   databaseUrl: string;
@@ -38,6 +43,14 @@ export interface PostgresSettings {
   connectMs: number;
   /** Named prepared statements (DATABASE_PREPARED_STATEMENTS); off behind a pooler that cannot keep them. */
   preparedStatements: boolean;
+  /** DATABASE_READ_URL: read replicas (none: every read on the primary). */
+  readUrls: readonly string[];
+  /** DATABASE_READ_MAX_LAG_MS: a replica further behind the primary serves no reads. */
+  readMaxLagMs: number;
+  /** How often the replicas' positions are read (tests shorten it). */
+  readProbeMs?: number;
+  /** REDIS_URL: read-your-writes across processes (each write's position shared); else per process. */
+  redisUrl?: string;
 }
 
 /** Distinct statements one connection keeps prepared; past this, statements are sent unnamed. */
@@ -81,23 +94,44 @@ function preparingStatements(client: pg.PoolClient): pg.PoolClient {
   return Object.assign(Object.create(client) as pg.PoolClient, { query: prepared });
 }
 
-export function openPostgres(settings: PostgresSettings): Database {
+/** A pool that survives its server going away: errors surface on the next statement, as a 503. */
+function openPool(settings: PostgresSettings, url: string, applicationName: string, connectMs: number): pg.Pool {
   // No server settings as startup parameters: PgBouncer refuses those it does not know
   // ("unsupported startup parameter"). The time limits are SET LOCAL in each transaction's prelude.
   const pool = new pg.Pool({
-    connectionString: settings.databaseUrl,
+    connectionString: url,
     max: settings.poolSize,
-    application_name: 'agency-crm',
+    application_name: applicationName,
     query_timeout: settings.statementMs + ANSWER_MARGIN_MS,
-    connectionTimeoutMillis: settings.connectMs,
+    connectionTimeoutMillis: connectMs,
   });
-  const limits = { statementMs: settings.statementMs, idleInTransactionMs: settings.idleInTransactionMs };
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   // Nor may a checked-out one between two statements (pg_terminate_backend, a restart): pg-pool
   // listens only to idle clients, and an unheard 'error' event is an uncaught exception. The next
   // statement on it then fails, and the error mapping answers 503.
   pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
+}
+
+/**
+ * Ends a tenant's transaction on the primary and says where its commit is in the WAL when it wrote
+ * (null when it wrote nothing): one round trip, like a bare COMMIT.
+ */
+const COMMIT_AT =
+  'SELECT pg_current_xact_id_if_assigned() IS NOT NULL AS wrote; COMMIT; SELECT pg_current_wal_insert_lsn()::text AS lsn';
+
+function commitPosition(results: unknown): string | null {
+  const [wrote, , position] = results as [pg.QueryResult<{ wrote: boolean }>, unknown, pg.QueryResult<{ lsn: string }>];
+  return wrote.rows[0]?.wrote ? (position.rows[0]?.lsn ?? null) : null;
+}
+
+/** A replica cancelling a read for a conflict with recovery (40001): the primary serves it instead. */
+const READ_CONFLICT = '40001';
+
+export function openPostgres(settings: PostgresSettings): Database {
+  const pool = openPool(settings, settings.databaseUrl, 'agency-crm', settings.connectMs);
+  const limits = { statementMs: settings.statementMs, idleInTransactionMs: settings.idleInTransactionMs };
   // One Drizzle handle per pooled connection object, built once (building one parses the schema).
   const handles = new WeakMap<pg.PoolClient, Tx>();
   const handleFor = (client: pg.PoolClient): Tx => {
@@ -109,35 +143,88 @@ export function openPostgres(settings: PostgresSettings): Database {
     }
     return handle;
   };
+  // A replica that stops answering is skipped within a probe or a failed read, so its connections
+  // give up sooner than the primary's.
+  const replicaConnectMs = Math.min(settings.connectMs, REPLICA_CONNECT_MS);
+  const replicas =
+    settings.readUrls.length === 0
+      ? null
+      : new ReplicaSet(
+          {
+            currentLsn: async () =>
+              (await pool.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0]?.lsn ?? '0/0',
+          },
+          {
+            urls: settings.readUrls,
+            poolSize: settings.poolSize,
+            maxLagMs: settings.readMaxLagMs,
+            connectMs: replicaConnectMs,
+            probeMs: settings.readProbeMs,
+            ...(settings.redisUrl ? { shared: new RedisWritePositions(settings.redisUrl) } : {}),
+          },
+          (url) => openPool(settings, url, 'agency-crm read', replicaConnectMs),
+        );
+  void replicas?.start();
+
+  /** One transaction on `on`: BEGIN and the prelude in one round trip, `fn`, then `commit`. */
+  async function run<T>(
+    on: pg.Pool,
+    options: TransactionOptions,
+    fn: (tx: Tx) => Promise<T>,
+    commit: string,
+  ): Promise<{ result: T; committed: unknown }> {
+    const prelude = ['BEGIN', ...preludeStatements(options, limits)].join('; ');
+    const client = await on.connect();
+    try {
+      // BEGIN, limits, tenant and role in one round trip (simple protocol: validated literals).
+      await client.query(prelude);
+      const result = await fn(handleFor(client));
+      const committed = await client.query(commit);
+      client.release();
+      return { result, committed };
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) {
+        // The connection is gone or the server does not answer: a ROLLBACK would fail or wait
+        // as long again. Destroying the connection ends the transaction on the server.
+        client.release(error as Error);
+        throw error;
+      }
+      try {
+        await client.query('ROLLBACK');
+        client.release();
+      } catch (rollbackError) {
+        // Never hand an aborted connection back to the pool.
+        client.release(rollbackError as Error);
+      }
+      throw error;
+    }
+  }
 
   return withHelpers({
     kind: 'postgres',
     async transaction(options, fn) {
-      const prelude = ['BEGIN', ...preludeStatements(options, limits)].join('; ');
-      const client = await pool.connect();
-      try {
-        // BEGIN, limits, tenant and role in one round trip (simple protocol: validated literals).
-        await client.query(prelude);
-        const result = await fn(handleFor(client));
-        await client.query('COMMIT');
-        client.release();
-        return result;
-      } catch (error) {
-        if (isDatabaseUnavailable(error)) {
-          // The connection is gone or the server does not answer: a ROLLBACK would fail or wait
-          // as long again. Destroying the connection ends the transaction on the server.
-          client.release(error as Error);
-          throw error;
+      const organizationId = options.organizationId;
+      if (replicas === null || organizationId === undefined) return (await run(pool, options, fn, 'COMMIT')).result;
+      if (options.readOnly) {
+        const replica = await replicas.pick(organizationId);
+        if (replica !== null) {
+          try {
+            const { result } = await run(replica.pool, options, fn, 'COMMIT');
+            replica.done();
+            return result;
+          } catch (error) {
+            const conflict = databaseError(error)?.code === READ_CONFLICT;
+            if (!conflict && !isDatabaseUnavailable(error)) throw error;
+            // Never the client's problem: a read the replica cannot serve is served by the primary.
+            if (!conflict) replica.failed(error);
+          }
         }
-        try {
-          await client.query('ROLLBACK');
-          client.release();
-        } catch (rollbackError) {
-          // Never hand an aborted connection back to the pool.
-          client.release(rollbackError as Error);
-        }
-        throw error;
+        return (await run(pool, options, fn, 'COMMIT')).result;
       }
+      const { result, committed } = await run(pool, options, fn, COMMIT_AT);
+      const position = commitPosition(committed);
+      if (position !== null) await replicas.noteWrite(organizationId, position);
+      return result;
     },
     migrate: () => migrate(settings),
     async ping() {
@@ -149,10 +236,12 @@ export function openPostgres(settings: PostgresSettings): Database {
       waiting: pool.waitingCount,
       max: settings.poolSize,
     }),
+    replicaStatus: () => replicas?.status() ?? [],
     async dumpSnapshot(): Promise<Uint8Array> {
       throw new Error('dumpSnapshot is for the embedded database; use pg_dump for PostgreSQL');
     },
     async close() {
+      await replicas?.close();
       await pool.end();
     },
   });

@@ -59,7 +59,7 @@ const v1 = (key: string, path = '/v1/me') => fetch(`${base}${path}`, { headers: 
 beforeAll(async () => {
   app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   base = await listen(app);
-  worker = startWorker(await testDatabase(), { webhookTimeoutMs: 3_000 });
+  worker = startWorker(await testDatabase());
   receiver = await new Receiver().start();
   tenant = await createTenant(app);
   other = await createTenant(app);

@@ -33,7 +33,7 @@ beforeAll(async () => {
   app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   db = await testDatabase();
   // 3 s: a first answer that is late on a machine busy with the whole suite is not retried.
-  worker = startWorker(db, { webhookTimeoutMs: 3_000 });
+  worker = startWorker(db);
   receiver = await new Receiver().start();
   const baseUrl = await listen(app);
   tenant = await createTenant(app, {

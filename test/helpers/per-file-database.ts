@@ -5,7 +5,7 @@
  * processes, CLI servers) uses the copy; on PGlite, testDatabase() loads the snapshot.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import pg from 'pg';
 import { verifyStatementCaches } from '../../src/db/statements.ts';
 import { contractViolations } from './response-contract.ts';
@@ -20,6 +20,30 @@ afterAll(() => {
     throw new Error(`answers that do not match /v1/openapi.json:\n  ${found.slice(0, 20).join('\n  ')}`);
   }
 });
+
+// A stalled event loop (a long GC, a synchronous WASM call) shows up as late timers everywhere in the
+// fork: say so on stderr, with the memory at that moment, so a late delivery or a timeout can be told
+// from a product bug.
+const STALL_MS = 1_500;
+// One watch per fork: this file runs again for every test file of the fork (isolate: false).
+const forkGlobals = globalThis as { agencyLoopWatch?: NodeJS.Timeout };
+if (forkGlobals.agencyLoopWatch === undefined) {
+  let lastTick = performance.now();
+  forkGlobals.agencyLoopWatch = setInterval(() => {
+    const now = performance.now();
+    const gap = now - lastTick - 250;
+    lastTick = now;
+    if (gap > STALL_MS) {
+      const { rss, heapUsed, external } = process.memoryUsage();
+      const mb = (n: number) => Math.round(n / 1e6);
+      const state = expect.getState();
+      console.error(
+        `[event-loop] stalled ${Math.round(gap)} ms in ${state.testPath ?? '?'} > ${state.currentTestName ?? '(hooks)'} ` +
+          `(rss ${mb(rss)} MB, heap ${mb(heapUsed)} MB, external ${mb(external)} MB)`,
+      );
+    }
+  }, 250).unref();
+}
 
 // Statement caches compile every call too and throw when a cached shape differs (src/db/statements.ts).
 verifyStatementCaches(true);

@@ -31,6 +31,33 @@ describe('loadConfig', () => {
     expect(loadConfig({ USAGE_DETAIL_RETENTION_DAYS: '30' }).usageDetailRetentionDays).toBe(30);
   });
 
+  it('reads the database settings, read replicas included', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://primary/agency',
+      DATABASE_POOL_SIZE: '25',
+      DATABASE_PREPARED_STATEMENTS: 'false',
+      DATABASE_READ_URL: 'postgres://replica-1/agency, postgresql://replica-2:6432/agency',
+      DATABASE_READ_MAX_LAG_MS: '250',
+    });
+    expect(config).toMatchObject({
+      databasePoolSize: 25,
+      databasePreparedStatements: false,
+      databaseReadUrls: ['postgres://replica-1/agency', 'postgresql://replica-2:6432/agency'],
+      databaseReadMaxLagMs: 250,
+    });
+    expect(loadConfig({}).databaseReadUrls).toEqual([]);
+    expect(loadConfig({}).databaseReadMaxLagMs).toBe(1000);
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://p/a', DATABASE_READ_URL: 'postgres://r/a,http://r/b' }),
+    ).toThrow(/DATABASE_READ_URL must use postgres: or postgresql:, got http:/);
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://p/a', DATABASE_READ_URL: 'postgres://r/a,,' }),
+    ).toThrow(/DATABASE_READ_URL has an empty entry at position 2/);
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://r/a' })).toThrow(
+      /DATABASE_READ_URL needs DATABASE_URL/,
+    );
+  });
+
   it('turns the demo seed off by default on PostgreSQL', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://localhost/x' }).demoSeed).toBe(false);
   });

@@ -91,7 +91,7 @@ async function deliverWith(
         db,
         {
           webhookRetryDelaysMs: [0, 300, 300, 300, 300],
-          webhookTimeoutMs: 1_000,
+          webhookTimeoutMs: 8_000,
           webhookAllowPrivateUrls: true,
           pollMs: 20,
           secrets: box,

@@ -278,7 +278,7 @@ export async function deleteAgent(
 /** The portal's team page: active agents shown on the portal, by name. */
 export async function listPortalAgents(db: Database, organizationId: string, query: PortalAgentsQuery) {
   const page = pageRequest(query);
-  const { items, total } = await db.tenantTx(organizationId, (tx) =>
+  const { items, total } = await db.readTx(organizationId, (tx) =>
     store.listPortalAgents(tx, organizationId, page),
   );
   return { data: items.map(toPortalAgent), meta: pageMeta(total, page) };

@@ -120,7 +120,7 @@ export async function getAnalyticsReport(
   if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
 
   const filter = { ...range, propertyId: query.propertyId, type: query.type };
-  const { byDay, byProperty } = await db.tenantTx(organizationId, async (tx) => {
+  const { byDay, byProperty } = await db.readTx(organizationId, async (tx) => {
     await requireTenantOrganization(tx, organizationId);
     return {
       byDay: await store.sumDailyByDay(tx, organizationId, filter),

@@ -81,7 +81,7 @@ export async function listAdminAppointments(
 
 /** GET /v1/appointments: the key's organization's appointments, soonest first by default, or a cursor page. */
 export async function searchAppointments(db: Database, organizationId: string, query: ListAppointmentsQuery) {
-  return db.tenantTx(organizationId, (tx) => listOf(tx, organizationId, query));
+  return db.readTx(organizationId, (tx) => listOf(tx, organizationId, query));
 }
 
 /** GET /v1/appointments/{id}: 404 when malformed, unknown or another organization's. */
@@ -90,7 +90,7 @@ export async function findAppointment(
   organizationId: string,
   id: string,
 ): Promise<Appointment> {
-  return db.tenantTx(organizationId, async (tx) =>
+  return db.readTx(organizationId, async (tx) =>
     toAppointment(await loadAppointment(tx, organizationId, id)),
   );
 }
@@ -123,7 +123,7 @@ export async function listAppointments(
     agentId: filter.agentId,
     status: filter.status,
   };
-  return db.tenantTx(organizationId, (tx) =>
+  return db.readTx(organizationId, (tx) =>
     pageOf(tx, organizationId, parsed, { by: 'startsAt', order: 'asc' }, page),
   );
 }

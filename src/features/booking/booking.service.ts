@@ -113,7 +113,7 @@ export async function freeSlotsOn(
 
 /** The agents that take online bookings, by name. */
 export async function listBookableAgents(db: Database, organizationId: string): Promise<BookingAgentCard[]> {
-  const agents = await db.tenantTx(organizationId, (tx) => listBookingAgents(tx, organizationId));
+  const agents = await db.readTx(organizationId, (tx) => listBookingAgents(tx, organizationId));
   return agents
     .filter((agent): agent is BookingAgent & { booking: AgentBookingSettings } => agent.booking !== null)
     .map((agent) => ({
@@ -141,7 +141,7 @@ export async function getAvailability(
   query: AvailabilityQuery,
   now = Date.now(),
 ): Promise<BookingAvailability> {
-  return db.tenantTx(organizationId, async (tx) => {
+  return db.readTx(organizationId, async (tx) => {
     const agent = await requireBookingAgent(tx, organizationId, slug);
     const booking = agent.booking;
     const today = wallClock(now, booking?.timezone ?? 'UTC').date;

@@ -46,7 +46,7 @@ export async function getContactConsents(
   contactId: string,
 ): Promise<ContactConsents> {
   const organizationId = principal.organization.id;
-  return db.tenantTx(organizationId, async (tx) => {
+  return db.readTx(organizationId, async (tx) => {
     await requireContact(tx, organizationId, contactId);
     return readContactConsents(tx, organizationId, contactId);
   });

@@ -136,7 +136,7 @@ async function listIn(
 /** Contacts of the key's organization, filtered, sorted and paged, or a cursor page (GET /v1/contacts). */
 export async function listContacts(db: Database, principal: Principal, query: ListContactsQuery) {
   const organizationId = principal.organization.id;
-  return db.tenantTx(organizationId, (tx) => listIn(tx, organizationId, query));
+  return db.readTx(organizationId, (tx) => listIn(tx, organizationId, query));
 }
 
 /** Contacts of an organization for the back office: the same filters as GET /v1/contacts. */
@@ -147,9 +147,7 @@ export async function listAdminContacts(db: Database, organizationId: string, qu
 /** One contact; 404 outside the organization (GET /v1/contacts/{id}). */
 export async function getContact(db: Database, principal: Principal, contactId: string): Promise<Contact> {
   const organizationId = principal.organization.id;
-  return db.tenantTx(organizationId, async (tx) =>
-    toContact(await loadContact(tx, organizationId, contactId)),
-  );
+  return db.readTx(organizationId, async (tx) => toContact(await loadContact(tx, organizationId, contactId)));
 }
 
 /** One contact, back-office view; 404 outside the organization. */

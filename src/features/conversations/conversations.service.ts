@@ -125,7 +125,7 @@ export async function listConversations(
 ): Promise<{ data: Conversation[]; meta: PageMeta }> {
   const page = pageRequest(query);
   const now = context.clock();
-  const { items, total } = await db.tenantTx(organizationId, (tx) =>
+  const { items, total } = await db.readTx(organizationId, (tx) =>
     store.listConversations(tx, organizationId, page),
   );
   return {
@@ -141,7 +141,7 @@ export async function getConversation(
   organizationId: string,
   contactId: string,
 ): Promise<Conversation> {
-  return db.tenantTx(organizationId, (tx) => conversationOf(tx, organizationId, contactId, context.clock()));
+  return db.readTx(organizationId, (tx) => conversationOf(tx, organizationId, contactId, context.clock()));
 }
 
 /** GET /v1/conversations/{contactId}/messages: the contact's messages, newest first. */
@@ -152,7 +152,7 @@ export async function listContactMessages(
   query: PageQuery,
 ): Promise<{ data: Message[]; meta: PageMeta }> {
   const page = pageRequest(query);
-  return db.tenantTx(organizationId, async (tx) => {
+  return db.readTx(organizationId, async (tx) => {
     const contact = await loadContact(tx, organizationId, contactId);
     const { items, total } = await store.listMessages(tx, organizationId, contact.id, page);
     return { data: items.map(toMessage), meta: pageMeta(total, page) };
@@ -170,7 +170,7 @@ export async function listRecentMessages(
   limit: number,
 ): Promise<Message[]> {
   const size = Math.min(100, Math.max(1, Math.trunc(limit)));
-  return db.tenantTx(organizationId, async (tx) => {
+  return db.readTx(organizationId, async (tx) => {
     const contact = await loadContact(tx, organizationId, contactId);
     const { items } = await store.listMessages(
       tx,

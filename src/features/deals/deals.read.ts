@@ -85,7 +85,7 @@ export async function listDeals(
   page: { page?: number; pageSize?: number } = {},
 ): Promise<{ data: Deal[]; meta: ListMeta }> {
   const request = dealListRequest(organizationId, filter, page);
-  return db.tenantTx(organizationId, (tx) => dealsPage(tx, organizationId, request));
+  return db.readTx(organizationId, (tx) => dealsPage(tx, organizationId, request));
 }
 
 /** The same list for the back office (404 for an unknown organization). */
@@ -101,7 +101,7 @@ export async function listAdminDeals(
 /** One deal of the organization; 404 when unknown or another tenant's (v1 and MCP). */
 export async function getDeal(db: Database, organizationId: string, dealId: string): Promise<Deal> {
   if (!isId(dealId, 'deal')) throw Errors.notFound('Deal', dealId);
-  const found = await db.tenantTx(organizationId, (tx) => store.findDealById(tx, organizationId, dealId));
+  const found = await db.readTx(organizationId, (tx) => store.findDealById(tx, organizationId, dealId));
   if (!found) throw Errors.notFound('Deal', dealId);
   return toDeal(found.deal, found.stageName);
 }

@@ -37,7 +37,7 @@ export async function listEventLog(db: Database, principal: Principal, query: Li
     order,
     limit: pageSize + 1,
   };
-  const rows = await db.tenantTx(organizationId, (tx) => store.listEvents(tx, organizationId, filter));
+  const rows = await db.readTx(organizationId, (tx) => store.listEvents(tx, organizationId, filter));
   const hasMore = rows.length > pageSize;
   const page = rows.slice(0, pageSize);
   const last = page.at(-1)?.sequence;
@@ -49,7 +49,7 @@ export async function listEventLog(db: Database, principal: Principal, query: Li
 /** GET /v1/event-log/{id}: one committed event of the key's organization, else 404. */
 export async function getLoggedEvent(db: Database, principal: Principal, id: string) {
   const organizationId = principal.organization.id;
-  const event = await db.tenantTx(organizationId, (tx) => store.findEvent(tx, organizationId, id));
+  const event = await db.readTx(organizationId, (tx) => store.findEvent(tx, organizationId, id));
   if (!event) throw Errors.notFound('Event', id);
   return { data: envelopeOf(event) };
 }

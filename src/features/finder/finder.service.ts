@@ -326,7 +326,7 @@ export async function matchPropertiesForContact(
   overrides: FinderCriteria,
   options: { limit?: number } = {},
 ): Promise<ContactMatches> {
-  return db.tenantTx(organizationId, async (tx) => {
+  return db.readTx(organizationId, async (tx) => {
     const contact = isId(contactId, 'ct') ? await findContactInTx(tx, organizationId, contactId) : null;
     if (!contact) throw Errors.notFound('Contact', contactId);
     const given = Object.entries(overrides).filter(([, value]) => value !== undefined);

@@ -67,7 +67,7 @@ export async function searchLeads(
 ): Promise<{ data: Lead[]; meta: PageMeta }> {
   const filter = listFilter(query);
   const page = pageRequest(query);
-  const { items, total } = await db.tenantTx(organizationId, (tx) =>
+  const { items, total } = await db.readTx(organizationId, (tx) =>
     store.listLeads(tx, organizationId, filter, page),
   );
   return { data: items.map(toLead), meta: pageMeta(total, page) };
@@ -76,7 +76,7 @@ export async function searchLeads(
 /** GET /v1/leads/{id}: 404 when the id is malformed, unknown or another organization's (one answer). */
 export async function findLead(db: Database, organizationId: string, id: string): Promise<Lead> {
   const row = isId(id, 'lead')
-    ? await db.tenantTx(organizationId, (tx) => store.findLeadById(tx, organizationId, id))
+    ? await db.readTx(organizationId, (tx) => store.findLeadById(tx, organizationId, id))
     : null;
   if (!row) throw Errors.notFound('Lead', id);
   return toLead(row);
@@ -110,7 +110,7 @@ export async function findVisitRequest(
   id: string,
 ): Promise<VisitRequest> {
   const row = isId(id, 'vr')
-    ? await db.tenantTx(organizationId, (tx) => store.findVisitRequestById(tx, organizationId, id))
+    ? await db.readTx(organizationId, (tx) => store.findVisitRequestById(tx, organizationId, id))
     : null;
   if (!row) throw Errors.notFound('Visit request', id);
   return toVisitRequest(row);
@@ -123,7 +123,7 @@ export async function searchVisitRequests(
   query: ListVisitRequestsQuery,
 ): Promise<{ data: VisitRequest[]; meta: PageMeta }> {
   const page = pageRequest(query);
-  const { items, total } = await db.tenantTx(organizationId, (tx) =>
+  const { items, total } = await db.readTx(organizationId, (tx) =>
     store.listVisitRequests(tx, organizationId, { status: query.status }, page),
   );
   return { data: items.map(toVisitRequest), meta: pageMeta(total, page) };

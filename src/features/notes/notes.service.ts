@@ -59,7 +59,7 @@ export async function listContactNotes(
 ) {
   const organizationId = principal.organization.id;
   const page = pageRequest(query);
-  return db.tenantTx(organizationId, async (tx) => {
+  return db.readTx(organizationId, async (tx) => {
     await requireContact(tx, organizationId, contactId);
     const { rows, total } = await store.listNotes(tx, organizationId, contactId, page);
     return { data: rows.map(toNote), meta: pageMeta(total, page) };

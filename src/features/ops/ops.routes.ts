@@ -5,6 +5,43 @@ import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
 
 const StatusSchema = Type.Object({ status: Type.String() }, { additionalProperties: false });
 
+const ReplicaSchema = Type.Object(
+  {
+    name: Type.String({
+      description: 'host:port/database of the replica',
+      examples: ['10.0.0.12:5432/agency'],
+    }),
+    state: Type.Union(
+      [Type.Literal('ok'), Type.Literal('lagging'), Type.Literal('down'), Type.Literal('starting')],
+      {
+        description:
+          'ok: serves reads; lagging: further behind than DATABASE_READ_MAX_LAG_MS; down: does not answer, or is ' +
+          'not a standby; starting: not measured yet',
+      },
+    ),
+    lagMs: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description: 'How far behind the primary it is, in milliseconds; null when down or not measured yet',
+    }),
+    reads: Type.Integer({ minimum: 0, description: 'Reads it has served since this process started' }),
+    error: Type.Union([Type.String(), Type.Null()], { description: 'Why it is down' }),
+  },
+  { additionalProperties: false },
+);
+
+const ReadySchema = Type.Object(
+  {
+    status: Type.Union([Type.Literal('ready'), Type.Literal('degraded')], {
+      description: 'degraded: a read replica is lagging or down; the primary serves its reads meanwhile',
+    }),
+    replicas: Type.Optional(
+      Type.Array(ReplicaSchema, {
+        description: 'Each read replica (DATABASE_READ_URL); absent without replicas',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 /** Liveness and readiness for load balancers and orchestrators; no key needed. */
 export const opsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
   app.get(
@@ -34,9 +71,11 @@ export const opsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app
         description:
           'No key needed. 200 `{"status": "ready"}` when a query on the database succeeds; otherwise 503 ' +
           'SERVICE_UNAVAILABLE with `Retry-After: 2`, so an orchestrator takes the process out of rotation ' +
-          'until the database is back.',
+          'until the database is back. With read replicas (DATABASE_READ_URL) it lists each one with its ' +
+          'state and lag, and says `degraded` (still 200: the primary serves the reads) while one is ' +
+          'lagging or down.',
         tags: ['Operations'],
-        response: { 200: StatusSchema, 503: ref(ErrorResponseSchema) },
+        response: { 200: ReadySchema, 503: ref(ErrorResponseSchema) },
       },
     },
     async () => {
@@ -45,7 +84,10 @@ export const opsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app
       } catch (error) {
         throw Errors.databaseUnavailable(error);
       }
-      return { status: 'ready' };
+      const replicas = db.replicaStatus();
+      if (replicas.length === 0) return { status: 'ready' as const };
+      const degraded = replicas.some((replica) => replica.state !== 'ok');
+      return { status: degraded ? ('degraded' as const) : ('ready' as const), replicas };
     },
   );
 };

@@ -60,7 +60,7 @@ export async function listPipelines(
   organizationId: string,
   query: { page?: number; pageSize?: number } = {},
 ): Promise<{ data: Pipeline[]; meta: PageMeta }> {
-  return db.tenantTx(organizationId, (tx) => pipelinesPage(tx, organizationId, query));
+  return db.readTx(organizationId, (tx) => pipelinesPage(tx, organizationId, query));
 }
 
 /** The same list for the back office (404 for an unknown organization). */

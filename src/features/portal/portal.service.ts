@@ -24,7 +24,7 @@ function toPortal(record: store.PortalRecord): Portal {
 /** The portal's branding and contact data; the agency name falls back to the organization's. */
 export async function getPortal(db: Database, organizationId: string): Promise<Portal> {
   const record = isId(organizationId, 'org')
-    ? await db.tenantTx(organizationId, (tx) => store.findPortal(tx, organizationId))
+    ? await db.readTx(organizationId, (tx) => store.findPortal(tx, organizationId))
     : null;
   if (!record) throw Errors.notFound('Organization', organizationId);
   return toPortal(record);

@@ -95,12 +95,12 @@ export async function searchPortalProperties(
   const filter = portalFilter(query);
   const request = listRequest(query, { list: 'portal.properties', organizationId, defaultPageSize: 12 });
   if (request.mode === 'cursor') {
-    const rows = await db.tenantTx(organizationId, (tx) =>
+    const rows = await db.readTx(organizationId, (tx) =>
       portalStore.listPortalPropertiesByUpdatedAt(tx, organizationId, filter, request),
     );
     return cursorPage(rows, request, toPortalProperty);
   }
-  const { items, total } = await db.tenantTx(organizationId, (tx) =>
+  const { items, total } = await db.readTx(organizationId, (tx) =>
     portalStore.listPortalProperties(tx, organizationId, filter, portalSort(query), request),
   );
   return { data: items.map(toPortalProperty), meta: pageMeta(total, request) };
@@ -113,7 +113,7 @@ export async function listFeaturedProperties(
   query: { page?: number; pageSize?: number },
 ) {
   const page = pageRequest(query, 12);
-  const { items, total } = await db.tenantTx(organizationId, (tx) =>
+  const { items, total } = await db.readTx(organizationId, (tx) =>
     portalStore.listPortalProperties(
       tx,
       organizationId,
@@ -128,7 +128,7 @@ export async function listFeaturedProperties(
 /** One published property; 404 when unknown, unpublished or of another agency (one message for all). */
 export async function getPortalProperty(db: Database, organizationId: string, propertyId: string) {
   const found = isId(propertyId, 'prop')
-    ? await db.tenantTx(organizationId, (tx) =>
+    ? await db.readTx(organizationId, (tx) =>
         store.findPropertyById(tx, organizationId, propertyId, { portal: true }),
       )
     : null;
@@ -138,7 +138,7 @@ export async function getPortalProperty(db: Database, organizationId: string, pr
 
 /** Facets of the published stock, to build a search form from what the agency actually has. */
 export async function portalFilters(db: Database, organizationId: string): Promise<PortalFilters> {
-  const rows = await db.tenantTx(organizationId, (tx) => portalStore.portalFacets(tx, organizationId));
+  const rows = await db.readTx(organizationId, (tx) => portalStore.portalFacets(tx, organizationId));
   const filters: PortalFilters = {
     total: 0,
     transactionTypes: [],

@@ -250,12 +250,12 @@ export async function listAdminTasks(db: Database, organizationId: string, query
 
 /** GET /v1/tasks: the key's organization's tasks, soonest due first by default, or a cursor page. */
 export async function searchTasks(db: Database, organizationId: string, query: ListTasksQuery) {
-  return db.tenantTx(organizationId, (tx) => listOf(tx, organizationId, query));
+  return db.readTx(organizationId, (tx) => listOf(tx, organizationId, query));
 }
 
 /** GET /v1/tasks/{id}: 404 when malformed, unknown or another organization's. */
 export async function findTask(db: Database, organizationId: string, id: string): Promise<Task> {
-  return db.tenantTx(organizationId, async (tx) => toTask(await loadTask(tx, organizationId, id)));
+  return db.readTx(organizationId, async (tx) => toTask(await loadTask(tx, organizationId, id)));
 }
 
 /** What the MCP tool `list_pending_tasks` filters on. */
@@ -279,7 +279,7 @@ export async function listPendingTasks(
     typeof filter.dueBefore === 'string'
       ? parseDateOrDateTime(filter.dueBefore, 'dueBefore')
       : filter.dueBefore;
-  return db.tenantTx(organizationId, (tx) =>
+  return db.readTx(organizationId, (tx) =>
     pageOf(
       tx,
       organizationId,

@@ -19,7 +19,7 @@ export async function contactTimeline(
 ) {
   const organizationId = principal.organization.id;
   const page = pageRequest(query);
-  return db.tenantTx(organizationId, async (tx) => {
+  return db.readTx(organizationId, async (tx) => {
     const contact = isId(contactId, 'ct') ? await findContactInTx(tx, organizationId, contactId) : null;
     if (!contact) throw Errors.notFound('Contact', contactId);
     const { rows, total } = await store.timelinePage(tx, organizationId, contactId, {

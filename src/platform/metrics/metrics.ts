@@ -1,7 +1,7 @@
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
-import type { PoolStats } from '../../db/database.ts';
+import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import type { PoolStats, ReplicaStatus } from '../../db/database.ts';
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -174,4 +174,43 @@ export function poolMetrics(stats: () => PoolStats | null): Metric[] {
     },
   });
   return [connections, max, waiting];
+}
+
+/**
+ * Each read replica at scrape time (DATABASE_READ_URL): `db_replica_up` (1 while it serves reads),
+ * `db_replica_lag_seconds` and `db_replica_reads_total`, labelled with its host:port/database.
+ */
+export function replicaMetrics(status: () => ReplicaStatus[]): Metric[] {
+  const up = new Gauge({
+    name: 'db_replica_up',
+    help: 'Whether the read replica serves reads (1) or is lagging, down or starting (0)',
+    labelNames: ['replica'],
+    registers: [],
+    collect() {
+      for (const replica of status()) this.set({ replica: replica.name }, replica.state === 'ok' ? 1 : 0);
+    },
+  });
+  const lag = new Gauge({
+    name: 'db_replica_lag_seconds',
+    help: 'How far the read replica is behind the primary (absent while down)',
+    labelNames: ['replica'],
+    registers: [],
+    collect() {
+      this.reset();
+      for (const replica of status()) {
+        if (replica.lagMs !== null) this.set({ replica: replica.name }, replica.lagMs / 1000);
+      }
+    },
+  });
+  const reads = new Counter({
+    name: 'db_replica_reads_total',
+    help: 'Read transactions the replica served',
+    labelNames: ['replica'],
+    registers: [],
+    collect() {
+      this.reset();
+      for (const replica of status()) this.inc({ replica: replica.name }, replica.reads);
+    },
+  });
+  return [up, lag, reads];
 }

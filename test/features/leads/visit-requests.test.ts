@@ -40,7 +40,7 @@ const fieldsOf = (error: { details?: { field: string }[] }) => (error.details ??
 beforeAll(async () => {
   app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   receiver = await new Receiver().start();
-  worker = startWorker(await testDatabase(), { webhookTimeoutMs: 1_500 });
+  worker = startWorker(await testDatabase());
   tenant = await busyTenant(app);
   formKey = await fastPublishableKey(app, tenant.org.id);
   property = await createProperty(app, tenant.org.id);

@@ -69,7 +69,7 @@ const v1 = (method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: Re
 beforeAll(async () => {
   app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   receiver = await new Receiver().start();
-  worker = startWorker(await testDatabase(), { webhookTimeoutMs: 3_000 });
+  worker = startWorker(await testDatabase());
   tenant = await createTenant(app, { secret: { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 } });
   await subscribe(app, key(), receiver.url('/all'), ['*']);
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   db = await testDatabase();
   receiver = await new Receiver().start();
   // 1.5 s: an answer on a machine busy with the whole suite (a timed-out attempt is retried: a duplicate).
-  worker = startWorker(db, { webhookRetryDelaysMs: [0, 300, 300], webhookTimeoutMs: 1_500 });
+  worker = startWorker(db, { webhookRetryDelaysMs: [0, 300, 300] });
 });
 afterAll(async () => {
   await worker.stop();

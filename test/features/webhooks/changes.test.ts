@@ -24,7 +24,7 @@ beforeAll(async () => {
   app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   db = await testDatabase();
   receiver = await new Receiver().start();
-  worker = startWorker(db, { webhookRetryDelaysMs: [0, 200, 200], webhookTimeoutMs: 1_500 });
+  worker = startWorker(db, { webhookRetryDelaysMs: [0, 200, 200] });
   tenant = await busyTenant(app);
 });
 afterAll(async () => {

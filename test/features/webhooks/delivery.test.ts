@@ -24,8 +24,8 @@ beforeAll(async () => {
   app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   db = await testDatabase();
   receiver = await new Receiver().start();
-  // 1.5 s: long enough for an answer on a machine busy with the whole suite (400 ms timed out there).
-  worker = startWorker(db, { webhookRetryDelaysMs: [0, 300, 300, 300, 300], webhookTimeoutMs: 1_500 });
+  // 4 s: long past any event-loop stall seen in a full run, short enough for the test of a timeout.
+  worker = startWorker(db, { webhookRetryDelaysMs: [0, 300, 300, 300, 300], webhookTimeoutMs: 4_000 });
   tenant = await busyTenant(app);
 });
 afterAll(async () => {
@@ -137,22 +137,26 @@ describe('delivering an event', () => {
     expect(receiver.at('/flaky')).toHaveLength(3);
   });
 
-  it('retries 429, a dropped connection and a timeout, and stops after the last configured attempt', async () => {
-    const hook = await subscribe(app, tenant.secret.key, receiver.url('/mixed'), ['deal.won']);
-    receiver.script('/mixed', { status: 429 }, 'reset', 'hang', { status: 503 }, { status: 502 });
-    await emit(db, tenant.org.id, 'deal.won');
-    await receiver.waitFor(5, '/mixed');
-    await eventually(async () => {
-      const [delivery] = await deliveriesOf(app, tenant.secret.key, hook.id);
-      expect(delivery?.status).toBe('FAILED');
-      expect(delivery?.attempts.map((a) => a.statusCode)).toEqual([429, null, null, 503, 502]);
-      expect(delivery?.attempts[1]?.error).toMatch(/ECONNRESET|socket hang up/);
-      expect(delivery?.attempts[2]?.error).toMatch(/timeout after 1500 ms/);
-      expect(delivery?.attempts[2]?.durationMs).toBeGreaterThanOrEqual(380);
-    });
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(receiver.at('/mixed')).toHaveLength(5);
-  });
+  it(
+    'retries 429, a dropped connection and a timeout, and stops after the last configured attempt',
+    { timeout: 60_000 },
+    async () => {
+      const hook = await subscribe(app, tenant.secret.key, receiver.url('/mixed'), ['deal.won']);
+      receiver.script('/mixed', { status: 429 }, 'reset', 'hang', { status: 503 }, { status: 502 });
+      await emit(db, tenant.org.id, 'deal.won');
+      await receiver.waitFor(5, '/mixed');
+      await eventually(async () => {
+        const [delivery] = await deliveriesOf(app, tenant.secret.key, hook.id);
+        expect(delivery?.status).toBe('FAILED');
+        expect(delivery?.attempts.map((a) => a.statusCode)).toEqual([429, null, null, 503, 502]);
+        expect(delivery?.attempts[1]?.error).toMatch(/ECONNRESET|socket hang up/);
+        expect(delivery?.attempts[2]?.error).toMatch(/timeout after 4000 ms/);
+        expect(delivery?.attempts[2]?.durationMs).toBeGreaterThanOrEqual(3_900);
+      }, 20_000);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(receiver.at('/mixed')).toHaveLength(5);
+    },
+  );
 
   it('does not retry a 4xx, and does not follow a redirect (a 3xx is a failure)', async () => {
     const rejecting = await subscribe(app, tenant.secret.key, receiver.url('/bad-request'), ['deal.won']);

@@ -133,11 +133,16 @@ export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 
   await exited;
 }
 
-/** Runs one delivery worker of `db` until stopped (tiny delays and polls). */
+/**
+ * Runs one delivery worker of `db` until stopped (tiny delays and polls). The time limit of an
+ * attempt is generous: a test process's event loop stalls for seconds at times (a PGlite opening
+ * or an app being built in the same fork, test/helpers/per-file-database.ts reports them), and an
+ * answer read after the limit is a timeout. Tests of the limit itself set a shorter one.
+ */
 export function startWorker(db: Database, settings: Partial<DeliveryWorkerSettings> = {}) {
   const worker = new DeliveryWorker(db, {
     webhookRetryDelaysMs: [0, 300, 300, 300, 300],
-    webhookTimeoutMs: 1_000,
+    webhookTimeoutMs: 8_000,
     webhookAllowPrivateUrls: true,
     pollMs: 20,
     ...settings,
