@@ -16,7 +16,7 @@ import { Receiver } from '../features/webhooks/receiver.ts';
 import { eventually, startWorker, subscribe } from '../features/webhooks/support.ts';
 import { createTenant, type Tenant } from '../helpers/factories.ts';
 import { admin, api } from '../helpers/http.ts';
-import { pgbouncerInstalled, startPgbouncer, type RunningPgbouncer } from '../helpers/pgbouncer.ts';
+import { pgbouncerInstalled, startPgbouncer, type RunningPgbouncer } from '../../scripts/lib/pgbouncer.ts';
 import { buildTestApp, TEST_DATABASE_URL } from '../helpers/test-app.ts';
 
 const run = TEST_DATABASE_URL !== undefined && (pgbouncerInstalled() || process.env.CI === 'true');

@@ -11,7 +11,7 @@ import { openDatabase, type Database } from '../../src/db/database.ts';
 import { eventually } from '../features/webhooks/support.ts';
 import { createTenant, type Tenant } from '../helpers/factories.ts';
 import { admin, api, expectStatus } from '../helpers/http.ts';
-import { postgresBin, startReplicatedCluster, type ReplicatedCluster } from '../helpers/replica-cluster.ts';
+import { postgresBin, startReplicatedCluster, type ReplicatedCluster } from '../../scripts/lib/pg-cluster.ts';
 import { buildTestApp, TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/test-app.ts';
 
 const run = TEST_DATABASE_URL !== undefined && (postgresBin() !== null || process.env.CI === 'true');

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/db/database.ts';
+import { startPgbouncer } from '../../scripts/lib/pgbouncer.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,6 +22,8 @@ declare module 'vitest' {
     pgliteSnapshot: string | null;
     /** The template database's name (PostgreSQL leg). */
     postgresTemplate: string | null;
+    /** TEST_VIA_PGBOUNCER=1: the port of a PgBouncer (transaction mode) every file's copy is reached through. */
+    pgbouncerPort: number | null;
   }
 }
 
@@ -55,6 +58,7 @@ export async function setup(project: TestProject): Promise<void> {
     await db.close();
     project.provide('pgliteSnapshot', path);
     project.provide('postgresTemplate', null);
+    project.provide('pgbouncerPort', null);
     cleanup = async () => rmSync(folder, { recursive: true, force: true });
     return;
   }
@@ -71,16 +75,29 @@ export async function setup(project: TestProject): Promise<void> {
   await db.close();
   project.provide('pgliteSnapshot', null);
   project.provide('postgresTemplate', template);
-  cleanup = async () =>
-    onServer(baseUrl, async (client) => {
-      const copies = await client.query<{ datname: string }>(
-        `SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname = $2`,
-        [`${base}\\_f%`, template],
-      );
-      for (const { datname } of copies.rows) {
-        await client.query(`DROP DATABASE IF EXISTS ${quotedName(datname)} WITH (FORCE)`);
-      }
-    });
+  // The databases are made and dropped directly (CREATE DATABASE ... TEMPLATE needs the template
+  // without connections, which a pooler keeps open); the tests' own traffic goes through PgBouncer.
+  const bouncer =
+    process.env.TEST_VIA_PGBOUNCER === '1'
+      ? await startPgbouncer({ server: new URL(baseUrl).host, poolMode: 'transaction', serverPool: 8 })
+      : null;
+  project.provide('pgbouncerPort', bouncer?.port ?? null);
+  cleanup = async () => {
+    await bouncer?.stop();
+    await dropCopies(baseUrl, base, template);
+  };
+}
+
+async function dropCopies(baseUrl: string, base: string, template: string): Promise<void> {
+  await onServer(baseUrl, async (client) => {
+    const copies = await client.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname = $2`,
+      [`${base}\\_f%`, template],
+    );
+    for (const { datname } of copies.rows) {
+      await client.query(`DROP DATABASE IF EXISTS ${quotedName(datname)} WITH (FORCE)`);
+    }
+  });
 }
 
 export async function teardown(): Promise<void> {

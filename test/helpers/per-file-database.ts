@@ -1,8 +1,10 @@
 /**
- * vitest setupFiles: before a test file's own imports, points it at its own copy of the migrated
- * database made by test/helpers/global-setup.ts. On PostgreSQL that is a database created from the
- * template, and TEST_DATABASE_URL is rewritten to it, so everything the file starts (apps, worker
- * processes, CLI servers) uses the copy; on PGlite, testDatabase() loads the snapshot.
+ * vitest setupFiles, before each test file's own imports. On PostgreSQL it makes the file a copy of
+ * the migrated template (test/helpers/global-setup.ts) and points TEST_DATABASE_URL at it, which the
+ * processes the file starts (workers, CLI servers) read; the in-process apps of a fork keep the
+ * database of the fork's first file (test/helpers/test-app.ts). Before the file's tests it ends the
+ * webhook deliveries earlier files left pending, checks every answer against the document, and
+ * reports event-loop stalls.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
@@ -11,8 +13,11 @@ import { verifyStatementCaches } from '../../src/db/statements.ts';
 import { contractViolations } from './response-contract.ts';
 
 // Every answer of a test app is checked against the document it serves (test/helpers/response-contract.ts).
-beforeAll(() => {
+beforeAll(async () => {
   contractViolations.length = 0;
+  // Imported here, not above: test-app reads TEST_DATABASE_URL once, after it is rewritten below.
+  const { endEarlierFilesDeliveries } = await import('./test-app.ts');
+  await endEarlierFilesDeliveries();
 });
 afterAll(() => {
   const found = [...new Set(contractViolations.splice(0))];
@@ -68,5 +73,12 @@ if (template && baseUrl) {
     await client.end();
   }
   url.pathname = `/${name}`;
+  // TEST_VIA_PGBOUNCER=1: through PgBouncer in transaction mode, without named prepared statements
+  // (PgBouncer 1.18 has none), as docs/scaling.md tells operators to run it.
+  const bouncerPort = inject('pgbouncerPort');
+  if (bouncerPort) {
+    url.port = String(bouncerPort);
+    process.env.TEST_DATABASE_PREPARED_STATEMENTS = 'false';
+  }
   process.env.TEST_DATABASE_URL = url.toString();
 }

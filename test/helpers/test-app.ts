@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
 import { inject } from 'vitest';
 import { buildApp, type AppDependencies } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -10,9 +11,11 @@ import { checkResponsesAgainstDocument } from './response-contract.ts';
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
 /**
- * `TEST_DATABASE_URL` selects PostgreSQL (the CI's second leg): by the time a test file runs it names
- * the file's own copy of the migrated template (test/helpers/per-file-database.ts). Unset, each test
- * file gets an in-memory PGlite opened from the run's migrated snapshot (test/helpers/global-setup.ts).
+ * `TEST_DATABASE_URL` selects PostgreSQL (the CI's second leg): when this module is first imported
+ * in a fork it names that file's copy of the migrated template (test/helpers/per-file-database.ts);
+ * the fork's later files keep using it (isolate: false keeps this module), while the processes they
+ * start read their own file's copy from the environment. Unset, the fork gets an in-memory PGlite
+ * opened from the run's migrated snapshot (test/helpers/global-setup.ts).
  * `TEST_REDIS_URL` is the Redis the shared-limit tests use.
  */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
@@ -20,10 +23,31 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6
 
 let shared: Promise<Database> | undefined;
 
-/** One migrated database per test file (tests isolate by creating their own organizations). */
+/**
+ * The migrated database of this fork. Files share it (isolate: false keeps this module, and its
+ * handle, from one file to the next), so tests isolate by creating their own organizations.
+ */
 export function testDatabase(): Promise<Database> {
   shared ??= openTestDatabase(TEST_DATABASE_URL);
   return shared;
+}
+
+/**
+ * Called before each file: deliveries an earlier file of this fork left PENDING (its receivers are
+ * closed, its worker stopped) are ended, or this file's worker, which claims every due delivery of
+ * the database as a real worker does, would spend its slots and time limits on them.
+ */
+export async function endEarlierFilesDeliveries(): Promise<void> {
+  if (shared === undefined) return;
+  await (
+    await shared
+  ).systemTx((tx) =>
+    tx.execute(
+      sql`UPDATE webhook_deliveries SET status = 'FAILED', next_attempt_at = NULL, locked_until = NULL,
+            claim_id = NULL, last_error = 'an earlier test file ended', completed_at = now()
+          WHERE status = 'PENDING'`,
+    ),
+  );
 }
 
 /**
@@ -38,6 +62,7 @@ export async function openTestDatabase(
     databaseUrl,
     dataDir: 'memory://',
     poolSize: 5,
+    preparedStatements: process.env.TEST_DATABASE_PREPARED_STATEMENTS !== 'false',
     pgliteSnapshot: snapshotPath ? new Blob([readFileSync(snapshotPath)]) : undefined,
   });
   // Nothing to apply on a copy of the migrated database; kept so a stale snapshot cannot pass.

@@ -44,6 +44,27 @@ export function isRetryable(outcome: SendOutcome): boolean {
   return outcome.statusCode === 429 || outcome.statusCode >= 500;
 }
 
+/** A `Retry-After` value (delay-seconds or an HTTP-date) in milliseconds from `now`; null when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | null {
+  if (value === undefined) return null;
+  const text = value.trim();
+  if (/^\d{1,9}$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/**
+ * The wait before the next attempt: the schedule's, or longer when a 429 or 503 asked for it with
+ * `Retry-After`, but never longer than the schedule's longest delay (a receiver cannot park its
+ * deliveries for days, and the schedule's total still bounds a delivery's life).
+ */
+export function nextDelay(outcome: SendOutcome, scheduled: number, schedule: readonly number[]): number {
+  if (outcome.statusCode !== 429 && outcome.statusCode !== 503) return scheduled;
+  const asked = retryAfterMs(outcome.responseHeaders?.['retry-after']);
+  if (asked === null) return scheduled;
+  return Math.max(scheduled, Math.min(asked, Math.max(...schedule)));
+}
+
 /** The exact bytes sent: the SPEC envelope, `event` first, with `sequence`. The same on every attempt. */
 export function envelopeBody(event: queue.ClaimedDelivery['event']): string {
   return JSON.stringify(envelopeOf(event));
@@ -94,7 +115,10 @@ export class DeliveryWorker {
   constructor(
     private readonly db: Database,
     private readonly settings: DeliveryWorkerSettings,
-    private readonly log: { error(obj: unknown, msg: string): void } = console,
+    private readonly log: {
+      error(obj: unknown, msg: string): void;
+      debug?(obj: unknown, msg: string): void;
+    } = console,
   ) {
     this.agents = deliveryAgents(settings.webhookAllowPrivateUrls);
     this.concurrency = settings.concurrency ?? 64;
@@ -120,6 +144,8 @@ export class DeliveryWorker {
       const free = this.concurrency - this.inFlight.size;
       if (free > 0) {
         const claimed = await this.claim(Math.min(free, 64));
+        if (claimed.length > 0)
+          this.log.debug?.({ claimed: claimed.length, inFlight: this.inFlight.size }, 'claimed');
         for (const delivery of claimed) this.launch(delivery);
         if (claimed.length > 0 && claimed.length === Math.min(free, 64)) continue;
         if (claimed.length === 0 && this.inFlight.size === 0) return;
@@ -236,6 +262,7 @@ export class DeliveryWorker {
     }
     const headers = signedHeaders(delivery, secrets, body, startedAt.getTime());
     const requestHeaders = { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+    this.log.debug?.({ deliveryId: delivery.id, url: delivery.url }, 'sending');
     const outcome = await sendWebhook({
       url: delivery.url,
       body,
@@ -244,6 +271,10 @@ export class DeliveryWorker {
       agents: this.agents,
       lookup: this.settings.lookup,
     });
+    this.log.debug?.(
+      { deliveryId: delivery.id, status: outcome.statusCode, error: outcome.error, ms: outcome.durationMs },
+      'sent',
+    );
     const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     const attemptNumber = delivery.attemptCount + 1;
     const delays = this.settings.webhookRetryDelaysMs;
@@ -264,7 +295,7 @@ export class DeliveryWorker {
     }
     const result: queue.AttemptResult = {
       status: retry ? 'PENDING' : 'FAILED',
-      retryInMs: retry ? (delays[attemptNumber] ?? 0) : null,
+      retryInMs: retry ? nextDelay(outcome, delays[attemptNumber] ?? 0, delays) : null,
       attempt: {
         startedAt,
         durationMs: outcome.durationMs,

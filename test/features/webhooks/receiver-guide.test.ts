@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/database.ts';
 import type { RunningJobs } from '../../../src/platform/jobs/scheduler.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
-import { freePort } from '../../helpers/ports.ts';
+import { freePort } from '../../../scripts/lib/ports.ts';
 import { busyTenant, emit, eventually, startWorker, subscribe } from './support.ts';
 
 const GUIDE = fileURLToPath(new URL('../../../docs/webhooks.md', import.meta.url));

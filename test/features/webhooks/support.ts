@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
@@ -114,6 +115,7 @@ export function startWorkerProcess(databaseUrl: string, env: Record<string, stri
       PATH: process.env.PATH,
       NODE_ENV: 'test',
       DATABASE_URL: databaseUrl,
+      DATABASE_PREPARED_STATEMENTS: process.env.TEST_DATABASE_PREPARED_STATEMENTS ?? 'true',
       ADMIN_TOKEN,
       LOG_LEVEL: process.env.DEBUG_WORKER ? 'info' : 'silent',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
@@ -140,15 +142,24 @@ export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 
  * answer read after the limit is a timeout. Tests of the limit itself set a shorter one.
  */
 export function startWorker(db: Database, settings: Partial<DeliveryWorkerSettings> = {}) {
-  const worker = new DeliveryWorker(db, {
-    webhookRetryDelaysMs: [0, 300, 300, 300, 300],
-    webhookTimeoutMs: 8_000,
-    webhookAllowPrivateUrls: true,
-    pollMs: 20,
-    ...settings,
-  });
-  // Errors reach stderr: a worker job failing in a test must not fail silently.
-  return startJobs([worker.job()], pino({ level: 'error' }, pino.destination(2)));
+  // Errors reach stderr: a worker job failing in a test must not fail silently. WORKER_DEBUG=1 adds
+  // each claim and each attempt (sent, answered) with the test file's name.
+  const log = pino(
+    { level: process.env.WORKER_DEBUG ? 'debug' : 'error', base: { file: expect.getState().testPath } },
+    pino.destination(2),
+  );
+  const worker = new DeliveryWorker(
+    db,
+    {
+      webhookRetryDelaysMs: [0, 300, 300, 300, 300],
+      webhookTimeoutMs: 8_000,
+      webhookAllowPrivateUrls: true,
+      pollMs: 20,
+      ...settings,
+    },
+    log,
+  );
+  return startJobs([worker.job()], log);
 }
 
 /** The delivery log of a subscription, as the API shows it. */

@@ -15,6 +15,8 @@ export interface RunningPgbouncer {
   url(database: string): string;
   /** Its log so far (for a failing test's message). */
   log(): string;
+  /** Stops it (every connection through it breaks) and starts it again on the same port. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -55,40 +57,51 @@ export async function startPgbouncer(
   );
   for (const file of ['users.txt', 'pgbouncer.ini']) chmodSync(join(dir, file), 0o644);
   const asRoot = process.getuid?.() === 0;
-  const child: ChildProcess = spawn(
-    PGBOUNCER_PATH,
-    [...(asRoot ? ['-u', 'postgres'] : []), join(dir, 'pgbouncer.ini')],
-    { stdio: 'ignore' },
-  );
   const log = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
   const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const client = new pg.Client({ connectionString: url('postgres') });
-    try {
-      await client.connect();
-      await client.query('SELECT 1');
-      await client.end();
-      break;
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      if (Date.now() > deadline || child.exitCode !== null) {
-        child.kill('SIGKILL');
-        throw new Error(`PgBouncer did not start: ${(error as Error).message}\n${log()}`);
+
+  /** Starts the process and waits until it answers a query. */
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn(PGBOUNCER_PATH, [...(asRoot ? ['-u', 'postgres'] : []), join(dir, 'pgbouncer.ini')], {
+      stdio: 'ignore',
+    });
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const client = new pg.Client({ connectionString: url('postgres') });
+      try {
+        await client.connect();
+        await client.query('SELECT 1');
+        await client.end();
+        return child;
+      } catch (error) {
+        await client.end().catch(() => undefined);
+        if (Date.now() > deadline || child.exitCode !== null) {
+          child.kill('SIGKILL');
+          throw new Error(`PgBouncer did not start: ${(error as Error).message}\n${log()}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
     }
-  }
+  };
+  /** SIGINT: PgBouncer closes every client and server connection at once. */
+  const halt = async (child: ChildProcess) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGINT');
+    await exited;
+  };
+
+  let child = await launch();
   return {
     port,
     url,
     log,
+    async restart() {
+      await halt(child);
+      child = await launch();
+    },
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGINT');
-        await exited;
-      }
+      await halt(child);
       rmSync(dir, { recursive: true, force: true });
     },
   };
