@@ -137,9 +137,19 @@ async function main() {
       await admin(base, 'POST', `/admin/v1/organizations/${orgId}/api-keys`, {
         type: 'publishable',
         ...limits,
+        writeLimitPerMinute: 100_000,
       })
     ).data.key as string;
-    const keys: LoadKeys = { secret, publishable };
+    // A second agency whose portal is only read: with no recent write, its reads can go to the replica.
+    const quiet = (await admin(base, 'POST', '/admin/v1/demo-seed')).data;
+    const readOnlyPortal = (
+      await admin(base, 'POST', `/admin/v1/organizations/${quiet.organization.id}/api-keys`, {
+        type: 'publishable',
+        ...limits,
+        writeLimitPerMinute: 100_000,
+      })
+    ).data.key;
+    const keys: LoadKeys = { secret, publishable, readOnlyPortal };
     const hook = await fetch(`${base}/v1/webhooks`, {
       method: 'POST',
       headers: { 'x-api-key': secret, 'content-type': 'application/json' },
@@ -148,10 +158,13 @@ async function main() {
     if (hook.status !== 201) throw new Error(`POST /v1/webhooks: ${hook.status} ${await hook.text()}`);
     const subscriptionId = ((await hook.json()) as { data: { id: string } }).data.id;
     const agents = await fetch(`${base}/v1/booking/agents`, { headers: { 'x-api-key': publishable } });
-    const slugs = ((await agents.json()) as { data: { slug: string }[] }).data.map((agent) => agent.slug);
+    // SPEC's booking answers are doubly wrapped: {data: {data: [...]}}.
+    const slugs = ((await agents.json()) as { data: { data: { slug: string }[] } }).data.data.map(
+      (agent) => agent.slug,
+    );
 
     const stats = emptyStats();
-    const balancer = new Balancer(() => apis.filter((api) => api.alive()).map((api) => api.url as string));
+    const balancer = new Balancer(() => apis.filter((api) => api.serving()).map((api) => api.url as string));
     let maxLagMs = 0;
     let servedByReplica = 0;
     const deadline = Date.now() + SECONDS * 1000;
@@ -212,7 +225,18 @@ async function main() {
       );
     const writes = {
       contacts: [stats.acked.contacts.size, await found('contacts', stats.acked.contacts)],
-      leads: [stats.acked.leads.size, await found('leads', stats.acked.leads)],
+      leads: [
+        stats.acked.leadPhones.size,
+        Number(
+          (
+            await primary.query(
+              `SELECT count(DISTINCT c.phone) AS n FROM leads l JOIN contacts c ON c.id = l.contact_id
+               WHERE c.phone = ANY($1)`,
+              [[...stats.acked.leadPhones]],
+            )
+          ).rows[0].n,
+        ),
+      ],
       appointments: [stats.acked.appointments.size, await found('appointments', stats.acked.appointments)],
     };
     // Every event recorded for the organization since the subscription (which takes '*') must arrive.
@@ -243,6 +267,9 @@ async function main() {
       `latency            p50 ${percentile(stats.latencies, 50).toFixed(1)} ms, p99 ${percentile(stats.latencies, 99).toFixed(1)} ms`,
     );
     console.log(`retried on a new connection  ${stats.retried}`);
+    const unusual = [...stats.byOperation.entries()].filter(([name]) => !/ 20[01]$/.test(name));
+    if (unusual.length > 0)
+      console.log(`non-2xx by operation  ${unusual.map(([name, n]) => `${name}: ${n}`).join(', ')}`);
     for (const [kind, [acked, seen]] of Object.entries(writes)) {
       console.log(`writes ${kind.padEnd(12)} acknowledged ${acked}, found ${seen}`);
     }

@@ -8,8 +8,11 @@
 import { randomUUID } from 'node:crypto';
 
 export interface LoadKeys {
+  /** The agency whose CRM and portal take the writes. */
   secret: string;
   publishable: string;
+  /** Another agency's portal, only read (its reads can go to the replica: it has no recent write). */
+  readOnlyPortal: string;
 }
 
 export interface LoadStats {
@@ -19,8 +22,10 @@ export interface LoadStats {
   latencies: number[];
   /** Requests sent again after a connection failed. */
   retried: number;
-  /** Ids of the writes acknowledged with 2xx, by kind. */
-  acked: { contacts: Set<string>; leads: Set<string>; appointments: Set<string> };
+  /** Answers by operation and status ("lead 429"), to tell which part of the mix a status came from. */
+  byOperation: Map<string, number>;
+  /** What identifies each write acknowledged with 2xx: contact and appointment ids, leads' phones. */
+  acked: { contacts: Set<string>; leadPhones: Set<string>; appointments: Set<string> };
 }
 
 export function emptyStats(): LoadStats {
@@ -28,7 +33,8 @@ export function emptyStats(): LoadStats {
     statuses: new Map(),
     latencies: [],
     retried: 0,
-    acked: { contacts: new Set(), leads: new Set(), appointments: new Set() },
+    byOperation: new Map(),
+    acked: { contacts: new Set(), leadPhones: new Set(), appointments: new Set() },
   };
 }
 
@@ -39,6 +45,8 @@ interface Answer {
 }
 
 interface Call {
+  /** Names the operation in `byOperation`. */
+  operation: string;
   method: 'GET' | 'POST';
   path: string;
   key: string;
@@ -72,6 +80,8 @@ export class Balancer {
         const body = (await response.json().catch(() => null)) as Answer['body'];
         stats.latencies.push(performance.now() - started);
         stats.statuses.set(response.status, (stats.statuses.get(response.status) ?? 0) + 1);
+        const operation = `${call.operation} ${response.status}`;
+        stats.byOperation.set(operation, (stats.byOperation.get(operation) ?? 0) + 1);
         return { status: response.status, body };
       } catch {
         stats.retried += 1;
@@ -83,18 +93,34 @@ export class Balancer {
   }
 }
 
-const phone = () => `+346${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+/** A Spanish mobile number no other request of this run uses (a lead is found again by its phone). */
+let phoneSequence = Math.floor(Math.random() * 5e7);
+const phone = () => `+346${String(phoneSequence++ % 1e8).padStart(8, '0')}`;
 
-/** One operation of the mix, picked by weight: 45 % listings, 15 % CRM lists, 20 % contacts, 12 % leads, 8 % bookings. */
+/**
+ * One operation of the mix, picked by weight: 45 % listings of a portal nobody writes to, 15 % CRM
+ * lists, 20 % contacts created, 12 % leads, 8 % bookings (availability, then a slot) on the other.
+ */
 export async function oneOperation(balancer: Balancer, stats: LoadStats, keys: LoadKeys, slugs: string[]) {
   const pick = Math.random() * 100;
   if (pick < 45) {
-    await balancer.send(stats, { method: 'GET', path: '/v1/properties?pageSize=20', key: keys.publishable });
+    await balancer.send(stats, {
+      operation: 'listing',
+      method: 'GET',
+      path: '/v1/properties?pageSize=20',
+      key: keys.readOnlyPortal,
+    });
   } else if (pick < 60) {
-    await balancer.send(stats, { method: 'GET', path: '/v1/contacts?pageSize=20', key: keys.secret });
+    await balancer.send(stats, {
+      operation: 'contacts',
+      method: 'GET',
+      path: '/v1/contacts?pageSize=20',
+      key: keys.secret,
+    });
   } else if (pick < 80) {
     const body = { firstName: 'Load', lastName: `Test ${Math.floor(Math.random() * 1e6)}`, phone: phone() };
     const answer = await balancer.send(stats, {
+      operation: 'contact',
       method: 'POST',
       path: '/v1/contacts',
       key: keys.secret,
@@ -102,14 +128,16 @@ export async function oneOperation(balancer: Balancer, stats: LoadStats, keys: L
     });
     if (answer && answer.status < 300) stats.acked.contacts.add(String(answer.body?.data?.id));
   } else if (pick < 92) {
+    // A lead's receipt carries no id (SPEC): it is found again by its visitor's phone.
     const body = { firstName: 'Visitor', phone: phone(), message: 'Is it still available?' };
     const answer = await balancer.send(stats, {
+      operation: 'lead',
       method: 'POST',
       path: '/v1/leads',
       key: keys.publishable,
       body,
     });
-    if (answer && answer.status < 300) stats.acked.leads.add(String(answer.body?.data?.id));
+    if (answer && answer.status < 300) stats.acked.leadPhones.add(body.phone);
   } else {
     await book(balancer, stats, keys, slugs);
   }
@@ -120,22 +148,27 @@ async function book(balancer: Balancer, stats: LoadStats, keys: LoadKeys, slugs:
   const slug = slugs[Math.floor(Math.random() * slugs.length)];
   if (slug === undefined) return;
   const availability = await balancer.send(stats, {
+    operation: 'availability',
     method: 'GET',
     path: `/v1/booking/${slug}/availability`,
     key: keys.publishable,
   });
-  const days = (availability?.body?.data?.availableDates ?? []) as { date: string; slots: string[] }[];
+  // Booking answers are doubly wrapped (SPEC): {data: {data: ...}}.
+  const inner = (answer: Answer | null) =>
+    (answer?.body?.data?.data ?? null) as Record<string, unknown> | null;
+  const days = (inner(availability)?.availableDates ?? []) as { date: string; slots: string[] }[];
   const day = days[Math.floor(Math.random() * days.length)];
   const slot = day?.slots[Math.floor(Math.random() * day.slots.length)];
   if (!day || !slot) return;
   const body = { firstName: 'Booker', phone: phone(), date: day.date, startTime: slot };
   const answer = await balancer.send(stats, {
+    operation: 'booking',
     method: 'POST',
     path: `/v1/booking/${slug}`,
     key: keys.publishable,
     body,
   });
-  if (answer && answer.status < 300) stats.acked.appointments.add(String(answer.body?.data?.appointmentId));
+  if (answer && answer.status < 300) stats.acked.appointments.add(String(inner(answer)?.appointmentId));
 }
 
 export function percentile(values: number[], p: number): number {

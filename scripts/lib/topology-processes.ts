@@ -13,6 +13,8 @@ export interface ServiceProcess {
   /** The API's base URL (workers: null). */
   readonly url: string | null;
   alive(): boolean;
+  /** Started and answering /readyz, not killed since: what a load balancer's health check sends to. */
+  serving(): boolean;
   /** SIGKILL: a crash, nothing finishes. Resolves once the process is gone. */
   kill(): Promise<void>;
   /** Starts it again with the same settings (and port), and waits until it serves. */
@@ -47,10 +49,12 @@ export function serviceProcess(
   port?: number,
 ): ServiceProcess {
   let child: ChildProcess | null = null;
+  let ready = false;
   let stderr = '';
   const url = kind === 'api' ? `http://127.0.0.1:${port}` : null;
   const alive = () => child !== null && child.exitCode === null && child.signalCode === null;
   const end = async (signal: NodeJS.Signals) => {
+    ready = false;
     if (!child || !alive()) return;
     const exited = new Promise((resolve) => child?.once('exit', resolve));
     child.kill(signal);
@@ -61,6 +65,7 @@ export function serviceProcess(
     name,
     url,
     alive,
+    serving: () => ready && alive(),
     kill: () => end('SIGKILL'),
     stop: () => end('SIGTERM'),
     errors: () => stderr.slice(-4096),
@@ -83,6 +88,7 @@ export function serviceProcess(
         // A worker has no port: alive for a second after its migrations is started.
         await new Promise((resolve) => setTimeout(resolve, 1_000));
         if (!alive()) throw new Error(`${name} exited at start:\n${stderr}`);
+        ready = true;
         return;
       }
       await waitUntil(
@@ -90,6 +96,7 @@ export function serviceProcess(
         () => (alive() ? null : new Error(`${name} exited at start:\n${stderr}`)),
         name,
       );
+      ready = true;
     },
   };
 }

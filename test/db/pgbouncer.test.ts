@@ -9,7 +9,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, queryRows, type Database } from '../../src/db/database.ts';
 import type { RunningJobs } from '../../src/platform/jobs/scheduler.ts';
 import { Receiver } from '../features/webhooks/receiver.ts';
@@ -20,6 +20,23 @@ import { pgbouncerInstalled, startPgbouncer, type RunningPgbouncer } from '../..
 import { buildTestApp, TEST_DATABASE_URL } from '../helpers/test-app.ts';
 
 const run = TEST_DATABASE_URL !== undefined && (pgbouncerInstalled() || process.env.CI === 'true');
+
+// The CI leg that runs the whole suite through PgBouncer (TEST_VIA_PGBOUNCER=1) proves it does.
+it.runIf(process.env.TEST_VIA_PGBOUNCER === '1')('this run reaches its databases through PgBouncer', async () => {
+  const port = inject('pgbouncerPort');
+  expect(port).toBeGreaterThan(0);
+  expect(new URL(TEST_DATABASE_URL as string).port).toBe(String(port));
+  expect(process.env.TEST_DATABASE_PREPARED_STATEMENTS).toBe('false');
+  // The server that answers listens on another port than the one connected to: something is between.
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ port: number }>('SELECT inet_server_port() AS port');
+    expect(rows[0]?.port).not.toBe(port);
+  } finally {
+    await client.end();
+  }
+});
 
 describe.skipIf(!run)('behind PgBouncer 1.18 in transaction mode', () => {
   let bouncer: RunningPgbouncer;

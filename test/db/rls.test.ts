@@ -150,8 +150,10 @@ describe.runIf(TEST_DATABASE_URL !== undefined)('migrations on PostgreSQL', () =
     await admin.query(`CREATE DATABASE ${name}`);
     const url = new URL(TEST_DATABASE_URL as string);
     url.pathname = `/${name}`;
-    const first = await openDatabase({ databaseUrl: url.toString(), dataDir: 'memory://' });
-    const second = await openDatabase({ databaseUrl: url.toString(), dataDir: 'memory://' });
+    // Through PgBouncer (TEST_VIA_PGBOUNCER) without named prepared statements, as the other files.
+    const preparedStatements = process.env.TEST_DATABASE_PREPARED_STATEMENTS !== 'false';
+    const first = await openDatabase({ databaseUrl: url.toString(), dataDir: 'memory://', preparedStatements });
+    const second = await openDatabase({ databaseUrl: url.toString(), dataDir: 'memory://', preparedStatements });
     try {
       await Promise.all([first.migrate(), second.migrate()]);
       await first.migrate();
