@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { buildTestApp } from '../helpers/test-app.ts';
+import { loadApi } from './support/operations.ts';
 import { mutate, mutation, RawJson, toJson, type Mutation } from './support/values.ts';
 
 /** The fuzz harness's own invariants: a generated request must never change the values it came from. */
@@ -46,3 +48,32 @@ function objectsIn(root: unknown): object[] {
   }
   return found;
 }
+
+/** The response checker every test app runs (test/helpers/response-contract.ts) must catch what it is for. */
+describe('fuzz harness: the response checker', () => {
+  it('refuses a body off its documented schema and accepts a conforming one, per status', async () => {
+    const app = await buildTestApp();
+    try {
+      const api = await loadApi(app);
+      const anError = {
+        error: {
+          type: 'authentication_error',
+          code: 'API_KEY_MISSING',
+          message: 'no key',
+          requestId: 'req_1',
+        },
+      };
+      const conforming = (await app.inject({ method: 'GET', url: '/v1/me' })).json();
+      expect(api.responseErrors('me.get', 401, conforming)).toBeNull();
+      expect(api.responseErrors('me.get', 401, { error: 'nope' })).toMatch(/\/error must be object/);
+      expect(api.responseErrors('me.get', 200, anError)).toMatch(/must have required property 'data'/);
+      // A second document (another app) reuses compiled validators but still checks by its own schemas.
+      const other = await buildTestApp();
+      const again = await loadApi(other);
+      await other.close();
+      expect(again.responseErrors('me.get', 200, {})).toMatch(/must have required property 'data'/);
+    } finally {
+      await app.close();
+    }
+  });
+});

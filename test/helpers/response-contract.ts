@@ -19,20 +19,7 @@ interface Contract {
 /** Adds the check to an app that is not ready yet (hooks apply to every route registered so far). */
 export function checkResponsesAgainstDocument(app: FastifyInstance): void {
   let contract: Promise<Contract> | undefined;
-  const load = async (): Promise<Contract> => {
-    const document = JSON.parse(JSON.stringify(app.swagger())) as Document & {
-      components?: { headers?: Record<string, unknown> };
-    };
-    const api = await apiOf(document, app.routeTable);
-    const byId = new Map(api.operations.map((operation) => [operation.operationId, operation]));
-    const byRoute = new Map<string, Operation>();
-    for (const route of app.routeTable) {
-      const operation = route.operationId ? byId.get(route.operationId) : undefined;
-      if (operation) byRoute.set(`${route.method} ${route.url}`, operation);
-    }
-    const knownHeaders = new Set(Object.keys(document.components?.headers ?? {}).map((n) => n.toLowerCase()));
-    return { api, byRoute, knownHeaders };
-  };
+  const load = (): Promise<Contract> => contractOf(app.swagger(), app.routeTable);
 
   app.addHook('onSend', async (request, reply, payload) => {
     const url = request.routeOptions.url;
@@ -46,6 +33,19 @@ export function checkResponsesAgainstDocument(app: FastifyInstance): void {
       contractViolations.push(`${operation.operationId} (${request.method} ${request.url}): ${problem}`);
     return payload;
   });
+}
+
+async function contractOf(served: unknown, routeTable: FastifyInstance['routeTable']): Promise<Contract> {
+  const document = served as Document & { components?: { headers?: Record<string, unknown> } };
+  const api = await apiOf(document, routeTable);
+  const byId = new Map(api.operations.map((operation) => [operation.operationId, operation]));
+  const byRoute = new Map<string, Operation>();
+  for (const route of routeTable) {
+    const operation = route.operationId ? byId.get(route.operationId) : undefined;
+    if (operation) byRoute.set(`${route.method} ${route.url}`, operation);
+  }
+  const knownHeaders = new Set(Object.keys(document.components?.headers ?? {}).map((n) => n.toLowerCase()));
+  return { api, byRoute, knownHeaders };
 }
 
 function problemOf(

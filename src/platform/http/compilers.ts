@@ -17,12 +17,9 @@ type SerializerRoute = { method: string; url: string; httpStatus: string; schema
 /*
  * Compiling ~110 routes' validators and response serializers was most of the cost of building an app
  * (~2.5 s). The compilers live for the process, so a second app on the same schemas (tests build
- * dozens) reuses them:
- * - validators: Fastify's Ajv compiler pools one Ajv per set of shared schemas and options, and Ajv
- *   keeps what it compiled per schema object;
- * - serializers: fast-json-stringify keeps nothing, so its output is kept here per schema text and
- *   set of shared schemas (most response schemas are `{ $ref }` objects made afresh for each app).
- * An app built again on the same schemas compiles nothing new.
+ * dozens) reuses them: Ajv and fast-json-stringify keep nothing across schema objects, and an app's
+ * schemas are objects made afresh for it, so what they compile is kept here per schema text, set of
+ * shared schemas and options. An app built again on the same schemas compiles nothing new.
  */
 /**
  * The app's Ajv settings (Fastify's `ajv` option). `removeAdditional: false` and `allErrors`: an unknown
@@ -46,14 +43,49 @@ const selectSerializer = SerializerSelector();
  * field became null: silent data changes instead of what the client sent.
  */
 const bodyStrictValidators: ValidatorFactory = (externalSchemas, options) => {
-  const forText = coercing(externalSchemas, options);
-  const forBody = strict(externalSchemas, {
-    ...options,
-    customOptions: { ...options.customOptions, coerceTypes: false },
-  });
+  const context = contextKey(externalSchemas, options.customOptions);
+  let forText: ((route: RouteDefinition) => unknown) | undefined;
+  let forBody: ((route: RouteDefinition) => unknown) | undefined;
   return (route) =>
-    route.httpPart === 'body' ? forBody(route) : finiteOnly(forText(route) as TextValidator);
+    reused(validators, `${context} ${route.httpPart} ${JSON.stringify(route.schema)}`, () => {
+      if (route.httpPart === 'body') {
+        forBody ??= strict(externalSchemas, {
+          ...options,
+          customOptions: { ...options.customOptions, coerceTypes: false },
+        });
+        return forBody(route);
+      }
+      forText ??= coercing(externalSchemas, options);
+      return finiteOnly(forText(route) as TextValidator);
+    });
 };
+
+const validators = new Map<string, unknown>();
+
+const schemaTexts = new WeakMap<object, string>();
+
+/**
+ * A short key for a set of shared schemas and options. Fastify passes a fresh copy of the set for
+ * every plugin context, but of the same schema objects: each one's text is computed once.
+ */
+function contextKey(externalSchemas: unknown, options: unknown): string {
+  const hash = createHash('sha256').update(JSON.stringify(options ?? null));
+  for (const [id, schema] of Object.entries((externalSchemas ?? {}) as Record<string, unknown>)) {
+    let text = typeof schema === 'object' && schema !== null ? schemaTexts.get(schema) : undefined;
+    if (text === undefined) {
+      text = JSON.stringify(schema);
+      if (typeof schema === 'object' && schema !== null) schemaTexts.set(schema, text);
+    }
+    hash.update(`\0${id}\0${text}`);
+  }
+  return hash.digest('hex');
+}
+
+function reused<T>(cache: Map<string, T>, key: string, build: () => T): T {
+  let found = cache.get(key);
+  if (found === undefined) cache.set(key, (found = build()));
+  return found;
+}
 
 /**
  * Ajv coerces "1e309" and "Infinity" to Infinity and then skips minimum/maximum for a non-finite
@@ -95,16 +127,13 @@ function reusedSerializers(
   externalSchemas?: unknown,
   options?: object,
 ): (route: SerializerRoute) => Serializer {
-  const compile = selectSerializer(externalSchemas, options);
-  const context = createHash('sha256')
-    .update(JSON.stringify([externalSchemas ?? null, options ?? null]))
-    .digest('hex');
-  return (route) => {
-    const key = `${context} ${JSON.stringify(route.schema)}`;
-    let serialize = serializers.get(key);
-    if (!serialize) serializers.set(key, (serialize = compile(route)));
-    return serialize;
-  };
+  const context = contextKey(externalSchemas, options);
+  let compile: ((route: SerializerRoute) => Serializer) | undefined;
+  return (route) =>
+    reused(serializers, `${context} ${JSON.stringify(route.schema)}`, () => {
+      compile ??= selectSerializer(externalSchemas, options);
+      return compile(route);
+    });
 }
 
 /** The validator and serializer compilers of every app (Fastify's `schemaController.compilersFactory`). */

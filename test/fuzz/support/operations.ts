@@ -1,6 +1,7 @@
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
-import { OpenAPIBackend, type Document } from 'openapi-backend';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { OpenAPIBackend, ValidationContext, type Document } from 'openapi-backend';
 import type { RouteAuth } from '../../../src/platform/http/route-config.ts';
 import type { RouteEntry, RouteKind } from '../../../src/platform/http/conventions.ts';
 
@@ -71,7 +72,22 @@ export async function loadApi(app: FastifyInstance): Promise<Api> {
 }
 
 /** The operations of `definition` (a copy of the served document: it is dereferenced in place). */
-export async function apiOf(definition: Document, routeTable: RouteEntry[]): Promise<Api> {
+export function apiOf(definition: Document, routeTable: RouteEntry[]): Promise<Api> {
+  const text = JSON.stringify(definition);
+  const key = `${text}\n${JSON.stringify(routeTable)}`;
+  let api = apis.get(key);
+  // A copy: openapi-backend dereferences the document it is given in place.
+  if (api === undefined) apis.set(key, (api = compileApi(JSON.parse(text) as Document, routeTable)));
+  return api;
+}
+
+/**
+ * Apis by document text and route table: the apps of a run serve the same document again and again,
+ * and its compiled validators are most of the cost of a check.
+ */
+const apis = new Map<string, Promise<Api>>();
+
+async function compileApi(definition: Document, routeTable: RouteEntry[]): Promise<Api> {
   // quick: no validation of the document itself (openapi-backend's validator knows OpenAPI 3.0 only;
   // CI lints the 3.1 document with redocly) and validators compiled on first use.
   const backend = new OpenAPIBackend({
@@ -113,15 +129,47 @@ export async function apiOf(definition: Document, routeTable: RouteEntry[]): Pro
     });
   }
 
+  const responses = new Map(
+    (backend.getOperations() as unknown as RawOperation[]).map((raw) => [
+      raw.operationId,
+      raw.responses ?? {},
+    ]),
+  );
+  responseAjv ??= backend.validator.getAjv(ValidationContext.Response);
   return {
     operations,
     responseErrors(operationId, status, body) {
-      const result = backend.validateResponse(body, operationId, status);
-      if (result.valid) return null;
-      return (result.errors ?? [])
+      const response = responses.get(operationId)?.[String(status)];
+      if (response === undefined) return null;
+      const content = response.content as Record<string, { schema?: unknown }> | undefined;
+      const schema =
+        content?.['application/json']?.schema ??
+        (content === undefined && status === 204 ? { type: 'null' } : undefined);
+      if (schema === undefined) return null;
+      const validate = responseValidator(schema);
+      if (validate(body)) return null;
+      return (validate.errors ?? [])
         .slice(0, 5)
-        .map((e) => `${e.instancePath || '(root)'} ${e.message ?? e.keyword}`)
+        .map((e: ErrorObject) => `${e.instancePath || '(root)'} ${e.message ?? e.keyword}`)
         .join('; ');
     },
   };
+}
+
+/**
+ * Response validators by schema text, for the whole run: openapi-backend compiles every status of an
+ * operation in an Ajv of its own, so the error schema every operation shares was compiled again for
+ * each (most of a test file's checking time). Configured as openapi-backend configures its own.
+ */
+let responseAjv: Ajv | undefined;
+const responseValidators = new Map<string, ValidateFunction>();
+
+function responseValidator(schema: unknown): ValidateFunction {
+  const text = JSON.stringify(schema);
+  let validate = responseValidators.get(text);
+  if (validate === undefined) {
+    validate = responseAjv!.compile(JSON.parse(text) as object);
+    responseValidators.set(text, validate);
+  }
+  return validate;
 }
