@@ -1,50 +1,13 @@
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, createOrganization } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
-import { ADMIN_TOKEN, buildTestApp } from '../../helpers/test-app.ts';
-
-const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { buildTestApp } from '../../helpers/test-app.ts';
+import { cli, cliProcess, expectExit } from './support.ts';
 
 let app: FastifyInstance;
 let baseUrl: string;
-
-/**
- * Runs the real launcher in a child process. The env is built from scratch so an ADMIN_TOKEN or
- * AGENCY_CRM_URL in the developer's shell cannot leak into a test.
- */
-function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['bin/agency-crm.mjs', ...args],
-      {
-        cwd: REPO_ROOT,
-        env: { PATH: process.env.PATH ?? '', ADMIN_TOKEN, AGENCY_CRM_URL: baseUrl, ...env },
-        timeout: 20_000,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-/** Exit code check whose failure message shows what the CLI printed. */
-function expectExit(run: CliRun, code: number): CliRun {
-  expect(run.code, `exit ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`).toBe(code);
-  return run;
-}
 
 /** A localhost port with nothing listening on it. */
 async function closedPort(): Promise<number> {
@@ -70,7 +33,10 @@ afterAll(async () => {
 
 describe('agency-crm CLI: happy path', () => {
   it('org create prints a summary, and the organization exists', async () => {
-    const run = expectExit(await cli(['org', 'create', '--name', 'Cli Realty', '--plan', 'STARTER']), 0);
+    const run = expectExit(
+      await cli(baseUrl, ['org', 'create', '--name', 'Cli Realty', '--plan', 'STARTER']),
+      0,
+    );
     const id = /Created organization (org_\w+)/.exec(run.stdout)?.[1];
     expect(id, run.stdout).toBeDefined();
     expect(run.stdout).toContain('"Cli Realty" (STARTER)');
@@ -81,7 +47,7 @@ describe('agency-crm CLI: happy path', () => {
 
   it('org create --json prints exactly the API data object', async () => {
     const run = expectExit(
-      await cli([
+      await cli(baseUrl, [
         'org',
         'create',
         '--json',
@@ -116,7 +82,7 @@ describe('agency-crm CLI: happy path', () => {
   it('key create --json returns a live secret key that works on /v1/me', async () => {
     const org = await createOrganization(app);
     const run = expectExit(
-      await cli([
+      await cli(baseUrl, [
         'key',
         'create',
         '--org',
@@ -151,7 +117,10 @@ describe('agency-crm CLI: happy path', () => {
 
   it('key create without --json shows the key once, with a warning', async () => {
     const org = await createOrganization(app);
-    const run = expectExit(await cli(['key', 'create', '--org', org.id, '--type', 'publishable']), 0);
+    const run = expectExit(
+      await cli(baseUrl, ['key', 'create', '--org', org.id, '--type', 'publishable']),
+      0,
+    );
     const key = /(service_pk_live_\w+)/.exec(run.stdout)?.[1];
     expect(key, run.stdout).toBeDefined();
     expect(run.stdout).toContain('shown only once');
@@ -163,7 +132,7 @@ describe('agency-crm CLI: happy path', () => {
     const key = await createApiKey(app, org.id, { type: 'secret' });
     expectStatus(await api(app, 'GET', '/v1/me', { key: key.key }), 200);
 
-    const run = expectExit(await cli(['key', 'revoke', key.id]), 0);
+    const run = expectExit(await cli(baseUrl, ['key', 'revoke', key.id]), 0);
     expect(run.stdout).toContain(`Deactivated`);
     expect(run.stdout).toContain(key.id);
 
@@ -173,28 +142,30 @@ describe('agency-crm CLI: happy path', () => {
   it('key revoke --json prints the deactivated key', async () => {
     const org = await createOrganization(app);
     const key = await createApiKey(app, org.id, { type: 'publishable' });
-    const run = expectExit(await cli(['key', 'revoke', '--json', key.id]), 0);
+    const run = expectExit(await cli(baseUrl, ['key', 'revoke', '--json', key.id]), 0);
     expect(JSON.parse(run.stdout)).toMatchObject({ id: key.id, status: 'deactivated' });
   });
 
   it('console-link --org prints a one-time console link that opens a session once', async () => {
     const org = await createOrganization(app);
-    const run = expectExit(await cli(['console-link', '--org', org.id]), 0);
+    const run = expectExit(await cli(baseUrl, ['console-link', '--org', org.id]), 0);
     const url = /(http:\/\/\S+\/console\/start\?token=\S+)/.exec(run.stdout)?.[1];
     expect(url, run.stdout).toBeDefined();
     const { pathname, search } = new URL(url as string);
     const open = () => app.inject({ method: 'GET', url: `${pathname}${search}` });
     expect((await open()).statusCode).toBe(303);
     expect((await open()).statusCode).toBe(410);
-    const json = JSON.parse(expectExit(await cli(['console-link', '--json', '--org', org.id]), 0).stdout);
+    const json = JSON.parse(
+      expectExit(await cli(baseUrl, ['console-link', '--json', '--org', org.id]), 0).stdout,
+    );
     expect(Object.keys(json).sort()).toEqual(['expiresAt', 'url']);
-    expectExit(await cli(['console-link']), 2);
+    expectExit(await cli(baseUrl, ['console-link']), 2);
   });
 
   it('key roll prints the new key once; both keys work during the overlap', async () => {
     const org = await createOrganization(app);
     const old = await createApiKey(app, org.id, { type: 'secret', name: 'rolled by cli' });
-    const run = expectExit(await cli(['key', 'roll', old.id, '--overlap-hours', '2']), 0);
+    const run = expectExit(await cli(baseUrl, ['key', 'roll', old.id, '--overlap-hours', '2']), 0);
     const key = /(service_sk_live_\w+)/.exec(run.stdout)?.[1];
     expect(key, run.stdout).toBeDefined();
     expect(key).not.toBe(old.key);
@@ -207,7 +178,7 @@ describe('agency-crm CLI: happy path', () => {
   it('key roll --overlap-hours 0 --json: the old key answers 401 expired at once', async () => {
     const org = await createOrganization(app);
     const old = await createApiKey(app, org.id, { type: 'secret' });
-    const run = expectExit(await cli(['key', 'roll', '--json', old.id, '--overlap-hours', '0']), 0);
+    const run = expectExit(await cli(baseUrl, ['key', 'roll', '--json', old.id, '--overlap-hours', '0']), 0);
     const data = JSON.parse(run.stdout);
     expect(data).toMatchObject({ key: { type: 'secret', mode: 'live' }, rolledKey: { id: old.id } });
     const error = expectError(await api(app, 'GET', '/v1/me', { key: old.key }), 401, 'UNAUTHORIZED');
@@ -216,7 +187,7 @@ describe('agency-crm CLI: happy path', () => {
   });
 
   it('seed demo --json returns two keys that both work on /v1/me', async () => {
-    const run = expectExit(await cli(['seed', 'demo', '--json']), 0);
+    const run = expectExit(await cli(baseUrl, ['seed', 'demo', '--json']), 0);
     const seed = JSON.parse(run.stdout);
     expect(Object.keys(seed).sort()).toEqual(['organization', 'publishableKey', 'secretKey']);
     expect(seed.publishableKey).toMatch(/^service_pk_live_/);
@@ -229,14 +200,14 @@ describe('agency-crm CLI: happy path', () => {
   });
 
   it('seed demo without --json shows both keys with a warning', async () => {
-    const run = expectExit(await cli(['seed', 'demo']), 0);
+    const run = expectExit(await cli(baseUrl, ['seed', 'demo']), 0);
     expect(run.stdout).toMatch(/publishable key: service_pk_live_\w+/);
     expect(run.stdout).toMatch(/secret key: +service_sk_live_\w+/);
     expect(run.stdout).toContain('shown only once');
   });
 
   it('--help prints usage on stdout with exit 0, for the CLI and for a command', async () => {
-    const top = expectExit(await cli(['--help']), 0);
+    const top = expectExit(await cli(baseUrl, ['--help']), 0);
     for (const command of [
       'org create',
       'key create',
@@ -248,7 +219,7 @@ describe('agency-crm CLI: happy path', () => {
     ]) {
       expect(top.stdout).toContain(command);
     }
-    const keyCreate = expectExit(await cli(['key', 'create', '--help']), 0);
+    const keyCreate = expectExit(await cli(baseUrl, ['key', 'create', '--help']), 0);
     expect(keyCreate.stdout).toContain('--access-level');
     expect(keyCreate.stdout).toContain('--expires-at');
   });
@@ -256,31 +227,31 @@ describe('agency-crm CLI: happy path', () => {
 
 describe('agency-crm CLI: errors', () => {
   it('an invalid plan is the API VALIDATION_ERROR: exit 1 with code and request id', async () => {
-    const run = expectExit(await cli(['org', 'create', '--name', 'Bad Plan', '--plan', 'GOLD']), 1);
+    const run = expectExit(await cli(baseUrl, ['org', 'create', '--name', 'Bad Plan', '--plan', 'GOLD']), 1);
     expect(run.stderr).toMatch(/^Error VALIDATION_ERROR: .*body\.plan.* \(request req_\w+\)\n$/);
     expect(run.stdout).toBe('');
   });
 
   it('a wrong admin token is UNAUTHORIZED: exit 1', async () => {
-    const run = expectExit(await cli(['seed', 'demo', '--token', 'not-the-admin-token']), 1);
+    const run = expectExit(await cli(baseUrl, ['seed', 'demo', '--token', 'not-the-admin-token']), 1);
     expect(run.stderr).toMatch(/^Error UNAUTHORIZED: .*\(request req_\w+\)/);
   });
 
   it('an unknown key id on revoke is NOT_FOUND: exit 1', async () => {
-    const run = expectExit(await cli(['key', 'revoke', 'key_doesnotexist']), 1);
+    const run = expectExit(await cli(baseUrl, ['key', 'revoke', 'key_doesnotexist']), 1);
     expect(run.stderr).toMatch(/^Error NOT_FOUND: /);
   });
 
   it('key roll of a deactivated key is CONFLICT: exit 1', async () => {
     const org = await createOrganization(app);
     const old = await createApiKey(app, org.id, { type: 'secret' });
-    expectExit(await cli(['key', 'revoke', old.id]), 0);
-    const run = expectExit(await cli(['key', 'roll', old.id]), 1);
+    expectExit(await cli(baseUrl, ['key', 'revoke', old.id]), 0);
+    const run = expectExit(await cli(baseUrl, ['key', 'roll', old.id]), 1);
     expect(run.stderr).toContain('CONFLICT');
   });
 
   it('a missing required flag is a usage error: exit 2, nothing sent', async () => {
-    const run = expectExit(await cli(['org', 'create', '--plan', 'BUSINESS']), 2);
+    const run = expectExit(await cli(baseUrl, ['org', 'create', '--plan', 'BUSINESS']), 2);
     expect(run.stderr).toContain('--name');
     expect(run.stdout).toBe('');
   });
@@ -298,7 +269,7 @@ describe('agency-crm CLI: errors', () => {
       [['key', 'roll', 'key_x', '--overlap-hours', 'two'], '--overlap-hours must be a whole number'],
       [[], 'missing command'],
     ];
-    const runs = await Promise.all(cases.map(([args]) => cli(args)));
+    const runs = await Promise.all(cases.map(([args]) => cli(baseUrl, args)));
     runs.forEach((run, index) => {
       expect(expectExit(run, 2).stderr).toContain(cases[index]?.[1]);
       expect(run.stdout).toBe('');
@@ -306,24 +277,40 @@ describe('agency-crm CLI: errors', () => {
   });
 
   it('import properties without --org is a usage error: exit 2 (the command is tested in import.test.ts)', async () => {
-    const run = expectExit(await cli(['import', 'properties', 'listings.csv']), 2);
+    const run = expectExit(await cli(baseUrl, ['import', 'properties', 'listings.csv']), 2);
     expect(run.stderr).toContain('--org');
   });
 
   it('no admin token at all is a usage error: exit 2', async () => {
-    const run = expectExit(await cli(['seed', 'demo'], { ADMIN_TOKEN: '' }), 2);
+    const run = expectExit(await cli(baseUrl, ['seed', 'demo'], { ADMIN_TOKEN: '' }), 2);
     expect(run.stderr).toContain('ADMIN_TOKEN');
   });
 
   it('an unreachable server: exit 1 with a message naming the URL', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
-    const run = expectExit(await cli(['seed', 'demo', '--url', url]), 1);
+    const run = expectExit(await cli(baseUrl, ['seed', 'demo', '--url', url]), 1);
     expect(run.stderr).toContain(`Cannot connect to the admin API at ${url}`);
   });
 
   it('AGENCY_CRM_URL from the env is used when --url is absent', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
-    const run = expectExit(await cli(['seed', 'demo'], { AGENCY_CRM_URL: url }), 1);
+    const run = expectExit(await cli(baseUrl, ['seed', 'demo'], { AGENCY_CRM_URL: url }), 1);
     expect(run.stderr).toContain(url);
+  });
+});
+
+// The tests above run the CLI's main in this process; these run the launcher as an operator does.
+describe('agency-crm CLI: the launcher (bin/agency-crm.mjs) in a process of its own', () => {
+  it('exits 0 with the summary on stdout, 1 with the API error on stderr, 2 on a usage error', async () => {
+    const [created, refused, usage] = await Promise.all([
+      cliProcess(baseUrl, ['org', 'create', '--name', 'Launcher Realty', '--plan', 'STARTER']),
+      cliProcess(baseUrl, ['key', 'revoke', 'key_doesnotexist']),
+      cliProcess(baseUrl, ['org', 'create', '--plan', 'BUSINESS']),
+    ]);
+    expect(expectExit(created, 0).stdout).toMatch(/Created organization org_\w+/);
+    expect(created.stderr).toBe('');
+    expect(expectExit(refused, 1).stderr).toContain('NOT_FOUND');
+    expect(refused.stdout).toBe('');
+    expect(expectExit(usage, 2).stderr).toContain('--name');
   });
 });

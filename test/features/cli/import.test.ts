@@ -1,49 +1,16 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization } from '../../helpers/factories.ts';
 import { admin, expectStatus } from '../../helpers/http.ts';
-import { ADMIN_TOKEN, buildTestApp } from '../../helpers/test-app.ts';
-
-const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { buildTestApp } from '../../helpers/test-app.ts';
+import { cli, cliProcess, expectExit, REPO_ROOT } from './support.ts';
 
 let app: FastifyInstance;
 let baseUrl: string;
 let dir: string;
-
-/** The real launcher in a child process, with an env built from scratch (see cli.test.ts). */
-function cli(args: string[]): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['bin/agency-crm.mjs', ...args],
-      {
-        cwd: REPO_ROOT,
-        env: { PATH: process.env.PATH ?? '', ADMIN_TOKEN, AGENCY_CRM_URL: baseUrl },
-        timeout: 30_000,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-function expectExit(run: CliRun, code: number): CliRun {
-  expect(run.code, `exit ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`).toBe(code);
-  return run;
-}
 
 async function file(name: string, content: string): Promise<string> {
   const path = join(dir, name);
@@ -104,10 +71,10 @@ const TRICKY_CSV =
   ].join('\r\n');
 
 describe('agency-crm import properties: CSV', () => {
-  it('imports the good rows, reports the bad ones with line and reason, exit 1', async () => {
+  it('imports the good rows, reports the bad ones with line and reason, exit 1 (the launcher, in a process)', async () => {
     const org = await createOrganization(app);
     const path = await file('tricky.csv', TRICKY_CSV);
-    const run = expectExit(await cli(['import', 'properties', path, '--org', org.id]), 1);
+    const run = expectExit(await cliProcess(baseUrl, ['import', 'properties', path, '--org', org.id]), 1);
 
     expect(run.stderr).toContain('line 5 (code CSV-3): price: "250.000,50" is not a number');
     expect(run.stderr).toMatch(/line 7 \(code CSV-5\): type: must be one of APARTMENT, HOUSE/);
@@ -148,14 +115,14 @@ describe('agency-crm import properties: CSV', () => {
       'R-2,Two,RENT,APARTMENT,1200,Madrid',
     ].join('\n');
     const path = await file('repeat.csv', csv);
-    expect(expectExit(await cli(['import', 'properties', path, '--org', org.id]), 0).stdout).toContain(
-      '2 created, 0 updated, 0 unchanged, 0 failed',
-    );
-    expect(expectExit(await cli(['import', 'properties', path, '--org', org.id]), 0).stdout).toContain(
-      '0 created, 0 updated, 2 unchanged, 0 failed',
-    );
+    expect(
+      expectExit(await cli(baseUrl, ['import', 'properties', path, '--org', org.id]), 0).stdout,
+    ).toContain('2 created, 0 updated, 0 unchanged, 0 failed');
+    expect(
+      expectExit(await cli(baseUrl, ['import', 'properties', path, '--org', org.id]), 0).stdout,
+    ).toContain('0 created, 0 updated, 2 unchanged, 0 failed');
     await file('repeat.csv', csv.replace('1200', '1150'));
-    const run = expectExit(await cli(['import', 'properties', path, '--org', org.id, '--json']), 0);
+    const run = expectExit(await cli(baseUrl, ['import', 'properties', path, '--org', org.id, '--json']), 0);
     expect(JSON.parse(run.stdout)).toMatchObject({
       created: 0,
       updated: 1,
@@ -171,13 +138,16 @@ describe('agency-crm import properties: CSV', () => {
     const lines = ['code,title,transactionType,type,price,city'];
     for (let i = 1; i <= 7; i++) lines.push(`B-${i},Flat ${i},SALE,APARTMENT,${100000 + i},Sevilla`);
     const path = await file('batches.csv', lines.join('\n'));
-    const dry = expectExit(await cli(['import', 'properties', path, '--org', org.id, '--dry-run']), 0);
+    const dry = expectExit(
+      await cli(baseUrl, ['import', 'properties', path, '--org', org.id, '--dry-run']),
+      0,
+    );
     expect(dry.stdout).toContain('Dry run (nothing written)');
     expect(dry.stdout).toContain('would create 7');
     expect((await propertiesOf(org.id)).size).toBe(0);
 
     const run = expectExit(
-      await cli(['import', 'properties', path, '--org', org.id, '--batch-size', '3', '--json']),
+      await cli(baseUrl, ['import', 'properties', path, '--org', org.id, '--batch-size', '3', '--json']),
       0,
     );
     expect(JSON.parse(run.stdout)).toMatchObject({ rows: 7, created: 7, failed: 0 });
@@ -195,7 +165,7 @@ describe('agency-crm import properties: CSV', () => {
         'D-2,Agent,SALE,APARTMENT,3,Madrid,agt_0000000000000000000000',
       ].join('\n'),
     );
-    const run = expectExit(await cli(['import', 'properties', path, '--org', org.id, '--json']), 1);
+    const run = expectExit(await cli(baseUrl, ['import', 'properties', path, '--org', org.id, '--json']), 1);
     const result = JSON.parse(run.stdout);
     expect(result).toMatchObject({ created: 1, failed: 2 });
     expect(result.errors).toEqual([
@@ -215,7 +185,7 @@ describe('agency-crm import properties: CSV', () => {
       'unknown.csv',
       'code,title,transactionType,type,prize,city\nX,Y,SALE,HOUSE,1,Z\n',
     );
-    const run = expectExit(await cli(['import', 'properties', unknown, '--org', org.id]), 1);
+    const run = expectExit(await cli(baseUrl, ['import', 'properties', unknown, '--org', org.id]), 1);
     expect(run.stderr).toContain('line 1: unknown column "prize"');
     expect(run.stderr).toContain('nothing was imported');
 
@@ -223,13 +193,13 @@ describe('agency-crm import properties: CSV', () => {
       'broken.csv',
       'code,title,transactionType,type,price,city\nX,"Open quote,SALE,HOUSE,1,Z\nY,T,SALE,HOUSE,1,Z\n',
     );
-    expect(expectExit(await cli(['import', 'properties', broken, '--org', org.id]), 1).stderr).toContain(
-      'line 2: a quoted field starting here is never closed',
-    );
+    expect(
+      expectExit(await cli(baseUrl, ['import', 'properties', broken, '--org', org.id]), 1).stderr,
+    ).toContain('line 2: a quoted field starting here is never closed');
     const missing = await file('missing.csv', 'code,title,city\nX,Y,Z\n');
-    expect(expectExit(await cli(['import', 'properties', missing, '--org', org.id]), 1).stderr).toContain(
-      'missing column(s) transactionType, type, price',
-    );
+    expect(
+      expectExit(await cli(baseUrl, ['import', 'properties', missing, '--org', org.id]), 1).stderr,
+    ).toContain('missing column(s) transactionType, type, price');
     expect((await propertiesOf(org.id)).size).toBe(0);
   });
 });
@@ -245,7 +215,7 @@ describe('agency-crm import properties: JSON, examples and errors', () => {
         42,
       ]),
     );
-    const run = expectExit(await cli(['import', 'properties', path, '--org', org.id]), 1);
+    const run = expectExit(await cli(baseUrl, ['import', 'properties', path, '--org', org.id]), 1);
     expect(run.stderr).toContain('item 1 (code J-2): price: must be number');
     expect(run.stderr).toContain('item 2: must be an object');
     expect(run.stdout).toContain('1 created, 0 updated, 0 unchanged, 2 failed');
@@ -255,7 +225,13 @@ describe('agency-crm import properties: JSON, examples and errors', () => {
     for (const example of ['properties.csv', 'properties.json']) {
       const org = await createOrganization(app);
       const run = expectExit(
-        await cli(['import', 'properties', join(REPO_ROOT, 'docs/examples', example), '--org', org.id]),
+        await cli(baseUrl, [
+          'import',
+          'properties',
+          join(REPO_ROOT, 'docs/examples', example),
+          '--org',
+          org.id,
+        ]),
         0,
       );
       expect(run.stdout).toContain('5 created, 0 updated, 0 unchanged, 0 failed');
@@ -267,23 +243,28 @@ describe('agency-crm import properties: JSON, examples and errors', () => {
   it('an unknown organization is the API NOT_FOUND: exit 1; a missing FILE or --org is a usage error: exit 2', async () => {
     const path = await file('one.csv', 'code,title,transactionType,type,price,city\nX,Y,SALE,HOUSE,1,Z\n');
     const run = expectExit(
-      await cli(['import', 'properties', path, '--org', 'org_0000000000000000000000']),
+      await cli(baseUrl, ['import', 'properties', path, '--org', 'org_0000000000000000000000']),
       1,
     );
     expect(run.stderr).toMatch(/^Error NOT_FOUND: /);
-    expect(expectExit(await cli(['import', 'properties', '--org', 'org_x']), 2).stderr).toContain('FILE');
-    expect(expectExit(await cli(['import', 'properties', path]), 2).stderr).toContain('--org');
+    expect(expectExit(await cli(baseUrl, ['import', 'properties', '--org', 'org_x']), 2).stderr).toContain(
+      'FILE',
+    );
+    expect(expectExit(await cli(baseUrl, ['import', 'properties', path]), 2).stderr).toContain('--org');
     expect(
-      expectExit(await cli(['import', 'properties', path, '--org', 'org_x', '--batch-size', '5000']), 2)
-        .stderr,
+      expectExit(
+        await cli(baseUrl, ['import', 'properties', path, '--org', 'org_x', '--batch-size', '5000']),
+        2,
+      ).stderr,
     ).toContain('--batch-size must be between 1 and 1000');
     expect(
-      expectExit(await cli(['import', 'properties', join(dir, 'nope.csv'), '--org', 'org_x']), 1).stderr,
+      expectExit(await cli(baseUrl, ['import', 'properties', join(dir, 'nope.csv'), '--org', 'org_x']), 1)
+        .stderr,
     ).toContain('cannot read');
   });
 
   it('--help documents the exit codes', async () => {
-    const run = expectExit(await cli(['import', 'properties', '--help']), 0);
+    const run = expectExit(await cli(baseUrl, ['import', 'properties', '--help']), 0);
     expect(run.stdout).toContain('--dry-run');
     expect(run.stdout).toContain('Exit codes: 0 every row imported');
   });
