@@ -78,7 +78,7 @@ BEGIN
   VALUES (NEW.organization_id, 1)
   ON CONFLICT (organization_id) DO UPDATE SET last_sequence = s.last_sequence + 1
   RETURNING s.last_sequence INTO next_sequence;
-  UPDATE events SET sequence = next_sequence WHERE id = NEW.id;
+  UPDATE events SET sequence = next_sequence WHERE organization_id = NEW.organization_id AND id = NEW.id;
   RETURN NULL;
 END
 $$;
@@ -836,7 +836,7 @@ CREATE TABLE public.webhook_attempts (
     delivery_id text NOT NULL,
     attempt integer NOT NULL,
     started_at timestamp(3) with time zone NOT NULL,
-    duration_ms integer NOT NULL,
+    duration_ms integer,
     status_code integer,
     error text,
     response_body text,
@@ -919,11 +919,11 @@ ALTER TABLE ONLY drizzle.__drizzle_migrations
     ADD CONSTRAINT __drizzle_migrations_pkey PRIMARY KEY (id);
 
 --
--- Name: agents agents_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: agents agents_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.agents
-    ADD CONSTRAINT agents_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT agents_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
 -- Name: analytics_daily analytics_daily_organization_id_day_property_id_type_pk; Type: CONSTRAINT; Schema: public; Owner: -
@@ -933,11 +933,11 @@ ALTER TABLE ONLY public.analytics_daily
     ADD CONSTRAINT analytics_daily_organization_id_day_property_id_type_pk PRIMARY KEY (organization_id, day, property_id, type);
 
 --
--- Name: analytics_events analytics_events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: analytics_events analytics_events_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.analytics_events
-    ADD CONSTRAINT analytics_events_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT analytics_events_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
 -- Name: api_keys api_keys_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -951,14 +951,14 @@ ALTER TABLE ONLY public.api_keys
 --
 
 ALTER TABLE ONLY public.appointments
-    ADD CONSTRAINT appointments_no_overlap EXCLUDE USING gist (agent_id WITH =, tstzrange(starts_at, ends_at) WITH &&) WHERE ((status = ANY (ARRAY['SCHEDULED'::text, 'CONFIRMED'::text])));
+    ADD CONSTRAINT appointments_no_overlap EXCLUDE USING gist (organization_id WITH =, agent_id WITH =, tstzrange(starts_at, ends_at) WITH &&) WHERE ((status = ANY (ARRAY['SCHEDULED'::text, 'CONFIRMED'::text])));
 
 --
--- Name: appointments appointments_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: appointments appointments_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.appointments
-    ADD CONSTRAINT appointments_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT appointments_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
 -- Name: console_links console_links_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -975,46 +975,46 @@ ALTER TABLE ONLY public.console_sessions
     ADD CONSTRAINT console_sessions_pkey PRIMARY KEY (id);
 
 --
--- Name: contact_consents contact_consents_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: contact_consents contact_consents_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.contact_consents
-    ADD CONSTRAINT contact_consents_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT contact_consents_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
--- Name: contact_notes contact_notes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: contact_notes contact_notes_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.contact_notes
-    ADD CONSTRAINT contact_notes_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT contact_notes_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
--- Name: contacts contacts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: contacts contacts_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.contacts
-    ADD CONSTRAINT contacts_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT contacts_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
--- Name: conversations conversations_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: conversations conversations_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.conversations
-    ADD CONSTRAINT conversations_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT conversations_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
--- Name: deal_stage_changes deal_stage_changes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: deal_stage_changes deal_stage_changes_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.deal_stage_changes
-    ADD CONSTRAINT deal_stage_changes_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT deal_stage_changes_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
--- Name: deals deals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: deals deals_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.deals
-    ADD CONSTRAINT deals_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT deals_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
 -- Name: event_sequences event_sequences_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1024,18 +1024,18 @@ ALTER TABLE ONLY public.event_sequences
     ADD CONSTRAINT event_sequences_pkey PRIMARY KEY (organization_id);
 
 --
--- Name: events events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: events events_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.events
-    ADD CONSTRAINT events_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT events_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
--- Name: finder_searches finder_searches_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: finder_searches finder_searches_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.finder_searches
-    ADD CONSTRAINT finder_searches_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT finder_searches_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
 -- Name: idempotency_keys idempotency_keys_organization_id_key_pk; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1052,32 +1052,32 @@ ALTER TABLE public.idempotency_keys
     ADD CONSTRAINT idempotency_keys_response_body_sealed CHECK (((response_body IS NULL) OR starts_with(response_body, 'enc:v1:'::text))) NOT VALID;
 
 --
--- Name: leads leads_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: leads leads_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.leads
-    ADD CONSTRAINT leads_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT leads_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
--- Name: message_templates message_templates_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: message_templates message_templates_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.message_templates
-    ADD CONSTRAINT message_templates_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT message_templates_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
--- Name: messages messages_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: messages messages_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.messages
-    ADD CONSTRAINT messages_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT messages_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
--- Name: messaging_numbers messaging_numbers_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: messaging_numbers messaging_numbers_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.messaging_numbers
-    ADD CONSTRAINT messaging_numbers_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT messaging_numbers_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
 -- Name: organization_counters organization_counters_organization_id_name_pk; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1094,18 +1094,18 @@ ALTER TABLE ONLY public.organizations
     ADD CONSTRAINT organizations_pkey PRIMARY KEY (id);
 
 --
--- Name: pipeline_stages pipeline_stages_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: pipeline_stages pipeline_stages_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.pipeline_stages
-    ADD CONSTRAINT pipeline_stages_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT pipeline_stages_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
--- Name: pipelines pipelines_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: pipelines pipelines_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.pipelines
-    ADD CONSTRAINT pipelines_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT pipelines_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
 -- Name: portal_settings portal_settings_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1115,25 +1115,25 @@ ALTER TABLE ONLY public.portal_settings
     ADD CONSTRAINT portal_settings_pkey PRIMARY KEY (organization_id);
 
 --
--- Name: properties properties_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: properties properties_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.properties
-    ADD CONSTRAINT properties_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT properties_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
--- Name: request_logs request_logs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: request_logs request_logs_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.request_logs
-    ADD CONSTRAINT request_logs_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT request_logs_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
--- Name: tasks tasks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: tasks tasks_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.tasks
-    ADD CONSTRAINT tasks_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT tasks_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
 -- Name: usage_daily usage_daily_organization_id_contact_id_day_name_pk; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1143,39 +1143,39 @@ ALTER TABLE ONLY public.usage_daily
     ADD CONSTRAINT usage_daily_organization_id_contact_id_day_name_pk PRIMARY KEY (organization_id, contact_id, day, name);
 
 --
--- Name: usage_events usage_events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: usage_events usage_events_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.usage_events
-    ADD CONSTRAINT usage_events_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT usage_events_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
--- Name: visit_requests visit_requests_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: visit_requests visit_requests_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.visit_requests
-    ADD CONSTRAINT visit_requests_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT visit_requests_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
--- Name: webhook_attempts webhook_attempts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: webhook_attempts webhook_attempts_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.webhook_attempts
-    ADD CONSTRAINT webhook_attempts_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT webhook_attempts_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
--- Name: webhook_deliveries webhook_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: webhook_deliveries webhook_deliveries_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.webhook_deliveries
-    ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT webhook_deliveries_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
--- Name: webhook_subscriptions webhook_subscriptions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: webhook_subscriptions webhook_subscriptions_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.webhook_subscriptions
-    ADD CONSTRAINT webhook_subscriptions_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT webhook_subscriptions_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
 -- Name: webhook_subscriptions webhook_subscriptions_previous_secret_sealed; Type: CHECK CONSTRAINT; Schema: public; Owner: -
@@ -1600,6 +1600,12 @@ CREATE INDEX messages_queued_created_at_idx ON public.messages USING btree (crea
 CREATE INDEX messages_template_id_idx ON public.messages USING btree (template_id);
 
 --
+-- Name: messaging_numbers_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX messaging_numbers_id_idx ON public.messaging_numbers USING btree (id);
+
+--
 -- Name: messaging_numbers_one_active_key; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1840,6 +1846,12 @@ CREATE INDEX webhook_attempts_delivery_id_attempt_idx ON public.webhook_attempts
 CREATE INDEX webhook_attempts_subscription_id_started_at_idx ON public.webhook_attempts USING btree (subscription_id, started_at);
 
 --
+-- Name: webhook_deliveries_completed_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_completed_at_idx ON public.webhook_deliveries USING btree (completed_at) WHERE (completed_at IS NOT NULL);
+
+--
 -- Name: webhook_deliveries_event_id_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1944,14 +1956,14 @@ ALTER TABLE ONLY public.api_keys
 --
 
 ALTER TABLE ONLY public.appointments
-    ADD CONSTRAINT appointments_agent_id_agents_id_fk FOREIGN KEY (agent_id) REFERENCES public.agents(id) ON DELETE CASCADE;
+    ADD CONSTRAINT appointments_agent_id_agents_id_fk FOREIGN KEY (organization_id, agent_id) REFERENCES public.agents(organization_id, id) ON DELETE CASCADE;
 
 --
 -- Name: appointments appointments_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.appointments
-    ADD CONSTRAINT appointments_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE SET NULL;
+    ADD CONSTRAINT appointments_contact_id_contacts_id_fk FOREIGN KEY (organization_id, contact_id) REFERENCES public.contacts(organization_id, id) ON DELETE SET NULL (contact_id);
 
 --
 -- Name: appointments appointments_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -1965,7 +1977,7 @@ ALTER TABLE ONLY public.appointments
 --
 
 ALTER TABLE ONLY public.appointments
-    ADD CONSTRAINT appointments_property_id_properties_id_fk FOREIGN KEY (property_id) REFERENCES public.properties(id) ON DELETE SET NULL;
+    ADD CONSTRAINT appointments_property_id_properties_id_fk FOREIGN KEY (organization_id, property_id) REFERENCES public.properties(organization_id, id) ON DELETE SET NULL (property_id);
 
 --
 -- Name: console_links console_links_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -1986,7 +1998,7 @@ ALTER TABLE ONLY public.console_sessions
 --
 
 ALTER TABLE ONLY public.contact_consents
-    ADD CONSTRAINT contact_consents_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+    ADD CONSTRAINT contact_consents_contact_id_contacts_id_fk FOREIGN KEY (organization_id, contact_id) REFERENCES public.contacts(organization_id, id) ON DELETE CASCADE;
 
 --
 -- Name: contact_consents contact_consents_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2000,14 +2012,14 @@ ALTER TABLE ONLY public.contact_consents
 --
 
 ALTER TABLE ONLY public.contact_notes
-    ADD CONSTRAINT contact_notes_author_agent_id_agents_id_fk FOREIGN KEY (author_agent_id) REFERENCES public.agents(id) ON DELETE SET NULL;
+    ADD CONSTRAINT contact_notes_author_agent_id_agents_id_fk FOREIGN KEY (organization_id, author_agent_id) REFERENCES public.agents(organization_id, id) ON DELETE SET NULL (author_agent_id);
 
 --
 -- Name: contact_notes contact_notes_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.contact_notes
-    ADD CONSTRAINT contact_notes_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+    ADD CONSTRAINT contact_notes_contact_id_contacts_id_fk FOREIGN KEY (organization_id, contact_id) REFERENCES public.contacts(organization_id, id) ON DELETE CASCADE;
 
 --
 -- Name: contact_notes contact_notes_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2028,14 +2040,14 @@ ALTER TABLE ONLY public.contacts
 --
 
 ALTER TABLE ONLY public.contacts
-    ADD CONSTRAINT contacts_owner_id_agents_id_fk FOREIGN KEY (owner_id) REFERENCES public.agents(id) ON DELETE SET NULL;
+    ADD CONSTRAINT contacts_owner_id_agents_id_fk FOREIGN KEY (organization_id, owner_id) REFERENCES public.agents(organization_id, id) ON DELETE SET NULL (owner_id);
 
 --
 -- Name: conversations conversations_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.conversations
-    ADD CONSTRAINT conversations_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+    ADD CONSTRAINT conversations_contact_id_contacts_id_fk FOREIGN KEY (organization_id, contact_id) REFERENCES public.contacts(organization_id, id) ON DELETE CASCADE;
 
 --
 -- Name: conversations conversations_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2049,7 +2061,7 @@ ALTER TABLE ONLY public.conversations
 --
 
 ALTER TABLE ONLY public.deal_stage_changes
-    ADD CONSTRAINT deal_stage_changes_deal_id_deals_id_fk FOREIGN KEY (deal_id) REFERENCES public.deals(id) ON DELETE CASCADE;
+    ADD CONSTRAINT deal_stage_changes_deal_id_deals_id_fk FOREIGN KEY (organization_id, deal_id) REFERENCES public.deals(organization_id, id) ON DELETE CASCADE;
 
 --
 -- Name: deal_stage_changes deal_stage_changes_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2063,14 +2075,14 @@ ALTER TABLE ONLY public.deal_stage_changes
 --
 
 ALTER TABLE ONLY public.deals
-    ADD CONSTRAINT deals_agent_id_agents_id_fk FOREIGN KEY (agent_id) REFERENCES public.agents(id) ON DELETE SET NULL;
+    ADD CONSTRAINT deals_agent_id_agents_id_fk FOREIGN KEY (organization_id, agent_id) REFERENCES public.agents(organization_id, id) ON DELETE SET NULL (agent_id);
 
 --
 -- Name: deals deals_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.deals
-    ADD CONSTRAINT deals_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE SET NULL;
+    ADD CONSTRAINT deals_contact_id_contacts_id_fk FOREIGN KEY (organization_id, contact_id) REFERENCES public.contacts(organization_id, id) ON DELETE SET NULL (contact_id);
 
 --
 -- Name: deals deals_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2084,21 +2096,21 @@ ALTER TABLE ONLY public.deals
 --
 
 ALTER TABLE ONLY public.deals
-    ADD CONSTRAINT deals_pipeline_id_pipelines_id_fk FOREIGN KEY (pipeline_id) REFERENCES public.pipelines(id) ON DELETE RESTRICT;
+    ADD CONSTRAINT deals_pipeline_id_pipelines_id_fk FOREIGN KEY (organization_id, pipeline_id) REFERENCES public.pipelines(organization_id, id) ON DELETE RESTRICT;
 
 --
 -- Name: deals deals_property_id_properties_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.deals
-    ADD CONSTRAINT deals_property_id_properties_id_fk FOREIGN KEY (property_id) REFERENCES public.properties(id) ON DELETE SET NULL;
+    ADD CONSTRAINT deals_property_id_properties_id_fk FOREIGN KEY (organization_id, property_id) REFERENCES public.properties(organization_id, id) ON DELETE SET NULL (property_id);
 
 --
 -- Name: deals deals_stage_id_pipeline_stages_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.deals
-    ADD CONSTRAINT deals_stage_id_pipeline_stages_id_fk FOREIGN KEY (stage_id) REFERENCES public.pipeline_stages(id) ON DELETE RESTRICT;
+    ADD CONSTRAINT deals_stage_id_pipeline_stages_id_fk FOREIGN KEY (organization_id, stage_id) REFERENCES public.pipeline_stages(organization_id, id) ON DELETE RESTRICT;
 
 --
 -- Name: event_sequences event_sequences_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2119,7 +2131,7 @@ ALTER TABLE ONLY public.events
 --
 
 ALTER TABLE ONLY public.finder_searches
-    ADD CONSTRAINT finder_searches_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+    ADD CONSTRAINT finder_searches_contact_id_contacts_id_fk FOREIGN KEY (organization_id, contact_id) REFERENCES public.contacts(organization_id, id) ON DELETE CASCADE;
 
 --
 -- Name: finder_searches finder_searches_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2140,7 +2152,7 @@ ALTER TABLE ONLY public.idempotency_keys
 --
 
 ALTER TABLE ONLY public.leads
-    ADD CONSTRAINT leads_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+    ADD CONSTRAINT leads_contact_id_contacts_id_fk FOREIGN KEY (organization_id, contact_id) REFERENCES public.contacts(organization_id, id) ON DELETE CASCADE;
 
 --
 -- Name: leads leads_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2154,7 +2166,7 @@ ALTER TABLE ONLY public.leads
 --
 
 ALTER TABLE ONLY public.leads
-    ADD CONSTRAINT leads_property_id_properties_id_fk FOREIGN KEY (property_id) REFERENCES public.properties(id) ON DELETE SET NULL;
+    ADD CONSTRAINT leads_property_id_properties_id_fk FOREIGN KEY (organization_id, property_id) REFERENCES public.properties(organization_id, id) ON DELETE SET NULL (property_id);
 
 --
 -- Name: message_templates message_templates_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2168,14 +2180,14 @@ ALTER TABLE ONLY public.message_templates
 --
 
 ALTER TABLE ONLY public.messages
-    ADD CONSTRAINT messages_agent_id_agents_id_fk FOREIGN KEY (agent_id) REFERENCES public.agents(id) ON DELETE SET NULL;
+    ADD CONSTRAINT messages_agent_id_agents_id_fk FOREIGN KEY (organization_id, agent_id) REFERENCES public.agents(organization_id, id) ON DELETE SET NULL (agent_id);
 
 --
 -- Name: messages messages_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.messages
-    ADD CONSTRAINT messages_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+    ADD CONSTRAINT messages_contact_id_contacts_id_fk FOREIGN KEY (organization_id, contact_id) REFERENCES public.contacts(organization_id, id) ON DELETE CASCADE;
 
 --
 -- Name: messages messages_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2189,7 +2201,7 @@ ALTER TABLE ONLY public.messages
 --
 
 ALTER TABLE ONLY public.messages
-    ADD CONSTRAINT messages_template_id_message_templates_id_fk FOREIGN KEY (template_id) REFERENCES public.message_templates(id) ON DELETE SET NULL;
+    ADD CONSTRAINT messages_template_id_message_templates_id_fk FOREIGN KEY (organization_id, template_id) REFERENCES public.message_templates(organization_id, id) ON DELETE SET NULL (template_id);
 
 --
 -- Name: messaging_numbers messaging_numbers_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2224,7 +2236,7 @@ ALTER TABLE ONLY public.pipeline_stages
 --
 
 ALTER TABLE ONLY public.pipeline_stages
-    ADD CONSTRAINT pipeline_stages_pipeline_id_pipelines_id_fk FOREIGN KEY (pipeline_id) REFERENCES public.pipelines(id) ON DELETE CASCADE;
+    ADD CONSTRAINT pipeline_stages_pipeline_id_pipelines_id_fk FOREIGN KEY (organization_id, pipeline_id) REFERENCES public.pipelines(organization_id, id) ON DELETE CASCADE;
 
 --
 -- Name: pipelines pipelines_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2245,7 +2257,7 @@ ALTER TABLE ONLY public.portal_settings
 --
 
 ALTER TABLE ONLY public.properties
-    ADD CONSTRAINT properties_agent_id_agents_id_fk FOREIGN KEY (agent_id) REFERENCES public.agents(id) ON DELETE SET NULL;
+    ADD CONSTRAINT properties_agent_id_agents_id_fk FOREIGN KEY (organization_id, agent_id) REFERENCES public.agents(organization_id, id) ON DELETE SET NULL (agent_id);
 
 --
 -- Name: properties properties_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2266,21 +2278,21 @@ ALTER TABLE ONLY public.request_logs
 --
 
 ALTER TABLE ONLY public.tasks
-    ADD CONSTRAINT tasks_appointment_id_appointments_id_fk FOREIGN KEY (appointment_id) REFERENCES public.appointments(id) ON DELETE SET NULL;
+    ADD CONSTRAINT tasks_appointment_id_appointments_id_fk FOREIGN KEY (organization_id, appointment_id) REFERENCES public.appointments(organization_id, id) ON DELETE SET NULL (appointment_id);
 
 --
 -- Name: tasks tasks_assignee_id_agents_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.tasks
-    ADD CONSTRAINT tasks_assignee_id_agents_id_fk FOREIGN KEY (assignee_id) REFERENCES public.agents(id) ON DELETE SET NULL;
+    ADD CONSTRAINT tasks_assignee_id_agents_id_fk FOREIGN KEY (organization_id, assignee_id) REFERENCES public.agents(organization_id, id) ON DELETE SET NULL (assignee_id);
 
 --
 -- Name: tasks tasks_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.tasks
-    ADD CONSTRAINT tasks_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE SET NULL;
+    ADD CONSTRAINT tasks_contact_id_contacts_id_fk FOREIGN KEY (organization_id, contact_id) REFERENCES public.contacts(organization_id, id) ON DELETE SET NULL (contact_id);
 
 --
 -- Name: tasks tasks_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2294,7 +2306,7 @@ ALTER TABLE ONLY public.tasks
 --
 
 ALTER TABLE ONLY public.usage_daily
-    ADD CONSTRAINT usage_daily_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+    ADD CONSTRAINT usage_daily_contact_id_contacts_id_fk FOREIGN KEY (organization_id, contact_id) REFERENCES public.contacts(organization_id, id) ON DELETE CASCADE;
 
 --
 -- Name: usage_daily usage_daily_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2308,7 +2320,7 @@ ALTER TABLE ONLY public.usage_daily
 --
 
 ALTER TABLE ONLY public.usage_events
-    ADD CONSTRAINT usage_events_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+    ADD CONSTRAINT usage_events_contact_id_contacts_id_fk FOREIGN KEY (organization_id, contact_id) REFERENCES public.contacts(organization_id, id) ON DELETE CASCADE;
 
 --
 -- Name: usage_events usage_events_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2322,14 +2334,14 @@ ALTER TABLE ONLY public.usage_events
 --
 
 ALTER TABLE ONLY public.visit_requests
-    ADD CONSTRAINT visit_requests_appointment_id_appointments_id_fk FOREIGN KEY (appointment_id) REFERENCES public.appointments(id) ON DELETE SET NULL;
+    ADD CONSTRAINT visit_requests_appointment_id_appointments_id_fk FOREIGN KEY (organization_id, appointment_id) REFERENCES public.appointments(organization_id, id) ON DELETE SET NULL (appointment_id);
 
 --
 -- Name: visit_requests visit_requests_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.visit_requests
-    ADD CONSTRAINT visit_requests_contact_id_contacts_id_fk FOREIGN KEY (contact_id) REFERENCES public.contacts(id) ON DELETE CASCADE;
+    ADD CONSTRAINT visit_requests_contact_id_contacts_id_fk FOREIGN KEY (organization_id, contact_id) REFERENCES public.contacts(organization_id, id) ON DELETE CASCADE;
 
 --
 -- Name: visit_requests visit_requests_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2343,14 +2355,14 @@ ALTER TABLE ONLY public.visit_requests
 --
 
 ALTER TABLE ONLY public.visit_requests
-    ADD CONSTRAINT visit_requests_property_id_properties_id_fk FOREIGN KEY (property_id) REFERENCES public.properties(id) ON DELETE CASCADE;
+    ADD CONSTRAINT visit_requests_property_id_properties_id_fk FOREIGN KEY (organization_id, property_id) REFERENCES public.properties(organization_id, id) ON DELETE CASCADE;
 
 --
 -- Name: webhook_attempts webhook_attempts_delivery_id_webhook_deliveries_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.webhook_attempts
-    ADD CONSTRAINT webhook_attempts_delivery_id_webhook_deliveries_id_fk FOREIGN KEY (delivery_id) REFERENCES public.webhook_deliveries(id) ON DELETE CASCADE;
+    ADD CONSTRAINT webhook_attempts_delivery_id_webhook_deliveries_id_fk FOREIGN KEY (organization_id, delivery_id) REFERENCES public.webhook_deliveries(organization_id, id) ON DELETE CASCADE;
 
 --
 -- Name: webhook_attempts webhook_attempts_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2364,7 +2376,7 @@ ALTER TABLE ONLY public.webhook_attempts
 --
 
 ALTER TABLE ONLY public.webhook_deliveries
-    ADD CONSTRAINT webhook_deliveries_event_id_events_id_fk FOREIGN KEY (event_id) REFERENCES public.events(id) ON DELETE CASCADE;
+    ADD CONSTRAINT webhook_deliveries_event_id_events_id_fk FOREIGN KEY (organization_id, event_id) REFERENCES public.events(organization_id, id) ON DELETE CASCADE;
 
 --
 -- Name: webhook_deliveries webhook_deliveries_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2378,7 +2390,7 @@ ALTER TABLE ONLY public.webhook_deliveries
 --
 
 ALTER TABLE ONLY public.webhook_deliveries
-    ADD CONSTRAINT webhook_deliveries_subscription_id_webhook_subscriptions_id_fk FOREIGN KEY (subscription_id) REFERENCES public.webhook_subscriptions(id) ON DELETE CASCADE;
+    ADD CONSTRAINT webhook_deliveries_subscription_id_webhook_subscriptions_id_fk FOREIGN KEY (organization_id, subscription_id) REFERENCES public.webhook_subscriptions(organization_id, id) ON DELETE CASCADE;
 
 --
 -- Name: webhook_subscriptions webhook_subscriptions_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -

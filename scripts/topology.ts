@@ -248,6 +248,15 @@ async function main() {
       )
     ).rows.map((row: { id: string }) => row.id);
     const lostEvents = recorded.filter((id) => !receiver.received.has(id));
+    // Attempts whose worker was killed before writing their outcome: the log keeps them (LOST_ATTEMPT).
+    const interrupted = Number(
+      (
+        await primary.query(
+          `SELECT count(*) AS n FROM webhook_attempts WHERE subscription_id = $1 AND error LIKE 'no outcome recorded%'`,
+          [subscriptionId],
+        )
+      ).rows[0].n,
+    );
     const deliveries = [...receiver.received.values()].reduce((sum, n) => sum + n, 0);
     const fiveHundreds = stats.statuses.get(500) ?? 0;
     const lostWrites = Object.values(writes).reduce(
@@ -274,7 +283,7 @@ async function main() {
       console.log(`writes ${kind.padEnd(12)} acknowledged ${acked}, found ${seen}`);
     }
     console.log(
-      `events             recorded ${recorded.length}, delivered ${recorded.length - lostEvents.length}, lost ${lostEvents.length}, duplicates ${deliveries - receiver.received.size}`,
+      `events             recorded ${recorded.length}, delivered ${recorded.length - lostEvents.length}, lost ${lostEvents.length}, duplicates ${deliveries - receiver.received.size}, attempts logged without outcome ${interrupted}`,
     );
     console.log(`replica            max lag ${maxLagMs} ms, reads served ${servedByReplica}`);
     const failures = [

@@ -145,7 +145,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   // The pool's gauges only where there is a pool (PostgreSQL), so the embedded database shows no zeros.
   const pool = deps.db.poolStats() === null ? [] : poolMetrics(() => deps.db.poolStats());
   const replicas = deps.db.replicaStatus().length === 0 ? [] : replicaMetrics(() => deps.db.replicaStatus());
-  registerMetrics(app, [...limits.metrics, ...requestLogs.metrics, ...pool, ...replicas]);
+  const features = FEATURES.flatMap((feature) => feature.metrics?.({ db: deps.db }) ?? []);
+  registerMetrics(app, [...limits.metrics, ...requestLogs.metrics, ...pool, ...replicas, ...features]);
 
   const context: AppContext = {
     config,

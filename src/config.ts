@@ -56,10 +56,14 @@ export interface Config {
   /** HMAC-SHA256 key of the provider's inbound hook (`X-Hub-Signature-256`); unset = hook disabled. */
   readonly messagingWebhookSecret: string | undefined;
   readonly runWorker: boolean;
+  /** WORKER_METRICS_PORT: a worker-only process (`npm run worker`) serves GET /metrics there; null: none. */
+  readonly workerMetricsPort: number | null;
   /** Days raw usage events are kept after they arrive; the daily aggregates are kept for good. */
   readonly usageDetailRetentionDays: number;
   /** Days events stay in the event log (GET /v1/event-log), with their webhook deliveries. */
   readonly eventLogRetentionDays: number;
+  /** Days finished webhook deliveries and their attempts stay in the delivery log (WEBHOOK_LOG_RETENTION_DAYS). */
+  readonly webhookLogRetentionDays: number;
   /** REQUEST_LOG_ENABLED: /v1 and /mcp requests of an organization are recorded in request_logs. */
   readonly requestLogEnabled: boolean;
   /** Days request log lines are kept (REQUEST_LOG_RETENTION_DAYS). */
@@ -271,8 +275,13 @@ export function loadConfig(env: Env): Config {
     messagingTimeoutMs: integer(env, 'MESSAGING_TIMEOUT_MS', 10_000, 100, 120_000),
     messagingWebhookSecret: read(env, 'MESSAGING_WEBHOOK_SECRET'),
     runWorker: boolean(env, 'RUN_WORKER', true),
+    workerMetricsPort:
+      read(env, 'WORKER_METRICS_PORT') === undefined
+        ? null
+        : integer(env, 'WORKER_METRICS_PORT', 0, 1, 65535),
     usageDetailRetentionDays: integer(env, 'USAGE_DETAIL_RETENTION_DAYS', 90, 1, 3650),
     eventLogRetentionDays: integer(env, 'EVENT_LOG_RETENTION_DAYS', 30, 1, 3650),
+    webhookLogRetentionDays: integer(env, 'WEBHOOK_LOG_RETENTION_DAYS', 30, 1, 3650),
     requestLogEnabled: boolean(env, 'REQUEST_LOG_ENABLED', true),
     requestLogRetentionDays: integer(env, 'REQUEST_LOG_RETENTION_DAYS', 7, 1, 365),
     secretsKey: secrets.current,

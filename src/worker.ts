@@ -4,6 +4,8 @@ import { databaseOptions, openDatabase } from './db/database.ts';
 import { workerJobs } from './jobs.ts';
 import { openSecretBox } from './platform/crypto/secrets-key.ts';
 import { startJobs } from './platform/jobs/scheduler.ts';
+import { serveMetrics } from './platform/metrics/metrics-server.ts';
+import { FEATURES } from './features.ts';
 import { loggerOptions } from './platform/logging/logger.ts';
 import { runStartSteps } from './startup.ts';
 
@@ -16,7 +18,17 @@ async function main() {
   await db.migrate();
   await runStartSteps(db, secrets, log);
   const jobs = startJobs(workerJobs(db, { ...config, log, secrets }), log);
-  log.info('worker started');
+  // The worker's own counters (webhook attempts, ...) where a Prometheus can scrape them.
+  const metrics =
+    config.workerMetricsPort === null
+      ? null
+      : await serveMetrics({
+          host: config.host,
+          port: config.workerMetricsPort,
+          adminToken: config.adminToken,
+          metrics: FEATURES.flatMap((feature) => feature.metrics?.({ db }) ?? []),
+        });
+  log.info({ metricsPort: metrics?.port ?? null }, 'worker started');
   // The scheduler's timers do not hold the process open, and a worker has no listening socket: its
   // only other handles are pooled connections, which a database restart closes. Without this the
   // process would exit (code 0) in the middle of its backlog when PostgreSQL restarts.
@@ -25,6 +37,7 @@ async function main() {
   const shutdown = async () => {
     clearInterval(keepAlive);
     await jobs.stop();
+    await metrics?.close();
     await db.close();
     process.exit(0);
   };

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { openDatabase, queryRows } from '../../src/db/database.ts';
+import { databaseOptions, openDatabase, queryRows } from '../../src/db/database.ts';
 import { BENCH_ADMIN_TOKEN, BENCH_SECRETS_KEY, serveChild } from './protocol.ts';
 import { captureSql, type CaptureOptions } from './sql-capture.ts';
 
@@ -26,7 +26,8 @@ serveChild<ServiceServerOptions>(async (options) => {
     DATA_DIR: 'memory://',
     ...options.env,
   });
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 'memory://' });
+  // As server.ts opens it: DATABASE_PREPARED_STATEMENTS, DATABASE_READ_URL, ... apply (the `scaling` scenario).
+  const db = await openDatabase(databaseOptions(config));
   await db.migrate();
   if (options.captureSql) captureSql(options.captureSql);
   const [version] = await db.systemTx((tx) =>

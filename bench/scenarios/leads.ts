@@ -10,7 +10,6 @@
  */
 import pg from 'pg';
 import type { ChildProcess } from 'node:child_process';
-import type { AutocannonRequest } from 'autocannon';
 import { adminClient, request } from '../lib/admin-client.ts';
 import { measureAgainstBaseline } from '../lib/against-baseline.ts';
 import { requireDatabaseUrl } from '../lib/bench-database.ts';
@@ -27,6 +26,7 @@ import {
 import { machine, writeResult } from '../lib/report.ts';
 import { DATABASE_USAGE, LOAD_USAGE, parseScaleArguments, positive, type Scenario } from '../lib/scenario.ts';
 import { startReceiver, startWorker, stopWorker } from '../lib/webhook-receiver.ts';
+import { leadBodies, leadRequests, nextPhone } from '../lib/lead-requests.ts';
 
 const TARGET_P99_MS = 100;
 const DEFAULTS = { orgs: 100, perOrg: 1000, keys: 16 };
@@ -54,10 +54,6 @@ ${LOAD_USAGE}
                      receiver (default ${defaults.workers})
 ${DATABASE_USAGE}
                      (write scenarios add their contacts, leads and events to it; subscriptions are removed)`;
-
-let sent = Math.floor(Math.random() * 40_000_000);
-/** A Spanish mobile number (+34 65..., outside the generated contacts' range), new on every call. */
-const nextPhone = () => `+346${50_000_000 + (sent++ % 40_000_000)}`;
 
 export async function runLeads(
   args: string[],
@@ -126,31 +122,8 @@ export async function runLeads(
     }
 
     const listings = await publishedListings(stack.database.url, organizationIds, 8);
-    const bodies: Array<{ key: string; body: Record<string, unknown> }> = [];
-    for (let variant = 0; variant < 4; variant++) {
-      for (const key of stack.keys) {
-        const propertyId = variant % 2 === 0 ? listings.get(key.organizationId)?.[variant] : undefined;
-        bodies.push({
-          key: key.key,
-          body: {
-            firstName: 'Visitante',
-            lastName: 'Prueba',
-            message: '¿Sigue disponible? Me gustaría visitarlo esta semana.',
-            interestedIn: variant < 2 ? 'SALE' : 'RENT',
-            utmSource: 'bench',
-            utmCampaign: `variant-${variant}`,
-            ...(propertyId === undefined ? {} : { propertyId }),
-          },
-        });
-      }
-    }
-    const requests: AutocannonRequest[] = bodies.map((entry) => ({
-      method: 'POST',
-      path: '/v1/leads',
-      headers: { 'x-api-key': entry.key, 'content-type': 'application/json' },
-      body: '{}',
-      setupRequest: (req) => ({ ...req, body: JSON.stringify({ ...entry.body, phone: nextPhone() }) }),
-    }));
+    const bodies = leadBodies(stack.keys, listings);
+    const requests = leadRequests(bodies);
     baseline = await startChild<LeadsBareServerOptions>({
       name: 'baseline',
       entry: entry('leads-bare-server.ts'),

@@ -79,11 +79,22 @@ describe('loadConfig', () => {
     ['USAGE_DETAIL_RETENTION_DAYS', '0', /USAGE_DETAIL_RETENTION_DAYS must be between 1 and 3650/],
     ['USAGE_DETAIL_RETENTION_DAYS', '3651', /USAGE_DETAIL_RETENTION_DAYS must be between 1 and 3650/],
     ['USAGE_DETAIL_RETENTION_DAYS', '30d', /USAGE_DETAIL_RETENTION_DAYS must be a whole number/],
+    ['WEBHOOK_LOG_RETENTION_DAYS', '0', /WEBHOOK_LOG_RETENTION_DAYS must be between 1 and 3650/],
+    ['WORKER_METRICS_PORT', '0', /WORKER_METRICS_PORT must be between 1 and 65535/],
+    ['WORKER_METRICS_PORT', 'metrics', /WORKER_METRICS_PORT must be a whole number/],
     ['ADMIN_TOKEN', 'short', /ADMIN_TOKEN must be at least 16 characters/],
     ['NODE_ENV', 'staging', /NODE_ENV must be one of/],
   ])('stops with a message naming %s for %j', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('keeps the delivery log 30 days and serves no worker metrics unless asked', () => {
+    expect(loadConfig({})).toMatchObject({ webhookLogRetentionDays: 30, workerMetricsPort: null });
+    expect(loadConfig({ WEBHOOK_LOG_RETENTION_DAYS: '7', WORKER_METRICS_PORT: '9464' })).toMatchObject({
+      webhookLogRetentionDays: 7,
+      workerMetricsPort: 9464,
+    });
   });
 
   it('refuses production without DATABASE_URL or ADMIN_TOKEN', () => {

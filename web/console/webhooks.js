@@ -124,7 +124,7 @@ async function showDeliveries(id, url) {
         el('span', { className: `badge ${delivery.status.toLowerCase()}` }, delivery.status),
         String(delivery.attemptCount),
         last ? `${last.statusCode ?? '—'} ${last.error ?? ''}`.trim() : '—',
-        last ? `${last.durationMs} ms` : '—',
+        last ? duration(last) : '—',
         when(delivery.nextAttemptAt),
         el(
           'span',
@@ -173,7 +173,7 @@ async function showDetail(id) {
             },
             attempt.statusCode === null ? 'no answer' : String(attempt.statusCode),
           ),
-          ` · ${attempt.durationMs} ms`,
+          ` · ${duration(attempt)}`,
         ),
         attempt.error ? el('p', { className: 'error' }, attempt.error) : null,
         el('h6', {}, 'Request headers'),
@@ -277,4 +277,10 @@ export function defaultRecoverSince() {
   const hourAgo = new Date(Date.now() - 3_600_000);
   const local = new Date(hourAgo.getTime() - hourAgo.getTimezoneOffset() * 60_000);
   $('#recover-since').value = local.toISOString().slice(0, 16);
+}
+
+/** An attempt's duration; none while it is in flight or when its worker stopped (its error says which). */
+function duration(attempt) {
+  if (attempt.durationMs !== null) return `${attempt.durationMs} ms`;
+  return attempt.error === null ? 'in flight' : 'no outcome';
 }

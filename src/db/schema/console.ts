@@ -5,7 +5,7 @@
 //   derived from the cookie's token, so nothing else is stored.
 // - request log: one line per /v1 and /mcp request of an organization (no bodies, no personal data),
 //   written in batches off the request path, kept REQUEST_LOG_RETENTION_DAYS.
-import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.ts';
 import { tenantId } from './platform.ts';
 
@@ -48,7 +48,7 @@ export const consoleSessions = pgTable(
 export const requestLogs = pgTable(
   'request_logs',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     organizationId: tenantId(),
     at: timestamp('at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
     requestId: text('request_id').notNull(),
@@ -68,6 +68,7 @@ export const requestLogs = pgTable(
     ip: text('ip'),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
     index('request_logs_organization_id_at_idx').on(t.organizationId, t.at.desc(), t.id.desc()),
     index('request_logs_organization_id_request_id_idx').on(t.organizationId, t.requestId),
     // Status, key, path and operation filters read the organization's newest lines (7 days at most) by

@@ -3,14 +3,15 @@ import { eq, gt, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import {
   boolean,
   date,
+  foreignKey,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
-  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, money } from './columns.ts';
 import { tenantId } from './platform.ts';
@@ -19,7 +20,7 @@ import { agents, properties } from './portal.ts';
 export const contacts = pgTable(
   'contacts',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
     code: text('code').notNull(),
     firstName: text('first_name').notNull(),
@@ -33,7 +34,7 @@ export const contacts = pgTable(
     status: text('status').notNull(),
     type: text('type').notNull(),
     score: integer('score').notNull().default(0),
-    ownerId: text('owner_id').references(() => agents.id, { onDelete: 'set null' }),
+    ownerId: text('owner_id'),
     preferredCity: text('preferred_city'),
     preferredType: text('preferred_type'),
     budget: money('budget'),
@@ -48,6 +49,12 @@ export const contacts = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'contacts_owner_id_agents_id_fk',
+      columns: [t.organizationId, t.ownerId],
+      foreignColumns: [agents.organizationId, agents.id],
+    }).onDelete('set null'),
     uniqueIndex('contacts_organization_id_code_key').on(t.organizationId, t.code),
     uniqueIndex('contacts_organization_id_phone_key').on(t.organizationId, t.phone),
     uniqueIndex('contacts_organization_id_email_key_key').on(t.organizationId, t.emailKey),
@@ -78,17 +85,26 @@ export const contacts = pgTable(
 export const contactNotes = pgTable(
   'contact_notes',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
-    contactId: text('contact_id')
-      .notNull()
-      .references(() => contacts.id, { onDelete: 'cascade' }),
+    contactId: text('contact_id').notNull(),
     body: text('body').notNull(),
     /** The agent the writing key acts for, if any. */
-    authorAgentId: text('author_agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    authorAgentId: text('author_agent_id'),
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'contact_notes_contact_id_contacts_id_fk',
+      columns: [t.organizationId, t.contactId],
+      foreignColumns: [contacts.organizationId, contacts.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'contact_notes_author_agent_id_agents_id_fk',
+      columns: [t.organizationId, t.authorAgentId],
+      foreignColumns: [agents.organizationId, agents.id],
+    }).onDelete('set null'),
     index('contact_notes_contact_id_created_at_idx').on(t.contactId, t.createdAt.desc(), t.id),
     index('contact_notes_organization_id_idx').on(t.organizationId),
     index('contact_notes_author_agent_id_idx').on(t.authorAgentId),
@@ -102,11 +118,9 @@ export const contactNotes = pgTable(
 export const contactConsents = pgTable(
   'contact_consents',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
-    contactId: text('contact_id')
-      .notNull()
-      .references(() => contacts.id, { onDelete: 'cascade' }),
+    contactId: text('contact_id').notNull(),
     channel: text('channel').notNull(),
     status: text('status').notNull(),
     /** Where it was given or withdrawn: a form, an API call, an inbound STOP... */
@@ -116,6 +130,12 @@ export const contactConsents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'contact_consents_contact_id_contacts_id_fk',
+      columns: [t.organizationId, t.contactId],
+      foreignColumns: [contacts.organizationId, contacts.id],
+    }).onDelete('cascade'),
     index('contact_consents_contact_id_channel_created_at_idx').on(t.contactId, t.channel, t.createdAt.desc(), t.id),
     index('contact_consents_organization_id_idx').on(t.organizationId),
   ],
@@ -124,12 +144,10 @@ export const contactConsents = pgTable(
 export const leads = pgTable(
   'leads',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
-    contactId: text('contact_id')
-      .notNull()
-      .references(() => contacts.id, { onDelete: 'cascade' }),
-    propertyId: text('property_id').references(() => properties.id, { onDelete: 'set null' }),
+    contactId: text('contact_id').notNull(),
+    propertyId: text('property_id'),
     message: text('message'),
     interestedIn: text('interested_in'),
     utm: jsonb('utm').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
@@ -142,6 +160,17 @@ export const leads = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'leads_contact_id_contacts_id_fk',
+      columns: [t.organizationId, t.contactId],
+      foreignColumns: [contacts.organizationId, contacts.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'leads_property_id_properties_id_fk',
+      columns: [t.organizationId, t.propertyId],
+      foreignColumns: [properties.organizationId, properties.id],
+    }).onDelete('set null'),
     index('leads_organization_id_outcome_created_at_idx').on(t.organizationId, t.outcome, t.createdAt.desc()),
     index('leads_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc()),
     index('leads_contact_id_idx').on(t.contactId),
@@ -158,20 +187,16 @@ export const leads = pgTable(
 export const visitRequests = pgTable(
   'visit_requests',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
-    contactId: text('contact_id')
-      .notNull()
-      .references(() => contacts.id, { onDelete: 'cascade' }),
-    propertyId: text('property_id')
-      .notNull()
-      .references(() => properties.id, { onDelete: 'cascade' }),
+    contactId: text('contact_id').notNull(),
+    propertyId: text('property_id').notNull(),
     preferredDate: date('preferred_date', { mode: 'string' }),
     preferredTime: text('preferred_time'),
     message: text('message'),
     status: text('status').notNull().default('PENDING'),
     /** The appointment a confirmation made (issue 21). */
-    appointmentId: text('appointment_id').references((): AnyPgColumn => appointments.id, { onDelete: 'set null' }),
+    appointmentId: text('appointment_id'),
     declineReason: text('decline_reason'),
     /** When it was confirmed or declined. */
     decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
@@ -179,6 +204,22 @@ export const visitRequests = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'visit_requests_contact_id_contacts_id_fk',
+      columns: [t.organizationId, t.contactId],
+      foreignColumns: [contacts.organizationId, contacts.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'visit_requests_property_id_properties_id_fk',
+      columns: [t.organizationId, t.propertyId],
+      foreignColumns: [properties.organizationId, properties.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'visit_requests_appointment_id_appointments_id_fk',
+      columns: [t.organizationId, t.appointmentId],
+      foreignColumns: [appointments.organizationId, appointments.id],
+    }).onDelete('set null'),
     index('visit_requests_appointment_id_idx').on(t.appointmentId),
     index('visit_requests_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc()),
     index('visit_requests_contact_id_idx').on(t.contactId),
@@ -207,13 +248,11 @@ export function agentTimeHeld(organizationId: string, agentId: string, from: Dat
 export const appointments = pgTable(
   'appointments',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
-    agentId: text('agent_id')
-      .notNull()
-      .references(() => agents.id, { onDelete: 'cascade' }),
-    contactId: text('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
-    propertyId: text('property_id').references(() => properties.id, { onDelete: 'set null' }),
+    agentId: text('agent_id').notNull(),
+    contactId: text('contact_id'),
+    propertyId: text('property_id'),
     type: text('type').notNull(),
     status: text('status').notNull(),
     startsAt: timestamp('starts_at', { withTimezone: true, mode: 'date' }).notNull(),
@@ -224,33 +263,66 @@ export const appointments = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'appointments_agent_id_agents_id_fk',
+      columns: [t.organizationId, t.agentId],
+      foreignColumns: [agents.organizationId, agents.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'appointments_contact_id_contacts_id_fk',
+      columns: [t.organizationId, t.contactId],
+      foreignColumns: [contacts.organizationId, contacts.id],
+    }).onDelete('set null'),
+    foreignKey({
+      name: 'appointments_property_id_properties_id_fk',
+      columns: [t.organizationId, t.propertyId],
+      foreignColumns: [properties.organizationId, properties.id],
+    }).onDelete('set null'),
     index('appointments_organization_id_starts_at_idx').on(t.organizationId, t.startsAt),
     index('appointments_agent_id_starts_at_idx').on(t.agentId, t.startsAt),
     index('appointments_contact_id_idx').on(t.contactId),
     // Incremental sync (`updatedAfter`, `cursor`): keyset order (updatedAt, id).
     index('appointments_organization_id_updated_at_idx').on(t.organizationId, t.updatedAt, t.id),
-    // The no-overlap exclusion constraint is in the migration (drizzle-kit cannot express it).
+    // The no-overlap exclusion constraint (organization, agent, time range) is in the migrations
+    // (0003, then 0018): drizzle-kit cannot express it.
   ],
 );
 
 export const tasks = pgTable(
   'tasks',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
     title: text('title').notNull(),
     description: text('description'),
     type: text('type').notNull().default('TODO'),
     status: text('status').notNull().default('PENDING'),
     dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }),
-    assigneeId: text('assignee_id').references(() => agents.id, { onDelete: 'set null' }),
-    contactId: text('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
-    appointmentId: text('appointment_id').references(() => appointments.id, { onDelete: 'set null' }),
+    assigneeId: text('assignee_id'),
+    contactId: text('contact_id'),
+    appointmentId: text('appointment_id'),
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'tasks_assignee_id_agents_id_fk',
+      columns: [t.organizationId, t.assigneeId],
+      foreignColumns: [agents.organizationId, agents.id],
+    }).onDelete('set null'),
+    foreignKey({
+      name: 'tasks_contact_id_contacts_id_fk',
+      columns: [t.organizationId, t.contactId],
+      foreignColumns: [contacts.organizationId, contacts.id],
+    }).onDelete('set null'),
+    foreignKey({
+      name: 'tasks_appointment_id_appointments_id_fk',
+      columns: [t.organizationId, t.appointmentId],
+      foreignColumns: [appointments.organizationId, appointments.id],
+    }).onDelete('set null'),
     index('tasks_organization_id_status_due_at_idx').on(t.organizationId, t.status, t.dueAt),
     index('tasks_assignee_id_status_due_at_idx').on(t.assigneeId, t.status, t.dueAt),
     // Issue 4: the task list's default order (dueAt) and due-date ranges without a status filter,
@@ -265,11 +337,9 @@ export const tasks = pgTable(
 export const finderSearches = pgTable(
   'finder_searches',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
-    contactId: text('contact_id')
-      .notNull()
-      .references(() => contacts.id, { onDelete: 'cascade' }),
+    contactId: text('contact_id').notNull(),
     criteria: jsonb('criteria').$type<Record<string, unknown>>().notNull(),
     subscribedToAlerts: boolean('subscribed_to_alerts').notNull().default(false),
     total: integer('total').notNull(),
@@ -277,6 +347,12 @@ export const finderSearches = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'finder_searches_contact_id_contacts_id_fk',
+      columns: [t.organizationId, t.contactId],
+      foreignColumns: [contacts.organizationId, contacts.id],
+    }).onDelete('cascade'),
     index('finder_searches_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc()),
     index('finder_searches_contact_id_idx').on(t.contactId),
     index('finder_searches_alerts_idx')

@@ -2,6 +2,7 @@ import {
   bigint,
   boolean,
   date,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -28,24 +29,25 @@ import { contacts } from './contacts.ts';
 export const pipelines = pgTable(
   'pipelines',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
     name: text('name').notNull(),
     isDefault: boolean('is_default').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('pipelines_organization_id_created_at_idx').on(t.organizationId, t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index('pipelines_organization_id_created_at_idx').on(t.organizationId, t.createdAt),
+  ],
 );
 
 export const pipelineStages = pgTable(
   'pipeline_stages',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
-    pipelineId: text('pipeline_id')
-      .notNull()
-      .references(() => pipelines.id, { onDelete: 'cascade' }),
+    pipelineId: text('pipeline_id').notNull(),
     name: text('name').notNull(),
     /** OPEN, WON or LOST: what entering the stage means for the deal's status. */
     kind: text('kind').notNull(),
@@ -55,13 +57,21 @@ export const pipelineStages = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('pipeline_stages_pipeline_id_position_idx').on(t.pipelineId, t.position)],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'pipeline_stages_pipeline_id_pipelines_id_fk',
+      columns: [t.organizationId, t.pipelineId],
+      foreignColumns: [pipelines.organizationId, pipelines.id],
+    }).onDelete('cascade'),
+    index('pipeline_stages_pipeline_id_position_idx').on(t.pipelineId, t.position),
+  ],
 );
 
 export const deals = pgTable(
   'deals',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
     code: text('code').notNull(),
     title: text('title').notNull(),
@@ -73,16 +83,12 @@ export const deals = pgTable(
     leadSource: text('lead_source').notNull(),
     lostReason: text('lost_reason'),
     aiCreated: boolean('ai_created').notNull().default(false),
-    agentId: text('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    agentId: text('agent_id'),
     /** Null once the contact was erased (issue 21): the deal stays, the link is cut. */
-    contactId: text('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
-    propertyId: text('property_id').references(() => properties.id, { onDelete: 'set null' }),
-    pipelineId: text('pipeline_id')
-      .notNull()
-      .references(() => pipelines.id, { onDelete: 'restrict' }),
-    stageId: text('stage_id')
-      .notNull()
-      .references(() => pipelineStages.id, { onDelete: 'restrict' }),
+    contactId: text('contact_id'),
+    propertyId: text('property_id'),
+    pipelineId: text('pipeline_id').notNull(),
+    stageId: text('stage_id').notNull(),
     stageEnteredAt: timestamp('stage_entered_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     expectedCloseDate: timestamp('expected_close_date', { withTimezone: true, mode: 'date' }),
     closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
@@ -96,6 +102,32 @@ export const deals = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'deals_agent_id_agents_id_fk',
+      columns: [t.organizationId, t.agentId],
+      foreignColumns: [agents.organizationId, agents.id],
+    }).onDelete('set null'),
+    foreignKey({
+      name: 'deals_contact_id_contacts_id_fk',
+      columns: [t.organizationId, t.contactId],
+      foreignColumns: [contacts.organizationId, contacts.id],
+    }).onDelete('set null'),
+    foreignKey({
+      name: 'deals_property_id_properties_id_fk',
+      columns: [t.organizationId, t.propertyId],
+      foreignColumns: [properties.organizationId, properties.id],
+    }).onDelete('set null'),
+    foreignKey({
+      name: 'deals_pipeline_id_pipelines_id_fk',
+      columns: [t.organizationId, t.pipelineId],
+      foreignColumns: [pipelines.organizationId, pipelines.id],
+    }).onDelete('restrict'),
+    foreignKey({
+      name: 'deals_stage_id_pipeline_stages_id_fk',
+      columns: [t.organizationId, t.stageId],
+      foreignColumns: [pipelineStages.organizationId, pipelineStages.id],
+    }).onDelete('restrict'),
     uniqueIndex('deals_organization_id_code_key').on(t.organizationId, t.code),
     index('deals_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc(), t.id),
     index('deals_organization_id_pipeline_id_stage_id_idx').on(t.organizationId, t.pipelineId, t.stageId),
@@ -112,11 +144,9 @@ export const deals = pgTable(
 export const dealStageChanges = pgTable(
   'deal_stage_changes',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
-    dealId: text('deal_id')
-      .notNull()
-      .references(() => deals.id, { onDelete: 'cascade' }),
+    dealId: text('deal_id').notNull(),
     pipelineId: text('pipeline_id').notNull(),
     fromStageId: text('from_stage_id').notNull(),
     fromStageName: text('from_stage_name').notNull(),
@@ -131,6 +161,12 @@ export const dealStageChanges = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'deal_stage_changes_deal_id_deals_id_fk',
+      columns: [t.organizationId, t.dealId],
+      foreignColumns: [deals.organizationId, deals.id],
+    }).onDelete('cascade'),
     index('deal_stage_changes_deal_id_created_at_idx').on(t.dealId, t.createdAt.desc(), t.id),
     index('deal_stage_changes_organization_id_idx').on(t.organizationId),
   ],
@@ -140,11 +176,9 @@ export const dealStageChanges = pgTable(
 export const usageEvents = pgTable(
   'usage_events',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     organizationId: tenantId(),
-    contactId: text('contact_id')
-      .notNull()
-      .references(() => contacts.id, { onDelete: 'cascade' }),
+    contactId: text('contact_id').notNull(),
     name: text('name').notNull(),
     label: text('label'),
     props: jsonb('props').$type<Record<string, unknown>>(),
@@ -154,6 +188,12 @@ export const usageEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'usage_events_contact_id_contacts_id_fk',
+      columns: [t.organizationId, t.contactId],
+      foreignColumns: [contacts.organizationId, contacts.id],
+    }).onDelete('cascade'),
     index('usage_events_contact_id_occurred_at_idx').on(t.contactId, t.occurredAt),
     index('usage_events_created_at_idx').on(t.createdAt),
   ],
@@ -164,16 +204,21 @@ export const usageDaily = pgTable(
   'usage_daily',
   {
     organizationId: tenantId(),
-    contactId: text('contact_id')
-      .notNull()
-      .references(() => contacts.id, { onDelete: 'cascade' }),
+    contactId: text('contact_id').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
     name: text('name').notNull(),
     count: bigint('count', { mode: 'number' }).notNull().default(0),
     firstOccurredAt: timestamp('first_occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
     lastOccurredAt: timestamp('last_occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.contactId, t.day, t.name] })],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.contactId, t.day, t.name] }),
+    foreignKey({
+      name: 'usage_daily_contact_id_contacts_id_fk',
+      columns: [t.organizationId, t.contactId],
+      foreignColumns: [contacts.organizationId, contacts.id],
+    }).onDelete('cascade'),
+  ],
 );
 
 export type PipelineRow = typeof pipelines.$inferSelect;

@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  foreignKey,
   index,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -28,7 +30,7 @@ import { contacts } from './contacts.ts';
 export const messagingNumbers = pgTable(
   'messaging_numbers',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
     /** E.164. */
     phone: text('phone').notNull(),
@@ -38,16 +40,20 @@ export const messagingNumbers = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
     uniqueIndex('messaging_numbers_organization_id_phone_key').on(t.organizationId, t.phone),
     uniqueIndex('messaging_numbers_one_active_key').on(t.organizationId).where(sql`active`),
     index('messaging_numbers_organization_id_created_at_idx').on(t.organizationId, t.createdAt),
+    // The messaging platform's hook names the number by id before the organization is known
+    // (messaging-hook): not unique on its own, the key is (organization_id, id).
+    index('messaging_numbers_id_idx').on(t.id),
   ],
 );
 
 export const messageTemplates = pgTable(
   'message_templates',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
     name: text('name').notNull(),
     language: text('language').notNull(),
@@ -60,6 +66,7 @@ export const messageTemplates = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
     uniqueIndex('message_templates_organization_id_name_language_key').on(
       t.organizationId,
       t.name,
@@ -72,11 +79,9 @@ export const messageTemplates = pgTable(
 export const conversations = pgTable(
   'conversations',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
-    contactId: text('contact_id')
-      .notNull()
-      .references(() => contacts.id, { onDelete: 'cascade' }),
+    contactId: text('contact_id').notNull(),
     mode: text('mode').notNull().default('AUTOMATED'),
     blocked: boolean('blocked').notNull().default(false),
     lastInboundAt: timestamp('last_inbound_at', { withTimezone: true, mode: 'date' }),
@@ -86,6 +91,12 @@ export const conversations = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'conversations_contact_id_contacts_id_fk',
+      columns: [t.organizationId, t.contactId],
+      foreignColumns: [contacts.organizationId, contacts.id],
+    }).onDelete('cascade'),
     uniqueIndex('conversations_organization_id_contact_id_key').on(t.organizationId, t.contactId),
     // GET /v1/conversations: most recent first, the id breaking ties.
     index('conversations_organization_id_last_message_at_idx').on(
@@ -100,11 +111,9 @@ export const conversations = pgTable(
 export const messages = pgTable(
   'messages',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
-    contactId: text('contact_id')
-      .notNull()
-      .references(() => contacts.id, { onDelete: 'cascade' }),
+    contactId: text('contact_id').notNull(),
     /** The platform's id (outbound: once sent; inbound: as received). */
     chatMessageId: text('chat_message_id'),
     direction: text('direction').notNull(),
@@ -113,16 +122,32 @@ export const messages = pgTable(
     body: text('body').notNull(),
     renderedBody: text('rendered_body'),
     status: text('status').notNull(),
-    templateId: text('template_id').references(() => messageTemplates.id, { onDelete: 'set null' }),
+    templateId: text('template_id'),
     variables: jsonb('variables').$type<Record<string, string>>(),
     usage: jsonb('usage').$type<{ category: string; billable: boolean }>(),
-    agentId: text('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    agentId: text('agent_id'),
     /** Why the platform refused it (FAILED). */
     failureReason: text('failure_reason'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'messages_contact_id_contacts_id_fk',
+      columns: [t.organizationId, t.contactId],
+      foreignColumns: [contacts.organizationId, contacts.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'messages_template_id_message_templates_id_fk',
+      columns: [t.organizationId, t.templateId],
+      foreignColumns: [messageTemplates.organizationId, messageTemplates.id],
+    }).onDelete('set null'),
+    foreignKey({
+      name: 'messages_agent_id_agents_id_fk',
+      columns: [t.organizationId, t.agentId],
+      foreignColumns: [agents.organizationId, agents.id],
+    }).onDelete('set null'),
     index('messages_contact_id_created_at_idx').on(t.contactId, t.createdAt.desc(), t.id.desc()),
     index('messages_organization_id_created_at_idx').on(t.organizationId, t.createdAt),
     // Receipts and inbound retries find a message by the platform's id.

@@ -36,6 +36,12 @@ export type KeyMode = 'live' | 'test';
  * - scope: a permission string such as `contacts:read`; access level: 1-3, 3 = support approved.
  * - event: an immutable record of a change, written in the transaction of that change.
  * - idempotency record: the stored outcome of a POST sent with an Idempotency-Key.
+ * - tenant table: a table whose rows belong to one organization. Its primary key, unique keys and
+ *   foreign keys to other tenant tables all include `organization_id`, so the schema can be
+ *   distributed by tenant (Citus, docs/scaling.md; decision 0222, test/db/colocation.test.ts).
+ * - reference table: a table read before the organization is known (organizations, api_keys by key
+ *   hash, console links and sessions by token hash); it keeps global keys and would be copied to
+ *   every node, not split by tenant.
  */
 
 export const organizations = pgTable(
@@ -100,7 +106,7 @@ export const apiKeys = pgTable(
 export const events = pgTable(
   'events',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: text('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
@@ -116,6 +122,7 @@ export const events = pgTable(
     sequence: bigint('sequence', { mode: 'number' }),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
     index('events_organization_id_type_created_at_idx').on(t.organizationId, t.type, t.createdAt.desc()),
     index('events_organization_id_created_at_idx').on(t.organizationId, t.createdAt.desc()),
     // The event log: `after` paging in either order, and a type filter over it.

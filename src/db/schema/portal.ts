@@ -1,5 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  date,
+  doublePrecision,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, money, PORTAL_VISIBLE } from './columns.ts';
 import { organizations, tenantId } from './platform.ts';
 
@@ -47,7 +62,7 @@ export interface AgentBookingSettings {
 export const agents = pgTable(
   'agents',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull().default(''),
@@ -63,6 +78,7 @@ export const agents = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
     uniqueIndex('agents_organization_id_booking_slug_key').on(t.organizationId, t.bookingSlug),
     index('agents_organization_id_created_at_idx').on(t.organizationId, t.createdAt),
   ],
@@ -76,7 +92,7 @@ export interface PropertyPhoto {
 export const properties = pgTable(
   'properties',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
     code: text('code').notNull(),
     title: text('title').notNull(),
@@ -112,7 +128,7 @@ export const properties = pgTable(
     areaValue: doublePrecision('area_value').generatedAlwaysAs(sql`area::double precision`),
     amenities: text('amenities').array().notNull().default(sql`'{}'::text[]`),
     photos: jsonb('photos').$type<PropertyPhoto[]>().notNull().default(sql`'[]'::jsonb`),
-    agentId: text('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    agentId: text('agent_id'),
     internalNotes: text('internal_notes'),
     customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     searchCity: text('search_city').notNull(),
@@ -122,6 +138,12 @@ export const properties = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'properties_agent_id_agents_id_fk',
+      columns: [t.organizationId, t.agentId],
+      foreignColumns: [agents.organizationId, agents.id],
+    }).onDelete('set null'),
     uniqueIndex('properties_organization_id_code_key').on(t.organizationId, t.code),
     // Plain ascending columns: a backward scan serves `created_at DESC, id DESC` (what the lists ask).
     index('properties_organization_id_created_at_idx').on(t.organizationId, t.createdAt, t.id),
@@ -187,7 +209,7 @@ export const portalSettings = pgTable('portal_settings', {
 export const analyticsEvents = pgTable(
   'analytics_events',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     organizationId: tenantId(),
     type: text('type').notNull(),
     /** No foreign key: events outlive deleted properties and arrive in bulk. */
@@ -195,7 +217,10 @@ export const analyticsEvents = pgTable(
     referrer: text('referrer'),
     occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [index('analytics_events_organization_id_occurred_at_idx').on(t.organizationId, t.occurredAt)],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index('analytics_events_organization_id_occurred_at_idx').on(t.organizationId, t.occurredAt),
+  ],
 );
 
 /** Daily counts per organization, property ('' = none) and type, kept up to date by each batch. */

@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  foreignKey,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
@@ -28,7 +30,7 @@ export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 export const webhookSubscriptions = pgTable(
   'webhook_subscriptions',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
     url: text('url').notNull(),
     eventTypes: text('event_types').array().notNull(),
@@ -49,20 +51,19 @@ export const webhookSubscriptions = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('webhook_subscriptions_organization_id_created_at_idx').on(t.organizationId, t.createdAt, t.id)],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index('webhook_subscriptions_organization_id_created_at_idx').on(t.organizationId, t.createdAt, t.id),
+  ],
 );
 
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
-    subscriptionId: text('subscription_id')
-      .notNull()
-      .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
-    eventId: text('event_id')
-      .notNull()
-      .references(() => events.id, { onDelete: 'cascade' }),
+    subscriptionId: text('subscription_id').notNull(),
+    eventId: text('event_id').notNull(),
     eventType: text('event_type').notNull(),
     status: text('status').$type<WebhookDeliveryStatus>().notNull().default('PENDING'),
     attemptCount: integer('attempt_count').notNull().default(0),
@@ -79,6 +80,17 @@ export const webhookDeliveries = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'webhook_deliveries_subscription_id_webhook_subscriptions_id_fk',
+      columns: [t.organizationId, t.subscriptionId],
+      foreignColumns: [webhookSubscriptions.organizationId, webhookSubscriptions.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'webhook_deliveries_event_id_events_id_fk',
+      columns: [t.organizationId, t.eventId],
+      foreignColumns: [events.organizationId, events.id],
+    }).onDelete('cascade'),
     // The claim walks the subscriptions with PENDING rows and takes each one's due rows in order
     // (webhooks.store.ts claimDue): a subscription's backlog is never scanned to reach another's.
     index('webhook_deliveries_pending_idx')
@@ -92,22 +104,23 @@ export const webhookDeliveries = pgTable(
       t.createdAt.desc(),
     ),
     index('webhook_deliveries_event_id_idx').on(t.eventId),
+    // The delivery log's retention purge (WEBHOOK_LOG_RETENTION_DAYS): finished rows, oldest first.
+    index('webhook_deliveries_completed_at_idx').on(t.completedAt).where(sql`completed_at IS NOT NULL`),
   ],
 );
 
 export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     organizationId: tenantId(),
-    deliveryId: text('delivery_id')
-      .notNull()
-      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    deliveryId: text('delivery_id').notNull(),
     /** The delivery's subscription, copied so the per-endpoint figures read one index range (0016). */
     subscriptionId: text('subscription_id').notNull(),
     attempt: integer('attempt').notNull(),
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
-    durationMs: integer('duration_ms').notNull(),
+    /** Null while the attempt is in flight, and for one whose worker stopped before writing it (0017). */
+    durationMs: integer('duration_ms'),
     /** HTTP status of the answer; null when none came (network error, timeout, blocked address). */
     statusCode: integer('status_code'),
     error: text('error'),
@@ -119,6 +132,12 @@ export const webhookAttempts = pgTable(
     responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
   },
   (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'webhook_attempts_delivery_id_webhook_deliveries_id_fk',
+      columns: [t.organizationId, t.deliveryId],
+      foreignColumns: [webhookDeliveries.organizationId, webhookDeliveries.id],
+    }).onDelete('cascade'),
     index('webhook_attempts_delivery_id_attempt_idx').on(t.deliveryId, t.attempt),
     // The console's per-endpoint success rate and latency over the last 24 hours.
     index('webhook_attempts_subscription_id_started_at_idx').on(t.subscriptionId, t.startedAt),

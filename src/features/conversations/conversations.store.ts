@@ -120,7 +120,10 @@ export async function listConversations(
         messages,
         and(eq(messages.organizationId, organizationId), eq(messages.id, conversations.lastMessageId)),
       )
-      .leftJoin(agents, eq(agents.id, messages.agentId))
+      .leftJoin(
+        agents,
+        and(eq(agents.organizationId, messages.organizationId), eq(agents.id, messages.agentId)),
+      )
       .where(where)
       .orderBy(sql`${conversations.lastMessageAt} DESC NULLS LAST`, desc(conversations.id))
       .limit(page.limit)
@@ -181,7 +184,10 @@ export async function findMessageRecord(
   const rows = await tx
     .select(messageWithAgent)
     .from(messages)
-    .leftJoin(agents, eq(agents.id, messages.agentId))
+    .leftJoin(
+      agents,
+      and(eq(agents.organizationId, messages.organizationId), eq(agents.id, messages.agentId)),
+    )
     .where(and(eq(messages.organizationId, organizationId), eq(messages.id, id)))
     .limit(1);
   return rows[0] ?? null;
@@ -200,7 +206,10 @@ export async function listMessages(
     tx
       .select(messageWithAgent)
       .from(messages)
-      .leftJoin(agents, eq(agents.id, messages.agentId))
+      .leftJoin(
+        agents,
+        and(eq(agents.organizationId, messages.organizationId), eq(agents.id, messages.agentId)),
+      )
       .where(where)
       .orderBy(desc(messages.createdAt), desc(messages.id))
       .limit(page.limit)

@@ -29,7 +29,10 @@ function withStage(tx: Tx) {
   return tx
     .select({ deal: deals, stageName: pipelineStages.name })
     .from(deals)
-    .innerJoin(pipelineStages, eq(pipelineStages.id, deals.stageId));
+    .innerJoin(
+      pipelineStages,
+      and(eq(pipelineStages.organizationId, deals.organizationId), eq(pipelineStages.id, deals.stageId)),
+    );
 }
 
 /** The deal with its stage name; `lock` holds the row until the transaction ends (moves run in turn). */
@@ -227,12 +230,21 @@ export async function rewriteStageHistoryReasons(
 ): Promise<void> {
   if (dealIds.length === 0) return;
   const history = await tx
-    .select({ id: dealStageChanges.id, lostReason: dealStageChanges.lostReason })
+    .select({
+      organizationId: dealStageChanges.organizationId,
+      id: dealStageChanges.id,
+      lostReason: dealStageChanges.lostReason,
+    })
     .from(dealStageChanges)
     .where(and(inArray(dealStageChanges.dealId, dealIds), isNotNull(dealStageChanges.lostReason)));
   for (const change of history) {
     const lostReason = rewrite(change.lostReason as string);
     if (lostReason !== change.lostReason)
-      await tx.update(dealStageChanges).set({ lostReason }).where(eq(dealStageChanges.id, change.id));
+      await tx
+        .update(dealStageChanges)
+        .set({ lostReason })
+        .where(
+          and(eq(dealStageChanges.organizationId, change.organizationId), eq(dealStageChanges.id, change.id)),
+        );
   }
 }

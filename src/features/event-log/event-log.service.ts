@@ -3,7 +3,7 @@ import type { Principal } from '../../platform/auth/principal.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { envelopeOf } from '../../platform/events/envelope.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
-import { deleteCreatedBefore, purgeInBatches, retentionCutoff } from '../../platform/jobs/purge.ts';
+import { purgeOlderThan } from '../../platform/jobs/purge.ts';
 import { EVENT_LOG_DEFAULT_PAGE_SIZE, type ListEventLogQuery } from './event-log.schema.ts';
 import * as store from './event-log.store.ts';
 
@@ -60,8 +60,8 @@ export async function purgeEventLog(
   retentionDays: number,
   options: { now?: Date; batchSize?: number } = {},
 ): Promise<number> {
-  const before = retentionCutoff(retentionDays, options.now);
-  return purgeInBatches(db, options.batchSize ?? PURGE_BATCH, (tx, limit) =>
-    deleteCreatedBefore(tx, 'events', before, limit),
-  );
+  return purgeOlderThan(db, { table: 'events', column: 'created_at' }, retentionDays, {
+    now: options.now,
+    batchSize: options.batchSize ?? PURGE_BATCH,
+  });
 }

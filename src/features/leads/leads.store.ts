@@ -45,8 +45,14 @@ function withNames(tx: Tx) {
   return tx
     .select({ lead: leads, contact: CONTACT_NAME, property: PROPERTY_NAME })
     .from(leads)
-    .innerJoin(contacts, eq(contacts.id, leads.contactId))
-    .leftJoin(properties, eq(properties.id, leads.propertyId));
+    .innerJoin(
+      contacts,
+      and(eq(contacts.organizationId, leads.organizationId), eq(contacts.id, leads.contactId)),
+    )
+    .leftJoin(
+      properties,
+      and(eq(properties.organizationId, leads.organizationId), eq(properties.id, leads.propertyId)),
+    );
 }
 
 function leadConditions(organizationId: string, filter: LeadListFilter): SQL[] {
@@ -100,8 +106,20 @@ function visitRequestsWithNames(tx: Tx) {
   return tx
     .select({ visitRequest: visitRequests, contact: CONTACT_NAME, property: PROPERTY_NAME })
     .from(visitRequests)
-    .innerJoin(contacts, eq(contacts.id, visitRequests.contactId))
-    .innerJoin(properties, eq(properties.id, visitRequests.propertyId));
+    .innerJoin(
+      contacts,
+      and(
+        eq(contacts.organizationId, visitRequests.organizationId),
+        eq(contacts.id, visitRequests.contactId),
+      ),
+    )
+    .innerJoin(
+      properties,
+      and(
+        eq(properties.organizationId, visitRequests.organizationId),
+        eq(properties.id, visitRequests.propertyId),
+      ),
+    );
 }
 
 export async function findVisitRequestById(

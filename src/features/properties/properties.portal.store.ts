@@ -183,7 +183,10 @@ export async function listPortalProperties(
     return tx
       .select({ property: portalColumns, agent: agentCard, total: countOf(properties, where) })
       .from(properties)
-      .leftJoin(agents, eq(agents.id, properties.agentId))
+      .leftJoin(
+        agents,
+        and(eq(agents.organizationId, properties.organizationId), eq(agents.id, properties.agentId)),
+      )
       .where(where)
       .orderBy(...portalOrder(filter, sort, bind))
       .limit(bind(page.limit))
@@ -210,7 +213,10 @@ export async function listPortalPropertiesByUpdatedAt(
     tx
       .select({ property: portalColumns, agent: agentCard, position: keysetPosition(properties.updatedAt) })
       .from(properties)
-      .leftJoin(agents, eq(agents.id, properties.agentId))
+      .leftJoin(
+        agents,
+        and(eq(agents.organizationId, properties.organizationId), eq(agents.id, properties.agentId)),
+      )
       .where(
         and(...portalConditions(organizationId, filter, bind), ...keysetConditions(properties, keyset, bind)),
       )

@@ -91,7 +91,10 @@ function withAgent(tx: Tx) {
   return tx
     .select({ property: properties, agent: agentCard })
     .from(properties)
-    .leftJoin(agents, eq(agents.id, properties.agentId));
+    .leftJoin(
+      agents,
+      and(eq(agents.organizationId, properties.organizationId), eq(agents.id, properties.agentId)),
+    );
 }
 
 export async function findPropertyById(

@@ -3,7 +3,7 @@ import type { RequestLogRow } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
-import { deleteOlderThan, purgeInBatches, retentionCutoff } from '../../platform/jobs/purge.ts';
+import { purgeOlderThan } from '../../platform/jobs/purge.ts';
 import { loadOrganization } from '../organizations/index.ts';
 import type { ListRequestLogsQuery, RequestLog } from './request-logs.schema.ts';
 import * as store from './request-logs.store.ts';
@@ -108,8 +108,8 @@ export async function purgeRequestLogs(
   retentionDays: number,
   options: { now?: Date; batchSize?: number } = {},
 ): Promise<number> {
-  const before = retentionCutoff(retentionDays, options.now);
-  return purgeInBatches(db, options.batchSize ?? PURGE_BATCH, (tx, limit) =>
-    deleteOlderThan(tx, { table: 'request_logs', column: 'at' }, before, limit),
-  );
+  return purgeOlderThan(db, { table: 'request_logs', column: 'at' }, retentionDays, {
+    now: options.now,
+    batchSize: options.batchSize ?? PURGE_BATCH,
+  });
 }

@@ -47,7 +47,7 @@ export async function timelinePage(
         'fromStageId', c.from_stage_id, 'fromStageName', c.from_stage_name, 'toStageId', c.to_stage_id,
         'toStageName', c.to_stage_name, 'status', c.status, 'lostReason', c.lost_reason,
         'automated', c.automated, 'actorKind', c.actor_kind) AS data
-      FROM deal_stage_changes c JOIN deals d ON d.id = c.deal_id
+      FROM deal_stage_changes c JOIN deals d ON d.organization_id = c.organization_id AND d.id = c.deal_id
       WHERE ${movesOwn}`),
     branch(sql`SELECT 'USAGE' AS type, 'usage_' || day::text AS id, day::timestamp AT TIME ZONE 'UTC' AS at,
       jsonb_build_object('day', day::text, 'events', sum(count)::int) AS data FROM usage_daily WHERE ${own('usage_daily')} GROUP BY day`),
@@ -70,7 +70,7 @@ export async function timelinePage(
              + (SELECT count(*) FROM visit_requests WHERE ${own('visit_requests')})
              + (SELECT count(*) FROM appointments WHERE ${own('appointments')})
              + (SELECT count(*) FROM deals WHERE ${own('deals')})
-             + (SELECT count(*) FROM deal_stage_changes c JOIN deals d ON d.id = c.deal_id WHERE ${movesOwn})
+             + (SELECT count(*) FROM deal_stage_changes c JOIN deals d ON d.organization_id = c.organization_id AND d.id = c.deal_id WHERE ${movesOwn})
              + (SELECT count(DISTINCT day) FROM usage_daily WHERE ${own('usage_daily')})
              ${options.messages ? sql`+ (SELECT count(*) FROM messages WHERE ${own('messages')})` : sql``} AS n`,
   );

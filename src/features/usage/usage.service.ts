@@ -15,7 +15,7 @@ import {
 } from './usage.schema.ts';
 import * as store from './usage.store.ts';
 import { dayRange } from '../../platform/http/dates.ts';
-import { deleteCreatedBefore, purgeInBatches, retentionCutoff } from '../../platform/jobs/purge.ts';
+import { purgeOlderThan } from '../../platform/jobs/purge.ts';
 
 const DAY_MS = 86_400_000;
 /** occurredAt may run this far ahead of our clock (client clocks and time zone slips), no further. */
@@ -217,8 +217,8 @@ export async function purgeUsageDetail(
   retentionDays: number,
   options: { now?: Date; batchSize?: number } = {},
 ): Promise<number> {
-  const before = retentionCutoff(retentionDays, options.now);
-  return purgeInBatches(db, options.batchSize ?? USAGE_PURGE_BATCH, (tx, limit) =>
-    deleteCreatedBefore(tx, 'usage_events', before, limit),
-  );
+  return purgeOlderThan(db, { table: 'usage_events', column: 'created_at' }, retentionDays, {
+    now: options.now,
+    batchSize: options.batchSize ?? USAGE_PURGE_BATCH,
+  });
 }

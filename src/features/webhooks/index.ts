@@ -4,6 +4,8 @@ import * as events from './webhooks.events.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
 import { webhooksSchemas } from './webhooks.schema.ts';
 import { sealWebhookSecrets } from './webhooks.secrets.ts';
+import { webhookMetrics } from './webhooks.metrics.ts';
+import { purgeDeliveryLog } from './webhooks.retention.ts';
 import { webhookDeliveryJob } from './webhooks.worker.ts';
 
 export {
@@ -26,10 +28,13 @@ export {
   UpdateWebhookBodySchema,
 } from './webhooks.schema.ts';
 export { deliveryDetail, endpointStats, revealSecret } from './webhooks.inspect.ts';
+export { purgeDeliveryLog } from './webhooks.retention.ts';
 export type { UrlPolicy } from './webhooks.ssrf.ts';
 
 /** WEBHOOK_RETRY_DELAYS_MS's default (DESIGN.md), for callers that pass no config (tests). */
 const DEFAULT_RETRY_DELAYS_MS = [0, 5_000, 30_000, 120_000, 600_000];
+/** WEBHOOK_LOG_RETENTION_DAYS's default. */
+const DEFAULT_LOG_RETENTION_DAYS = 30;
 
 /** The webhooks feature's manifest (src/features.ts lists it). */
 export const webhooksFeature = defineFeature({
@@ -62,7 +67,17 @@ export const webhooksFeature = defineFeature({
       },
       log,
     ),
+    {
+      // Finished deliveries past WEBHOOK_LOG_RETENTION_DAYS, with their attempts.
+      name: 'webhooks.purge',
+      intervalMs: 60 * 60_000,
+      async run() {
+        await purgeDeliveryLog(db, config.webhookLogRetentionDays ?? DEFAULT_LOG_RETENTION_DAYS);
+      },
+    },
   ],
+  // Attempts and deliveries this process's worker made; the queue by state, read from the database.
+  metrics: ({ db }) => webhookMetrics(db),
   // Signing secrets stored in clear by an earlier version, or under a previous SECRETS_KEY, are sealed again.
   atStart: async ({ db, secrets, log }: StartContext) => {
     const sealed = await sealWebhookSecrets(db, secrets);

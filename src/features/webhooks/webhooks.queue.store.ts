@@ -11,6 +11,8 @@ import type { StoredEvent } from '../../platform/events/envelope.ts';
 export interface ClaimedDelivery {
   id: string;
   claimId: string;
+  /** The attempt row the claim opened (in flight until its outcome is written). */
+  attemptId: string;
   organizationId: string;
   subscriptionId: string;
   attemptCount: number;
@@ -23,6 +25,7 @@ export interface ClaimedDelivery {
 
 interface ClaimRow {
   id: string;
+  attempt_id: string;
   organization_id: string;
   subscription_id: string;
   attempt_count: number;
@@ -38,6 +41,14 @@ interface ClaimRow {
   data: Record<string, unknown> | string;
   sequence: string | number;
 }
+
+/**
+ * What the delivery log says of an attempt whose worker stopped (kill -9, a lost connection) before
+ * writing its outcome: the request may have reached the receiver, so the next attempt can be a
+ * duplicate, which receivers tell by `webhook-id`.
+ */
+export const LOST_ATTEMPT =
+  'no outcome recorded: the worker stopped during this attempt (the receiver may have received it)';
 
 const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 
@@ -61,6 +72,8 @@ export async function claimDue(
     inFlight: Record<string, number>;
     leaseMs: number;
     claimId: string;
+    /** Ids for the attempts the claim opens, at least `limit` of them. */
+    attemptIds: string[];
   },
 ): Promise<ClaimedDelivery[]> {
   const rows = await queryRows<ClaimRow>(
@@ -75,10 +88,10 @@ export async function claimDue(
               ORDER BY subscription_id LIMIT 1)
       FROM pending WHERE pending.id IS NOT NULL
     ), candidates AS (
-      SELECT due.id, due.next_attempt_at
+      SELECT due.organization_id, due.id, due.next_attempt_at
       FROM pending
       CROSS JOIN LATERAL (
-        SELECT id, next_attempt_at FROM webhook_deliveries
+        SELECT organization_id, id, next_attempt_at FROM webhook_deliveries
         WHERE subscription_id = pending.id AND status = 'PENDING' AND next_attempt_at <= now()
           AND (locked_until IS NULL OR locked_until <= now())
         ORDER BY next_attempt_at
@@ -90,25 +103,49 @@ export async function claimDue(
       -- Twice the need: rows another worker locked meanwhile are skipped below.
       LIMIT ${options.limit * 2}
     ), picked AS (
-      SELECT id FROM webhook_deliveries
-      WHERE id IN (SELECT id FROM candidates) AND status = 'PENDING'
+      SELECT organization_id, id FROM webhook_deliveries
+      WHERE (organization_id, id) IN (SELECT organization_id, id FROM candidates) AND status = 'PENDING'
         AND (locked_until IS NULL OR locked_until <= now())
       ORDER BY next_attempt_at
       LIMIT ${options.limit}
       FOR UPDATE SKIP LOCKED
+    ), claimed AS (
+      UPDATE webhook_deliveries d
+      SET locked_until = now() + ${options.leaseMs} * interval '1 millisecond', claim_id = ${options.claimId}
+      FROM picked p
+      WHERE d.organization_id = p.organization_id AND d.id = p.id
+      RETURNING d.id, d.organization_id, d.subscription_id, d.attempt_count, d.event_id
+    ), numbered AS (
+      SELECT c.*, ${JSON.stringify(options.attemptIds)}::jsonb ->> (row_number() OVER (ORDER BY c.id) - 1)::int
+               AS attempt_id
+      FROM claimed c
+    ), lost AS (
+      -- The attempts of an earlier claim that never wrote an outcome: its worker is gone.
+      UPDATE webhook_attempts a SET error = ${LOST_ATTEMPT}
+      FROM claimed c
+      WHERE a.organization_id = c.organization_id AND a.delivery_id = c.id AND a.duration_ms IS NULL AND a.error IS NULL
+      RETURNING a.id
+    ), started AS (
+      -- This claim's attempt, in the log from now on: in flight until the worker writes its outcome.
+      INSERT INTO webhook_attempts (id, organization_id, subscription_id, delivery_id, attempt, started_at)
+      SELECT n.attempt_id, n.organization_id, n.subscription_id, n.id,
+             (SELECT count(*) FROM webhook_attempts w WHERE w.organization_id = n.organization_id AND w.delivery_id = n.id) + 1, now()
+      FROM numbered n JOIN webhook_subscriptions s ON s.organization_id = n.organization_id AND s.id = n.subscription_id
+      WHERE s.enabled
+      RETURNING id
     )
-    UPDATE webhook_deliveries d
-    SET locked_until = now() + ${options.leaseMs} * interval '1 millisecond', claim_id = ${options.claimId}
-    FROM picked p, webhook_subscriptions s, events e
-    WHERE d.id = p.id AND s.id = d.subscription_id AND e.id = d.event_id
-    RETURNING d.id, d.organization_id, d.subscription_id, d.attempt_count, s.url, s.enabled, s.secret,
-              CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret,
-              e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at, e.livemode,
-              e.actor, e.data, e.sequence`,
+    SELECT n.id, n.attempt_id, n.organization_id, n.subscription_id, n.attempt_count, s.url, s.enabled, s.secret,
+           CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret,
+           e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at, e.livemode,
+           e.actor, e.data, e.sequence
+    FROM numbered n
+    JOIN webhook_subscriptions s ON s.organization_id = n.organization_id AND s.id = n.subscription_id
+    JOIN events e ON e.organization_id = n.organization_id AND e.id = n.event_id`,
   );
   return rows.map((row) => ({
     id: row.id,
     claimId: options.claimId,
+    attemptId: row.attempt_id,
     organizationId: row.organization_id,
     subscriptionId: row.subscription_id,
     attemptCount: Number(row.attempt_count),
@@ -150,14 +187,13 @@ export interface AttemptResult {
 }
 
 /**
- * Writes an attempt's outcome if the claim is still ours (a worker whose lease lapsed and was
- * re-claimed writes nothing); false otherwise.
+ * Writes the delivery's new state if the claim is still ours (false otherwise: a worker whose lease
+ * lapsed and was re-claimed changes nothing of the delivery), and the attempt's outcome either way.
  */
 export async function completeClaim(
   tx: Tx,
   delivery: ClaimedDelivery,
   result: AttemptResult,
-  attemptId: string,
 ): Promise<boolean> {
   const made = result.attempt === null ? 0 : 1;
   const updated = await queryRows<{ id: string }>(
@@ -171,25 +207,42 @@ export async function completeClaim(
         locked_until = NULL, claim_id = NULL, last_status_code = ${result.lastStatusCode},
         last_error = ${result.lastError}, updated_at = now(),
         completed_at = ${result.status === 'PENDING' ? sql`NULL` : sql`now()`}
-    WHERE id = ${delivery.id} AND claim_id = ${delivery.claimId}
+    WHERE organization_id = ${delivery.organizationId} AND id = ${delivery.id} AND claim_id = ${delivery.claimId}
     RETURNING id`,
   );
-  if (updated.length === 0) return false;
-  if (result.attempt) {
-    const a = result.attempt;
+  await writeAttempt(tx, delivery.organizationId, delivery.attemptId, result.attempt);
+  return updated.length > 0;
+}
+
+/**
+ * Writes the outcome of the attempt the claim opened: also when the claim lapsed meanwhile (the
+ * request was made, the log says what came of it); without an outcome (nothing sent: subscription
+ * disabled) the opened row is removed.
+ */
+async function writeAttempt(
+  tx: Tx,
+  organizationId: string,
+  attemptId: string,
+  attempt: AttemptResult['attempt'],
+): Promise<void> {
+  if (attempt === null) {
     await queryRows(
       tx,
-      sql`
-      INSERT INTO webhook_attempts (id, organization_id, subscription_id, delivery_id, attempt, started_at,
-                                    duration_ms, status_code, error, response_body, request_headers,
-                                    response_headers)
-      SELECT ${attemptId}, ${delivery.organizationId}, ${delivery.subscriptionId}, ${delivery.id},
-             (SELECT count(*) FROM webhook_attempts WHERE delivery_id = ${delivery.id}) + 1,
-             ${a.startedAt.toISOString()}::timestamptz, ${a.durationMs}, ${a.statusCode}, ${a.error},
-             ${a.responseBody}, ${jsonOrNull(a.requestHeaders)}::jsonb, ${jsonOrNull(a.responseHeaders)}::jsonb`,
+      sql`DELETE FROM webhook_attempts
+          WHERE organization_id = ${organizationId} AND id = ${attemptId} AND duration_ms IS NULL`,
     );
+    return;
   }
-  return true;
+  await queryRows(
+    tx,
+    sql`
+    UPDATE webhook_attempts
+    SET started_at = ${attempt.startedAt.toISOString()}::timestamptz, duration_ms = ${attempt.durationMs},
+        status_code = ${attempt.statusCode}, error = ${attempt.error}, response_body = ${attempt.responseBody},
+        request_headers = ${jsonOrNull(attempt.requestHeaders)}::jsonb,
+        response_headers = ${jsonOrNull(attempt.responseHeaders)}::jsonb
+    WHERE organization_id = ${organizationId} AND id = ${attemptId}`,
+  );
 }
 
 /**
@@ -216,7 +269,6 @@ export async function markFailing(tx: Tx, subscriptionId: string): Promise<Webho
 
 export interface Success {
   delivery: ClaimedDelivery;
-  attemptId: string;
   startedAt: Date;
   durationMs: number;
   statusCode: number;
@@ -227,8 +279,8 @@ export interface Success {
 
 /**
  * Writes many successful attempts at once (the common case, batched by the worker): each delivery
- * still ours becomes SUCCEEDED, gets its attempt logged, and its subscription's failure clock stops.
- * Three statements whatever the batch size.
+ * still ours becomes SUCCEEDED, every attempt gets its outcome, and the subscriptions' failure clocks
+ * stop. Two statements whatever the batch size.
  */
 export async function completeSuccesses(tx: Tx, successes: Success[]): Promise<void> {
   if (successes.length === 0) return;
@@ -238,7 +290,7 @@ export async function completeSuccesses(tx: Tx, successes: Success[]): Promise<v
       claim_id: s.delivery.claimId,
       organization_id: s.delivery.organizationId,
       subscription_id: s.delivery.subscriptionId,
-      attempt_id: s.attemptId,
+      attempt_id: s.delivery.attemptId,
       started_at: s.startedAt.toISOString(),
       duration_ms: s.durationMs,
       status_code: s.statusCode,
@@ -255,20 +307,18 @@ export async function completeSuccesses(tx: Tx, successes: Success[]): Promise<v
       SET status = 'SUCCEEDED', attempt_count = attempt_count + 1, next_attempt_at = NULL, locked_until = NULL,
           claim_id = NULL, last_status_code = v.status_code, last_error = NULL, updated_at = now(),
           completed_at = now()
-      FROM jsonb_to_recordset(${rows}::jsonb) AS v(id text, claim_id text, status_code int)
-      WHERE d.id = v.id AND d.claim_id = v.claim_id
+      FROM jsonb_to_recordset(${rows}::jsonb) AS v(organization_id text, id text, claim_id text, status_code int)
+      WHERE d.organization_id = v.organization_id AND d.id = v.id AND d.claim_id = v.claim_id
       RETURNING d.id
     )
-    INSERT INTO webhook_attempts (id, organization_id, subscription_id, delivery_id, attempt, started_at,
-                                  duration_ms, status_code, response_body, request_headers, response_headers)
-    SELECT v.attempt_id, v.organization_id, v.subscription_id, v.id,
-           (SELECT count(*) FROM webhook_attempts a WHERE a.delivery_id = v.id) + 1,
-           v.started_at, v.duration_ms, v.status_code, v.response_body, v.request_headers, v.response_headers
-    FROM jsonb_to_recordset(${rows}::jsonb) AS v(id text, organization_id text, subscription_id text,
-                                                 attempt_id text, started_at timestamptz, duration_ms int,
+    -- Every attempt's outcome, also of a claim that lapsed meanwhile (see writeAttempt).
+    UPDATE webhook_attempts a
+    SET started_at = v.started_at, duration_ms = v.duration_ms, status_code = v.status_code, error = NULL,
+        response_body = v.response_body, request_headers = v.request_headers, response_headers = v.response_headers
+    FROM jsonb_to_recordset(${rows}::jsonb) AS v(organization_id text, attempt_id text, started_at timestamptz, duration_ms int,
                                                  status_code int, response_body text, request_headers jsonb,
                                                  response_headers jsonb)
-    JOIN done ON done.id = v.id`,
+    WHERE a.organization_id = v.organization_id AND a.id = v.attempt_id`,
   );
   const subscriptionIds = [...new Set(successes.map((s) => s.delivery.subscriptionId))];
   await queryRows(

@@ -87,9 +87,20 @@ export const WebhookAttemptSchema = Type.Object(
       description: 'Counts every attempt of the delivery, replays included',
     }),
     startedAt: DateTime(),
-    durationMs: Type.Integer({ minimum: 0 }),
+    durationMs: Nullable(
+      Type.Integer({
+        minimum: 0,
+        description:
+          'null while the attempt is in flight, and for an attempt whose worker stopped before writing ' +
+          'its outcome (its `error` says so: the receiver may have received it)',
+      }),
+    ),
     statusCode: Nullable(Type.Integer({ description: 'null when no answer came' })),
-    error: Nullable(Type.String({ description: 'timeout, connection refused, blocked address, ...' })),
+    error: Nullable(
+      Type.String({
+        description: 'timeout, connection refused, blocked address, no outcome recorded, ...',
+      }),
+    ),
     responseBody: Nullable(Type.String({ description: 'First 2 KB of the answer' })),
     requestHeaders: Nullable(
       Type.Record(Type.String(), Type.String(), {

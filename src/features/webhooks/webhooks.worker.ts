@@ -7,6 +7,7 @@ import { recordEvent } from '../../platform/events/record.ts';
 import { newId, randomBase62 } from '../../platform/ids/ids.ts';
 import type { Job } from '../../platform/jobs/scheduler.ts';
 import { WebhookDisabled } from './webhooks.events.ts';
+import { countAttempt, deliveryMetrics } from './webhooks.metrics.ts';
 import { secretContext } from './webhooks.secrets.ts';
 import { sendWebhook, type SendOutcome } from './webhooks.sender.ts';
 import { serviceSignature, standardSignature } from './webhooks.signing.ts';
@@ -177,6 +178,7 @@ export class DeliveryWorker {
         inFlight,
         leaseMs: this.leaseMs,
         claimId: randomBase62(16),
+        attemptIds: Array.from({ length: limit }, () => newId('wha')),
       }),
     );
   }
@@ -237,19 +239,15 @@ export class DeliveryWorker {
   /** One attempt of one delivery, then its outcome written (if the claim is still ours). */
   async deliver(delivery: queue.ClaimedDelivery): Promise<void> {
     if (!delivery.enabled) {
+      deliveryMetrics.completed.inc({ status: 'FAILED' });
       await this.db.tenantTx(delivery.organizationId, (tx) =>
-        queue.completeClaim(
-          tx,
-          delivery,
-          {
-            status: 'FAILED',
-            retryInMs: null,
-            attempt: null,
-            lastError: 'subscription disabled',
-            lastStatusCode: null,
-          },
-          newId('wha'),
-        ),
+        queue.completeClaim(tx, delivery, {
+          status: 'FAILED',
+          retryInMs: null,
+          attempt: null,
+          lastError: 'subscription disabled',
+          lastStatusCode: null,
+        }),
       );
       return;
     }
@@ -280,10 +278,10 @@ export class DeliveryWorker {
     const delays = this.settings.webhookRetryDelaysMs;
     const retry = !succeeded && isRetryable(outcome) && attemptNumber < delays.length;
     const gone = outcome.statusCode === 410;
+    countAttempt(succeeded ? 'success' : retry ? 'retry' : 'failed', outcome.durationMs);
     if (succeeded) {
       await this.recordSuccess({
         delivery,
-        attemptId: newId('wha'),
         startedAt,
         durationMs: outcome.durationMs,
         statusCode: outcome.statusCode as number,
@@ -309,7 +307,7 @@ export class DeliveryWorker {
       lastStatusCode: outcome.statusCode,
     };
     await this.db.tenantTx(delivery.organizationId, async (tx) => {
-      if (!(await queue.completeClaim(tx, delivery, result, newId('wha')))) return;
+      if (!(await queue.completeClaim(tx, delivery, result))) return;
       const subscription = await queue.markFailing(tx, delivery.subscriptionId);
       if (!subscription || !subscription.enabled) return;
       const failingFor = Date.now() - (subscription.failingSince?.getTime() ?? Date.now());
@@ -352,28 +350,25 @@ export class DeliveryWorker {
     const attemptNumber = delivery.attemptCount + 1;
     const delays = this.settings.webhookRetryDelaysMs;
     const retry = attemptNumber < delays.length;
+    countAttempt('not_sent', 0);
+    if (!retry) deliveryMetrics.completed.inc({ status: 'FAILED' });
     const message = `not sent: cannot open the signing secret: ${error.message}`;
     await this.db.tenantTx(delivery.organizationId, (tx) =>
-      queue.completeClaim(
-        tx,
-        delivery,
-        {
-          status: retry ? 'PENDING' : 'FAILED',
-          retryInMs: retry ? (delays[attemptNumber] ?? 0) : null,
-          attempt: {
-            startedAt,
-            durationMs: 0,
-            statusCode: null,
-            error: message,
-            responseBody: null,
-            requestHeaders: null,
-            responseHeaders: null,
-          },
-          lastError: message,
-          lastStatusCode: null,
+      queue.completeClaim(tx, delivery, {
+        status: retry ? 'PENDING' : 'FAILED',
+        retryInMs: retry ? (delays[attemptNumber] ?? 0) : null,
+        attempt: {
+          startedAt,
+          durationMs: 0,
+          statusCode: null,
+          error: message,
+          responseBody: null,
+          requestHeaders: null,
+          responseHeaders: null,
         },
-        newId('wha'),
-      ),
+        lastError: message,
+        lastStatusCode: null,
+      }),
     );
   }
 }

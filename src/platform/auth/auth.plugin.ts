@@ -168,7 +168,8 @@ function setCors(reply: FastifyReply) {
   reply.header('access-control-expose-headers', CORS_EXPOSED);
 }
 
-function sameSecret(given: string, expected: string): boolean {
+/** Compares two secrets in constant time (their SHA-256 digests, so lengths do not show). */
+export function sameSecret(given: string, expected: string): boolean {
   const a = createHash('sha256').update(given).digest();
   const b = createHash('sha256').update(expected).digest();
   return timingSafeEqual(a, b);

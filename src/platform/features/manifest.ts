@@ -1,5 +1,6 @@
 import type { lookup as dnsLookup } from 'node:dns';
 import type { FastifyPluginAsyncTypebox, TSchema } from '@fastify/type-provider-typebox';
+import type { Metric } from 'prom-client';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { ConsoleSessions } from '../auth/console-sessions.ts';
@@ -69,6 +70,8 @@ export interface FeatureManifest {
   mcpTools?: readonly McpToolDefinition[];
   /** Timed jobs of the worker. */
   jobs?: (context: JobContext) => Job[];
+  /** Prometheus metrics of the feature, shown by GET /metrics of every API and worker process. */
+  metrics?: (context: { db: Database }) => Metric[];
   /** Every event type the feature records. */
   events?: readonly EventDefinition[];
   /**

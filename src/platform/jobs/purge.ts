@@ -27,17 +27,24 @@ export async function purgeInBatches(
   return total;
 }
 
+/** A table purged by age, with the indexed time column its age is read from. */
+export type PurgeTarget =
+  | { table: 'events' | 'usage_events'; column: 'created_at' }
+  | { table: 'request_logs'; column: 'at' }
+  | { table: 'webhook_deliveries'; column: 'completed_at' };
+
 /**
- * Deletes up to `batchSize` rows of `table` whose `created_at` is before `before`, oldest first,
- * skipping rows another transaction holds. Returns how many went.
+ * A retention job's whole work: deletes the rows of `target` older than `retentionDays` in batches
+ * of `batchSize` (purgeInBatches, deleteOlderThan); returns how many went.
  */
-export function deleteCreatedBefore(
-  tx: Tx,
-  table: 'events' | 'usage_events',
-  before: Date,
-  batchSize: number,
+export function purgeOlderThan(
+  db: Database,
+  target: PurgeTarget,
+  retentionDays: number,
+  options: { now?: Date; batchSize: number },
 ): Promise<number> {
-  return deleteOlderThan(tx, { table, column: 'created_at' }, before, batchSize);
+  const before = retentionCutoff(retentionDays, options.now);
+  return purgeInBatches(db, options.batchSize, (tx, limit) => deleteOlderThan(tx, target, before, limit));
 }
 
 /**
@@ -46,8 +53,7 @@ export function deleteCreatedBefore(
  */
 export async function deleteOlderThan(
   tx: Tx,
-  target:
-    { table: 'events' | 'usage_events'; column: 'created_at' } | { table: 'request_logs'; column: 'at' },
+  target: PurgeTarget,
   before: Date,
   batchSize: number,
 ): Promise<number> {
@@ -57,8 +63,9 @@ export async function deleteOlderThan(
     tx,
     sql`WITH purged AS (
           DELETE FROM ${table}
-          WHERE id IN (
-            SELECT id FROM ${table} WHERE ${column} < ${before.toISOString()}::timestamptz
+          -- By the whole key (organization_id, id): id alone is not indexed (decision 0222).
+          WHERE (organization_id, id) IN (
+            SELECT organization_id, id FROM ${table} WHERE ${column} < ${before.toISOString()}::timestamptz
             ORDER BY ${column} LIMIT ${batchSize}
             FOR UPDATE SKIP LOCKED
           )

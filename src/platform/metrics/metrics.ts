@@ -87,14 +87,20 @@ class HttpMetrics {
   }
 }
 
+/** A registry with the Node.js process metrics and `extra`. */
+export function metricsRegistry(extra: readonly Metric[]): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  for (const metric of extra) registry.registerMetric(metric);
+  return registry;
+}
+
 /**
  * Prometheus metrics at GET /metrics (admin token). One registry per app instance; `extra` are
  * metrics of the platform's other parts (the rate limiter's Redis fallbacks).
  */
 export function registerMetrics(app: FastifyInstance, extra: readonly Metric[] = []) {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  for (const metric of extra) registry.registerMetric(metric);
+  const registry = metricsRegistry(extra);
   const http = new HttpMetrics();
   registry.registerMetric(http.counter() as never);
   registry.registerMetric(http.histogram() as never);
@@ -118,8 +124,11 @@ export function registerMetrics(app: FastifyInstance, extra: readonly Metric[] =
         description:
           'Admin bearer token. (401 without it, in the JSON error envelope). Prometheus text: the Node.js ' +
           'process metrics, `http_requests_total` and `http_request_duration_seconds` by operationId, ' +
-          'method and status, and, with `REDIS_URL`, `rate_limit_fallbacks_total`. The counters are this ' +
-          "process's own: scrape every API process.",
+          'method and status, and, with `REDIS_URL`, `rate_limit_fallbacks_total`; webhook delivery: ' +
+          '`webhook_attempts_total` and `webhook_attempt_duration_seconds` by outcome and ' +
+          "`webhook_deliveries_completed_total` by status (this process's worker), `webhook_deliveries_queued` " +
+          'by state and `webhook_oldest_due_seconds` (the queue in the database: the same from every process). ' +
+          "The counters are this process's own: scrape every API process (and worker, WORKER_METRICS_PORT).",
         tags: ['Operations'],
         // Text on success only: the failures are the JSON error envelope, as everywhere.
         response: {

@@ -117,6 +117,11 @@ describe('DELETE /v1/contacts/{id}: erasure', () => {
       title: '[erased]: loft',
       lostReason: '[erased] bought elsewhere',
     });
+    // The row itself: unlinked and still the agency's (the foreign key's own ON DELETE SET NULL (contact_id)
+    // is tested in test/db/colocation.test.ts).
+    expect(await systemRows(sql`SELECT organization_id, contact_id FROM deals WHERE id = ${dealId}`)).toEqual(
+      [{ organization_id: agency.orgId, contact_id: null }],
+    );
     const titles = [];
     for (const taskId of taskIds) {
       const task = expectStatus(

@@ -176,7 +176,7 @@ export async function deliveriesOf(app: FastifyInstance, key: string, id: string
       statusCode: number | null;
       error: string | null;
       responseBody: string | null;
-      durationMs: number;
+      durationMs: number | null;
     }[];
   }[];
 }

@@ -5138,7 +5138,7 @@ export interface components {
        * @example 2027-03-29T10:15:00.000Z
        */
       startedAt: string;
-      durationMs: number;
+      durationMs: number | null;
       statusCode: number | null;
       error: string | null;
       responseBody: string | null;
