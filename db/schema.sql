@@ -44,6 +44,39 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
 COMMENT ON EXTENSION pg_trgm IS 'text similarity measurement and index searching based on trigrams';
 
 --
+-- Name: agency_bump_portal_version(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_bump_portal_version() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  INSERT INTO organization_counters (organization_id, name, value)
+  SELECT DISTINCT changed.organization_id, 'portal_version', 1
+  FROM changed
+  WHERE EXISTS (SELECT 1 FROM organizations o WHERE o.id = changed.organization_id)
+  ON CONFLICT (organization_id, name) DO UPDATE SET value = organization_counters.value + 1;
+  RETURN NULL;
+END
+$$;
+
+--
+-- Name: agency_bump_portal_version_of_organizations(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_bump_portal_version_of_organizations() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  INSERT INTO organization_counters (organization_id, name, value)
+  SELECT changed.id, 'portal_version', 1
+  FROM changed
+  ON CONFLICT (organization_id, name) DO UPDATE SET value = organization_counters.value + 1;
+  RETURN NULL;
+END
+$$;
+
+--
 -- Name: agency_enable_tenant_rls(regclass, text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1888,6 +1921,24 @@ CREATE INDEX webhook_deliveries_subscription_id_status_idx ON public.webhook_del
 CREATE INDEX webhook_subscriptions_organization_id_created_at_idx ON public.webhook_subscriptions USING btree (organization_id, created_at, id);
 
 --
+-- Name: agents agents_portal_version_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER agents_portal_version_delete AFTER DELETE ON public.agents REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version();
+
+--
+-- Name: agents agents_portal_version_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER agents_portal_version_insert AFTER INSERT ON public.agents REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version();
+
+--
+-- Name: agents agents_portal_version_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER agents_portal_version_update AFTER UPDATE ON public.agents REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version();
+
+--
 -- Name: appointments appointments_touch_updated_at; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -1910,6 +1961,48 @@ CREATE TRIGGER deals_touch_updated_at BEFORE UPDATE ON public.deals FOR EACH ROW
 --
 
 CREATE CONSTRAINT TRIGGER events_stamp_sequence AFTER INSERT ON public.events DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.agency_stamp_event_sequence();
+
+--
+-- Name: organizations organizations_portal_version_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER organizations_portal_version_update AFTER UPDATE ON public.organizations REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version_of_organizations();
+
+--
+-- Name: portal_settings portal_settings_portal_version_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER portal_settings_portal_version_delete AFTER DELETE ON public.portal_settings REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version();
+
+--
+-- Name: portal_settings portal_settings_portal_version_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER portal_settings_portal_version_insert AFTER INSERT ON public.portal_settings REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version();
+
+--
+-- Name: portal_settings portal_settings_portal_version_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER portal_settings_portal_version_update AFTER UPDATE ON public.portal_settings REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version();
+
+--
+-- Name: properties properties_portal_version_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER properties_portal_version_delete AFTER DELETE ON public.properties REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version();
+
+--
+-- Name: properties properties_portal_version_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER properties_portal_version_insert AFTER INSERT ON public.properties REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version();
+
+--
+-- Name: properties properties_portal_version_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER properties_portal_version_update AFTER UPDATE ON public.properties REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version();
 
 --
 -- Name: properties properties_touch_updated_at; Type: TRIGGER; Schema: public; Owner: -

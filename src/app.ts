@@ -30,6 +30,7 @@ import { poolMetrics, registerMetrics, replicaMetrics } from './platform/metrics
 import { RateLimits } from './platform/rate-limit/rate-limits.ts';
 import type { RecorderOptions } from './platform/request-logs/recorder.ts';
 import { registerRequestLogs } from './platform/request-logs/request-logs.plugin.ts';
+import { registerResponseCache } from './platform/http/response-cache.ts';
 import type { SecretBox } from './platform/crypto/secret-box.ts';
 import { openSecretBox } from './platform/crypto/secrets-key.ts';
 import type { AppContext } from './platform/features/manifest.ts';
@@ -142,11 +143,23 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     enabled: config.requestLogEnabled,
     recorder: deps.requestLogs,
   });
+  // Before the features' routes: their `cache: 'portal'` routes get its hooks as they are added.
+  const portalCache = registerResponseCache(app, deps.db, {
+    maxBytes: config.portalCacheSizeMb * 1024 * 1024,
+    maxAgeS: config.portalCacheMaxAgeS,
+  });
   // The pool's gauges only where there is a pool (PostgreSQL), so the embedded database shows no zeros.
   const pool = deps.db.poolStats() === null ? [] : poolMetrics(() => deps.db.poolStats());
   const replicas = deps.db.replicaStatus().length === 0 ? [] : replicaMetrics(() => deps.db.replicaStatus());
   const features = FEATURES.flatMap((feature) => feature.metrics?.({ db: deps.db }) ?? []);
-  registerMetrics(app, [...limits.metrics, ...requestLogs.metrics, ...pool, ...replicas, ...features]);
+  registerMetrics(app, [
+    ...limits.metrics,
+    ...requestLogs.metrics,
+    ...portalCache,
+    ...pool,
+    ...replicas,
+    ...features,
+  ]);
 
   const context: AppContext = {
     config,

@@ -68,6 +68,10 @@ export interface Config {
   readonly requestLogEnabled: boolean;
   /** Days request log lines are kept (REQUEST_LOG_RETENTION_DAYS). */
   readonly requestLogRetentionDays: number;
+  /** PORTAL_CACHE_SIZE_MB: megabytes of portal answers each process keeps (0: none; ETags stay). */
+  readonly portalCacheSizeMb: number;
+  /** PORTAL_CACHE_MAX_AGE_S: Cache-Control max-age of portal answers, for browsers and CDNs. */
+  readonly portalCacheMaxAgeS: number;
   /**
    * SECRETS_KEY: the 32-byte AES-256-GCM key that seals secrets at rest (platform/crypto). Unset:
    * generated into DATA_DIR/secrets.key (embedded default), in-process for DATA_DIR=memory://.
@@ -284,6 +288,8 @@ export function loadConfig(env: Env): Config {
     webhookLogRetentionDays: integer(env, 'WEBHOOK_LOG_RETENTION_DAYS', 30, 1, 3650),
     requestLogEnabled: boolean(env, 'REQUEST_LOG_ENABLED', true),
     requestLogRetentionDays: integer(env, 'REQUEST_LOG_RETENTION_DAYS', 7, 1, 365),
+    portalCacheSizeMb: integer(env, 'PORTAL_CACHE_SIZE_MB', 64, 0, 4096),
+    portalCacheMaxAgeS: integer(env, 'PORTAL_CACHE_MAX_AGE_S', 30, 0, 86_400),
     secretsKey: secrets.current,
     secretsKeyPrevious: Object.freeze(secrets.previous),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),

@@ -1,9 +1,10 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startServerProcess } from './helpers/server-process.ts';
 
 const run = promisify(execFile);
 const children: ChildProcess[] = [];
@@ -15,34 +16,7 @@ afterAll(() => {
 });
 
 /** Starts `src/server.ts` as `npm start` does, and resolves with its stdout once it printed the banner. */
-function start(
-  env: Record<string, string>,
-  until: RegExp,
-): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: process.cwd(),
-    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 120_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (until.test(output)) {
-        clearTimeout(timer);
-        resolve({ child, output: () => output });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
-}
+const start = (env: Record<string, string>, until: RegExp) => startServerProcess(env, until, children);
 
 // `npm start` on the embedded database whatever the leg: the PostgreSQL legs would only repeat the
 // PGlite leg's run (this file never reads TEST_DATABASE_URL), at ~35 s of a fork each.

@@ -17,6 +17,7 @@ import {
   type Tx,
 } from './driver.ts';
 import { openPostgres, type PostgresSettings } from './postgres.ts';
+import { currentReadProbe } from './read-probe.ts';
 import * as schema from './schema.ts';
 
 export type { Database, DbRole, PoolStats, Schema, TransactionOptions, Tx } from './driver.ts';
@@ -186,8 +187,10 @@ async function openPglite(dataDir: string, snapshot?: Blob): Promise<Database> {
     async transaction(options, fn) {
       const prelude = preludeStatements(options);
       // PGlite is one connection: its transaction() holds a mutex, so other queries wait their turn.
+      const probe = options.readOnly ? currentReadProbe() : undefined;
       return db.transaction(async (tx) => {
         for (const statement of prelude) await tx.execute(sql.raw(statement));
+        if (probe) probe.seen((await tx.execute(sql.raw(probe.statement))).rows as Record<string, unknown>[]);
         return fn(tx as unknown as Tx);
       });
     },

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { ReplicaStatus } from './replicas.ts';
 import type * as schema from './schema.ts';
@@ -33,6 +34,12 @@ export interface Database {
    * CRM reads, the event log and MCP tools read here.
    */
   readTx<T>(organizationId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * One read-only statement with the tenant set, routed as readTx, in one round trip on PostgreSQL
+   * (BEGIN, the prelude, the statement and COMMIT sent together). Simple protocol: `statement` takes
+   * no parameters (RLS scopes it to the tenant). The portal cache's version check.
+   */
+  readStatement<T extends Record<string, unknown>>(organizationId: string, statement: string): Promise<T[]>;
   /** The primitive behind both helpers, exposed for the RLS tests. */
   transaction<T>(options: TransactionOptions, fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**
@@ -125,13 +132,21 @@ export interface PoolStats {
 
 /** The tenant and system transactions, over a driver's `transaction`. */
 export function withHelpers(
-  base: Omit<Database, 'tenantTx' | 'systemTx' | 'readTx'>,
+  base: Omit<Database, 'tenantTx' | 'systemTx' | 'readTx' | 'readStatement'> &
+    Partial<Pick<Database, 'readStatement'>>,
 ): Database {
   return {
     ...base,
     readTx: (organizationId, fn) => base.transaction({ role: 'agency_app', organizationId, readOnly: true }, fn),
     tenantTx: (organizationId, fn) => base.transaction({ role: 'agency_app', organizationId }, fn),
     systemTx: (fn) => base.transaction({ role: 'agency_system' }, fn),
+    readStatement:
+      base.readStatement ??
+      (<T,>(organizationId: string, statement: string) =>
+        base.transaction({ role: 'agency_app', organizationId, readOnly: true }, async (tx) => {
+          const result = (await tx.execute(sql.raw(statement))) as unknown as { rows: T[] };
+          return result.rows;
+        })),
   };
 }
 

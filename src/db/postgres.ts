@@ -16,6 +16,7 @@ import {
   type Tx,
 } from './driver.ts';
 import { databaseError, isDatabaseUnavailable } from './errors.ts';
+import { currentReadProbe } from './read-probe.ts';
 import { ReplicaSet } from './replicas.ts';
 import { RedisWritePositions } from './write-positions.ts';
 import * as schema from './schema.ts';
@@ -129,6 +130,12 @@ function commitPosition(results: unknown): string | null {
 /** A replica cancelling a read for a conflict with recovery (40001): the primary serves it instead. */
 const READ_CONFLICT = '40001';
 
+/** The rows of a multi-statement simple query's last result. */
+function lastResultRows(results: unknown): Record<string, unknown>[] {
+  const list = results as pg.QueryResult[];
+  return (list[list.length - 1]?.rows ?? []) as Record<string, unknown>[];
+}
+
 export function openPostgres(settings: PostgresSettings): Database {
   const pool = openPool(settings, settings.databaseUrl, 'agency-crm', settings.connectMs);
   const limits = { statementMs: settings.statementMs, idleInTransactionMs: settings.idleInTransactionMs };
@@ -173,11 +180,15 @@ export function openPostgres(settings: PostgresSettings): Database {
     fn: (tx: Tx) => Promise<T>,
     commit: string,
   ): Promise<{ result: T; committed: unknown }> {
-    const prelude = ['BEGIN', ...preludeStatements(options, limits)].join('; ');
+    const probe = options.readOnly ? currentReadProbe() : undefined;
+    const opening = ['BEGIN', ...preludeStatements(options, limits)];
+    if (probe) opening.push(probe.statement);
     const client = await on.connect();
     try {
-      // BEGIN, limits, tenant and role in one round trip (simple protocol: validated literals).
-      await client.query(prelude);
+      // BEGIN, limits, tenant and role in one round trip (simple protocol: validated literals), with
+      // the read probe's statement last when one is active (read-probe.ts).
+      const opened = await client.query(opening.join('; '));
+      if (probe) probe.seen(lastResultRows(opened));
       const result = await fn(handleFor(client));
       const committed = await client.query(commit);
       client.release();
@@ -200,31 +211,52 @@ export function openPostgres(settings: PostgresSettings): Database {
     }
   }
 
+  /** A read-only tenant read: on a replica that has the tenant's writes, else (or when it fails) the primary. */
+  async function routeRead<T>(organizationId: string, read: (on: pg.Pool) => Promise<T>): Promise<T> {
+    const replica = replicas === null ? null : await replicas.pick(organizationId);
+    if (replica !== null) {
+      try {
+        const result = await read(replica.pool);
+        replica.done();
+        return result;
+      } catch (error) {
+        const conflict = databaseError(error)?.code === READ_CONFLICT;
+        if (!conflict && !isDatabaseUnavailable(error)) throw error;
+        // Never the client's problem: a read the replica cannot serve is served by the primary.
+        if (!conflict) replica.failed(error);
+      }
+    }
+    return read(pool);
+  }
+
   return withHelpers({
     kind: 'postgres',
     async transaction(options, fn) {
       const organizationId = options.organizationId;
       if (replicas === null || organizationId === undefined) return (await run(pool, options, fn, 'COMMIT')).result;
       if (options.readOnly) {
-        const replica = await replicas.pick(organizationId);
-        if (replica !== null) {
-          try {
-            const { result } = await run(replica.pool, options, fn, 'COMMIT');
-            replica.done();
-            return result;
-          } catch (error) {
-            const conflict = databaseError(error)?.code === READ_CONFLICT;
-            if (!conflict && !isDatabaseUnavailable(error)) throw error;
-            // Never the client's problem: a read the replica cannot serve is served by the primary.
-            if (!conflict) replica.failed(error);
-          }
-        }
-        return (await run(pool, options, fn, 'COMMIT')).result;
+        return routeRead(organizationId, async (on) => (await run(on, options, fn, 'COMMIT')).result);
       }
       const { result, committed } = await run(pool, options, fn, COMMIT_AT);
       const position = commitPosition(committed);
       if (position !== null) await replicas.noteWrite(organizationId, position);
       return result;
+    },
+    readStatement: <T extends Record<string, unknown>>(organizationId: string, statement: string) => {
+      const options = { role: 'agency_app', organizationId, readOnly: true } as const;
+      const text = ['BEGIN', ...preludeStatements(options, limits), statement, 'COMMIT'].join('; ');
+      return routeRead(organizationId, async (on) => {
+        const client = await on.connect();
+        try {
+          const results = (await client.query(text)) as unknown as pg.QueryResult[];
+          client.release();
+          return (results[results.length - 2]?.rows ?? []) as T[];
+        } catch (error) {
+          // A failure mid-message leaves the transaction block open and aborted: never pool that.
+          client.release(error as Error);
+          throw error;
+        }
+      });
     },
     migrate: () => migrate(settings),
     async ping() {

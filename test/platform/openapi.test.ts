@@ -111,10 +111,13 @@ describe('headers in the document', () => {
     expect(Object.keys(components).sort()).toEqual(
       [
         'Allow',
+        'Cache-Control',
+        'ETag',
         'Idempotent-Replayed',
         'RateLimit',
         'RateLimit-Policy',
         'Retry-After',
+        'Vary',
         'WWW-Authenticate',
         'X-RateLimit-Limit',
         'X-RateLimit-Remaining',
@@ -122,6 +125,36 @@ describe('headers in the document', () => {
         'X-Request-Id',
       ].sort(),
     );
+  });
+
+  it('declares the validators of the cacheable portal reads: ETag, Cache-Control, Vary, If-None-Match and 304', () => {
+    const cached = [
+      '/v1/properties',
+      '/v1/properties/featured',
+      '/v1/properties/{id}',
+      '/v1/filters',
+      '/v1/agents',
+      '/v1/portal',
+    ];
+    for (const path of cached) {
+      const operation = doc.paths[path]?.get as unknown as {
+        parameters?: Array<{ $ref?: string }>;
+        responses: Responses;
+      };
+      expect(
+        operation.parameters?.some((p) => p.$ref === '#/components/parameters/IfNoneMatch'),
+        path,
+      ).toBe(true);
+      for (const status of ['200', '304']) {
+        expect(declared(path, 'get', status), `${path} ${status}`).toEqual(
+          expect.arrayContaining(['Cache-Control', 'ETag', 'Vary', 'X-Request-Id']),
+        );
+      }
+      expect(declared(path, 'get', '404')).not.toContain('ETag');
+    }
+    // Only those: a keyed read of the CRM is not cacheable.
+    expect(responsesOf('/v1/contacts', 'get')['304']).toBeUndefined();
+    expect(declared('/v1/contacts', 'get', '200')).not.toContain('ETag');
   });
 
   it('declares what a keyed write really answers with: rate limits, a replay flag, and the 401 challenge', async () => {

@@ -27,7 +27,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
     '/v1/agents',
     {
       // Any key type: a server-side integration with a secret key holding portal:read renders the team too.
-      config: { auth: { scope: 'portal:read', keyTypes: ANY_KEY, write: false } },
+      config: { auth: { scope: 'portal:read', keyTypes: ANY_KEY, write: false }, cache: 'portal' },
       schema: {
         operationId: 'portal.agents.list',
         summary: "The agency's team, for the portal",

@@ -11,7 +11,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
   app.get(
     '/v1/portal',
     {
-      config: { auth: { scope: 'portal:read', keyTypes: ANY_KEY, write: false } },
+      config: { auth: { scope: 'portal:read', keyTypes: ANY_KEY, write: false }, cache: 'portal' },
       schema: {
         operationId: 'portal.get',
         summary: "The agency's portal settings: name, logo, colors, contact, social links, defaults",

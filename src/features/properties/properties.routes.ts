@@ -24,7 +24,7 @@ import * as properties from './properties.service.ts';
 import * as portal from './properties.portal.ts';
 
 const ADMIN = { admin: true } as const;
-const PORTAL = { auth: { scope: 'portal:read', keyTypes: ANY_KEY, write: false } } as const;
+const PORTAL = { auth: { scope: 'portal:read', keyTypes: ANY_KEY, write: false }, cache: 'portal' } as const;
 const ADMIN_TAGS = ['Admin: properties'];
 const PORTAL_TAGS = ['Portal'];
 

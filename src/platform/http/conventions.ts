@@ -20,6 +20,8 @@ export interface RouteEntry {
   deprecated?: RouteDeprecation;
   /** Its body may be left out (`config.optionalBody`): the document says `required: false`. */
   optionalBody: boolean;
+  /** A cacheable read (`config.cache`): ETag, Cache-Control, Vary, If-None-Match and 304 documented. */
+  cached: boolean;
 }
 
 declare module 'fastify' {
@@ -79,7 +81,13 @@ export function registerRouteConventions(app: FastifyInstance) {
     const schema = (route.schema ??= {}) as Record<string, unknown> & { response?: Record<string, unknown> };
     const kind = kindOf(route);
     const config = route.config as
-      | { auth?: RouteAuth; idempotency?: boolean; deprecated?: RouteDeprecation; optionalBody?: boolean }
+      | {
+          auth?: RouteAuth;
+          idempotency?: boolean;
+          deprecated?: RouteDeprecation;
+          optionalBody?: boolean;
+          cache?: 'portal';
+        }
       | undefined;
     const pathParams = [...route.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '');
     const hidden = schema.hide === true;
@@ -135,6 +143,7 @@ export function registerRouteConventions(app: FastifyInstance) {
         idempotent: idempotent && method === 'POST',
         deprecated: config?.deprecated,
         optionalBody: config?.optionalBody === true,
+        cached: config?.cache !== undefined,
       });
     }
   });

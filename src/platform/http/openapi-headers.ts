@@ -55,6 +55,25 @@ const HEADERS: Record<string, { description: string; schema: object; example?: u
     schema: text,
     example: 'Thu, 01 Jul 2027 00:00:00 GMT',
   },
+  ETag: {
+    description:
+      'A strong validator of this exact body (the same in every process): send it back in `If-None-Match` to get a 304 ' +
+      'while the answer is unchanged',
+    schema: text,
+    example: '"3q2-7wEjRbV2mFc9kQx1Zw"',
+  },
+  'Cache-Control': {
+    description:
+      '`public, max-age=N` for a publishable key (browsers and CDNs may reuse the answer for N seconds, ' +
+      'PORTAL_CACHE_MAX_AGE_S), `private, max-age=N` for a secret one',
+    schema: text,
+    example: 'public, max-age=30',
+  },
+  Vary: {
+    description: 'The answer depends on the key (its organization): caches keep one copy per `X-API-Key`',
+    schema: text,
+    example: 'X-API-Key',
+  },
   Link: {
     description: 'With `rel="deprecation"`: where the replacement of this deprecated operation is described',
     schema: text,
@@ -82,13 +101,14 @@ function headersOf(route: RouteEntry, status: string): string[] {
     names.push('Idempotent-Replayed');
   }
   if (route.deprecated) names.push('Deprecation', 'Sunset', ...(route.deprecated.link ? ['Link'] : []));
+  if (route.cached && (status === '200' || status === '304')) names.push('ETag', 'Cache-Control', 'Vary');
   return names;
 }
 
 type Operation = {
   parameters?: unknown[];
   requestBody?: { required?: boolean };
-  responses?: Record<string, { headers?: Record<string, unknown> }>;
+  responses?: Record<string, { description?: string; headers?: Record<string, unknown> }>;
 };
 
 /**
@@ -121,12 +141,33 @@ export function addHttpHeaders<T extends object>(document: T, routes: RouteEntry
         examples: ['order-2027-03-29-0001'],
       },
     },
+    IfNoneMatch: {
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description:
+        'The `ETag` of an answer you hold: while the answer is still byte for byte the same, a 304 without a body ' +
+        '(counted by the rate limits like any request).',
+      schema: { type: 'string', examples: ['"3q2-7wEjRbV2mFc9kQx1Zw"'] },
+    },
   };
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const [method, operation] of Object.entries(item)) {
       const route = byOperation.get(`${method.toUpperCase()} ${path}`);
       if (!route) continue;
       if (route.optionalBody && operation.requestBody) operation.requestBody.required = false;
+      if (route.cached) {
+        operation.parameters = [
+          ...(operation.parameters ?? []),
+          { $ref: '#/components/parameters/IfNoneMatch' },
+        ];
+        operation.responses = {
+          ...operation.responses,
+          '304': {
+            description: 'Not Modified: the answer is still the one the `If-None-Match` validator names',
+          },
+        };
+      }
       if (route.idempotent) {
         operation.parameters = [
           ...(operation.parameters ?? []),

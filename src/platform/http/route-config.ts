@@ -67,6 +67,11 @@ declare module 'fastify' {
     optionalBody?: boolean;
     /** Deprecated: Deprecation and Sunset headers on every answer, `deprecated` in the document. */
     deprecated?: RouteDeprecation;
+    /**
+     * `'portal'`: a public read whose answer depends only on the organization's portal data and the
+     * request (response-cache.ts): ETag, 304, Cache-Control, Vary, and the in-process cache.
+     */
+    cache?: 'portal';
   }
   interface FastifyRequest {
     /** Set by the auth hook on keyed routes. */

@@ -5514,6 +5514,8 @@ export interface components {
   parameters: {
     /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; another body, or the first request still running, is a 409 DUPLICATE. */
     IdempotencyKey: string;
+    /** @description The `ETag` of an answer you hold: while the answer is still byte for byte the same, a 304 without a body (counted by the rate limits like any request). */
+    IfNoneMatch: string;
   };
   requestBodies: never;
   headers: {
@@ -5537,6 +5539,12 @@ export interface components {
     'WWW-Authenticate': string;
     /** @description The methods this path serves */
     Allow: string;
+    /** @description A strong validator of this exact body (the same in every process): send it back in `If-None-Match` to get a 304 while the answer is unchanged */
+    ETag: string;
+    /** @description `public, max-age=N` for a publishable key (browsers and CDNs may reuse the answer for N seconds, PORTAL_CACHE_MAX_AGE_S), `private, max-age=N` for a secret one */
+    'Cache-Control': string;
+    /** @description The answer depends on the key (its organization): caches keep one copy per `X-API-Key` */
+    Vary: string;
   };
   pathItems: never;
 }
@@ -16510,7 +16518,10 @@ export interface operations {
         /** @description Items per page, at most 100 */
         pageSize?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The `ETag` of an answer you hold: while the answer is still byte for byte the same, a 304 without a body (counted by the rate limits like any request). */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -16525,6 +16536,9 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          Vary: components['headers']['Vary'];
           [name: string]: unknown;
         };
         content: {
@@ -16556,6 +16570,22 @@ export interface operations {
             meta: components['schemas']['PageMeta'];
           };
         };
+      };
+      /** @description Not Modified: the answer is still the one the `If-None-Match` validator names */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          Vary: components['headers']['Vary'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input: `details` names each field that failed */
       400: {
@@ -16685,7 +16715,10 @@ export interface operations {
   'portal.filters.get': {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` of an answer you hold: while the answer is still byte for byte the same, a 304 without a body (counted by the rate limits like any request). */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -16700,6 +16733,9 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          Vary: components['headers']['Vary'];
           [name: string]: unknown;
         };
         content: {
@@ -16767,6 +16803,22 @@ export interface operations {
             data: components['schemas']['PortalFilters'];
           };
         };
+      };
+      /** @description Not Modified: the answer is still the one the `If-None-Match` validator names */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          Vary: components['headers']['Vary'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input: `details` names each field that failed */
       400: {
@@ -16896,7 +16948,10 @@ export interface operations {
   'portal.get': {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` of an answer you hold: while the answer is still byte for byte the same, a 304 without a body (counted by the rate limits like any request). */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -16911,6 +16966,9 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          Vary: components['headers']['Vary'];
           [name: string]: unknown;
         };
         content: {
@@ -16954,6 +17012,22 @@ export interface operations {
             data: components['schemas']['Portal'];
           };
         };
+      };
+      /** @description Not Modified: the answer is still the one the `If-None-Match` validator names */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          Vary: components['headers']['Vary'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input: `details` names each field that failed */
       400: {
@@ -17088,7 +17162,10 @@ export interface operations {
         /** @description Items per page, at most 48 */
         pageSize?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The `ETag` of an answer you hold: while the answer is still byte for byte the same, a 304 without a body (counted by the rate limits like any request). */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -17103,6 +17180,9 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          Vary: components['headers']['Vary'];
           [name: string]: unknown;
         };
         content: {
@@ -17166,6 +17246,22 @@ export interface operations {
             meta: components['schemas']['PageMeta'];
           };
         };
+      };
+      /** @description Not Modified: the answer is still the one the `If-None-Match` validator names */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          Vary: components['headers']['Vary'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input: `details` names each field that failed */
       400: {
@@ -17295,7 +17391,10 @@ export interface operations {
   'properties.get': {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` of an answer you hold: while the answer is still byte for byte the same, a 304 without a body (counted by the rate limits like any request). */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path: {
         /** @description The resource's id */
         id: string;
@@ -17313,6 +17412,9 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          Vary: components['headers']['Vary'];
           [name: string]: unknown;
         };
         content: {
@@ -17367,6 +17469,22 @@ export interface operations {
             data: components['schemas']['PortalProperty'];
           };
         };
+      };
+      /** @description Not Modified: the answer is still the one the `If-None-Match` validator names */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          Vary: components['headers']['Vary'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input: `details` names each field that failed */
       400: {
@@ -17614,7 +17732,10 @@ export interface operations {
          */
         cursor?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The `ETag` of an answer you hold: while the answer is still byte for byte the same, a 304 without a body (counted by the rate limits like any request). */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -17629,6 +17750,9 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           RateLimit: components['headers']['RateLimit'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          Vary: components['headers']['Vary'];
           [name: string]: unknown;
         };
         content: {
@@ -17693,6 +17817,22 @@ export interface operations {
             meta: components['schemas']['PageMeta'] | components['schemas']['CursorMeta'];
           };
         };
+      };
+      /** @description Not Modified: the answer is still the one the `If-None-Match` validator names */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          Vary: components['headers']['Vary'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input: `details` names each field that failed */
       400: {
