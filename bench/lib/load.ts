@@ -18,6 +18,8 @@ export interface LoadOptions {
    * loop, as fast as answered.
    */
   overallRate?: number;
+  /** The status every answer should have (closed loop): 304 for revalidations. Default: any 2xx. */
+  expectedStatus?: number;
 }
 
 export interface LoadSummary {
@@ -95,7 +97,18 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
     );
   const warmup = options.warmupS > 0 ? await Promise.all(instances(options.warmupS)) : null;
 
-  // Every 2xx latency, in ms with microsecond resolution (autocannon's histogram keeps whole ms).
+  const expected = (status: number) =>
+    options.expectedStatus === undefined ? status >= 200 && status < 300 : status === options.expectedStatus;
+  /** Answers with another status than expected (autocannon's own non2xx counts a 304 too). */
+  const unexpected = (list: AutocannonResult[]) =>
+    options.expectedStatus === undefined
+      ? sum(list.map((r) => r.non2xx))
+      : sum(
+          Object.entries(mergedCounts(list))
+            .filter(([code]) => !expected(Number(code)))
+            .map(([, n]) => n),
+        );
+  // Every expected answer's latency, in ms with microsecond resolution (autocannon's histogram keeps whole ms).
   let latencies = new Float64Array(1 << 20);
   let count = 0;
   const pids = { client: process.pid, ...options.cpuPids };
@@ -103,7 +116,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
   const measured = instances(options.durationS);
   for (const instance of measured) {
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-      if (statusCode < 200 || statusCode >= 300) return;
+      if (!expected(statusCode)) return;
       if (count === latencies.length) {
         const grown = new Float64Array(latencies.length * 2);
         grown.set(latencies);
@@ -126,14 +139,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
       p99: Math.max(...results.map((r) => r.latency.p99)),
     },
     completed,
-    non2xx: sum(results.map((r) => r.non2xx)),
+    non2xx: unexpected(results),
     errors: sum(results.map((r) => r.errors)),
     timeouts: sum(results.map((r) => r.timeouts)),
     statusCodes: mergedCounts(results),
     cpu,
     warmup: {
       completed: sum(warmup?.map((r) => r.requests.total) ?? []),
-      non2xx: sum(warmup?.map((r) => r.non2xx) ?? []),
+      non2xx: warmup ? unexpected(warmup) : 0,
       errors: sum(warmup?.map((r) => r.errors) ?? []),
       statusCodes: warmup ? mergedCounts(warmup) : {},
     },

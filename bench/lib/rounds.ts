@@ -19,6 +19,8 @@ export interface Target {
   /** More processes whose CPU use the run reports (e.g. a second service process). */
   pids?: Record<string, number>;
   requests: AutocannonRequest[];
+  /** The status its answers should have (default any 2xx): 304 for revalidations. */
+  expectedStatus?: number;
 }
 
 export interface RunRecord extends LoadSummary {
@@ -62,6 +64,7 @@ async function measure(
     requests: target.requests,
     cpuPids: { server: target.pid, ...others, ...target.pids },
     ...(overallRate === undefined ? {} : { overallRate }),
+    ...(target.expectedStatus === undefined ? {} : { expectedStatus: target.expectedStatus }),
   });
   const label = overallRate === undefined ? `round ${round}` : `at ${overallRate}/s`;
   log(

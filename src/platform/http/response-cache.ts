@@ -122,7 +122,9 @@ export function registerResponseCache(
       .header('etag', etag)
       .header('cache-control', shared ? publicControl : privateControl)
       .header('vary', 'X-API-Key');
-    const notModified = fresh(request.headers, { etag });
+    // RFC 9110 13.2.2: an origin server evaluates If-None-Match whatever the request's Cache-Control.
+    // `fresh` alone would refuse every 304 to `no-cache`, which fetch() adds to any conditional request.
+    const notModified = fresh({ 'if-none-match': request.headers['if-none-match'] }, { etag });
     results.inc({ result: notModified ? 'not_modified' : state?.hit ? 'hit' : 'miss' });
     if (!notModified) return payload;
     reply.code(304);

@@ -86,6 +86,9 @@ describe('HTTP caching headers', () => {
           304,
         );
       }
+      // fetch() sends Cache-Control: no-cache with any conditional request: the validator still decides.
+      const fromFetch = { 'if-none-match': etag, 'cache-control': 'no-cache', pragma: 'no-cache' };
+      expect((await get(one, url, tenant.publishable.key, fromFetch)).statusCode).toBe(304);
       const other = await get(one, url, tenant.publishable.key, { 'if-none-match': '"other"' });
       expect(other.statusCode).toBe(200);
       expect(other.body).toBe(first.body);
