@@ -4,7 +4,7 @@
 // version is read before every lookup (one round trip), and on a miss in the very transaction that
 // reads the data (read-probe.ts), so an answer is never kept under a version newer than its data and
 // no process answers from a version older than a committed, acknowledged write.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fresh from 'fresh';
 import { LRUCache } from 'lru-cache';
@@ -43,7 +43,8 @@ const lookups = new WeakMap<FastifyRequest, Lookup>();
 
 /** A strong validator of the exact bytes: 128 bits of SHA-256, base64url. */
 export function etagOf(body: string): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  // One-shot (Node 20.12+: the engines floor is 20.19), cheaper than a Hash object on a listing's bytes.
+  return `"${hash('sha256', body, 'base64url').slice(0, 22)}"`;
 }
 
 /** Path, path parameters and the validated query (defaults applied, keys sorted): one request, one key. */
