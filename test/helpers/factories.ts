@@ -25,6 +25,16 @@ export async function createApiKey(
   return expectStatus(response, 201).data;
 }
 
+/** A publishable key whose request and write limits (100,000/min) no test reaches. */
+export async function busyPublishableKey(app: FastifyInstance, organizationId: string): Promise<string> {
+  const created = await createApiKey(app, organizationId, {
+    type: 'publishable',
+    rateLimitPerMinute: 100_000,
+    writeLimitPerMinute: 100_000,
+  });
+  return created.key;
+}
+
 export interface Tenant {
   org: AdminOrganization;
   /** Secret key with every scope and access level 3. */

@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/database.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { isId } from '../../platform/ids/ids.ts';
@@ -98,6 +99,30 @@ export async function recordAnalyticsEventInTx(
   ]);
   // Only a transaction of another tenant hides the organization (RLS): a caller's bug, not input.
   if (inserted !== 1) throw new Error(`analytics event of ${organizationId} outside its tenant transaction`);
+}
+
+/**
+ * `recordAnalyticsEventInTx` as CTEs of the caller's own statement, for a feature that does its
+ * whole write in one statement (the finder, decision 0226): the same rows, nothing written unless
+ * `when` holds. `inserted` names the CTE with one row per event written: the caller checks there
+ * is exactly one, as `recordAnalyticsEventInTx` does.
+ */
+export function recordAnalyticsEventSql(
+  organizationId: string,
+  event: { type: AnalyticsEventType; propertyId?: string | null; referrer?: string | null },
+  options: { when?: SQL } = {},
+): { ctes: SQL; inserted: SQL } {
+  const row = {
+    organizationId,
+    type: event.type,
+    propertyId: event.propertyId ?? null,
+    referrer: event.referrer ?? null,
+    occurredAt: new Date(),
+  };
+  return {
+    ctes: store.appendEventsSql([row], { prefix: 'analytics_', ...options }),
+    inserted: sql.raw('analytics_inserted'),
+  };
 }
 
 /** The longest range one report covers: a year, leap day included. */

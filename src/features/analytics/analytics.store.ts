@@ -19,6 +19,23 @@ export interface NewAnalyticsEvent {
  */
 export async function appendEvents(tx: Tx, events: readonly NewAnalyticsEvent[]): Promise<number> {
   if (events.length === 0) return 0;
+  const rows = await queryRows<{ inserted: string | number }>(
+    tx,
+    sql`WITH ${appendEventsSql(events)} SELECT count(*) AS inserted FROM inserted`,
+  );
+  return Number(rows[0]?.inserted ?? 0);
+}
+
+/**
+ * `appendEvents` as CTEs for a larger statement: `<prefix>incoming`, `<prefix>inserted` (one row
+ * per event written) and `<prefix>daily`; with `when`, nothing is written unless it holds (a
+ * condition on the statement's other CTEs).
+ */
+export function appendEventsSql(
+  events: readonly NewAnalyticsEvent[],
+  options: { prefix?: string; when?: SQL } = {},
+): SQL {
+  const name = (cte: string) => sql.raw(`${options.prefix ?? ''}${cte}`);
   // One JSON parameter instead of 5 x N bind parameters: same text on both drivers, no 65k limit.
   const payload = JSON.stringify(
     events.map((e) => ({
@@ -29,30 +46,26 @@ export async function appendEvents(tx: Tx, events: readonly NewAnalyticsEvent[])
       at: e.occurredAt.toISOString(),
     })),
   );
-  const rows = await queryRows<{ inserted: string | number }>(
-    tx,
-    sql`WITH incoming AS (
+  const when = options.when === undefined ? sql`` : sql` AND ${options.when}`;
+  return sql`${name('incoming')} AS (
           SELECT e.o, e.t, e.p, e.r, e.at, e.n
           FROM ROWS FROM (json_to_recordset(${payload}::json) AS (o text, t text, p text, r text, at timestamptz))
             WITH ORDINALITY AS e(o, t, p, r, at, n)
-          WHERE EXISTS (SELECT 1 FROM organizations WHERE organizations.id = e.o)
-        ), inserted AS (
+          WHERE EXISTS (SELECT 1 FROM organizations WHERE organizations.id = e.o)${when}
+        ), ${name('inserted')} AS (
           -- In arrival order: ids follow the order events were accepted (the semi-join may reorder).
           INSERT INTO analytics_events (organization_id, type, property_id, referrer, occurred_at)
-          SELECT o, t, p, r, at FROM incoming ORDER BY n
+          SELECT o, t, p, r, at FROM ${name('incoming')} ORDER BY n
           RETURNING organization_id, type, property_id, occurred_at
-        ), daily AS (
+        ), ${name('daily')} AS (
           INSERT INTO analytics_daily AS d (organization_id, day, property_id, type, count)
           SELECT organization_id, (occurred_at AT TIME ZONE 'UTC')::date, coalesce(property_id, ''), type, count(*)
-          FROM inserted
+          FROM ${name('inserted')}
           GROUP BY 1, 2, 3, 4
           ORDER BY 1, 2, 3, 4
           ON CONFLICT (organization_id, day, property_id, type) DO UPDATE SET count = d.count + excluded.count
           RETURNING 1
-        )
-        SELECT count(*) AS inserted FROM inserted`,
-  );
-  return Number(rows[0]?.inserted ?? 0);
+        )`;
 }
 
 export interface DailyFilter {

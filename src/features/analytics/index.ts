@@ -3,7 +3,7 @@ import { defineFeature } from '../../platform/features/manifest.ts';
 import { analyticsRoutes } from './analytics.routes.ts';
 import { analyticsSchemas } from './analytics.schema.ts';
 
-export { recordAnalyticsEventInTx } from './analytics.service.ts';
+export { recordAnalyticsEventInTx, recordAnalyticsEventSql } from './analytics.service.ts';
 
 /** The analytics feature's manifest (src/features.ts lists it). */
 export const analyticsFeature = defineFeature({

@@ -13,8 +13,8 @@ interface ScoreTerm {
   points: number;
   /** Most points this kind can add. */
   cap: number;
-  /** One row per occurrence, with its time as `at`, for the contact. */
-  rows: (organizationId: string, contactId: string) => SQL;
+  /** One row per occurrence, with its time as `at`, for the contact (an id, or SQL giving it). */
+  rows: (organizationId: string, contactId: string | SQL) => SQL;
 }
 
 export const SCORE_TERMS: readonly ScoreTerm[] = [
@@ -70,6 +70,49 @@ export const RECENCY_BONUS = { within7Days: 15, within30Days: 5 } as const;
 export const MAX_SCORE = 100;
 
 /**
+ * Activity a statement writes itself, so it cannot see it yet: one occurrence of `kind` (a term of
+ * `SCORE_TERMS`) at `at`, by default `now()` (what the row's `created_at` defaults to).
+ */
+export interface PendingActivity {
+  kind: string;
+  at?: SQL;
+}
+
+/**
+ * A contact's score (an SQL scalar, int): its activity gathered from every term's rows, the capped
+ * terms added up with the recency bonus. `pending` adds activity the same statement writes (a CTE's
+ * insert is invisible to the rest of its statement): the finder scores the search it saves
+ * (decision 0226). `contactId` may be SQL (a CTE's id).
+ */
+export function contactScoreSql(
+  organizationId: string,
+  contactId: string | SQL,
+  pending: readonly PendingActivity[] = [],
+): SQL {
+  const termOf = (kind: string) => {
+    const term = SCORE_TERMS.find((candidate) => candidate.kind === kind);
+    if (!term) throw new Error(`no score term ${kind}`);
+    return term;
+  };
+  const columns = (term: ScoreTerm) =>
+    sql`${term.kind}::text AS kind, ${term.points}::int AS points, ${term.cap}::int AS cap`;
+  const activity = [
+    ...SCORE_TERMS.map(
+      (term) => sql`SELECT ${columns(term)}, a.at FROM (${term.rows(organizationId, contactId)}) a`,
+    ),
+    ...pending.map((item) => sql`SELECT ${columns(termOf(item.kind))}, ${item.at ?? sql`now()`} AS at`),
+  ];
+  return sql`(SELECT least(${MAX_SCORE}::int, coalesce(sum(per_kind.points), 0) + CASE
+            WHEN max(per_kind.last_at) >= now() - interval '7 days' THEN ${RECENCY_BONUS.within7Days}::int
+            WHEN max(per_kind.last_at) >= now() - interval '30 days' THEN ${RECENCY_BONUS.within30Days}::int
+            ELSE 0 END)::int
+      FROM (
+        SELECT least(max(cap), count(*) * max(points)) AS points, max(at) AS last_at
+        FROM (${sql.join(activity, sql` UNION ALL `)}) activity GROUP BY kind
+      ) per_kind)`;
+}
+
+/**
  * One statement: gathers the contact's activity, adds up the capped terms and the recency bonus,
  * stores the score when it changed (no dead row otherwise) and returns it. null when the contact
  * is not in the organization. A new score is a change of the contact: updatedAt moves, so a cursor
@@ -80,23 +123,9 @@ export async function updateContactScore(
   organizationId: string,
   contactId: string,
 ): Promise<number | null> {
-  const terms = SCORE_TERMS.map(
-    (term) =>
-      sql`SELECT ${term.kind}::text AS kind, ${term.points}::int AS points, ${term.cap}::int AS cap, a.at FROM (${term.rows(organizationId, contactId)}) a`,
-  );
   const rows = await queryRows<{ score: number | string }>(
     tx,
-    sql`WITH activity AS (${sql.join(terms, sql` UNION ALL `)}),
-      per_kind AS (
-        SELECT least(max(cap), count(*) * max(points)) AS points, max(at) AS last_at FROM activity GROUP BY kind
-      ),
-      computed AS (
-        SELECT least(${MAX_SCORE}::int, coalesce(sum(points), 0) + CASE
-            WHEN max(last_at) >= now() - interval '7 days' THEN ${RECENCY_BONUS.within7Days}::int
-            WHEN max(last_at) >= now() - interval '30 days' THEN ${RECENCY_BONUS.within30Days}::int
-            ELSE 0 END)::int AS score
-        FROM per_kind
-      ),
+    sql`WITH computed AS (SELECT ${contactScoreSql(organizationId, contactId)} AS score),
       stored AS (
         UPDATE contacts SET score = computed.score, updated_at = now() FROM computed
         WHERE contacts.organization_id = ${organizationId} AND contacts.id = ${contactId}

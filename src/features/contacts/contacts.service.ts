@@ -1,9 +1,11 @@
+import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/database.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import type { ContactRow } from '../../db/schema.ts';
 import { type Principal } from '../../platform/auth/principal.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
+import { jsonTimestampSql } from '../../platform/events/record.ts';
 import { cursorPage, listRequest, pageMeta, type ListMeta } from '../../platform/http/pagination.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import { fold } from '../../platform/text/fold.ts';
@@ -43,6 +45,27 @@ export function toContact(row: ContactRow): Contact {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/**
+ * `toContact` in SQL: the jsonb payload of the `contacts` row `row` (a table alias or CTE name), for a
+ * statement that records events about the rows it writes (decision 0226). `overrides` show a column as
+ * the payload must (the score before the same statement's recomputation). Keep it in step with
+ * `toContact`: test/features/contacts/contact-json.test.ts compares the two on the same rows.
+ */
+export function contactJsonSql(row: string, overrides: { score?: SQL; optedOut?: SQL } = {}): SQL {
+  const column = (name: string) => sql.raw(`${row}.${name}`);
+  return sql`jsonb_build_object(
+    'id', ${column('id')}, 'code', ${column('code')},
+    'firstName', ${column('first_name')}, 'lastName', ${column('last_name')},
+    'fullName', concat_ws(' ', nullif(${column('first_name')}, ''), nullif(${column('last_name')}, '')),
+    'email', ${column('email')}, 'phone', ${column('phone')}, 'source', ${column('source')},
+    'status', ${column('status')}, 'type', ${column('type')}, 'score', ${overrides.score ?? column('score')},
+    'ownerId', ${column('owner_id')}, 'preferredCity', ${column('preferred_city')},
+    'preferredType', ${column('preferred_type')}, 'budget', ${column('budget')}::float8,
+    'currency', ${column('currency')}, 'tags', to_jsonb(${column('tags')}),
+    'optedOut', ${overrides.optedOut ?? column('opted_out')}, 'externalId', ${column('external_id')},
+    'createdAt', ${jsonTimestampSql(column('created_at'))}, 'updatedAt', ${jsonTimestampSql(column('updated_at'))})`;
 }
 
 /**

@@ -23,6 +23,7 @@ export {
   type FormConsents,
 } from './contacts.consent.ts';
 export { exampleContact } from './contacts.events.ts';
+export { formContactSql, type FormContactInput, type FormContactSql } from './contacts.form-statement.ts';
 export {
   CONTACT_STATUSES,
   ContactResponseSchema,

@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
 import { ANY_KEY } from '../../platform/http/route-config.ts';
 import { FinderBodySchema, FinderResponseSchema } from './finder.schema.ts';
-import { submitFinder } from './finder.service.ts';
+import { submitFinder } from './finder.submit.ts';
 
 /** The guided property finder (POST /v1/finder). */
 export const finderRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {

@@ -1,35 +1,20 @@
 import type { Database, Tx } from '../../db/database.ts';
-import { actorOf, type Principal } from '../../platform/auth/principal.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import { recordEvent } from '../../platform/events/record.ts';
-import { newId } from '../../platform/ids/ids.ts';
 import { fold } from '../../platform/text/fold.ts';
-import { normalizePhone } from '../../platform/text/phone.ts';
-import { recordAnalyticsEventInTx } from '../analytics/index.ts';
 import { isId } from '../../platform/ids/ids.ts';
-import {
-  CONSENT_SOURCES,
-  type Contact,
-  findContactInTx,
-  recomputeContactScore,
-  recordFormConsents,
-  upsertPortalContact,
-} from '../contacts/index.ts';
+import { type Contact, findContactInTx } from '../contacts/index.ts';
 import {
   type Amenity,
   PROPERTY_TYPES,
   type PropertyType,
   type TransactionType,
 } from '../properties/index.ts';
-import { FinderSubmitted } from './finder.events.ts';
 import {
   FINDER_CRITERIA,
   FINDER_MAX_RESULTS,
-  type FinderBody,
   type FinderBreakdownItem,
   type FinderCriterion,
   type FinderMatch,
-  type FinderResult,
   type MatchState,
 } from './finder.schema.ts';
 import * as store from './finder.store.ts';
@@ -188,110 +173,40 @@ export async function scoreProperties(
   options: { limit?: number; minScore?: number; fieldPrefix?: string } = {},
 ): Promise<{ total: number; properties: FinderMatch[] }> {
   checkCriteria(criteria, options.fieldPrefix);
-  const given = givenCriteria(criteria);
   const query = scoringQuery(criteria, options);
+  const { total, properties } = await store.scorePublishedProperties(tx, organizationId, query);
+  return { total, properties: matchesOf(criteria, query, properties) };
+}
+
+/** Scored listings as the answer shows them: each with its breakdown over the criteria given. */
+export function matchesOf(
+  criteria: FinderCriteria,
+  query: store.ScoringQuery,
+  scored: readonly store.ScoredProperty[],
+): FinderMatch[] {
+  const given = givenCriteria(criteria);
   const { weights } = query;
   const wanted = query.amenities?.length ?? 0;
-  const { total, properties } = await store.scorePublishedProperties(tx, organizationId, query);
-  return {
-    total,
-    properties: properties.map((p) => ({
-      id: p.id,
-      title: p.title,
-      price: p.price,
-      currency: p.currency,
-      transactionType: p.transactionType as FinderMatch['transactionType'],
-      type: p.type as FinderMatch['type'],
-      city: p.city,
-      neighborhood: p.neighborhood,
-      bedrooms: p.bedrooms,
-      area: p.area,
-      photoUrl: p.photoUrl,
-      matchScore: p.score,
-      breakdown: given.map((criterion): FinderBreakdownItem => ({
-        criterio: criterion,
-        puntos: p.points[criterion] ?? 0,
-        peso: weights[criterion] ?? 0,
-        estado: stateOf(criterion, p.levels[criterion] ?? 0, wanted),
-      })),
+  return scored.map((p) => ({
+    id: p.id,
+    title: p.title,
+    price: p.price,
+    currency: p.currency,
+    transactionType: p.transactionType as FinderMatch['transactionType'],
+    type: p.type as FinderMatch['type'],
+    city: p.city,
+    neighborhood: p.neighborhood,
+    bedrooms: p.bedrooms,
+    area: p.area,
+    photoUrl: p.photoUrl,
+    matchScore: p.score,
+    breakdown: given.map((criterion): FinderBreakdownItem => ({
+      criterio: criterion,
+      puntos: p.points[criterion] ?? 0,
+      peso: weights[criterion] ?? 0,
+      estado: stateOf(criterion, p.levels[criterion] ?? 0, wanted),
     })),
-  };
-}
-
-/** The criteria of a finder form as saved and published: text trimmed, members left out stay out. */
-function criteriaOf(body: FinderBody): FinderCriteria {
-  const criteria: FinderCriteria = {
-    transactionType: body.transactionType,
-    propertyType: body.propertyType,
-    city: body.city?.trim(),
-    neighborhood: body.neighborhood?.trim(),
-    budgetMin: body.budgetMin,
-    budgetMax: body.budgetMax,
-    minBedrooms: body.minBedrooms,
-    amenities: body.amenities,
-  };
-  return Object.fromEntries(
-    Object.entries(criteria).filter(([, value]) => value !== undefined),
-  ) as FinderCriteria;
-}
-
-/**
- * Runs the property finder for a portal visitor, in one tenant transaction: scores the published
- * stock, upserts the person as a contact (source FINDER, tag `finder`, preferences from the
- * criteria), saves the search with what was shown, counts a FINDER_SUBMIT analytics event and
- * records `finder.submitted`.
- */
-export async function submitFinder(
-  db: Database,
-  principal: Principal,
-  body: FinderBody,
-): Promise<FinderResult> {
-  const organization = principal.organization;
-  const criteria = criteriaOf(body);
-  if (body.firstName.trim().length < 2) {
-    throw Errors.invalidField('body.firstName', 'must have at least 2 characters other than spaces');
-  }
-  checkCriteria(criteria);
-  const phone = normalizePhone(body.phone, organization.defaultCountry);
-  return db.tenantTx(organization.id, async (tx) => {
-    const { total, properties } = await scoreProperties(tx, organization.id, criteria);
-    const { contact } = await upsertPortalContact(
-      tx,
-      organization.id,
-      {
-        firstName: body.firstName,
-        phone,
-        email: body.email,
-        source: 'FINDER',
-        preferredCity: criteria.city,
-        preferredType: criteria.propertyType,
-        budget: criteria.budgetMax,
-        currency: organization.defaultCurrency,
-        tags: ['finder'],
-      },
-      actorOf(principal),
-    );
-    const { finderForm } = CONSENT_SOURCES;
-    await recordFormConsents(tx, organization.id, contact.id, body.consents, finderForm, actorOf(principal));
-    const search = {
-      id: newId('fnd'),
-      contactId: contact.id,
-      criteria,
-      subscribedToAlerts: body.subscribedToAlerts ?? false,
-      total,
-      propertyIds: properties.map((property) => property.id),
-    };
-    const createdAt = await store.insertFinderSearch(tx, { organizationId: organization.id, ...search });
-    await recomputeContactScore(tx, organization.id, contact.id);
-    // Counted with the search it belongs to, like a lead form's LEAD_FORM: both commit or neither.
-    await recordAnalyticsEventInTx(tx, organization.id, { type: 'FINDER_SUBMIT' });
-    await recordEvent(tx, {
-      type: FinderSubmitted.type,
-      data: { search: { ...search, createdAt: createdAt.toISOString() } },
-      actor: actorOf(principal),
-    });
-    return { contact: { id: contact.id }, searchId: search.id, total, properties };
-  });
+  }));
 }
 
 /** The finder criteria a contact's saved preferences give: city, property type, budget as the maximum. */

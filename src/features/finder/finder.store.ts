@@ -1,6 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/database.ts';
 import { finderSearches } from '../../db/schema.ts';
+import type { Actor } from '../../platform/events/catalog.ts';
+import { jsonTimestampSql, recordEventsSql } from '../../platform/events/record.ts';
 import { FINDER_CRITERIA, type FinderCriterion } from './finder.schema.ts';
 
 /**
@@ -140,6 +142,9 @@ function criterionSql(
   }
 }
 
+/** The answer's order: best score first, newest first among equals (the id settles the rest). */
+const BEST_FIRST = sql`score DESC, created_at DESC, id DESC`;
+
 /**
  * The scoring statement: candidates prefiltered by the index-backed predicates (published,
  * organization, transaction type, price cap), each criterion's level and points from CASE
@@ -193,23 +198,14 @@ export function scoringStatement(organizationId: string, query: ScoringQuery): S
     SELECT scored.*, count(*) OVER () AS total
     FROM scored
     WHERE score >= ${query.minScore}::int
-    ORDER BY score DESC, created_at DESC, id DESC
+    ORDER BY ${BEST_FIRST}
     LIMIT ${query.limit}::int`;
 }
 
-/**
- * Scores the organization's published listings against one search, entirely in SQL, so no more
- * than `limit` rows come back to Node whatever the size of the stock.
- */
-export async function scorePublishedProperties(
-  tx: Tx,
-  organizationId: string,
-  query: ScoringQuery,
-): Promise<{ total: number; properties: ScoredProperty[] }> {
+/** The scored listings of `rows` (of the scoring statement), with their levels and points per criterion. */
+function toScoredProperties(query: ScoringQuery, rows: readonly Row[]): ScoredProperty[] {
   const given = FINDER_CRITERIA.filter((criterion) => query.weights[criterion] !== undefined);
-  const rows = await queryRows<Row>(tx, scoringStatement(organizationId, query));
-
-  const properties = rows.map((row): ScoredProperty => {
+  return rows.map((row): ScoredProperty => {
     const rowLevels: Partial<Record<FinderCriterion, number>> = {};
     const rowPoints: Partial<Record<FinderCriterion, number>> = {};
     for (const criterion of given) {
@@ -234,7 +230,109 @@ export async function scorePublishedProperties(
       score: Number(row.score),
     };
   });
-  return { total: rows[0] ? Number(rows[0].total) : 0, properties };
+}
+
+/**
+ * Scores the organization's published listings against one search, entirely in SQL, so no more
+ * than `limit` rows come back to Node whatever the size of the stock.
+ */
+export async function scorePublishedProperties(
+  tx: Tx,
+  organizationId: string,
+  query: ScoringQuery,
+): Promise<{ total: number; properties: ScoredProperty[] }> {
+  const rows = await queryRows<Row>(tx, scoringStatement(organizationId, query));
+  return { total: rows[0] ? Number(rows[0].total) : 0, properties: toScoredProperties(query, rows) };
+}
+
+/**
+ * What the finder's one statement is made of besides its own SQL: the other features' parts, built
+ * by their own code (the contact by contacts, the FINDER_SUBMIT count by analytics).
+ */
+export interface SubmissionParts {
+  query: ScoringQuery;
+  contact: { ctes: SQL; contact: SQL; events: SQL };
+  analytics: { ctes: SQL; inserted: SQL };
+  search: { id: string; criteria: Record<string, unknown>; subscribedToAlerts: boolean };
+  /** `finder.submitted`: its id (made after the contact's events' ids) and who caused it. */
+  event: { id: string; type: string; actor: Actor };
+}
+
+export interface SubmissionOutcome {
+  /** The contact's id; null when the contact part could not be done in the statement: then nothing was saved. */
+  contactId: string | null;
+  total: number;
+  properties: ScoredProperty[];
+  /** Rows the analytics part wrote. */
+  analyticsRows: number;
+  /** The events built, in order, and how many were recorded. */
+  events: { type: string; data: Record<string, unknown> }[];
+  eventsRecorded: number;
+}
+
+type SubmissionRow = Row & {
+  outcome_contact_id: string | null;
+  outcome_analytics: number | string;
+  outcome_events: { type: string; data: Record<string, unknown> }[] | string | null;
+  outcome_recorded: number | string;
+};
+
+/**
+ * A search submitted in ONE statement (decision 0226): scores the listings, upserts the contact and
+ * records its consents and score (`parts.contact`), saves the search with what was shown, counts
+ * FINDER_SUBMIT (`parts.analytics`) and records the events, the contact's and `finder.submitted`,
+ * fanned out to webhooks. Every write depends on the contact's: when that part cannot be done here,
+ * nothing is written (`contactId` null).
+ */
+export async function submitSearch(
+  tx: Tx,
+  organizationId: string,
+  parts: SubmissionParts,
+): Promise<SubmissionOutcome> {
+  const { query, contact, analytics, search, event } = parts;
+  const finderEvent = sql`
+    SELECT 100 AS ord, ${event.id}::text AS id, ${event.type}::text AS type,
+      jsonb_build_object('search', jsonb_build_object('id', s.id, 'contactId', s.contact_id,
+        'criteria', s.criteria, 'subscribedToAlerts', s.subscribed_to_alerts, 'total', s.total,
+        'propertyIds', to_jsonb(s.property_ids), 'createdAt', ${jsonTimestampSql(sql`s.created_at`)})) AS data
+    FROM finder_search s`;
+  const rows = await queryRows<SubmissionRow>(
+    tx,
+    sql`WITH finder_scored AS (${scoringStatement(organizationId, query)}),
+    ${contact.ctes},
+    finder_search AS (
+      INSERT INTO finder_searches (id, organization_id, contact_id, criteria, subscribed_to_alerts, total, property_ids)
+      SELECT ${search.id}::text, ${organizationId}::text, c.id, ${JSON.stringify(search.criteria)}::jsonb,
+        ${search.subscribedToAlerts}::boolean, coalesce((SELECT max(total) FROM finder_scored), 0)::int,
+        ARRAY(SELECT id FROM finder_scored ORDER BY ${BEST_FIRST})
+      FROM ${contact.contact} c
+      RETURNING *
+    ),
+    ${analytics.ctes},
+    finder_events AS (${contact.events} UNION ALL ${finderEvent}),
+    ${recordEventsSql(sql`SELECT * FROM finder_events`, { actor: event.actor, prefix: 'finder_' })}
+    SELECT (SELECT id FROM ${contact.contact}) AS outcome_contact_id,
+      (SELECT count(*) FROM ${analytics.inserted}) AS outcome_analytics,
+      (SELECT json_agg(json_build_object('type', e.type, 'data', e.data) ORDER BY e.ord) FROM finder_events e) AS outcome_events,
+      (SELECT count(*) FROM finder_event) AS outcome_recorded,
+      scored.*
+    FROM (SELECT 1) AS one
+    LEFT JOIN finder_scored scored ON true
+    ORDER BY ${BEST_FIRST}`,
+  );
+  const first = rows[0];
+  if (!first) throw new Error('the finder statement returned no row');
+  const scored = rows.filter((row) => row.id !== null);
+  const events =
+    typeof first.outcome_events === 'string' ? JSON.parse(first.outcome_events) : first.outcome_events;
+  return {
+    contactId: first.outcome_contact_id,
+    total: scored[0] ? Number(scored[0].total) : 0,
+    properties: toScoredProperties(query, scored),
+    analyticsRows: Number(first.outcome_analytics),
+    events: events ?? [],
+    eventsRecorded: Number(first.outcome_recorded),
+  };
 }
 
 export type NewFinderSearch = typeof finderSearches.$inferInsert;

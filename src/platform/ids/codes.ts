@@ -1,5 +1,25 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/database.ts';
+
+/**
+ * A statement that bumps a per-organization counter (`contact`, `deal`, ...) and returns its new
+ * `value`, for a CTE; with `when`, only when that condition holds (no row otherwise). Counter rows
+ * are bumped in the caller's transaction, so a rolled-back insert gives its number back.
+ */
+export function bumpCounterSql(organizationId: string, counter: string, when?: SQL): SQL {
+  const source =
+    when === undefined
+      ? sql`VALUES (${organizationId}, ${counter}, 1)`
+      : sql`SELECT ${organizationId}::text, ${counter}::text, 1 WHERE ${when}`;
+  return sql`INSERT INTO organization_counters (organization_id, name, value) ${source}
+        ON CONFLICT (organization_id, name) DO UPDATE SET value = organization_counters.value + 1
+        RETURNING value`;
+}
+
+/** The human-readable code of a counter value (SQL): its prefix and at least six digits (CT-000042). */
+export function codeSql(prefix: string, value: SQL): SQL {
+  return sql`${prefix}::text || '-' || lpad(${value}::text, greatest(6, length(${value}::text)), '0')`;
+}
 
 /**
  * The next human-readable code of a per-organization counter, its prefix and six digits
@@ -12,11 +32,11 @@ export async function nextCode(
   counter: string,
   prefix: string,
 ): Promise<string> {
-  const rows = await queryRows<{ value: string | number }>(
+  const rows = await queryRows<{ code: string }>(
     tx,
-    sql`INSERT INTO organization_counters (organization_id, name, value) VALUES (${organizationId}, ${counter}, 1)
-        ON CONFLICT (organization_id, name) DO UPDATE SET value = organization_counters.value + 1
-        RETURNING value`,
+    sql`WITH bumped AS (${bumpCounterSql(organizationId, counter)}) SELECT ${codeSql(prefix, sql`bumped.value`)} AS code FROM bumped`,
   );
-  return `${prefix}-${String(Number(rows[0]?.value)).padStart(6, '0')}`;
+  const code = rows[0]?.code;
+  if (code === undefined) throw new Error(`counter ${counter} returned no value`);
+  return code;
 }

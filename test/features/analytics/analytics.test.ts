@@ -8,6 +8,7 @@ import {
   createProperty,
   createTenant,
   type Tenant,
+  busyPublishableKey,
 } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { recordAnalyticsEventInTx } from '../../../src/features/analytics/analytics.service.ts';
@@ -24,13 +25,7 @@ beforeAll(async () => {
   db = await testDatabase();
   app = await buildTestApp();
   tenant = await createTenant(app);
-  key = (
-    await createApiKey(app, tenant.org.id, {
-      type: 'publishable',
-      rateLimitPerMinute: 100_000,
-      writeLimitPerMinute: 100_000,
-    })
-  ).key;
+  key = await busyPublishableKey(app, tenant.org.id);
 });
 afterAll(async () => {
   await app.close();

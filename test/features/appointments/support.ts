@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { queryRows } from '../../../src/db/database.ts';
 import { eventCatalog } from '../../../src/platform/events/catalog.ts';
-import { createApiKey } from '../../helpers/factories.ts';
+import { busyPublishableKey } from '../../helpers/factories.ts';
 import { admin, api, expectStatus } from '../../helpers/http.ts';
 import { testDatabase } from '../../helpers/test-app.ts';
 
@@ -18,13 +18,7 @@ export async function systemRows<T>(query: ReturnType<typeof sql>): Promise<T[]>
 
 /** A publishable key with raised limits (these tests send many form posts). */
 export async function formKey(app: FastifyInstance, organizationId: string): Promise<string> {
-  return (
-    await createApiKey(app, organizationId, {
-      type: 'publishable',
-      rateLimitPerMinute: 100_000,
-      writeLimitPerMinute: 100_000,
-    })
-  ).key;
+  return await busyPublishableKey(app, organizationId);
 }
 
 // Seven digits after +34 61: a random start per file, then one up per contact (never a repeat in a run).

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/db/database.ts';
 import {
   createAgent,
-  createApiKey,
   createProperty,
   createTenant,
   type Tenant,
+  busyPublishableKey,
 } from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
@@ -93,13 +93,7 @@ beforeAll(async () => {
   app = await buildTestApp();
   tenant = await createTenant(app);
   other = await createTenant(app);
-  key = (
-    await createApiKey(app, tenant.org.id, {
-      type: 'publishable',
-      rateLimitPerMinute: 100_000,
-      writeLimitPerMinute: 100_000,
-    })
-  ).key;
+  key = await busyPublishableKey(app, tenant.org.id);
 });
 afterAll(async () => {
   await app.close();

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCatalog } from '../../../src/platform/events/catalog.ts';
-import { createApiKey, createTenant, type Tenant } from '../../helpers/factories.ts';
+import { createApiKey, createTenant, type Tenant, busyPublishableKey } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 import { createMessagingAgency, eventsOf, inbound, nextPhone, send } from '../conversations/support.ts';
@@ -259,13 +259,7 @@ describe('consent given on portal forms', () => {
       }),
       201,
     ).data;
-    const key = (
-      await createApiKey(app, org.id, {
-        type: 'publishable',
-        rateLimitPerMinute: 100_000,
-        writeLimitPerMinute: 100_000,
-      })
-    ).key;
+    const key = await busyPublishableKey(app, org.id);
     const secret = (await createApiKey(app, org.id, { type: 'secret', scopes: ['contacts:read'] })).key;
     const phone = nextPhone();
     expectStatus(

@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { queryRows } from '../../../src/db/database.ts';
-import { createApiKey } from '../../helpers/factories.ts';
+import { busyPublishableKey } from '../../helpers/factories.ts';
 import { admin, api, expectStatus } from '../../helpers/http.ts';
 import { testDatabase } from '../../helpers/test-app.ts';
 
@@ -47,13 +47,7 @@ export async function createContact(
 ): Promise<string> {
   let key = publishableKeys.get(organizationId);
   if (!key) {
-    key = (
-      await createApiKey(app, organizationId, {
-        type: 'publishable',
-        rateLimitPerMinute: 100_000,
-        writeLimitPerMinute: 100_000,
-      })
-    ).key;
+    key = await busyPublishableKey(app, organizationId);
     publishableKeys.set(organizationId, key);
   }
   phoneSequence += 1;

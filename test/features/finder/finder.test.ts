@@ -3,7 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/db/database.ts';
 import { eventCatalog } from '../../../src/platform/events/catalog.ts';
-import { createApiKey, createProperty, createTenant, type Tenant } from '../../helpers/factories.ts';
+import {
+  createApiKey,
+  createProperty,
+  createTenant,
+  type Tenant,
+  busyPublishableKey,
+} from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 
@@ -47,13 +53,7 @@ async function systemRows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
 const compact = (breakdown: Breakdown) => breakdown.map((b) => [b.criterio, b.puntos, b.peso, b.estado]);
 
 async function highLimitKey(orgId: string) {
-  return (
-    await createApiKey(app, orgId, {
-      type: 'publishable',
-      rateLimitPerMinute: 100_000,
-      writeLimitPerMinute: 100_000,
-    })
-  ).key;
+  return await busyPublishableKey(app, orgId);
 }
 
 // The stock of the main tenant, named by role. Created in this order, so createdAt rises.

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createProperty, createTenant, type Tenant } from '../../helpers/factories.ts';
+import {
+  createApiKey,
+  createProperty,
+  createTenant,
+  type Tenant,
+  busyPublishableKey,
+} from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 
@@ -22,13 +28,7 @@ const codes = (body: { data: Item[] }) => body.data.map((p) => p.code);
 beforeAll(async () => {
   app = await buildTestApp();
   tenant = await createTenant(app);
-  key = (
-    await createApiKey(app, tenant.org.id, {
-      type: 'publishable',
-      rateLimitPerMinute: 100_000,
-      writeLimitPerMinute: 100_000,
-    })
-  ).key;
+  key = await busyPublishableKey(app, tenant.org.id);
   // A small stock where every filter keeps a different subset. Created in this order, so
   // createdAt rises from A to H.
   const stock: Record<string, Record<string, unknown>> = {

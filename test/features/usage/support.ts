@@ -6,7 +6,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { queryRows } from '../../../src/db/database.ts';
 import { contacts } from '../../../src/db/schema.ts';
-import { createApiKey } from '../../helpers/factories.ts';
+import { busyPublishableKey } from '../../helpers/factories.ts';
 import { api, expectStatus } from '../../helpers/http.ts';
 import { testDatabase } from '../../helpers/test-app.ts';
 
@@ -14,13 +14,7 @@ let phoneSequence = 0;
 
 /** A publishable key with limits high enough for a whole test file. */
 export async function fastPublishableKey(app: FastifyInstance, organizationId: string): Promise<string> {
-  return (
-    await createApiKey(app, organizationId, {
-      type: 'publishable',
-      rateLimitPerMinute: 100_000,
-      writeLimitPerMinute: 100_000,
-    })
-  ).key;
+  return await busyPublishableKey(app, organizationId);
 }
 
 /**
