@@ -4,6 +4,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { markRunStart } from './lib/report.ts';
 import { UsageError, type Scenario } from './lib/scenario.ts';
 
 const SCENARIOS_DIR = new URL('./scenarios/', import.meta.url);
@@ -40,7 +41,10 @@ async function main() {
     process.exitCode = 1;
     return;
   }
-  await (await load(name)).run(args);
+  const scenario = await load(name);
+  // The load average and the commit as the run starts: every result file carries them (`before`).
+  markRunStart();
+  await scenario.run(args);
 }
 
 try {

@@ -26,6 +26,8 @@ export async function measureAgainstBaseline(
   load: LoadArguments,
   targetP99Ms: number,
   log: (line: string) => void,
+  /** What the baseline is, for the printed ratio line. */
+  baselineLabel?: string,
 ) {
   const targets = [
     { ...baseline, name: 'baseline' },
@@ -45,7 +47,7 @@ export async function measureAgainstBaseline(
   const meetsP99 = medians.service.p99Ms < targetP99Ms;
   log(
     `\n${runsTable(runs, ['baseline', 'service'])}\n\n` +
-      `service/baseline req/s, median of paired rounds: ${pairedRatio.toFixed(3)} (per round ${ratios.join(', ')}); ` +
+      `service/baseline req/s${baselineLabel === undefined ? '' : ` (baseline: ${baselineLabel})`}, median of paired rounds: ${pairedRatio.toFixed(3)} (per round ${ratios.join(', ')}); ` +
       `ratio of medians: ${ratioOfMedians.toFixed(3)}\n` +
       `service p99 (median of rounds): ${medians.service.p99Ms.toFixed(2)} ms at ${load.connections} connections; ` +
       `target < ${targetP99Ms} ms: ${meetsP99 ? 'meets' : 'ABOVE'}\n` +

@@ -11,7 +11,7 @@ import {
   type PortalListQuery,
 } from '../../src/features/properties/properties.schema.ts';
 import { searchPortalProperties } from '../../src/features/properties/properties.portal.ts';
-import { PageMetaSchema } from '../../src/platform/http/schemas.ts';
+import { CursorMetaSchema, PageMetaSchema } from '../../src/platform/http/schemas.ts';
 import { listenBareTenantRoute, type BareTenantRouteOptions } from './bare-tenant-route.ts';
 import { serveChild } from './protocol.ts';
 import { captureSql, type CaptureOptions } from './sql-capture.ts';
@@ -24,7 +24,8 @@ serveChild<BareSqlServerOptions>(async (options) => {
   if (options.captureSql) captureSql(options.captureSql);
   return listenBareTenantRoute(options, {
     url: '/v1/properties',
-    schemas: [PageMetaSchema, ...propertiesSchemas],
+    // The list's meta is PageMeta or CursorMeta (cursor mode): both named schemas are referred to.
+    schemas: [PageMetaSchema, CursorMetaSchema, ...propertiesSchemas],
     querystring: PortalListQuerySchema,
     response: PortalPropertyListResponseSchema,
     read: (db, organizationId, query) => searchPortalProperties(db, organizationId, query as PortalListQuery),

@@ -1,12 +1,13 @@
 /**
- * What the SQL baselines share (`bare-sql-server.ts`, `contacts-bare-server.ts`,
- * `detail-bare-server.ts`, `leads-bare-server.ts`): a bare Fastify 5 server (default options, no
- * logger, no hooks) with one route declared with the service's schemas, whose handler runs a
- * feature service's own code on a plain pg Pool — no RLS (the pool connects as DATABASE_URL's user;
- * a superuser bypasses row-level security), no key verification or rate limiting (the key is looked
- * up in a map to find its organization). Reads run straight on the pool (the service's
- * `db.tenantTx(org, fn)` runs `fn` without a transaction); writes (`transaction: true`) run in one
- * transaction with the tenant set, as the events' statement needs, without the role switch.
+ * What the "self" baselines share (`bare-sql-server.ts`, `contacts-bare-server.ts`,
+ * `detail-bare-server.ts`, `leads-bare-server.ts`; the hand-written ones are on bare-pg-route.ts): a
+ * bare Fastify 5 server (default options, no logger, no hooks) with one route declared with the
+ * service's schemas, whose handler runs a feature service's own code on a plain pg Pool — no RLS
+ * (the pool connects as DATABASE_URL's user; a superuser bypasses row-level security), no key
+ * verification or rate limiting (the key is looked up in a map to find its organization). Reads run
+ * straight on the pool (the service's `db.readTx(org, fn)` and `db.tenantTx(org, fn)` run `fn`
+ * without a transaction); writes (`transaction: true`) run in one transaction with the tenant set,
+ * as the events' statement needs, without the role switch.
  */
 import type { TSchema } from '@fastify/type-provider-typebox';
 import { drizzle } from 'drizzle-orm/node-postgres';
@@ -14,6 +15,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import type { Database, Tx } from '../../src/db/database.ts';
 import * as schema from '../../src/db/schema.ts';
+import { annotationKeywords } from '../../src/platform/http/schemas.ts';
 
 export interface BareTenantRouteOptions {
   databaseUrl: string;
@@ -71,15 +73,18 @@ export async function listenBareTenantRoute(
       throw error;
     }
   };
+  const onPool = (_organizationId: string, fn: (tx: Tx) => Promise<unknown>) => fn(handle);
+  // Reads go through `readTx` (a read-only transaction, or a replica, in the service) and writes
+  // through `tenantTx`; both run straight on the pool here, unless the route asks for a transaction.
   const plain = {
-    tenantTx: route.transaction
-      ? inTransaction
-      : (_organizationId: string, fn: (tx: Tx) => Promise<unknown>) => fn(handle),
+    tenantTx: route.transaction ? inTransaction : onPool,
+    readTx: route.transaction ? inTransaction : onPool,
   } as unknown as Database;
   const keys = new Map(Object.entries(options.keyOrganizations));
   const status = route.status ?? 200;
 
-  const app = Fastify();
+  // The service's schemas carry annotation keywords Ajv's strict mode refuses unless declared.
+  const app = Fastify({ ajv: { plugins: [annotationKeywords] } });
   for (const shared of route.schemas) app.addSchema(shared);
   app.route({
     method: route.method ?? 'GET',

@@ -11,7 +11,7 @@ import {
 } from '../../src/features/contacts/contacts.schema.ts';
 import { listContacts } from '../../src/features/contacts/contacts.service.ts';
 import type { Principal } from '../../src/platform/auth/principal.ts';
-import { PageMetaSchema } from '../../src/platform/http/schemas.ts';
+import { CursorMetaSchema, PageMetaSchema } from '../../src/platform/http/schemas.ts';
 import { listenBareTenantRoute, type BareTenantRouteOptions } from './bare-tenant-route.ts';
 import { serveChild } from './protocol.ts';
 
@@ -20,7 +20,8 @@ export type ContactsBareServerOptions = BareTenantRouteOptions;
 serveChild<ContactsBareServerOptions>((options) =>
   listenBareTenantRoute(options, {
     url: '/v1/contacts',
-    schemas: [PageMetaSchema, ...contactsSchemas],
+    // The list's meta is PageMeta or CursorMeta (cursor mode): both named schemas are referred to.
+    schemas: [PageMetaSchema, CursorMetaSchema, ...contactsSchemas],
     querystring: ListContactsQuerySchema,
     response: ContactListResponseSchema,
     read: (db, organizationId, query) => {

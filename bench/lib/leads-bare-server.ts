@@ -7,11 +7,14 @@
  */
 import {
   CreateLeadBodySchema,
-  LeadResponseSchema,
+  LeadReceiptResponseSchema,
   leadsSchemas,
   type CreateLeadBody,
 } from '../../src/features/leads/leads.schema.ts';
 import { captureLead } from '../../src/features/leads/leads.service.ts';
+// The feature list registers every event type in the catalog `recordEvent` checks against (the app
+// imports it; this bare route does not build the app).
+import '../../src/features.ts';
 import type { Principal } from '../../src/platform/auth/principal.ts';
 import { listenBareTenantRoute, type BareTenantRouteOptions } from './bare-tenant-route.ts';
 import { serveChild } from './protocol.ts';
@@ -51,7 +54,7 @@ serveChild<LeadsBareServerOptions>((options) =>
     url: '/v1/leads',
     schemas: leadsSchemas,
     body: CreateLeadBodySchema,
-    response: LeadResponseSchema,
+    response: LeadReceiptResponseSchema,
     status: 201,
     transaction: true,
     read: async (db, organizationId, _query, request) => ({

@@ -21,19 +21,45 @@ export interface Machine {
   memoryGiB: number;
   kernel: string;
   node: string;
+  /** 1, 5 and 15-minute load averages when the run started (`markRunStart`). */
   loadAverageAtStart: number[];
+  gitCommit: string;
+}
+
+/** What the runner records just before a scenario runs; every result file carries it (`before`). */
+export interface RunStart {
+  at: string;
+  /** The machine's 1-minute load average (os.loadavg()[0]). */
+  loadAverage1m: number;
+  loadAverage: number[];
+  /** Short hash of HEAD, with `+dirty` when the work tree has changes (untracked files included). */
   gitCommit: string;
 }
 
 function gitCommit(): string {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    const dirty =
-      execFileSync('git', ['status', '--porcelain', '--', 'src'], { encoding: 'utf8' }).trim() !== '';
-    return dirty ? `${commit} (src/ modified)` : commit;
+    const dirty = execFileSync('git', ['status', '--porcelain'], { encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${commit}+dirty` : commit;
   } catch {
     return 'unknown';
   }
+}
+
+const loadAverages = () => loadavg().map((value) => Number(value.toFixed(2)));
+
+let runStart: RunStart | null = null;
+
+/** Records the load average and the commit before the scenario starts (bench/run.ts calls it). */
+export function markRunStart(): RunStart {
+  const loadAverage = loadAverages();
+  runStart = {
+    at: new Date().toISOString(),
+    loadAverage1m: loadAverage[0] ?? 0,
+    loadAverage,
+    gitCommit: gitCommit(),
+  };
+  return runStart;
 }
 
 export function machine(): Machine {
@@ -44,8 +70,8 @@ export function machine(): Machine {
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     kernel: release(),
     node: process.version,
-    loadAverageAtStart: loadavg().map((value) => Number(value.toFixed(2))),
-    gitCommit: gitCommit(),
+    loadAverageAtStart: runStart?.loadAverage ?? loadAverages(),
+    gitCommit: runStart?.gitCommit ?? gitCommit(),
   };
 }
 
@@ -65,11 +91,16 @@ export function table(rows: Array<Array<string | number>>): string {
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...body.map(line)].join('\n');
 }
 
-/** Writes bench/results/<scenario>-<timestamp>.json and returns its path. */
-export function writeResult(scenario: string, startedAt: Date, result: unknown): string {
+/**
+ * Writes bench/results/<scenario>-<timestamp>.json and returns its path. The file starts with
+ * `before` (load average and commit when the run started, for `npm run bench -- summary`), then
+ * the scenario's own result (with `summary` where the scenario has a target: bench/lib/verdict.ts).
+ */
+export function writeResult(scenario: string, startedAt: Date, result: object): string {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
   const path = join(RESULTS_DIR, `${scenario}-${stamp}.json`);
-  writeFileSync(path, `${JSON.stringify(result, null, 2)}\n`);
+  const before = runStart ?? markRunStart();
+  writeFileSync(path, `${JSON.stringify({ before, ...result }, null, 2)}\n`);
   return path;
 }

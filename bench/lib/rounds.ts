@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import type { AutocannonRequest } from 'autocannon';
 import { waitForQuiet } from './cpu.ts';
 import { runLoad, type LoadSummary } from './load.ts';
@@ -29,6 +30,8 @@ export interface RunRecord extends LoadSummary {
   /** Machine CPU use (percent of one core) in the second before the run, after waiting for quiet. */
   busyBeforePercent: number | null;
   waitedForQuietS: number;
+  /** The machine's 1-minute load average just before the run (after waiting for quiet). */
+  loadAverage1mBefore: number;
 }
 
 export interface Medians {
@@ -53,6 +56,7 @@ async function measure(
     (busy) =>
       log(`  (machine busy at ${busy}% of a core before the run: waiting up to ${QUIET_TIMEOUT_S} s)`),
   );
+  const loadAverage1mBefore = Number((loadavg()[0] ?? 0).toFixed(2));
   const others = Object.fromEntries(
     targets.filter((t) => t !== target).map((t) => [`idle:${t.name}`, t.pid]),
   );
@@ -79,6 +83,7 @@ async function measure(
     ...summary,
     busyBeforePercent: quiet.busyPercent,
     waitedForQuietS: quiet.waitedS,
+    loadAverage1mBefore,
   };
 }
 
@@ -106,6 +111,8 @@ export async function pairedRounds(
 export interface RateRecord extends RunRecord {
   /** Requests per second offered over all connections. */
   offeredPerSec: number;
+  /** The share of the baseline's maximum it was asked as (`--rates 75%`: 0.75); absent for a fixed req/s. */
+  share?: number;
 }
 
 /**
@@ -125,8 +132,13 @@ export async function rateRuns(
       'perSecond' in spec
         ? spec.perSecond
         : Math.max(1, Math.round((baselinePerSec * spec.ofBaseline) / 10) * 10);
+    const share = 'ofBaseline' in spec ? { share: spec.ofBaseline } : {};
     for (const target of targets) {
-      runs.push({ ...(await measure(target, targets, load, 0, log, offeredPerSec)), offeredPerSec });
+      runs.push({
+        ...(await measure(target, targets, load, 0, log, offeredPerSec)),
+        offeredPerSec,
+        ...share,
+      });
     }
   }
   return runs;

@@ -144,3 +144,15 @@ export function parseScaleArguments(args: string[], defaults: ScaleArguments, ex
   };
   return { load, help, scale, text };
 }
+
+/** Which baseline a "service vs baseline" scenario measures against (`--baseline`). */
+export type BaselineKind = 'sql' | 'self';
+
+export const BASELINE_USAGE = `  --baseline K     sql: a hand-written bare route on pg, its own SQL and mapping, no service code
+                   (default); self: the service's own function on a plain pool (the older figure:
+                   same code minus auth, limits, RLS and the transaction)`;
+
+export function baselineKind(raw: string | undefined): BaselineKind {
+  if (raw === undefined || raw === 'sql' || raw === 'self') return raw ?? 'sql';
+  throw new UsageError(`--baseline takes sql or self, got ${raw}`);
+}

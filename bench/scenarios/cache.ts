@@ -12,6 +12,7 @@ import { machine, median, RESULTS_DIR, writeResult } from '../lib/report.ts';
 import { failuresOf, mediansOf, pairedRounds, roundRatios, runsTable, type Target } from '../lib/rounds.ts';
 import { DATABASE_USAGE, LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
 import type { ServiceServerOptions } from '../lib/service-server.ts';
+import type { ScenarioSummary } from '../lib/verdict.ts';
 
 const TARGETS = { cached: 3, notModified: 5 };
 const DEFAULTS = { orgs: 100, perOrg: 1000, keys: 16 };
@@ -79,7 +80,9 @@ async function run(args: string[]): Promise<void> {
     const revalidated =
       first && (await fetch(`${stack.service.url}${first.path}`, { headers: first.headers }));
     if (!revalidated || revalidated.status !== 304)
-      throw new Error(`a revalidation did not answer 304: ${revalidated?.status} ${JSON.stringify(first?.headers)} ${revalidated?.headers.get('etag')}`);
+      throw new Error(
+        `a revalidation did not answer 304: ${revalidated?.status} ${JSON.stringify(first?.headers)} ${revalidated?.headers.get('etag')}`,
+      );
     log(
       `checked: ${requests.length} requests answer the same bytes and ETag from both processes; revalidations 304`,
     );
@@ -138,6 +141,16 @@ async function run(args: string[]): Promise<void> {
       ratios: { cached: cachedRatio, notModified: notModifiedRatio },
       targets: TARGETS,
       meets,
+      summary: {
+        baseline: 'the same service with the cache off (uncached)',
+        ratio: cachedRatio.median,
+        ratioOf: 'cached / uncached req/s',
+        targetText: `cached/uncached ≥ ${TARGETS.cached}; not-modified/uncached ≥ ${TARGETS.notModified} (${notModifiedRatio.median})`,
+        met: meets.cached && meets.notModified,
+        p50At75: null,
+        p99At75: null,
+        latencyNote: 'closed loop only',
+      } satisfies ScenarioSummary,
       failures,
       ...(load.profile ? { profiles: profileDir } : {}),
     });

@@ -1,7 +1,8 @@
 /**
  * Scenario `contacts`: GET /v1/contacts?q= (secret keys) of the service on PostgreSQL with 1,000
- * organizations x 1,000 contacts, against a bare Fastify route running the service's own
- * listContacts on a plain pg Pool (bench/lib/contacts-bare-server.ts), in paired rounds; also
+ * organizations x 1,000 contacts, against a bare Fastify route on pg with its own hand-written SQL
+ * and mapping (bench/lib/contacts-sql-server.ts; with `--baseline self`, the service's own
+ * listContacts on a plain pool: bench/lib/contacts-bare-server.ts), in paired rounds; also
  * EXPLAIN (ANALYZE, BUFFERS) of the list and count statements at that size. See bench/README.md.
  */
 import pg from 'pg';
@@ -11,18 +12,12 @@ import { createBenchDatabase, requireDatabaseUrl } from '../lib/bench-database.t
 import { startChild, type ChildServer } from '../lib/child.ts';
 import type { ContactsBareServerOptions } from '../lib/contacts-bare-server.ts';
 import { entry, KEY_LIMIT_PER_MINUTE, POOL_SIZE } from '../lib/portal-stack.ts';
-import { machine, median, writeResult } from '../lib/report.ts';
+import { measureAgainstBaseline } from '../lib/against-baseline.ts';
+import type { BarePgRouteOptions } from '../lib/bare-pg-route.ts';
+import { machine, writeResult } from '../lib/report.ts';
 import {
-  failuresOf,
-  highestRateUnder,
-  mediansOf,
-  pairedRounds,
-  rateRuns,
-  ratesTable,
-  roundRatios,
-  runsTable,
-} from '../lib/rounds.ts';
-import {
+  BASELINE_USAGE,
+  baselineKind,
   DATABASE_USAGE,
   LOAD_USAGE,
   parseScaleArguments,
@@ -38,6 +33,7 @@ import {
 } from '../../src/features/contacts/contacts.schema.ts';
 import { fold } from '../../src/platform/text/fold.ts';
 import { DOMAINS, FIRST, LAST, phoneOf } from '../lib/contacts-data.ts';
+import { BASELINE_LABELS, baselineVerdict } from '../lib/verdict.ts';
 
 const TARGET_P99_MS = 50;
 const DEFAULTS = { orgs: 1000, perOrg: 1000, keys: 16 };
@@ -51,9 +47,10 @@ const ACC_TO = [...ACC_FROM].map(fold).join('');
 
 const USAGE = `Usage: DATABASE_URL=postgres://USER@HOST:PORT/DB npm run bench -- contacts [options]
 
-GET /v1/contacts?q=&pageSize=20 (secret keys) of the service vs a bare Fastify route running the
-service's listContacts on a plain pg Pool, on a fresh database dropped at the end.
+GET /v1/contacts?q=&pageSize=20 (secret keys) of the service vs a bare Fastify route on pg, on a fresh
+database dropped at the end.
 ${LOAD_USAGE}
+${BASELINE_USAGE}
   --orgs N         organizations (default ${DEFAULTS.orgs}; ${DEFAULTS.keys} through the admin API, the rest SQL)
   --per-org N      contacts per organization (default ${DEFAULTS.perOrg})
   --keys N         secret keys, one per organization (default ${DEFAULTS.keys})
@@ -141,18 +138,19 @@ async function vacuumLikeAutovacuum(databaseUrl: string, log: (line: string) => 
 }
 
 async function run(args: string[]): Promise<void> {
-  const { load, help, scale } = parseScaleArguments(args, DEFAULTS);
+  const { load, help, scale, text } = parseScaleArguments(args, DEFAULTS, { baseline: { type: 'string' } });
   if (help) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  const kind = baselineKind(text('baseline'));
   const serverUrl = requireDatabaseUrl('contacts');
   const { orgs, perOrg } = scale;
   const keyCount = Math.min(orgs, scale.keys);
   const startedAt = new Date();
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log(
-    `contacts: ${orgs} organizations x ${perOrg} contacts, ${load.rounds} x (baseline, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${keyCount} secret keys`,
+    `contacts: ${orgs} organizations x ${perOrg} contacts, ${load.rounds} x (baseline, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${keyCount} secret keys; baseline: ${BASELINE_LABELS[kind]}`,
   );
   const generated =
     scale.database === undefined ? null : await openGeneratedDatabase(serverUrl, scale.database);
@@ -239,9 +237,9 @@ async function run(args: string[]): Promise<void> {
           headers: { 'x-api-key': k.key },
         }),
       );
-    baseline = await startChild<ContactsBareServerOptions>({
+    baseline = await startChild<ContactsBareServerOptions & BarePgRouteOptions>({
       name: 'baseline',
-      entry: entry('contacts-bare-server.ts'),
+      entry: entry(kind === 'sql' ? 'contacts-sql-server.ts' : 'contacts-bare-server.ts'),
       options: {
         databaseUrl: database.url,
         poolSize: POOL_SIZE,
@@ -256,12 +254,16 @@ async function run(args: string[]): Promise<void> {
         200,
       );
       const b = await request<unknown>(`${baseline.url}${r.path}`, { headers: r.headers }, 200);
-      if (s.text !== b.text) throw new Error(`baseline body differs for ${r.path}`);
+      if (s.text !== b.text)
+        throw new Error(
+          `baseline body differs for ${r.path}:\n${b.text.slice(0, 2000)}\n${s.text.slice(0, 2000)}`,
+        );
       if (s.body.meta.total === 0) throw new Error(`no match for ${r.path}`);
       totals[r.path.split('&')[0] ?? r.path] = s.body.meta.total;
     }
     log(
-      `checked: ${requests.length} requests, identical bodies; totals ${JSON.stringify(Object.values(totals))}`,
+      `checked: ${requests.length} requests, byte-identical bodies from the service and the baseline ` +
+        `(${BASELINE_LABELS[kind]}); totals ${JSON.stringify(Object.values(totals))}`,
     );
 
     // EXPLAIN of the two statements (as drizzle sends them, under RLS) for one term of each kind.
@@ -292,32 +294,14 @@ async function run(args: string[]): Promise<void> {
     }
     await explainer.end();
 
-    const targets = [
+    const measured = await measureAgainstBaseline(
       { name: 'baseline', url: baseline.url, pid: baseline.pid, requests },
       { name: 'service', url: service.url, pid: service.pid, requests },
-    ];
-    const runs = await pairedRounds(targets, load, log);
-    const medians = { baseline: mediansOf(runs, 'baseline'), service: mediansOf(runs, 'service') };
-    const rates = await rateRuns(targets, load, medians.baseline.reqPerSec, log);
-    const p99HoldsUpTo = {
-      baseline: highestRateUnder(rates, 'baseline', TARGET_P99_MS),
-      service: highestRateUnder(rates, 'service', TARGET_P99_MS),
-    };
-    const ratios = roundRatios(runs, 'baseline', 'service', (r) => r.reqPerSec);
-    const pairedRatio = Number(median(ratios.filter((r) => !Number.isNaN(r))).toFixed(3));
-    const serviceFailures = failuresOf([...runs, ...rates], 'service');
-    const meetsP99 = medians.service.p99Ms < TARGET_P99_MS;
-    log(
-      `\n${runsTable(runs, ['baseline', 'service'])}\n\nservice/baseline req/s (median of paired rounds): ${pairedRatio} (per round ${ratios.join(', ')})\n` +
-        `service p99 (median of rounds): ${medians.service.p99Ms.toFixed(2)} ms at ${load.connections} connections; target < ${TARGET_P99_MS} ms: ${meetsP99 ? 'meets' : 'ABOVE'}\n` +
-        `service responses not 2xx: ${serviceFailures.non2xx}, socket errors/timeouts: ${serviceFailures.errors}`,
+      load,
+      TARGET_P99_MS,
+      log,
+      BASELINE_LABELS[kind],
     );
-    if (rates.length > 0)
-      log(
-        `\nfixed offered rates, ${load.connections} connections:\n${ratesTable(rates, TARGET_P99_MS)}\n` +
-          `service p99 < ${TARGET_P99_MS} ms up to ${p99HoldsUpTo.service ?? 'none of the'} req/s offered ` +
-          `(baseline: ${p99HoldsUpTo.baseline ?? 'none'})`,
-      );
     const file = writeResult('contacts', startedAt, {
       scenario: 'contacts',
       startedAt: startedAt.toISOString(),
@@ -334,21 +318,19 @@ async function run(args: string[]): Promise<void> {
         requests: requests.map((r) => r.path),
       },
       service: { pid: service.pid, ...service.info },
-      baseline: { pid: baseline.pid, ...baseline.info },
+      baseline: { kind, label: BASELINE_LABELS[kind], pid: baseline.pid, ...baseline.info },
+      summary: baselineVerdict({
+        baseline: BASELINE_LABELS[kind],
+        pairedRatio: measured.pairedRatio,
+        rates: measured.rates,
+        p99Ms: TARGET_P99_MS,
+      }),
       totals,
       explains,
-      runs,
-      medians,
-      rates,
-      p99HoldsUpTo,
-      roundRatios: ratios,
-      pairedRatio,
-      targets: { p99Ms: TARGET_P99_MS },
-      meetsP99,
-      serviceFailures,
+      ...measured,
     });
     log(`written ${file}`);
-    if (serviceFailures.non2xx > 0 || serviceFailures.errors > 0) process.exitCode = 1;
+    if (measured.serviceFailures.non2xx > 0 || measured.serviceFailures.errors > 0) process.exitCode = 1;
   } finally {
     await baseline?.stop();
     await service?.stop();
@@ -358,6 +340,6 @@ async function run(args: string[]): Promise<void> {
 
 export const scenario: Scenario = {
   description:
-    'GET /v1/contacts?q= on PostgreSQL (1,000 x 1,000 contacts) vs the same service search in a bare Fastify route',
+    'GET /v1/contacts?q= on PostgreSQL (1,000 x 1,000 contacts) vs a hand-written SQL route (--baseline self: the service code)',
   run,
 };

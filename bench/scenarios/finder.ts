@@ -2,25 +2,24 @@
  * Scenario `finder`: POST /v1/finder of the service on PostgreSQL with 100 organizations x 1,000
  * properties (100,000), publishable keys and organizations with raised write limits. Every request
  * scores the agency's published stock, saves a new contact (a phone number never sent before), the
- * search, an analytics event and `finder.submitted`. No baseline: the figure asked for is the p99.
- * See bench/README.md.
+ * search, an analytics event and `finder.submitted`. Against a bare Fastify route doing the same
+ * work in one hand-written statement (bench/lib/finder-sql-server.ts), in paired rounds, then at
+ * fixed offered rates. See bench/README.md.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { AutocannonRequest } from 'autocannon';
+import pg from 'pg';
 import { request } from '../lib/admin-client.ts';
+import { measureAgainstBaseline } from '../lib/against-baseline.ts';
+import type { BarePgRouteOptions } from '../lib/bare-pg-route.ts';
 import { requireDatabaseUrl } from '../lib/bench-database.ts';
+import { startChild, type ChildServer } from '../lib/child.ts';
+import { finderCounts, finderWrites } from '../lib/finder-writes.ts';
 import { citiesOf, SALE_PRICE_MIDDLE } from '../lib/portal-data.ts';
-import { KEY_LIMIT_PER_MINUTE, startPortalStack } from '../lib/portal-stack.ts';
+import { entry, KEY_LIMIT_PER_MINUTE, POOL_SIZE, startPortalStack } from '../lib/portal-stack.ts';
 import { machine, median, writeResult } from '../lib/report.ts';
-import {
-  failuresOf,
-  highestRateUnder,
-  mediansOf,
-  pairedRounds,
-  rateRuns,
-  ratesTable,
-  runsTable,
-} from '../lib/rounds.ts';
 import { DATABASE_USAGE, LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
+import { BASELINE_LABELS, baselineVerdict } from '../lib/verdict.ts';
 
 const TARGET_P99_MS = 100;
 const DEFAULTS = { orgs: 100, perOrg: 1000, keys: 16 };
@@ -29,7 +28,8 @@ const WRITE_LIMIT_PER_MINUTE = 100_000;
 
 const USAGE = `Usage: DATABASE_URL=postgres://USER@HOST:PORT/DB npm run bench -- finder [options]
 
-POST /v1/finder of the service (child process) on a fresh PostgreSQL database (created on DATABASE_URL's
+POST /v1/finder of the service (child process) vs a bare Fastify route doing the same writes in one
+hand-written statement (child process), on a fresh PostgreSQL database (created on DATABASE_URL's
 server, dropped at the end): every request a new person, criteria varied per agency.
 ${LOAD_USAGE}
   --orgs N         organizations (default ${DEFAULTS.orgs})
@@ -98,6 +98,9 @@ async function run(args: string[]): Promise<void> {
     organizationWriteLimitPerMinute: WRITE_LIMIT_PER_MINUTE,
     log,
   });
+  let baseline: ChildServer | null = null;
+  const db = new pg.Client({ connectionString: stack.database.url });
+  await db.connect();
   try {
     for (const organization of stack.organizations.slice(0, keyCount)) {
       if (organization.effectiveWriteLimitPerMinute !== WRITE_LIMIT_PER_MINUTE)
@@ -114,27 +117,75 @@ async function run(args: string[]): Promise<void> {
         });
       }
     }
-    const send = (entry: (typeof bodies)[number]): AutocannonRequest => ({
-      method: 'POST',
-      path: '/v1/finder',
-      headers: { 'x-api-key': entry.key, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...entry.body, phone: nextPhone() }),
+    baseline = await startChild<BarePgRouteOptions>({
+      name: 'baseline',
+      entry: entry('finder-sql-server.ts'),
+      options: {
+        databaseUrl: stack.database.url,
+        poolSize: POOL_SIZE,
+        keyOrganizations: Object.fromEntries(stack.keys.map((k) => [k.key, k.organizationId])),
+      },
     });
-    // Each search once before the load: it must answer 201 and find something to score.
+    // Each search once to each server before the load: 201, listings scored, and the same answer but
+    // for the ids each one makes (contact, search): same total, same listings in the same order, same
+    // scores and breakdowns; and the same rows written (contact, search, events; finderWrites).
     const totals: number[] = [];
+    const organizationIds = [...new Set(stack.keys.map((k) => k.organizationId))];
+    const countsBefore = await finderCounts(db, organizationIds);
+    let writesSample: unknown = null;
     for (const entry of bodies) {
-      const req = send(entry);
-      const answer = await request<{ data: { total: number; properties: unknown[] } }>(
-        `${stack.service.url}/v1/finder`,
-        { method: 'POST', headers: req.headers, body: req.body as string },
-        201,
+      const answers: FinderAnswer[] = [];
+      for (const url of [stack.service.url, baseline.url]) {
+        const answer = await request<FinderAnswer>(
+          `${url}/v1/finder`,
+          {
+            method: 'POST',
+            headers: { 'x-api-key': entry.key, 'content-type': 'application/json' },
+            body: JSON.stringify({ ...entry.body, phone: nextPhone() }),
+          },
+          201,
+        );
+        answers.push(answer.body);
+      }
+      const [fromService, fromBaseline] = answers as [FinderAnswer, FinderAnswer];
+      if (fromService.data.properties.length === 0)
+        throw new Error(`no listing scored for ${JSON.stringify(entry.body)}`);
+      if (
+        !/^ct_\w{22}$/.test(fromBaseline.data.contact.id) ||
+        !/^fnd_\w{22}$/.test(fromBaseline.data.searchId)
+      )
+        throw new Error(`the baseline answered malformed ids: ${JSON.stringify(fromBaseline.data)}`);
+      const withoutIds = ({ data }: FinderAnswer) => ({ total: data.total, properties: data.properties });
+      if (!isDeepStrictEqual(withoutIds(fromService), withoutIds(fromBaseline)))
+        throw new Error(
+          `the baseline's answer differs for ${JSON.stringify(entry.body)}:\n` +
+            `${JSON.stringify(withoutIds(fromBaseline))}\n${JSON.stringify(withoutIds(fromService))}`,
+        );
+      const organizationId = stack.keys.find((k) => k.key === entry.key)?.organizationId ?? '';
+      const [serviceWrote, baselineWrote] = await Promise.all(
+        answers.map(({ data }) => finderWrites(db, organizationId, data.contact.id, data.searchId)),
       );
-      if (answer.body.data.properties.length === 0)
-        throw new Error(`no listing scored for ${req.body as string}`);
-      totals.push(answer.body.data.total);
+      if (
+        serviceWrote?.search.length !== 1 ||
+        serviceWrote.events.length < 2 ||
+        !isDeepStrictEqual(serviceWrote, baselineWrote)
+      )
+        throw new Error(
+          `the baseline wrote other rows for ${JSON.stringify(entry.body)}:\n` +
+            `${JSON.stringify(baselineWrote)}\n${JSON.stringify(serviceWrote)}`,
+        );
+      writesSample ??= serviceWrote;
+      totals.push(fromService.data.total);
     }
+    const countsAfter = await finderCounts(db, organizationIds);
+    for (const counter of ['events', 'daily'] as const)
+      if (countsAfter[counter] - countsBefore[counter] !== 2 * bodies.length)
+        throw new Error(
+          `FINDER_SUBMIT analytics ${counter}: ${2 * bodies.length} expected, got ${countsAfter[counter] - countsBefore[counter]}`,
+        );
     log(
-      `checked: ${bodies.length} searches answer 201 with listings; median total (score >= 60): ${median(totals)}`,
+      `checked: ${bodies.length} searches answer 201 from the service and the baseline (${BASELINE_LABELS.sql}) ` +
+        `with the same total, listings, order, scores and breakdowns, and write the same contact, search, events and analytics counts; median total (score >= 60): ${median(totals)}`,
     );
 
     const requests: AutocannonRequest[] = bodies.map((entry) => ({
@@ -144,26 +195,15 @@ async function run(args: string[]): Promise<void> {
       body: '{}',
       setupRequest: (req) => ({ ...req, body: JSON.stringify({ ...entry.body, phone: nextPhone() }) }),
     }));
-    const targets = [{ name: 'service', url: stack.service.url, pid: stack.service.pid, requests }];
-    const runs = await pairedRounds(targets, load, log);
-    const medians = mediansOf(runs, 'service');
-    // No baseline here: the shares of --rates are of the service's own median maximum.
-    const rates = await rateRuns(targets, load, medians.reqPerSec, log);
-    const p99HoldsUpTo = highestRateUnder(rates, 'service', TARGET_P99_MS);
-    const failures = failuresOf([...runs, ...rates], 'service');
-    const meets = medians.p99Ms < TARGET_P99_MS;
-    log(
-      `\n${runsTable(runs, ['service'])}\n\n` +
-        `finder p99 (median of rounds): ${medians.p99Ms.toFixed(2)} ms at ${load.connections} connections; ` +
-        `target < ${TARGET_P99_MS} ms: ${meets ? 'meets' : 'ABOVE'}\n` +
-        `responses not 2xx: ${failures.non2xx}, socket errors/timeouts: ${failures.errors}; ` +
-        `${sent} finder requests sent (each a new contact)`,
+    const measured = await measureAgainstBaseline(
+      { name: 'baseline', url: baseline.url, pid: baseline.pid, requests },
+      { name: 'service', url: stack.service.url, pid: stack.service.pid, requests },
+      load,
+      TARGET_P99_MS,
+      log,
+      BASELINE_LABELS.sql,
     );
-    if (rates.length > 0)
-      log(
-        `\nfixed offered rates, ${load.connections} connections:\n${ratesTable(rates, TARGET_P99_MS)}\n` +
-          `finder p99 < ${TARGET_P99_MS} ms up to ${p99HoldsUpTo ?? 'none of the'} req/s offered`,
-      );
+    log(`${sent} finder requests sent (each a new contact)`);
     const file = writeResult('finder', startedAt, {
       scenario: 'finder',
       startedAt: startedAt.toISOString(),
@@ -178,26 +218,36 @@ async function run(args: string[]): Promise<void> {
         keys: keyCount,
         keyLimitPerMinute: KEY_LIMIT_PER_MINUTE,
         organizationWriteLimitPerMinute: WRITE_LIMIT_PER_MINUTE,
+        poolSize: POOL_SIZE,
         searches: bodies.map((b) => b.body),
       },
       service: { pid: stack.service.pid, ...stack.service.info },
+      baseline: { kind: 'sql', label: BASELINE_LABELS.sql, pid: baseline.pid, ...baseline.info },
+      summary: baselineVerdict({
+        baseline: BASELINE_LABELS.sql,
+        pairedRatio: measured.pairedRatio,
+        rates: measured.rates,
+        p99Ms: TARGET_P99_MS,
+      }),
       totals,
-      runs,
-      medians,
-      rates,
-      p99HoldsUpTo,
-      target: TARGET_P99_MS,
-      meetsTarget: meets,
-      failures,
+      writesSample,
+      sent,
+      ...measured,
     });
     log(`written ${file}`);
-    if (failures.non2xx > 0 || failures.errors > 0) process.exitCode = 1;
+    if (measured.serviceFailures.non2xx > 0 || measured.serviceFailures.errors > 0) process.exitCode = 1;
   } finally {
+    await db.end();
+    await baseline?.stop();
     await stack.stop();
   }
 }
 
+interface FinderAnswer {
+  data: { contact: { id: string }; searchId: string; total: number; properties: unknown[] };
+}
+
 export const scenario: Scenario = {
-  description: 'POST /v1/finder on PostgreSQL at 100k properties (100 x 1,000), p99',
+  description: 'POST /v1/finder on PostgreSQL at 100k properties (100 x 1,000) vs a hand-written SQL route',
   run,
 };

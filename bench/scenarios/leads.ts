@@ -25,6 +25,7 @@ import {
 } from '../lib/portal-stack.ts';
 import { machine, writeResult } from '../lib/report.ts';
 import { DATABASE_USAGE, LOAD_USAGE, parseScaleArguments, positive, type Scenario } from '../lib/scenario.ts';
+import { baselineVerdict } from '../lib/verdict.ts';
 import { startReceiver, startWorker, stopWorker } from '../lib/webhook-receiver.ts';
 import { leadBodies, leadRequests, nextPhone } from '../lib/lead-requests.ts';
 
@@ -32,6 +33,8 @@ const TARGET_P99_MS = 100;
 const DEFAULTS = { orgs: 100, perOrg: 1000, keys: 16 };
 /** The admin API's maximum: organization-wide writes per minute (the plan's 1,200 would throttle). */
 const WRITE_LIMIT_PER_MINUTE = 100_000;
+/** The baseline runs the service's own captureLead (no hand-written one yet). */
+const BASELINE_LABEL = "service's captureLead in one transaction on a bare pool (self)";
 /** How long the workers may take to deliver what is left after the load. */
 const DRAIN_TIMEOUT_S = 120;
 
@@ -165,6 +168,7 @@ export async function runLeads(
       load,
       TARGET_P99_MS,
       log,
+      BASELINE_LABEL,
     );
 
     let fanout: Record<string, unknown> | null = null;
@@ -225,7 +229,13 @@ export async function runLeads(
         forms: bodies.map((b) => b.body),
       },
       service: { pid: stack.service.pid, ...stack.service.info },
-      baseline: { pid: baseline.pid, ...baseline.info },
+      baseline: { kind: 'self', label: BASELINE_LABEL, pid: baseline.pid, ...baseline.info },
+      summary: baselineVerdict({
+        baseline: BASELINE_LABEL,
+        pairedRatio: measured.pairedRatio,
+        rates: measured.rates,
+        p99Ms: TARGET_P99_MS,
+      }),
       fanout,
       ...measured,
     });

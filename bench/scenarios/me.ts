@@ -4,6 +4,7 @@
  * Baseline and service run alternately in one invocation; see bench/README.md.
  */
 import { mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AutocannonRequest } from 'autocannon';
@@ -23,6 +24,7 @@ import {
 } from '../lib/rounds.ts';
 import { LOAD_USAGE, parseLoadArguments, type Scenario } from '../lib/scenario.ts';
 import type { ServiceServerOptions } from '../lib/service-server.ts';
+import type { ScenarioSummary } from '../lib/verdict.ts';
 
 const PATH = '/v1/me';
 const TARGET_RATIO = 0.7;
@@ -154,6 +156,7 @@ async function run(args: string[]): Promise<void> {
               `  (machine busy at ${busy}% of a core before the run: waiting up to ${QUIET_TIMEOUT_S} s)\n`,
             ),
         );
+        const loadAverage1mBefore = Number((loadavg()[0] ?? 0).toFixed(2));
         const summary = await runLoad({
           url: `${server.url}${PATH}`,
           connections: load.connections,
@@ -168,6 +171,7 @@ async function run(args: string[]): Promise<void> {
           ...summary,
           busyBeforePercent: quiet.busyPercent,
           waitedForQuietS: quiet.waitedS,
+          loadAverage1mBefore,
         });
         process.stdout.write(
           `  round ${round} ${target.padEnd(8)} ${summary.reqPerSec.toFixed(0).padStart(6)} req/s  ` +
@@ -212,6 +216,15 @@ async function run(args: string[]): Promise<void> {
       pairedRatio,
       target: TARGET_RATIO,
       meetsTarget: pairedRatio >= TARGET_RATIO,
+      summary: {
+        baseline: 'bare Fastify route, same body and response schema',
+        ratio: Number.isNaN(pairedRatio) ? null : pairedRatio,
+        targetText: `service/baseline ≥ ${TARGET_RATIO}`,
+        met: pairedRatio >= TARGET_RATIO,
+        p50At75: null,
+        p99At75: null,
+        latencyNote: 'closed loop only',
+      } satisfies ScenarioSummary,
       serviceNon2xx,
       serviceErrors,
       ...(load.profile ? { profiles: profileDir } : {}),

@@ -28,6 +28,7 @@ import {
   type RateRecord,
 } from '../lib/rounds.ts';
 import { LOAD_USAGE, parseLoadArguments, UsageError, type Scenario } from '../lib/scenario.ts';
+import { latencyAt75, type ScenarioSummary } from '../lib/verdict.ts';
 
 const TARGET_FACTOR = 1.5;
 /** The portal's p99 target (the `properties` scenario's), for the fixed-rate table. */
@@ -198,6 +199,7 @@ async function run(args: string[]): Promise<void> {
       rateFactors,
       target: TARGET_FACTOR,
       meetsTarget: meets,
+      summary: scaleSummary(mode, names, factors, rates),
       failures,
     });
     log(`written ${file}`);
@@ -205,6 +207,26 @@ async function run(args: string[]): Promise<void> {
   } finally {
     for (const stack of stacks) await stack.stop();
   }
+}
+
+/** The verdict for `npm run bench -- summary`: the largest size against the smallest. */
+function scaleSummary(
+  mode: Mode,
+  names: string[],
+  factors: Record<string, { p50: { median: number }; p99: { median: number } }>,
+  rates: RateRecord[],
+): ScenarioSummary {
+  const [smallest = '', largest = ''] = [names[0], names.at(-1)];
+  const factor = factors[largest];
+  return {
+    baseline: `the ${smallest} database (${mode} mode)`,
+    ratio: factor?.p99.median ?? null,
+    ratioOf: `p99 ${largest} ÷ ${smallest}, closed loop; p50 x${factor?.p50.median ?? '?'}`,
+    targetText: `p50 and p99 at ${names.slice(1).join(' and ')} within x${TARGET_FACTOR} of ${smallest}`,
+    met: Object.values(factors).every((f) => f.p50.median <= TARGET_FACTOR && f.p99.median <= TARGET_FACTOR),
+    ...latencyAt75(rates, largest),
+    latencyNote: `the ${largest} service at 75 % of the ${smallest} service's maximum`,
+  };
 }
 
 /** Per offered rate, each larger size's p50 and p99 over the smallest's at that rate. */

@@ -1,12 +1,15 @@
 /**
  * Scenario `properties`: GET /v1/properties (publishable keys; city + priceMax + sort by price) of
  * the service on PostgreSQL with 100 organizations x 1,000 properties, against a bare Fastify route
- * running the same SQL on a plain pg Pool (bench/lib/bare-sql-server.ts), alternately in one
- * invocation; see bench/README.md.
+ * on pg with its own hand-written SQL and mapping (bench/lib/properties-sql-server.ts; with
+ * `--baseline self`, the service's own search on a plain pool: bench/lib/bare-sql-server.ts),
+ * alternately in one invocation; see bench/README.md.
  */
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fold } from '../../src/platform/text/fold.ts';
+import { foldText, type BarePgRouteOptions } from '../lib/bare-pg-route.ts';
 import { requireDatabaseUrl } from '../lib/bench-database.ts';
 import type { BareSqlServerOptions } from '../lib/bare-sql-server.ts';
 import { startChild, type ChildServer } from '../lib/child.ts';
@@ -31,8 +34,16 @@ import {
   roundRatios,
   runsTable,
 } from '../lib/rounds.ts';
-import { DATABASE_USAGE, LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
+import {
+  BASELINE_USAGE,
+  baselineKind,
+  DATABASE_USAGE,
+  LOAD_USAGE,
+  parseScaleArguments,
+  type Scenario,
+} from '../lib/scenario.ts';
 import type { CapturedStatement } from '../lib/sql-capture.ts';
+import { BASELINE_LABELS, baselineVerdict } from '../lib/verdict.ts';
 
 const TARGET_RATIO = 0.6;
 const TARGET_P99_MS = 50;
@@ -44,9 +55,10 @@ const MATCH = 'from "properties"';
 const USAGE = `Usage: DATABASE_URL=postgres://USER@HOST:PORT/DB npm run bench -- properties [options]
 
 GET /v1/properties?city=&priceMax=&sortBy=price&sortOrder=asc of the service (child process) vs a bare
-Fastify route running the same SQL on a plain pg Pool (child process), on a fresh PostgreSQL database
-(agency_bench_<pid>_<n>, created on DATABASE_URL's server and dropped at the end).
+Fastify route on pg (child process), on a fresh PostgreSQL database (agency_bench_<pid>_<n>, created on
+DATABASE_URL's server and dropped at the end).
 ${LOAD_USAGE}
+${BASELINE_USAGE}
   --orgs N         organizations (default ${DEFAULTS.orgs})
   --per-org N      properties per organization (default ${DEFAULTS.perOrg})
   --keys N         publishable keys, one per organization from the first (default ${DEFAULTS.keys}),
@@ -56,11 +68,12 @@ ${DATABASE_USAGE}`;
 const fmt = (value: number, digits = 3) => Number(value.toFixed(digits));
 
 async function run(args: string[]): Promise<void> {
-  const { load, help, scale } = parseScaleArguments(args, DEFAULTS);
+  const { load, help, scale, text } = parseScaleArguments(args, DEFAULTS, { baseline: { type: 'string' } });
   if (help) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  const kind = baselineKind(text('baseline'));
   const serverUrl = requireDatabaseUrl('properties');
   const { orgs, perOrg, keys: keyCount } = scale;
   const startedAt = new Date();
@@ -77,7 +90,8 @@ async function run(args: string[]): Promise<void> {
 
   log(
     `properties: ${orgs} organizations x ${perOrg} properties, ${load.rounds} x (baseline, service), ` +
-      `-c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${keyCount} publishable keys`,
+      `-c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${keyCount} publishable keys; ` +
+      `baseline: ${BASELINE_LABELS[kind]}`,
   );
   mkdirSync(captureDir, { recursive: true });
   const stack = await startPortalStack({
@@ -94,17 +108,33 @@ async function run(args: string[]): Promise<void> {
   let baseline: ChildServer | null = null;
   try {
     const requests = listingRequests(stack.keys, stack.organizations);
-    baseline = await startChild<BareSqlServerOptions>({
-      name: 'baseline',
-      entry: entry('bare-sql-server.ts'),
-      options: {
-        databaseUrl: stack.database.url,
-        poolSize: POOL_SIZE,
-        keyOrganizations: Object.fromEntries(stack.keys.map((k) => [k.key, k.organizationId])),
-        captureSql: capture('baseline'),
-      },
-      nodeArgs: load.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'baseline')}`] : [],
-    });
+    const bare: BarePgRouteOptions = {
+      databaseUrl: stack.database.url,
+      poolSize: POOL_SIZE,
+      keyOrganizations: Object.fromEntries(stack.keys.map((k) => [k.key, k.organizationId])),
+    };
+    const nodeArgs = load.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'baseline')}`] : [];
+    if (kind === 'sql') {
+      // The hand-written baseline folds the city itself: it must fold every city sent as the service does.
+      for (const r of requests) {
+        const city = new URL(r.path, 'http://bench').searchParams.get('city') ?? '';
+        if (foldText(city) !== fold(city))
+          throw new Error(`the baseline folds ${city} to ${foldText(city)}, the service to ${fold(city)}`);
+      }
+      baseline = await startChild<BarePgRouteOptions>({
+        name: 'baseline',
+        entry: entry('properties-sql-server.ts'),
+        options: bare,
+        nodeArgs,
+      });
+    } else {
+      baseline = await startChild<BareSqlServerOptions>({
+        name: 'baseline',
+        entry: entry('bare-sql-server.ts'),
+        options: { ...bare, captureSql: capture('baseline') },
+        nodeArgs,
+      });
+    }
 
     // Same answer, byte for byte, for every request of the load; the first ones one at a time so
     // each server's captured statements are those of these requests, in order.
@@ -127,17 +157,23 @@ async function run(args: string[]): Promise<void> {
     }
     const statements = (name: string) =>
       JSON.parse(readFileSync(captureFile(name), 'utf8')) as CapturedStatement[];
-    const [serviceSql, baselineSql] = [statements('service'), statements('baseline')];
-    // Per request one statement (page and count), sent one request at a time: compare in order.
-    const pairs = (list: CapturedStatement[]) => list.map((s) => JSON.stringify(s));
-    if (JSON.stringify(pairs(serviceSql)) !== JSON.stringify(pairs(baselineSql)))
-      throw new Error(
-        `baseline statements differ from the service's:\n${JSON.stringify(baselineSql, null, 1)}\n${JSON.stringify(serviceSql, null, 1)}`,
-      );
+    const serviceSql = statements('service');
+    if (kind === 'self') {
+      // Per request one statement (page and count), sent one request at a time: compare in order.
+      const baselineSql = statements('baseline');
+      const pairs = (list: CapturedStatement[]) => list.map((s) => JSON.stringify(s));
+      if (JSON.stringify(pairs(serviceSql)) !== JSON.stringify(pairs(baselineSql)))
+        throw new Error(
+          `baseline statements differ from the service's:\n${JSON.stringify(baselineSql, null, 1)}\n${JSON.stringify(serviceSql, null, 1)}`,
+        );
+    }
     rmSync(captureDir, { recursive: true, force: true });
     log(
-      `checked: ${requests.length} distinct requests answer byte-identical bodies; the first ${SQL_CHECKED_REQUESTS} ` +
-        `sent the same statements (text and parameters) from both servers`,
+      `checked: ${requests.length} distinct requests answer byte-identical bodies from the service and the ` +
+        `baseline (${BASELINE_LABELS[kind]})` +
+        (kind === 'self'
+          ? `; the first ${SQL_CHECKED_REQUESTS} sent the same statements (text and parameters) from both servers`
+          : ''),
     );
 
     const targets = [
@@ -159,7 +195,7 @@ async function run(args: string[]): Promise<void> {
     const meetsP99 = medians.service.p99Ms < TARGET_P99_MS;
     log(
       `\n${runsTable(runs, ['baseline', 'service'])}\n\n` +
-        `service/baseline req/s, median of paired rounds: ${pairedRatio.toFixed(3)} (per round ${ratios.join(', ')}); ` +
+        `service/baseline req/s (baseline: ${BASELINE_LABELS[kind]}), median of paired rounds: ${pairedRatio.toFixed(3)} (per round ${ratios.join(', ')}); ` +
         `ratio of medians: ${ratioOfMedians.toFixed(3)}; target >= ${TARGET_RATIO}: ${meetsRatio ? 'meets' : 'BELOW'}\n` +
         `service p99 (median of rounds): ${medians.service.p99Ms.toFixed(2)} ms at ${load.connections} connections; ` +
         `target < ${TARGET_P99_MS} ms: ${meetsP99 ? 'meets' : 'ABOVE'}\n` +
@@ -189,7 +225,14 @@ async function run(args: string[]): Promise<void> {
         requests: requests.map((r) => r.path),
       },
       service: { pid: stack.service.pid, ...stack.service.info },
-      baseline: { pid: baseline.pid, ...baseline.info },
+      baseline: { kind, label: BASELINE_LABELS[kind], pid: baseline.pid, ...baseline.info },
+      summary: baselineVerdict({
+        baseline: BASELINE_LABELS[kind],
+        pairedRatio,
+        rates,
+        p99Ms: TARGET_P99_MS,
+        minRatio: TARGET_RATIO,
+      }),
       sql: serviceSql.slice(0, 2),
       sample,
       runs,
@@ -216,6 +259,6 @@ async function run(args: string[]): Promise<void> {
 
 export const scenario: Scenario = {
   description:
-    'GET /v1/properties on PostgreSQL (100 x 1,000 properties) vs the same SQL in a bare Fastify route',
+    'GET /v1/properties on PostgreSQL (100 x 1,000 properties) vs a hand-written SQL route (--baseline self: the service code)',
   run,
 };

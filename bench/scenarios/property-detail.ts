@@ -1,8 +1,10 @@
 /**
  * Scenario `property-detail`: GET /v1/properties/{id} (publishable keys, many listings) of the
- * service on PostgreSQL against a bare Fastify route running the service's own getPortalProperty
- * on a plain pg Pool (bench/lib/detail-bare-server.ts), in paired rounds, then at fixed offered
- * rates. Fresh 100 x 1,000 portal stock, or a generated database (--database). See bench/README.md.
+ * service on PostgreSQL against a bare Fastify route on pg with its own hand-written statement and
+ * mapping (bench/lib/detail-sql-server.ts; with `--baseline self`, the service's own
+ * getPortalProperty on a plain pool: bench/lib/detail-bare-server.ts), in paired rounds, then at
+ * fixed offered rates. Fresh 100 x 1,000 portal stock, or a generated database (--database). See
+ * bench/README.md.
  */
 import type { AutocannonRequest } from 'autocannon';
 import { request } from '../lib/admin-client.ts';
@@ -19,7 +21,15 @@ import {
   startPortalStack,
 } from '../lib/portal-stack.ts';
 import { machine, writeResult } from '../lib/report.ts';
-import { DATABASE_USAGE, LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
+import {
+  BASELINE_USAGE,
+  baselineKind,
+  DATABASE_USAGE,
+  LOAD_USAGE,
+  parseScaleArguments,
+  type Scenario,
+} from '../lib/scenario.ts';
+import { BASELINE_LABELS, baselineVerdict } from '../lib/verdict.ts';
 
 const TARGET_P99_MS = 50;
 const DEFAULTS = { orgs: 100, perOrg: 1000, keys: 16 };
@@ -28,9 +38,10 @@ const LISTINGS_PER_KEY = 32;
 
 const USAGE = `Usage: DATABASE_URL=postgres://USER@HOST:PORT/DB npm run bench -- property-detail [options]
 
-GET /v1/properties/{id} of the service (child process) vs a bare Fastify route running the service's
-getPortalProperty on a plain pg Pool (child process), on a fresh PostgreSQL database (dropped at the end).
+GET /v1/properties/{id} of the service (child process) vs a bare Fastify route on pg (child process),
+on a fresh PostgreSQL database (dropped at the end).
 ${LOAD_USAGE}
+${BASELINE_USAGE}
   --orgs N         organizations (default ${DEFAULTS.orgs})
   --per-org N      properties per organization (default ${DEFAULTS.perOrg})
   --keys N         publishable keys, one per organization from the first (default ${DEFAULTS.keys}),
@@ -38,17 +49,18 @@ ${LOAD_USAGE}
 ${DATABASE_USAGE}`;
 
 async function run(args: string[]): Promise<void> {
-  const { load, help, scale } = parseScaleArguments(args, DEFAULTS);
+  const { load, help, scale, text } = parseScaleArguments(args, DEFAULTS, { baseline: { type: 'string' } });
   if (help) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  const kind = baselineKind(text('baseline'));
   const serverUrl = requireDatabaseUrl('property-detail');
   const startedAt = new Date();
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log(
     `property-detail: ${scale.database ?? `${scale.orgs} organizations x ${scale.perOrg} properties`}, ` +
-      `${load.rounds} x (baseline, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${scale.keys} publishable keys`,
+      `${load.rounds} x (baseline, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${scale.keys} publishable keys; baseline: ${BASELINE_LABELS[kind]}`,
   );
   const stack = await startPortalStack({
     ...scaleStackOptions(serverUrl, scale, log),
@@ -70,7 +82,7 @@ async function run(args: string[]): Promise<void> {
     }
     baseline = await startChild<DetailBareServerOptions>({
       name: 'baseline',
-      entry: entry('detail-bare-server.ts'),
+      entry: entry(kind === 'sql' ? 'detail-sql-server.ts' : 'detail-bare-server.ts'),
       options: {
         databaseUrl: stack.database.url,
         poolSize: POOL_SIZE,
@@ -90,7 +102,8 @@ async function run(args: string[]): Promise<void> {
       sample ??= fromService.body;
     }
     log(
-      `checked: ${requests.length} distinct listings answer 200 with byte-identical bodies from both servers`,
+      `checked: ${requests.length} distinct listings answer 200 with byte-identical bodies from the service and ` +
+        `the baseline (${BASELINE_LABELS[kind]})`,
     );
 
     const measured = await measureAgainstBaseline(
@@ -99,6 +112,7 @@ async function run(args: string[]): Promise<void> {
       load,
       TARGET_P99_MS,
       log,
+      BASELINE_LABELS[kind],
     );
     const file = writeResult('property-detail', startedAt, {
       scenario: 'property-detail',
@@ -109,7 +123,13 @@ async function run(args: string[]): Promise<void> {
       stock: stack.stock,
       settings: { ...load, keys: scale.keys, poolSize: POOL_SIZE, requests: requests.length },
       service: { pid: stack.service.pid, ...stack.service.info },
-      baseline: { pid: baseline.pid, ...baseline.info },
+      baseline: { kind, label: BASELINE_LABELS[kind], pid: baseline.pid, ...baseline.info },
+      summary: baselineVerdict({
+        baseline: BASELINE_LABELS[kind],
+        pairedRatio: measured.pairedRatio,
+        rates: measured.rates,
+        p99Ms: TARGET_P99_MS,
+      }),
       sample,
       ...measured,
     });
@@ -122,6 +142,7 @@ async function run(args: string[]): Promise<void> {
 }
 
 export const scenario: Scenario = {
-  description: 'GET /v1/properties/{id} on PostgreSQL vs the same SQL in a bare Fastify route',
+  description:
+    'GET /v1/properties/{id} on PostgreSQL vs a hand-written SQL route (--baseline self: the service code)',
   run,
 };

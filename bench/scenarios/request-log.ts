@@ -14,6 +14,7 @@ import { machine, median, RESULTS_DIR, writeResult } from '../lib/report.ts';
 import { failuresOf, mediansOf, pairedRounds, roundRatios, runsTable, type Target } from '../lib/rounds.ts';
 import { LOAD_USAGE, parseLoadArguments, type Scenario } from '../lib/scenario.ts';
 import type { ServiceServerOptions } from '../lib/service-server.ts';
+import type { ScenarioSummary } from '../lib/verdict.ts';
 
 const PATH = '/v1/properties?pageSize=20';
 const TARGET_RATIO = 0.95;
@@ -140,6 +141,16 @@ async function run(args: string[]): Promise<void> {
       ratioOfMedians,
       target: TARGET_RATIO,
       meetsTarget: pairedRatio >= TARGET_RATIO,
+      summary: {
+        baseline: 'the same service with REQUEST_LOG_ENABLED off',
+        ratio: Number.isNaN(pairedRatio) ? null : pairedRatio,
+        ratioOf: 'on / off req/s',
+        targetText: `on/off ≥ ${TARGET_RATIO}`,
+        met: pairedRatio >= TARGET_RATIO,
+        p50At75: null,
+        p99At75: null,
+        latencyNote: 'closed loop only',
+      } satisfies ScenarioSummary,
       recorded,
       failures,
       ...(load.profile ? { profiles: profileDir } : {}),

@@ -20,6 +20,7 @@ import { startReceiver, startWorker, stopWorker } from '../lib/webhook-receiver.
 import { machine, table, writeResult } from '../lib/report.ts';
 import { positive, UsageError, type Scenario } from '../lib/scenario.ts';
 import { parseArgs } from 'node:util';
+import type { ScenarioSummary } from '../lib/verdict.ts';
 
 const DEFAULTS = { events: 10_000, subscriptions: 3, rate: 500, latencyEvents: 3_000 };
 const TARGETS = { deliveriesPerSecond: 500, p99Ms: 1_000 };
@@ -197,6 +198,15 @@ async function run(args: string[]): Promise<void> {
         maxMs: latencies.at(-1),
       },
       targets: TARGETS,
+      summary: {
+        baseline: 'none',
+        ratio: null,
+        targetText: `≥ ${TARGETS.deliveriesPerSecond} deliveries/s (backlog: ${Math.round(throughput)}); p99 < ${TARGETS.p99Ms} ms at ${rate}/s`,
+        met: throughput >= TARGETS.deliveriesPerSecond && percentile(latencies, 99) <= TARGETS.p99Ms,
+        p50At75: latencies.length === 0 ? null : percentile(latencies, 50),
+        p99At75: latencies.length === 0 ? null : percentile(latencies, 99),
+        latencyNote: `commit-to-receipt at ${rate} deliveries/s offered, not a share of a maximum`,
+      } satisfies ScenarioSummary,
       settings: { events, subscriptions, rate, latencyEvents },
       machine: host,
     };

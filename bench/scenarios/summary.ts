@@ -1,0 +1,161 @@
+/**
+ * Scenario `summary`: one page of results. Reads the latest result file of each scenario in
+ * bench/results/ (bench/lib/report.ts `writeResult`; the verdict a scenario declares is its
+ * `summary`, bench/lib/verdict.ts), prints one markdown table and rewrites the block between
+ * `<!-- summary:start -->` and `<!-- summary:end -->` at the top of bench/README.md with it.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { format, resolveConfig } from 'prettier';
+import { RESULTS_DIR } from '../lib/report.ts';
+import { UsageError, type Scenario } from '../lib/scenario.ts';
+import type { ScenarioSummary } from '../lib/verdict.ts';
+
+const README = fileURLToPath(new URL('../README.md', import.meta.url));
+const START = '<!-- summary:start -->';
+const END = '<!-- summary:end -->';
+
+/** The rows, in this order: each a result-file prefix (properties-scale writes one per mode). */
+const ROWS = [
+  'me',
+  'properties',
+  'properties-scale-tenants',
+  'properties-scale-agency',
+  'contacts',
+  'property-detail',
+  'finder',
+  'leads',
+  'fanout',
+  'webhooks',
+  'cache',
+  'request-log',
+];
+
+const USAGE = `Usage: npm run bench -- summary [--no-write] [--results DIR]
+
+Reads the latest bench/results/<scenario>-<timestamp>.json of each scenario with a target, prints one
+markdown table (baseline, median paired ratio, p50/p99 at 75 % load, target, met / NOT MET, date,
+commit and load average before the run) and rewrites the block between ${START} and ${END} at the
+top of bench/README.md (--no-write: print only; --results DIR: read DIR instead of bench/results).`;
+
+interface ResultFile {
+  startedAt?: string;
+  before?: { at: string; loadAverage1m: number; gitCommit: string };
+  machine?: { loadAverageAtStart?: number[]; gitCommit?: string };
+  summary?: ScenarioSummary;
+}
+
+const STAMP = /^(.+)-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)\.json$/;
+
+/** The newest result file of each prefix (the timestamps sort as text). */
+function latestFiles(dir: string): Map<string, string> {
+  const latest = new Map<string, string>();
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    // No results yet: every row says "not run".
+  }
+  for (const file of names.sort()) {
+    const match = STAMP.exec(file);
+    if (match?.[1]) latest.set(match[1], file);
+  }
+  return latest;
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+const ms = (value: number | null) => (value === null ? '–' : value.toFixed(value < 10 ? 2 : 1));
+
+function verdictOf(summary: ScenarioSummary): string {
+  if (summary.met === true) return 'met';
+  if (summary.met === false) return '**NOT MET**';
+  return 'not judged (no 75 % run)';
+}
+
+function rowOf(dir: string, prefix: string, file: string | undefined): string[] {
+  const name = prefix.replace(/^properties-scale-(\w+)$/, 'properties-scale ($1)');
+  if (file === undefined) return [name, '', '', '', '', 'not run', '', '', ''];
+  const result = JSON.parse(readFileSync(join(dir, file), 'utf8')) as ResultFile;
+  const date = (result.startedAt ?? result.before?.at ?? '').replace('T', ' ').slice(0, 16);
+  const commit = result.before?.gitCommit ?? result.machine?.gitCommit ?? '?';
+  // Files written before `before` existed carry the load average at the end of the run.
+  const load =
+    result.before !== undefined
+      ? String(result.before.loadAverage1m)
+      : `${result.machine?.loadAverageAtStart?.[0] ?? '?'} (at end)`;
+  const when = [`${date} \`${file.replace(/\.json$/, '')}\``, commit, load];
+  const s = result.summary;
+  if (s === undefined)
+    return [name, '', '', '', '', 'no summary in this (older) result file: rerun', ...when];
+  const ratio = s.ratio === null ? '–' : `${s.ratio}${s.ratioOf ? ` (${s.ratioOf})` : ''}`;
+  const latency =
+    s.p50At75 === null && s.p99At75 === null
+      ? `–${s.latencyNote ? ` (${s.latencyNote})` : ''}`
+      : `${ms(s.p50At75)} / ${ms(s.p99At75)} ms${s.latencyNote ? ` (${s.latencyNote})` : ''}`;
+  return [name, s.baseline, ratio, latency, s.targetText, verdictOf(s), ...when];
+}
+
+export function summaryTable(dir = RESULTS_DIR): string {
+  const latest = latestFiles(dir);
+  const header = [
+    'scenario',
+    'compared with',
+    'median paired ratio',
+    'p50 / p99 at 75 % load',
+    'target',
+    'verdict',
+    'run (UTC) and result file',
+    'commit',
+    'load avg (1 min) before',
+  ];
+  const rows = ROWS.map((prefix) => rowOf(dir, prefix, latest.get(prefix)));
+  const line = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+async function run(args: string[]): Promise<void> {
+  let options: { 'no-write'?: boolean; results?: string; help?: boolean };
+  try {
+    ({ values: options } = parseArgs({
+      args,
+      strict: true,
+      options: {
+        'no-write': { type: 'boolean' },
+        results: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${USAGE}`);
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const block =
+    `${START}\n\n` +
+    `Latest result of each scenario (\`npm run bench -- summary\` writes this table from bench/results/; ` +
+    `ratios are service ÷ what it is compared with, medians of paired rounds; "load avg" is the machine's ` +
+    `1-minute load average as the run started — above ~1 on these 2 cores, other work shared the machine). ` +
+    `"not run": bench/results/ (not committed) holds no result of that scenario; the sections below keep ` +
+    `the figures of earlier runs, with their dates.\n\n` +
+    `${summaryTable(options.results ?? RESULTS_DIR)}\n\n${END}`;
+  process.stdout.write(`${block}\n`);
+  if (options['no-write']) return;
+  const readme = readFileSync(README, 'utf8');
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`bench/README.md has no ${START} ... ${END} block`);
+  const replaced = `${readme.slice(0, start)}${block}${readme.slice(end + END.length)}`;
+  // Formatted as `npm run lint` checks it (prettier aligns the table).
+  const formatted = await format(replaced, { ...(await resolveConfig(README)), filepath: README });
+  writeFileSync(README, formatted);
+  process.stdout.write(`rewritten: the summary block of ${README}\n`);
+}
+
+export const scenario: Scenario = {
+  description: 'one page of results: the latest run of each scenario with its verdict, into bench/README.md',
+  run,
+};
