@@ -27,7 +27,8 @@ import type { ServiceServerOptions } from '../lib/service-server.ts';
 import type { ScenarioSummary } from '../lib/verdict.ts';
 
 const PATH = '/v1/me';
-const TARGET_RATIO = 0.7;
+/** Issue 24: /v1/me at least 0.8 x a bare Fastify route answering the same body. */
+const TARGET_RATIO = 0.8;
 /** The admin API's maximum (admin.schema.ts): one key cannot take more in a 60 s window. */
 const KEY_LIMIT_PER_MINUTE = 100_000;
 // 16 keys x 100 000/min leave room for ~60 000 req/s over a 20 s run (warm-up included): no 429s.

@@ -45,7 +45,8 @@ import {
 import type { CapturedStatement } from '../lib/sql-capture.ts';
 import { BASELINE_LABELS, baselineVerdict } from '../lib/verdict.ts';
 
-const TARGET_RATIO = 0.6;
+/** Issue 24: the listing at least as fast as the hand-written bare route (1.0 x). */
+const TARGET_RATIO = 1.0;
 const TARGET_P99_MS = 50;
 const DEFAULTS = { orgs: 100, perOrg: 1000, keys: 16 };
 /** The first requests of each server whose statements are captured and compared. */
