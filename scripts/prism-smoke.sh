@@ -24,13 +24,15 @@ API_PORT="$(free_port)"
 PRISM_PORT="$(free_port)"
 PORT="$API_PORT" HOST=127.0.0.1 DATA_DIR="$TMP/data" LOG_LEVEL=warn npm start >"$TMP/server.log" 2>&1 &
 SERVER_PID=$!
-for _ in $(seq 1 120); do
+# Up to 3 minutes, as the tour waits: CI starts this beside the tours and the topology (initdb, six
+# processes), and a first start migrates and seeds the embedded database (60 s was once not enough).
+for _ in $(seq 1 360); do
   grep -q '^  export BASE=' "$TMP/server.log" && break
   sleep 0.5
 done
 line="$(grep -m1 '^  export BASE=' "$TMP/server.log" || true)"
 if [[ -z "$line" ]]; then
-  echo "prism-smoke: the server did not start" >&2
+  echo "prism-smoke: the server did not start in 3 minutes" >&2
   cat "$TMP/server.log" >&2
   exit 1
 fi
