@@ -56,6 +56,8 @@ export interface Config {
   /** HMAC-SHA256 key of the provider's inbound hook (`X-Hub-Signature-256`); unset = hook disabled. */
   readonly messagingWebhookSecret: string | undefined;
   readonly runWorker: boolean;
+  /** V8_PRETENURING: keep V8's allocation-site pretenuring (off by default; platform/runtime/v8-tuning.ts). */
+  readonly v8Pretenuring: boolean;
   /** WORKER_METRICS_PORT: a worker-only process (`npm run worker`) serves GET /metrics there; null: none. */
   readonly workerMetricsPort: number | null;
   /** Days raw usage events are kept after they arrive; the daily aggregates are kept for good. */
@@ -279,6 +281,7 @@ export function loadConfig(env: Env): Config {
     messagingTimeoutMs: integer(env, 'MESSAGING_TIMEOUT_MS', 10_000, 100, 120_000),
     messagingWebhookSecret: read(env, 'MESSAGING_WEBHOOK_SECRET'),
     runWorker: boolean(env, 'RUN_WORKER', true),
+    v8Pretenuring: boolean(env, 'V8_PRETENURING', false),
     workerMetricsPort:
       read(env, 'WORKER_METRICS_PORT') === undefined
         ? null

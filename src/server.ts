@@ -7,6 +7,7 @@ import { seedDemoIfEmpty, type DemoPortalSettings, type DemoSeed } from './featu
 import { workerJobs } from './jobs.ts';
 import { openSecretBox } from './platform/crypto/secrets-key.ts';
 import { startJobs } from './platform/jobs/scheduler.ts';
+import { applyV8Tuning } from './platform/runtime/v8-tuning.ts';
 import { runStartSteps } from './startup.ts';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -74,6 +75,7 @@ function banner(config: Config, baseUrl: string, seed: DemoSeed | null, consoleU
 
 async function main() {
   const config = withEmbeddedDefaults(loadConfigOrExit(process.env), process.env);
+  applyV8Tuning(config);
   const secrets = exitOnConfigError(() => openSecretBox(config));
 
   const db = await openDatabase(databaseOptions(config));

@@ -7,11 +7,13 @@ import { startJobs } from './platform/jobs/scheduler.ts';
 import { serveMetrics } from './platform/metrics/metrics-server.ts';
 import { FEATURES } from './features.ts';
 import { loggerOptions } from './platform/logging/logger.ts';
+import { applyV8Tuning } from './platform/runtime/v8-tuning.ts';
 import { runStartSteps } from './startup.ts';
 
 /** A worker-only process: `npm run worker` (run API processes with RUN_WORKER=false beside it). */
 async function main() {
   const config = loadConfigOrExit(process.env);
+  applyV8Tuning(config);
   const secrets = exitOnConfigError(() => openSecretBox(config));
   const log = pino(loggerOptions(config.logLevel));
   const db = await openDatabase(databaseOptions(config));

@@ -19,6 +19,8 @@ export interface StartChildOptions<Options> {
   /** Extra Node flags for the child, e.g. `--cpu-prof`. */
   nodeArgs?: string[];
   env?: NodeJS.ProcessEnv;
+  /** Receives the child's standard output line by line instead of the terminal (e.g. `--trace-gc-nvp`). */
+  onStdoutLine?: (line: string) => void;
 }
 
 /**
@@ -29,8 +31,17 @@ export async function startChild<Options>(start: StartChildOptions<Options>): Pr
   const child: ChildProcess = fork(start.entry, [], {
     execArgv: ['--import', 'tsx', ...(start.nodeArgs ?? [])],
     env: start.env ?? process.env,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', start.onStdoutLine ? 'pipe' : 'inherit', 'inherit', 'ipc'],
   });
+  if (start.onStdoutLine && child.stdout) {
+    const onLine = start.onStdoutLine;
+    let rest = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) onLine(line);
+    });
+  }
   const exited = once(child, 'exit');
 
   const ready = new Promise<{ port: number; info: Record<string, unknown> }>((resolve, reject) => {

@@ -97,12 +97,15 @@ export async function pairedRounds(
   load: LoadArguments,
   log: (line: string) => void,
   beforeRun?: (round: number, target: Target) => Promise<void>,
+  afterRun?: (run: RunRecord, target: Target) => void,
 ): Promise<RunRecord[]> {
   const runs: RunRecord[] = [];
   for (let round = 1; round <= load.rounds; round++) {
     for (const target of targets) {
       await beforeRun?.(round, target);
-      runs.push(await measure(target, targets, load, round, log));
+      const run = await measure(target, targets, load, round, log);
+      afterRun?.(run, target);
+      runs.push(run);
     }
   }
   return runs;

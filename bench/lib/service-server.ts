@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { databaseOptions, openDatabase, queryRows } from '../../src/db/database.ts';
+import { applyV8Tuning } from '../../src/platform/runtime/v8-tuning.ts';
 import { BENCH_ADMIN_TOKEN, BENCH_SECRETS_KEY, serveChild } from './protocol.ts';
 import { captureSql, type CaptureOptions } from './sql-capture.ts';
 
@@ -26,6 +27,8 @@ serveChild<ServiceServerOptions>(async (options) => {
     DATA_DIR: 'memory://',
     ...options.env,
   });
+  // As server.ts: V8's pretenuring off unless V8_PRETENURING=true (decision 0227).
+  applyV8Tuning(config);
   // As server.ts opens it: DATABASE_PREPARED_STATEMENTS, DATABASE_READ_URL, ... apply (the `scaling` scenario).
   const db = await openDatabase(databaseOptions(config));
   await db.migrate();

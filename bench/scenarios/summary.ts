@@ -30,6 +30,7 @@ const ROWS = [
   'fanout',
   'webhooks',
   'cache',
+  'memory',
   'request-log',
 ];
 

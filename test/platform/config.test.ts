@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       messagingProvider: 'sandbox',
       runWorker: true,
+      v8Pretenuring: false,
       usageDetailRetentionDays: 90,
     });
     expect(config.adminToken).toMatch(/^adm_/);
@@ -76,6 +77,7 @@ describe('loadConfig', () => {
     ['MESSAGING_PROVIDER', 'carrier-pigeon', /MESSAGING_PROVIDER must be one of sandbox, http/],
     ['MESSAGING_PROVIDER', 'http', /MESSAGING_API_URL is required/],
     ['RUN_WORKER', '2', /RUN_WORKER must be true or false/],
+    ['V8_PRETENURING', 'on', /V8_PRETENURING must be true or false/],
     ['USAGE_DETAIL_RETENTION_DAYS', '0', /USAGE_DETAIL_RETENTION_DAYS must be between 1 and 3650/],
     ['USAGE_DETAIL_RETENTION_DAYS', '3651', /USAGE_DETAIL_RETENTION_DAYS must be between 1 and 3650/],
     ['USAGE_DETAIL_RETENTION_DAYS', '30d', /USAGE_DETAIL_RETENTION_DAYS must be a whole number/],
@@ -87,6 +89,11 @@ describe('loadConfig', () => {
   ])('stops with a message naming %s for %j', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it("keeps V8's allocation-site pretenuring only when V8_PRETENURING=true", () => {
+    expect(loadConfig({ V8_PRETENURING: 'true' }).v8Pretenuring).toBe(true);
+    expect(loadConfig({ V8_PRETENURING: 'false' }).v8Pretenuring).toBe(false);
   });
 
   it('keeps the delivery log 30 days and serves no worker metrics unless asked', () => {
