@@ -467,11 +467,14 @@ Migration \`0005_portal_perf\` and the stores (\`properties.store.ts\`, \`contac
    or search columns).
 5. Page and count in one statement (\`countOf\`/\`totalOf\` in \`src/db/database.ts\`): a read is three
    round trips (the transaction frame, the statement, \`COMMIT\`) instead of four; the contacts list too.
-6. Named prepared statements on PostgreSQL (\`preparingStatements\` in \`src/db/database.ts\`): each
+6. Named prepared statements on PostgreSQL (\`serviceConnection\` in \`src/db/pg-statements.ts\`): each
    distinct statement text is parsed, rewritten and, once PostgreSQL's plan cache judges a generic
    plan as good, planned once per connection (planning was ~40 % of the portal's database time).
 7. The statement is compiled once per filter shape, not per request (\`StatementCache\` in
    \`src/db/statements.ts\`; docs/decisions/0091-sql-compiled-once-per-shape.md): drizzle's compilation was ~450 µs of Node CPU per listing.
+8. The transaction's opening rides with its first statement once that statement is prepared on the
+   connection (\`BEGIN; <prelude>; EXECUTE s_...(<literals>)\` in one message, \`src/db/pg-statements.ts\`;
+   docs/decisions/0228-opening-with-the-first-statement.md): a read is two round trips, not three.
 
 Left: \`q\` and the amenity flags in a very large agency (a Filter over its stock); a capped or
 estimated count was not adopted (the API keeps an exact \`meta.total\`).

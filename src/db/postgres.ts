@@ -1,7 +1,6 @@
 // PostgreSQL through node-postgres: a pool, one round trip to open each transaction, named prepared
 // statements unless turned off, and migrations that hold no session state (docs/scaling.md: safe
 // behind PgBouncer in transaction mode, decision 0218).
-import { createHash } from 'node:crypto';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import pg from 'pg';
@@ -16,6 +15,7 @@ import {
   type Tx,
 } from './driver.ts';
 import { databaseError, isDatabaseUnavailable } from './errors.ts';
+import { serviceConnection, type ServiceConnection } from './pg-statements.ts';
 import { currentReadProbe } from './read-probe.ts';
 import { ReplicaSet } from './replicas.ts';
 import { RedisWritePositions } from './write-positions.ts';
@@ -54,47 +54,6 @@ export interface PostgresSettings {
   redisUrl?: string;
 }
 
-/** Distinct statements one connection keeps prepared; past this, statements are sent unnamed. */
-const PREPARED_PER_CONNECTION = 200;
-const statementNames = new Map<string, string>();
-
-/** A stable name per statement text (the same in every connection and process). */
-function statementName(text: string): string {
-  let name = statementNames.get(text);
-  if (name === undefined) {
-    name = `s_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
-    // Bounded like the connections' own sets: texts beyond it are hashed again each time.
-    if (statementNames.size < PREPARED_PER_CONNECTION * 4) statementNames.set(text, name);
-  }
-  return name;
-}
-
-/**
- * Makes Drizzle's statements named prepared statements on this connection: PostgreSQL parses,
- * rewrites (row-level security included) and, once its plan cache judges it safe, plans a statement
- * once per connection instead of on every call (docs/performance.md: planning was ~40 % of the
- * portal's database time). Drizzle builds the same text for the same query shape, the values travel
- * as parameters, so the number of distinct texts is the number of query shapes; it is bounded per
- * connection all the same. Plain-text calls (the transaction frame) pass through unchanged.
- */
-function preparingStatements(client: pg.PoolClient): pg.PoolClient {
-  const named = new Set<string>();
-  // Looked up at each call (not bound once), so whatever pg.Client.prototype.query is then runs.
-  const target = client as unknown as { query(config: unknown, values?: unknown): Promise<unknown> };
-  const query = (config: unknown, values?: unknown) => target.query(config, values);
-  const prepared = (config: unknown, values?: unknown) => {
-    if (typeof config === 'object' && config !== null && 'text' in config && !('name' in config && config.name)) {
-      const name = statementName(String(config.text));
-      if (named.has(name) || named.size < PREPARED_PER_CONNECTION) {
-        named.add(name);
-        return query({ ...config, name }, values);
-      }
-    }
-    return query(config, values);
-  };
-  return Object.assign(Object.create(client) as pg.PoolClient, { query: prepared });
-}
-
 /** A pool that survives its server going away: errors surface on the next statement, as a 503. */
 function openPool(settings: PostgresSettings, url: string, applicationName: string, connectMs: number): pg.Pool {
   // No server settings as startup parameters: PgBouncer refuses those it does not know
@@ -130,25 +89,20 @@ function commitPosition(results: unknown): string | null {
 /** A replica cancelling a read for a conflict with recovery (40001): the primary serves it instead. */
 const READ_CONFLICT = '40001';
 
-/** The rows of a multi-statement simple query's last result. */
-function lastResultRows(results: unknown): Record<string, unknown>[] {
-  const list = results as pg.QueryResult[];
-  return (list[list.length - 1]?.rows ?? []) as Record<string, unknown>[];
-}
-
 export function openPostgres(settings: PostgresSettings): Database {
   const pool = openPool(settings, settings.databaseUrl, 'agency-crm', settings.connectMs);
   const limits = { statementMs: settings.statementMs, idleInTransactionMs: settings.idleInTransactionMs };
-  // One Drizzle handle per pooled connection object, built once (building one parses the schema).
-  const handles = new WeakMap<pg.PoolClient, Tx>();
-  const handleFor = (client: pg.PoolClient): Tx => {
-    let handle = handles.get(client);
-    if (!handle) {
-      const driver = settings.preparedStatements ? preparingStatements(client) : client;
-      handle = drizzleNodePg(driver, { schema }) as unknown as Tx;
-      handles.set(client, handle);
+  // One connection wrapper and Drizzle handle per pooled connection object, built once (building a
+  // handle parses the schema).
+  const wrapped = new WeakMap<pg.PoolClient, { connection: ServiceConnection; handle: Tx }>();
+  const wrap = (client: pg.PoolClient) => {
+    let found = wrapped.get(client);
+    if (!found) {
+      const connection = serviceConnection(client, settings.preparedStatements);
+      found = { connection, handle: drizzleNodePg(connection.driver, { schema }) as unknown as Tx };
+      wrapped.set(client, found);
     }
-    return handle;
+    return found;
   };
   // A replica that stops answering is skipped within a probe or a failed read, so its connections
   // give up sooner than the primary's.
@@ -173,7 +127,10 @@ export function openPostgres(settings: PostgresSettings): Database {
         );
   void replicas?.start();
 
-  /** One transaction on `on`: BEGIN and the prelude in one round trip, `fn`, then `commit`. */
+  /**
+   * One transaction on `on`: BEGIN and the prelude go with `fn`'s first statement (one message when
+   * that statement is prepared on the connection, pg-statements.ts), then `commit`.
+   */
   async function run<T>(
     on: pg.Pool,
     options: TransactionOptions,
@@ -181,15 +138,19 @@ export function openPostgres(settings: PostgresSettings): Database {
     commit: string,
   ): Promise<{ result: T; committed: unknown }> {
     const probe = options.readOnly ? currentReadProbe() : undefined;
-    const opening = ['BEGIN', ...preludeStatements(options, limits)];
-    if (probe) opening.push(probe.statement);
+    const statements = ['BEGIN', ...preludeStatements(options, limits)];
+    if (probe) statements.push(probe.statement);
     const client = await on.connect();
+    const { connection, handle } = wrap(client);
     try {
-      // BEGIN, limits, tenant and role in one round trip (simple protocol: validated literals), with
-      // the read probe's statement last when one is active (read-probe.ts).
-      const opened = await client.query(opening.join('; '));
-      if (probe) probe.seen(lastResultRows(opened));
-      const result = await fn(handleFor(client));
+      // BEGIN, limits, tenant and role (simple protocol: validated literals), with the read probe's
+      // statement last when one is active (read-probe.ts).
+      connection.defer({
+        statements,
+        opened: (results) => probe?.seen((results[results.length - 1]?.rows ?? []) as Record<string, unknown>[]),
+      });
+      const result = await fn(handle);
+      await connection.flush();
       const committed = await client.query(commit);
       client.release();
       return { result, committed };
@@ -198,6 +159,12 @@ export function openPostgres(settings: PostgresSettings): Database {
         // The connection is gone or the server does not answer: a ROLLBACK would fail or wait
         // as long again. Destroying the connection ends the transaction on the server.
         client.release(error as Error);
+        throw error;
+      }
+      if (connection.pending) {
+        // `fn` failed before any statement: nothing was sent, there is no transaction to end.
+        connection.defer(null);
+        client.release();
         throw error;
       }
       try {
