@@ -15,6 +15,19 @@ export interface CaptureOptions {
   limit: number;
 }
 
+type Config = string | { text?: string; values?: unknown[]; carries?: { text: string; values: unknown[] } };
+
+/**
+ * The statement one pg `query` call sends: a transaction's opening sent with its first statement
+ * (src/db/pg-statements.ts) is that statement, as Drizzle handed it over.
+ */
+function statementOf(args: unknown[]): { config: Config; values: unknown; text: string } {
+  const [config, values] = args as [Config, unknown];
+  if (typeof config === 'object' && config.carries)
+    return { config: config.carries, values: config.carries.values, text: config.carries.text };
+  return { config, values, text: typeof config === 'string' ? config : (config.text ?? '') };
+}
+
 /**
  * Records, in this process, the first `limit` statements matching `match` that any pg client sends
  * (every pool connection is a pg.Client), text and parameters exactly as handed to the driver, then
@@ -26,8 +39,7 @@ export function captureSql(options: CaptureOptions): void {
   const original = prototype.query;
   const captured: CapturedStatement[] = [];
   prototype.query = function (this: unknown, ...args: unknown[]) {
-    const [config, values] = args as [string | { text?: string; values?: unknown[] }, unknown];
-    const text = typeof config === 'string' ? config : (config.text ?? '');
+    const { config, values, text } = statementOf(args);
     if (text.includes(options.match) && captured.length < options.limit) {
       const params = typeof config === 'object' && config.values ? config.values : values;
       captured.push({ text, values: Array.isArray(params) ? params : [] });
@@ -52,8 +64,7 @@ export async function recordStatements<T>(
   const original = prototype.query;
   const statements: CapturedStatement[] = [];
   prototype.query = function (this: unknown, ...args: unknown[]) {
-    const [config, values] = args as [string | { text?: string; values?: unknown[] }, unknown];
-    const text = typeof config === 'string' ? config : (config.text ?? '');
+    const { config, values, text } = statementOf(args);
     if (text.includes(match)) {
       const params = typeof config === 'object' && config.values ? config.values : values;
       statements.push({ text, values: Array.isArray(params) ? params : [] });

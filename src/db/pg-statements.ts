@@ -105,6 +105,9 @@ export function serviceConnection(client: pg.PoolClient, prepare: boolean): Serv
     const execute = `EXECUTE ${pg.escapeIdentifier(config.name)}${literals.length > 0 ? `(${literals.join(', ')})` : ''}`;
     return {
       text: [...pendingOpening.statements, execute].join('; '),
+      // Ignored by node-postgres: the statement the message carries, for whoever watches the driver's
+      // queries (the benchmarks' SQL capture, bench/lib/sql-capture.ts).
+      carries: { text: config.text, values },
       ...(config.rowMode ? { rowMode: config.rowMode } : {}),
       ...(config.types ? { types: config.types } : {}),
     };
