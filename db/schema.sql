@@ -1867,10 +1867,10 @@ CREATE INDEX visit_requests_organization_id_created_at_idx ON public.visit_reque
 CREATE INDEX visit_requests_organization_id_status_created_at_idx ON public.visit_requests USING btree (organization_id, status, created_at DESC NULLS LAST);
 
 --
--- Name: webhook_attempts_delivery_id_attempt_idx; Type: INDEX; Schema: public; Owner: -
+-- Name: webhook_attempts_organization_id_delivery_id_attempt_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX webhook_attempts_delivery_id_attempt_idx ON public.webhook_attempts USING btree (delivery_id, attempt);
+CREATE INDEX webhook_attempts_organization_id_delivery_id_attempt_idx ON public.webhook_attempts USING btree (organization_id, delivery_id, attempt);
 
 --
 -- Name: webhook_attempts_subscription_id_started_at_idx; Type: INDEX; Schema: public; Owner: -

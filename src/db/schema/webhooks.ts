@@ -138,7 +138,9 @@ export const webhookAttempts = pgTable(
       columns: [t.organizationId, t.deliveryId],
       foreignColumns: [webhookDeliveries.organizationId, webhookDeliveries.id],
     }).onDelete('cascade'),
-    index('webhook_attempts_delivery_id_attempt_idx').on(t.deliveryId, t.attempt),
+    // A delivery's attempts, the organization first like every key (the worker's claim counts them and
+    // looks for lost ones; the delivery log lists them): migration 0020.
+    index('webhook_attempts_organization_id_delivery_id_attempt_idx').on(t.organizationId, t.deliveryId, t.attempt),
     // The console's per-endpoint success rate and latency over the last 24 hours.
     index('webhook_attempts_subscription_id_started_at_idx').on(t.subscriptionId, t.startedAt),
   ],
