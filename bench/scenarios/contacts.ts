@@ -11,10 +11,10 @@ import { adminClient, request } from '../lib/admin-client.ts';
 import { createBenchDatabase, requireDatabaseUrl } from '../lib/bench-database.ts';
 import { startChild, type ChildServer } from '../lib/child.ts';
 import type { ContactsBareServerOptions } from '../lib/contacts-bare-server.ts';
-import { entry, KEY_LIMIT_PER_MINUTE, POOL_SIZE } from '../lib/portal-stack.ts';
+import { entry, KEY_LIMIT_PER_MINUTE, POOL_SIZE, profileDirFor } from '../lib/portal-stack.ts';
 import { measureAgainstBaseline } from '../lib/against-baseline.ts';
 import type { BarePgRouteOptions } from '../lib/bare-pg-route.ts';
-import { machine, writeResult } from '../lib/report.ts';
+import { machine, RESULTS_DIR, writeResult } from '../lib/report.ts';
 import {
   BASELINE_USAGE,
   baselineKind,
@@ -148,6 +148,9 @@ async function run(args: string[]): Promise<void> {
   const { orgs, perOrg } = scale;
   const keyCount = Math.min(orgs, scale.keys);
   const startedAt = new Date();
+  const profileDir = profileDirFor(RESULTS_DIR, 'contacts', startedAt);
+  const profile = (name: string) =>
+    load.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}/${name}`] : [];
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log(
     `contacts: ${orgs} organizations x ${perOrg} contacts, ${load.rounds} x (baseline, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${keyCount} secret keys; baseline: ${BASELINE_LABELS[kind]}`,
@@ -162,6 +165,7 @@ async function run(args: string[]): Promise<void> {
       name: 'service',
       entry: entry('service-server.ts'),
       options: { env: { DATABASE_URL: database.url } },
+      nodeArgs: profile('service'),
     });
     const admin = adminClient(service.url);
     const secretKey = async (organizationId: string, i: number) => {
@@ -245,6 +249,7 @@ async function run(args: string[]): Promise<void> {
         poolSize: POOL_SIZE,
         keyOrganizations: Object.fromEntries(keyed.map((k) => [k.key, k.id])),
       },
+      nodeArgs: profile('baseline'),
     });
     const totals: Record<string, number> = {};
     for (const r of requests) {
@@ -309,6 +314,7 @@ async function run(args: string[]): Promise<void> {
       command: `npm run bench -- contacts ${args.join(' ')}`.trim(),
       machine: machine(),
       database: generated?.name ?? null,
+      ...(load.profile ? { profiles: profileDir } : {}),
       settings: {
         ...load,
         organizations: orgs,
