@@ -9,7 +9,7 @@ import type { AutocannonRequest } from 'autocannon';
 import pg from 'pg';
 import { fold } from '../../src/platform/text/fold.ts';
 import { adminClient, publishableKey, type BenchKey, type BenchOrganization } from './admin-client.ts';
-import { createBenchDatabase, type BenchDatabase } from './bench-database.ts';
+import { createBenchDatabase, requireDatabaseUrl, type BenchDatabase } from './bench-database.ts';
 import { startChild, type ChildServer } from './child.ts';
 import { citiesOf, createOrganizations, loadPortalStock, SALE_PRICE_MIDDLE } from './portal-data.ts';
 import {
@@ -18,7 +18,7 @@ import {
   keptDatabase,
   openGeneratedDatabase,
 } from './scale-data.ts';
-import type { ScaleArguments } from './scenario.ts';
+import { parseScaleArguments, type ScaleArguments } from './scenario.ts';
 import type { CaptureOptions } from './sql-capture.ts';
 import type { ServiceServerOptions } from './service-server.ts';
 
@@ -238,3 +238,28 @@ export const scaleStackOptions = (serverUrl: string, scale: ScaleArguments, log:
 
 export const profileDirFor = (resultsDir: string, scenario: string, startedAt: Date) =>
   join(resultsDir, 'profiles', `${scenario}-${startedAt.toISOString().replace(/[:.]/g, '-')}`);
+
+/** The `--orgs`, `--per-org` and `--keys` lines of a portal scenario's usage. */
+export const portalScaleUsage = (defaults: ScaleArguments) =>
+  `  --orgs N         organizations (default ${defaults.orgs})
+  --per-org N      properties per organization (default ${defaults.perOrg})
+  --keys N         publishable keys, one per organization from the first (default ${defaults.keys})`;
+
+/**
+ * How a portal scenario on PostgreSQL starts: its load and scale arguments, DATABASE_URL's server,
+ * the start time and a line logger; null (after printing `usage`) for `--help`.
+ */
+export function startScaleScenario(name: string, args: string[], defaults: ScaleArguments, usage: string) {
+  const { load, help, scale } = parseScaleArguments(args, defaults);
+  if (help) {
+    process.stdout.write(`${usage}\n`);
+    return null;
+  }
+  return {
+    load,
+    scale,
+    serverUrl: requireDatabaseUrl(name),
+    startedAt: new Date(),
+    log: (line: string) => process.stdout.write(`${line}\n`),
+  };
+}

@@ -5,12 +5,18 @@
  * bench/README.md).
  */
 import { request } from '../lib/admin-client.ts';
-import { requireDatabaseUrl } from '../lib/bench-database.ts';
 import { startChild, type ChildServer } from '../lib/child.ts';
-import { entry, listingRequests, profileDirFor, startPortalStack } from '../lib/portal-stack.ts';
+import {
+  entry,
+  listingRequests,
+  profileDirFor,
+  portalScaleUsage,
+  startPortalStack,
+  startScaleScenario,
+} from '../lib/portal-stack.ts';
 import { machine, median, RESULTS_DIR, writeResult } from '../lib/report.ts';
 import { failuresOf, mediansOf, pairedRounds, roundRatios, runsTable, type Target } from '../lib/rounds.ts';
-import { DATABASE_USAGE, LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
+import { DATABASE_USAGE, LOAD_USAGE, type Scenario } from '../lib/scenario.ts';
 import type { ServiceServerOptions } from '../lib/service-server.ts';
 import type { ScenarioSummary } from '../lib/verdict.ts';
 
@@ -23,22 +29,15 @@ GET /v1/properties?city=&priceMax=&sortBy=price&sortOrder=asc three ways, each i
 uncached (a service process with PORTAL_CACHE_SIZE_MB=0), cached (the default service, its cache warm),
 not-modified (the same requests with If-None-Match: the answer's ETag, so every answer is a 304).
 ${LOAD_USAGE}
-  --orgs N         organizations (default ${DEFAULTS.orgs})
-  --per-org N      properties per organization (default ${DEFAULTS.perOrg})
-  --keys N         publishable keys, one per organization from the first (default ${DEFAULTS.keys})
+${portalScaleUsage(DEFAULTS)}
 ${DATABASE_USAGE}`;
 
 const fmt = (value: number, digits = 3) => Number(value.toFixed(digits));
 
 async function run(args: string[]): Promise<void> {
-  const { load, help, scale } = parseScaleArguments(args, DEFAULTS);
-  if (help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  const serverUrl = requireDatabaseUrl('cache');
-  const startedAt = new Date();
-  const log = (line: string) => process.stdout.write(`${line}\n`);
+  const start = startScaleScenario('cache', args, DEFAULTS, USAGE);
+  if (start === null) return;
+  const { load, scale, serverUrl, startedAt, log } = start;
   const profileDir = profileDirFor(RESULTS_DIR, 'cache', startedAt);
   const profile = (name: string) =>
     load.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}/${name}`] : [];

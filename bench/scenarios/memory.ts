@@ -6,9 +6,15 @@
  * per listing: bytes promoted to the old generation by scavenges, scavenges and mark-compacts, GC
  * pause, Node CPU; the heap after the last collection (bench/README.md, "Memory").
  */
-import { requireDatabaseUrl } from '../lib/bench-database.ts';
 import { startChild, type ChildServer } from '../lib/child.ts';
-import { entry, listingRequests, scaleStackOptions, startPortalStack } from '../lib/portal-stack.ts';
+import {
+  entry,
+  listingRequests,
+  scaleStackOptions,
+  portalScaleUsage,
+  startPortalStack,
+  startScaleScenario,
+} from '../lib/portal-stack.ts';
 import { machine, median, table, writeResult } from '../lib/report.ts';
 import {
   mediansOf,
@@ -18,7 +24,7 @@ import {
   type RunRecord,
   type Target,
 } from '../lib/rounds.ts';
-import { DATABASE_USAGE, LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
+import { DATABASE_USAGE, LOAD_USAGE, type Scenario } from '../lib/scenario.ts';
 import type { ServiceServerOptions } from '../lib/service-server.ts';
 import type { ScenarioSummary } from '../lib/verdict.ts';
 
@@ -32,9 +38,7 @@ GET /v1/properties (portal cache off) of two service processes under --trace-gc-
 pretenuring (V8_PRETENURING=true) and service (as shipped). Reports promoted KB, scavenges,
 mark-compacts, GC pause and CPU per listing, and the heap after the last collection.
 ${LOAD_USAGE}
-  --orgs N         organizations (default ${DEFAULTS.orgs})
-  --per-org N      properties per organization (default ${DEFAULTS.perOrg})
-  --keys N         publishable keys, one per organization from the first (default ${DEFAULTS.keys})
+${portalScaleUsage(DEFAULTS)}
 ${DATABASE_USAGE}`;
 
 /** Running totals of one process's --trace-gc-nvp lines. */
@@ -77,14 +81,9 @@ interface GcPerListing {
 const fmt = (value: number, digits = 3) => Number(value.toFixed(digits));
 
 async function run(args: string[]): Promise<void> {
-  const { load, help, scale } = parseScaleArguments(args, DEFAULTS);
-  if (help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  const serverUrl = requireDatabaseUrl('memory');
-  const startedAt = new Date();
-  const log = (line: string) => process.stdout.write(`${line}\n`);
+  const start = startScaleScenario('memory', args, DEFAULTS, USAGE);
+  if (start === null) return;
+  const { load, scale, serverUrl, startedAt, log } = start;
   log(
     `memory: ${scale.orgs} organizations x ${scale.perOrg} properties, ${load.rounds} x (pretenuring, service), ` +
       `-c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), portal cache off`,

@@ -7,8 +7,13 @@
  * The figure is the throughput ratio two / one, median of the paired rounds. See bench/README.md.
  */
 import { request } from '../lib/admin-client.ts';
-import { requireDatabaseUrl } from '../lib/bench-database.ts';
-import { listingRequests, scaleStackOptions, startPortalStack } from '../lib/portal-stack.ts';
+import {
+  listingRequests,
+  scaleStackOptions,
+  portalScaleUsage,
+  startPortalStack,
+  startScaleScenario,
+} from '../lib/portal-stack.ts';
 import { machine, median, writeResult } from '../lib/report.ts';
 import {
   failuresOf,
@@ -19,7 +24,7 @@ import {
   roundRatios,
   runsTable,
 } from '../lib/rounds.ts';
-import { DATABASE_USAGE, LOAD_USAGE, parseScaleArguments, type Scenario } from '../lib/scenario.ts';
+import { DATABASE_USAGE, LOAD_USAGE, type Scenario } from '../lib/scenario.ts';
 
 const DEFAULTS = { orgs: 100, perOrg: 1000, keys: 16 };
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -32,24 +37,17 @@ GET /v1/properties?city=&priceMax=&sortBy=price&sortOrder=asc sent to one servic
 across two service processes on the same PostgreSQL database and Redis (REDIS_URL, default
 ${DEFAULT_REDIS_URL}), alternately; a fresh database dropped at the end.
 ${LOAD_USAGE}
-  --orgs N         organizations (default ${DEFAULTS.orgs})
-  --per-org N      properties per organization (default ${DEFAULTS.perOrg})
-  --keys N         publishable keys, one per organization from the first (default ${DEFAULTS.keys})
+${portalScaleUsage(DEFAULTS)}
 ${DATABASE_USAGE}
 The fixed offered rates (--rates) are shares of the single process's maximum.`;
 
 const fmt = (value: number, digits = 3) => Number(value.toFixed(digits));
 
 async function run(args: string[]): Promise<void> {
-  const { load, help, scale } = parseScaleArguments(args, DEFAULTS);
-  if (help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  const serverUrl = requireDatabaseUrl('processes');
+  const start = startScaleScenario('processes', args, DEFAULTS, USAGE);
+  if (start === null) return;
+  const { load, scale, serverUrl, startedAt, log } = start;
   const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
-  const startedAt = new Date();
-  const log = (line: string) => process.stdout.write(`${line}\n`);
   log(
     `processes: ${scale.database ?? `${scale.orgs} organizations x ${scale.perOrg} properties`}, Redis ${redisUrl}, ` +
       `${load.rounds} x (one, two), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${scale.keys} publishable keys`,

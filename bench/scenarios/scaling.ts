@@ -19,6 +19,7 @@ import {
   entry,
   KEY_LIMIT_PER_MINUTE,
   listingRequests,
+  portalScaleUsage,
   publishedListings,
   startPortalStack,
 } from '../lib/portal-stack.ts';
@@ -40,9 +41,7 @@ The portal listing and lead capture on one service process, two, two through PgB
 mode) and two reading from a streaming replica, on a PostgreSQL primary and replica made for the run
 (this machine's PostgreSQL binaries, removed at the end) and Redis (REDIS_URL, default ${DEFAULT_REDIS_URL}).
 ${LOAD_USAGE}
-  --orgs N         organizations (default ${DEFAULTS.orgs})
-  --per-org N      properties per organization (default ${DEFAULTS.perOrg})
-  --keys N         publishable keys, one per organization from the first (default ${DEFAULTS.keys})
+${portalScaleUsage(DEFAULTS)}
 Fixed offered rates are not run (--rates is ignored).`;
 
 const fmt = (value: number, digits = 3) => Number(value.toFixed(digits));
