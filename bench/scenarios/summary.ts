@@ -75,9 +75,36 @@ function verdictOf(summary: ScenarioSummary): string {
   return 'not judged (no 75 % run)';
 }
 
-function rowOf(dir: string, prefix: string, file: string | undefined): string[] {
+/**
+ * The rows of the table now in bench/README.md, by scenario name: bench/results/ is not committed, so
+ * a scenario measured on an earlier machine keeps its row (its date, file and commit say when) until
+ * it runs here.
+ */
+export function previousRows(readme: string): Map<string, string[]> {
+  const rows = new Map<string, string[]>();
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) return rows;
+  for (const line of readme.slice(start, end).split('\n')) {
+    if (!line.startsWith('|')) continue;
+    const cells = line
+      .slice(1, line.trimEnd().endsWith('|') ? line.trimEnd().length - 1 : undefined)
+      .split(/(?<!\\)\|/)
+      .map((text) => text.trim().replace(/\\\|/g, '|'));
+    const name = cells[0];
+    if (name && name !== 'scenario' && !/^-+$/.test(name) && cells[5] !== 'not run') rows.set(name, cells);
+  }
+  return rows;
+}
+
+function rowOf(
+  dir: string,
+  prefix: string,
+  file: string | undefined,
+  previous: Map<string, string[]>,
+): string[] {
   const name = prefix.replace(/^properties-scale-(\w+)$/, 'properties-scale ($1)');
-  if (file === undefined) return [name, '', '', '', '', 'not run', '', '', ''];
+  if (file === undefined) return previous.get(name) ?? [name, '', '', '', '', 'not run', '', '', ''];
   const result = JSON.parse(readFileSync(join(dir, file), 'utf8')) as ResultFile;
   const date = (result.startedAt ?? result.before?.at ?? '').replace('T', ' ').slice(0, 16);
   const commit = result.before?.gitCommit ?? result.machine?.gitCommit ?? '?';
@@ -98,7 +125,7 @@ function rowOf(dir: string, prefix: string, file: string | undefined): string[] 
   return [name, s.baseline, ratio, latency, s.targetText, verdictOf(s), ...when];
 }
 
-export function summaryTable(dir = RESULTS_DIR): string {
+export function summaryTable(dir = RESULTS_DIR, previous = new Map<string, string[]>()): string {
   const latest = latestFiles(dir);
   const header = [
     'scenario',
@@ -111,7 +138,7 @@ export function summaryTable(dir = RESULTS_DIR): string {
     'commit',
     'load avg (1 min) before',
   ];
-  const rows = ROWS.map((prefix) => rowOf(dir, prefix, latest.get(prefix)));
+  const rows = ROWS.map((prefix) => rowOf(dir, prefix, latest.get(prefix), previous));
   const line = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
@@ -140,9 +167,10 @@ async function run(args: string[]): Promise<void> {
     `Latest result of each scenario (\`npm run bench -- summary\` writes this table from bench/results/; ` +
     `ratios are service ÷ what it is compared with, medians of paired rounds; "load avg" is the machine's ` +
     `1-minute load average as the run started — above ~1 on these 2 cores, other work shared the machine). ` +
-    `"not run": bench/results/ (not committed) holds no result of that scenario; the sections below keep ` +
-    `the figures of earlier runs, with their dates.\n\n` +
-    `${summaryTable(options.results ?? RESULTS_DIR)}\n\n${END}`;
+    `bench/results/ is not committed: a scenario with no result file on this machine keeps the row of its ` +
+    `last run (its date, file and commit say which); "not run": never run since the table exists; the ` +
+    `sections below keep the figures of earlier runs, with their dates.\n\n` +
+    `${summaryTable(options.results ?? RESULTS_DIR, previousRows(readFileSync(README, 'utf8')))}\n\n${END}`;
   process.stdout.write(`${block}\n`);
   if (options['no-write']) return;
   const readme = readFileSync(README, 'utf8');

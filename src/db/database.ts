@@ -26,11 +26,21 @@ export { MIGRATIONS_FOLDER } from './driver.ts';
 export type { PostgresSettings } from './postgres.ts';
 
 /**
- * `(SELECT count(*) FROM table WHERE where)` as a select field: a list page and its total in one
- * statement. Uncorrelated, so PostgreSQL computes it once (an InitPlan), whatever the page size.
+ * A list's `meta.total` is exact up to this many matches; past it the count stops and the answer says
+ * "at least" (`meta.totalIsLowerBound`, docs/decisions/0229): counting every match of a 1M-row agency
+ * on every page costs more than the page itself, and no reader needs the exact figure past this.
+ */
+export const COUNT_LIMIT = 10_000;
+
+/**
+ * `(SELECT count(*) FROM (SELECT 1 FROM table WHERE where LIMIT COUNT_LIMIT + 1))` as a select field: a
+ * list page and its bounded total in one statement. Uncorrelated, so PostgreSQL computes it once (an
+ * InitPlan), whatever the page size; it reads at most COUNT_LIMIT + 1 matches, so a result above
+ * COUNT_LIMIT means "more than COUNT_LIMIT" (`countedPageMeta` turns it into a flagged lower bound).
  */
 export function countOf(table: PgTable, where: SQL | undefined): SQL.Aliased<number> {
-  return sql<number>`(SELECT count(*) FROM ${table} WHERE ${where ?? sql`true`})`
+  const limit = sql.raw(String(COUNT_LIMIT + 1));
+  return sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE ${where ?? sql`true`} LIMIT ${limit}) AS counted)`
     .mapWith(Number)
     .as('total');
 }
@@ -48,6 +58,11 @@ export async function totalOf(
 ): Promise<number> {
   if (rows[0] !== undefined) return rows[0].total;
   if (page.offset === 0) return 0;
+  return countMatches(tx, table, where);
+}
+
+/** `countOf` in a statement of its own: for a list that reads its page and its total apart. */
+export async function countMatches(tx: Tx, table: PgTable, where: SQL | undefined): Promise<number> {
   const counted = await tx.select({ total: countOf(table, where) }).from(sql`(SELECT 1) AS one`);
   return counted[0]?.total ?? 0;
 }

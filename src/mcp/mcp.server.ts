@@ -14,7 +14,7 @@ export const MCP_SERVER_VERSION = '1.0.0';
 const INSTRUCTIONS =
   "Read-only access to one real-estate agency's CRM: published properties, contacts, appointments, " +
   'pipelines and deals, pending tasks. Call get_summary first: it says which tools this key may use. ' +
-  'Lists are paged (page, pageSize; meta.total tells how many match). Nothing here can change data.';
+  'Lists are paged (page, pageSize; meta.total tells how many match, exactly up to 10,000). Nothing here can change data.';
 
 /** A tool with its schemas converted, once at start-up, into what the SDK validates with. */
 export interface CompiledTool {

@@ -57,7 +57,8 @@ const SummarySchema = Type.Object(
       },
       {
         additionalProperties: false,
-        description: "Headline counts; only those the key's scopes allow are present",
+        description:
+          "Headline counts; only those the key's scopes allow are present. Exact up to 10,000; a count past that reads 10,000 (at least)",
       },
     ),
   },

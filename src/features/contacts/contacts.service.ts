@@ -6,7 +6,7 @@ import { type Principal } from '../../platform/auth/principal.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { jsonTimestampSql } from '../../platform/events/record.ts';
-import { cursorPage, listRequest, pageMeta, type ListMeta } from '../../platform/http/pagination.ts';
+import { countedPageMeta, cursorPage, listRequest, type ListMeta } from '../../platform/http/pagination.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import { fold } from '../../platform/text/fold.ts';
 import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
@@ -153,7 +153,7 @@ async function listIn(
     );
   }
   const { items, total } = await store.listContacts(tx, organizationId, filter, sort, request);
-  return { data: items.map(toContact), meta: pageMeta(total, request) };
+  return { data: items.map(toContact), meta: countedPageMeta(total, request, items.length) };
 }
 
 /** Contacts of the key's organization, filtered, sorted and paged, or a cursor page (GET /v1/contacts). */

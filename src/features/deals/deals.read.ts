@@ -2,7 +2,7 @@
 import type { Database, Tx } from '../../db/database.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import { cursorPage, listRequest, pageMeta, type ListMeta } from '../../platform/http/pagination.ts';
+import { countedPageMeta, cursorPage, listRequest, type ListMeta } from '../../platform/http/pagination.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
 import { type Deal, type DealFilter } from './deals.schema.ts';
@@ -71,7 +71,7 @@ async function dealsPage(
     return cursorPage(await store.listDealsByUpdatedAt(tx, organizationId, filter, page), page, dealOf);
   }
   const { items, total } = await store.listDeals(tx, organizationId, filter, sort, page);
-  return { data: items.map(dealOf), meta: pageMeta(total, page) };
+  return { data: items.map(dealOf), meta: countedPageMeta(total, page, items.length) };
 }
 
 /**

@@ -1,18 +1,5 @@
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  gte,
-  inArray,
-  isNotNull,
-  lt,
-  sql,
-  type AnyColumn,
-  type SQL,
-} from 'drizzle-orm';
-import type { Tx } from '../../db/database.ts';
+import { and, asc, desc, eq, gte, inArray, isNotNull, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { countMatches, type Tx } from '../../db/database.ts';
 import { keysetConditions, keysetOrder, keysetPosition, type Keyed, type Keyset } from '../../db/keyset.ts';
 import { dealStageChanges, deals, pipelineStages, type DealRow } from '../../db/schema.ts';
 
@@ -174,15 +161,15 @@ export async function listDeals(
     sort.order === 'asc'
       ? [sql`${column} ASC NULLS LAST`, asc(deals.id)]
       : [sql`${column} DESC NULLS LAST`, desc(deals.id)];
-  const [items, totals] = await Promise.all([
+  const [items, total] = await Promise.all([
     withStage(tx)
       .where(where)
       .orderBy(...order)
       .limit(page.limit)
       .offset(page.offset),
-    tx.select({ n: count() }).from(deals).where(where),
+    countMatches(tx, deals, where),
   ]);
-  return { items, total: Number(totals[0]?.n ?? 0) };
+  return { items, total };
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { Database } from '../../db/database.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
-import { pageMeta, pageRequest, type PageMeta } from '../../platform/http/pagination.ts';
+import { countedPageMeta, pageRequest, type PageMeta } from '../../platform/http/pagination.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import type {
   Lead,
@@ -70,7 +70,7 @@ export async function searchLeads(
   const { items, total } = await db.readTx(organizationId, (tx) =>
     store.listLeads(tx, organizationId, filter, page),
   );
-  return { data: items.map(toLead), meta: pageMeta(total, page) };
+  return { data: items.map(toLead), meta: countedPageMeta(total, page, items.length) };
 }
 
 /** GET /v1/leads/{id}: 404 when the id is malformed, unknown or another organization's (one answer). */
@@ -126,5 +126,5 @@ export async function searchVisitRequests(
   const { items, total } = await db.readTx(organizationId, (tx) =>
     store.listVisitRequests(tx, organizationId, { status: query.status }, page),
   );
-  return { data: items.map(toVisitRequest), meta: pageMeta(total, page) };
+  return { data: items.map(toVisitRequest), meta: countedPageMeta(total, page, items.length) };
 }

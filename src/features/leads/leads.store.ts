@@ -1,5 +1,5 @@
-import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '../../db/database.ts';
+import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { countMatches, type Tx } from '../../db/database.ts';
 import { contacts, leads, properties, visitRequests } from '../../db/schema.ts';
 
 export type LeadRow = typeof leads.$inferSelect;
@@ -73,15 +73,15 @@ export async function listLeads(
   page: { limit: number; offset: number },
 ): Promise<{ items: LeadWithNames[]; total: number }> {
   const where = and(...leadConditions(organizationId, filter));
-  const [items, totals] = await Promise.all([
+  const [items, total] = await Promise.all([
     withNames(tx)
       .where(where)
       .orderBy(desc(leads.createdAt), desc(leads.id))
       .limit(page.limit)
       .offset(page.offset),
-    tx.select({ n: count() }).from(leads).where(where),
+    countMatches(tx, leads, where),
   ]);
-  return { items, total: Number(totals[0]?.n ?? 0) };
+  return { items, total };
 }
 
 export async function findLeadById(
@@ -182,13 +182,13 @@ export async function listVisitRequests(
     eq(visitRequests.organizationId, organizationId),
     filter.status === undefined ? undefined : eq(visitRequests.status, filter.status),
   );
-  const [items, totals] = await Promise.all([
+  const [items, total] = await Promise.all([
     visitRequestsWithNames(tx)
       .where(where)
       .orderBy(desc(visitRequests.createdAt), desc(visitRequests.id))
       .limit(page.limit)
       .offset(page.offset),
-    tx.select({ n: count() }).from(visitRequests).where(where),
+    countMatches(tx, visitRequests, where),
   ]);
-  return { items, total: Number(totals[0]?.n ?? 0) };
+  return { items, total };
 }

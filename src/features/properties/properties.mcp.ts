@@ -52,7 +52,7 @@ export const searchPropertiesTool = defineTool({
     'they combine with AND. `q` is free text over code, title, description, city and neighborhood; `city` and ' +
     '`neighborhood` match case- and accent-insensitive substrings. Geo: `near` ("lat,lng") with `radiusKm` ' +
     '(default 10) and `sortBy: "distance"`, or `bounds` ("south,west,north,east"). Prices are in the listing\'s ' +
-    'currency. Paged: `page` from 1, `pageSize` up to 48 (default 12); `meta.total` is the number of matches.',
+    'currency. Paged: `page` from 1, `pageSize` up to 48 (default 12); `meta.total` is the number of matches (at least, with `meta.totalIsLowerBound`, past 10,000).',
   scopes: ['portal:read'],
   input: SearchPropertiesInputSchema,
   output: PortalPropertyPageResponseSchema,

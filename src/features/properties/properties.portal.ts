@@ -2,9 +2,9 @@
 import type { Database } from '../../db/database.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import {
+  countedPageMeta,
   cursorPage,
   listRequest,
-  pageMeta,
   pageRequest,
   type ListMeta,
 } from '../../platform/http/pagination.ts';
@@ -103,7 +103,7 @@ export async function searchPortalProperties(
   const { items, total } = await db.readTx(organizationId, (tx) =>
     portalStore.listPortalProperties(tx, organizationId, filter, portalSort(query), request),
   );
-  return { data: items.map(toPortalProperty), meta: pageMeta(total, request) };
+  return { data: items.map(toPortalProperty), meta: countedPageMeta(total, request, items.length) };
 }
 
 /** Featured published properties, newest first. */
@@ -122,7 +122,7 @@ export async function listFeaturedProperties(
       page,
     ),
   );
-  return { data: items.map(toPortalProperty), meta: pageMeta(total, page) };
+  return { data: items.map(toPortalProperty), meta: countedPageMeta(total, page, items.length) };
 }
 
 /** One published property; 404 when unknown, unpublished or of another agency (one message for all). */

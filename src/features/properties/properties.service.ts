@@ -4,7 +4,7 @@ import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { tombstoneOf } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
-import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
+import { countedPageMeta, pageRequest } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
 import { fold } from '../../platform/text/fold.ts';
 import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
@@ -328,7 +328,7 @@ export async function listAdminProperties(
   const { items, total } = await inTenantOrganization(db, organizationId, async (tx) => {
     return store.listProperties(tx, organizationId, query, page);
   });
-  return { data: items.map(toAdminProperty), meta: pageMeta(total, page) };
+  return { data: items.map(toAdminProperty), meta: countedPageMeta(total, page, items.length) };
 }
 
 /**

@@ -1,5 +1,5 @@
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { type Tx } from '../../db/database.ts';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { countMatches, type Tx } from '../../db/database.ts';
 import { agents, properties, type AgentRow, type PropertyRow } from '../../db/schema.ts';
 import { containsAllWords } from '../../platform/text/search-sql.ts';
 
@@ -177,13 +177,13 @@ export async function listProperties(
   if (filter.code !== undefined) conditions.push(eq(properties.code, filter.code));
   if (filter.q !== undefined) conditions.push(containsAllWords(properties.searchText, filter.q));
   const where = and(...conditions);
-  const [items, totals] = await Promise.all([
+  const [items, total] = await Promise.all([
     withAgent(tx)
       .where(where)
       .orderBy(desc(properties.createdAt), desc(properties.id))
       .limit(page.limit)
       .offset(page.offset),
-    tx.select({ total: count() }).from(properties).where(where),
+    countMatches(tx, properties, where),
   ]);
-  return { items, total: Number(totals[0]?.total ?? 0) };
+  return { items, total };
 }

@@ -2,7 +2,7 @@ import type { Database } from '../../db/database.ts';
 import type { RequestLogRow } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
-import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
+import { countedPageMeta, pageMeta, pageRequest } from '../../platform/http/pagination.ts';
 import { purgeOlderThan } from '../../platform/jobs/purge.ts';
 import { loadOrganization } from '../organizations/index.ts';
 import type { ListRequestLogsQuery, RequestLog } from './request-logs.schema.ts';
@@ -81,7 +81,7 @@ export async function listRequestLogs(
   );
   return {
     data: items.map((row) => toRequestLog(row, livemode.get(row.organizationId) ?? true)),
-    meta: pageMeta(total, page),
+    meta: countedPageMeta(total, page, items.length),
   };
 }
 

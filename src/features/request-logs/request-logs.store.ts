@@ -1,5 +1,5 @@
-import { and, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '../../db/database.ts';
+import { and, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { countMatches, type Tx } from '../../db/database.ts';
 import { requestLogs, type RequestLogRow } from '../../db/schema.ts';
 import { likeLiteral } from '../../platform/text/fold.ts';
 
@@ -37,7 +37,7 @@ export async function listRequestLogs(
   if (filter.since !== undefined) conditions.push(gte(requestLogs.at, filter.since));
   if (filter.until !== undefined) conditions.push(lt(requestLogs.at, filter.until));
   const where = and(...conditions);
-  const [items, totals] = await Promise.all([
+  const [items, total] = await Promise.all([
     tx
       .select()
       .from(requestLogs)
@@ -45,7 +45,7 @@ export async function listRequestLogs(
       .orderBy(desc(requestLogs.at), desc(requestLogs.id))
       .limit(page.limit)
       .offset(page.offset),
-    tx.select({ total: count() }).from(requestLogs).where(where),
+    countMatches(tx, requestLogs, where),
   ]);
-  return { items, total: Number(totals[0]?.total ?? 0) };
+  return { items, total };
 }

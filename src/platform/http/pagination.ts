@@ -6,6 +6,7 @@ import {
   type TProperties,
   type TSchema,
 } from '@fastify/type-provider-typebox';
+import { COUNT_LIMIT } from '../../db/database.ts';
 import type { Keyed, Keyset, KeysetPosition } from '../../db/keyset.ts';
 import { Errors } from '../errors/errors.ts';
 import { DATE_OR_DATE_TIME, parseDateOrDateTime } from './dates.ts';
@@ -66,6 +67,22 @@ export function pageMeta(total: number, request: Pick<PageRequest, 'page' | 'pag
     pageSize: request.pageSize,
     totalPages: Math.ceil(total / request.pageSize),
   };
+}
+
+/**
+ * `meta` of a page whose total was counted with `countOf` (src/db/database.ts), so at most
+ * COUNT_LIMIT + 1. Past COUNT_LIMIT the total is a lower bound flagged as such: COUNT_LIMIT, or the
+ * matches a non-empty page proves exist when it lies deeper (its offset plus its rows, one more when it
+ * is full), so `totalPages` never ends before a page that has rows (docs/decisions/0229).
+ */
+export function countedPageMeta(
+  counted: number,
+  request: Pick<PageRequest, 'page' | 'pageSize' | 'offset'>,
+  shown: number,
+): PageMeta {
+  if (counted <= COUNT_LIMIT) return pageMeta(counted, request);
+  const proven = shown === 0 ? 0 : request.offset + shown + (shown === request.pageSize ? 1 : 0);
+  return { ...pageMeta(Math.max(COUNT_LIMIT, proven), request), totalIsLowerBound: true };
 }
 
 /**

@@ -40,11 +40,22 @@ export const PageMetaSchema = Type.Object(
     page: Type.Integer({ minimum: 1 }),
     pageSize: Type.Integer({ minimum: 1 }),
     totalPages: Type.Integer({ minimum: 0 }),
+    totalIsLowerBound: Type.Optional(
+      Type.Literal(true, {
+        description:
+          'Present (true) only when the list stopped counting: there are at least `total` matches (more than ' +
+          '10,000), and `totalPages` counts the pages of those. Further pages are still served: read on until a ' +
+          'page is shorter than `pageSize`, or walk the list in cursor mode where it offers one',
+      }),
+    ),
   },
   {
     $id: 'PageMeta',
     additionalProperties: false,
-    description: 'Page mode (SPEC): the page asked for and the count of every match',
+    description:
+      'Page mode (SPEC): the page asked for and the count of every match, exact up to 10,000 matches; past ' +
+      'that, lists that can grow that large (contacts, properties, deals, leads, visit requests, request ' +
+      'logs) give 10,000 or more as a lower bound with `totalIsLowerBound: true`',
   },
 );
 

@@ -2090,12 +2090,17 @@ export interface components {
         [key: string]: unknown;
       };
     };
-    /** @description Page mode (SPEC): the page asked for and the count of every match */
+    /** @description Page mode (SPEC): the page asked for and the count of every match, exact up to 10,000 matches; past that, lists that can grow that large (contacts, properties, deals, leads, visit requests, request logs) give 10,000 or more as a lower bound with `totalIsLowerBound: true` */
     PageMeta: {
       total: number;
       page: number;
       pageSize: number;
       totalPages: number;
+      /**
+       * @description Present (true) only when the list stopped counting: there are at least `total` matches (more than 10,000), and `totalPages` counts the pages of those. Further pages are still served: read on until a page is shorter than `pageSize`, or walk the list in cursor mode where it offers one
+       * @enum {boolean}
+       */
+      totalIsLowerBound?: true;
     };
     /** @description Cursor mode (`updatedAfter` or `cursor`): items by (updatedAt, id), oldest change first */
     CursorMeta: {
@@ -5590,7 +5595,8 @@ export interface operations {
            *         "total": 0,
            *         "page": 1,
            *         "pageSize": 1,
-           *         "totalPages": 0
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
            *       }
            *     }
            */
@@ -6418,7 +6424,8 @@ export interface operations {
            *         "total": 0,
            *         "page": 1,
            *         "pageSize": 1,
-           *         "totalPages": 0
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
            *       }
            *     }
            */
@@ -9015,7 +9022,8 @@ export interface operations {
            *         "total": 0,
            *         "page": 1,
            *         "pageSize": 1,
-           *         "totalPages": 0
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
            *       }
            *     }
            */
@@ -10855,7 +10863,8 @@ export interface operations {
            *         "total": 0,
            *         "page": 1,
            *         "pageSize": 1,
-           *         "totalPages": 0
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
            *       }
            *     }
            */
@@ -11363,7 +11372,8 @@ export interface operations {
            *         "total": 0,
            *         "page": 1,
            *         "pageSize": 1,
-           *         "totalPages": 0
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
            *       }
            *     }
            */
@@ -12027,7 +12037,8 @@ export interface operations {
            *         "total": 0,
            *         "page": 1,
            *         "pageSize": 1,
-           *         "totalPages": 0
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
            *       }
            *     }
            */
@@ -12223,7 +12234,8 @@ export interface operations {
            *         "total": 0,
            *         "page": 1,
            *         "pageSize": 1,
-           *         "totalPages": 0
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
            *       }
            *     }
            */
@@ -12842,7 +12854,8 @@ export interface operations {
            *         "total": 0,
            *         "page": 1,
            *         "pageSize": 1,
-           *         "totalPages": 0
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
            *       }
            *     }
            */
@@ -15236,7 +15249,8 @@ export interface operations {
            *         "total": 0,
            *         "page": 1,
            *         "pageSize": 1,
-           *         "totalPages": 0
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
            *       }
            *     }
            */
@@ -16375,7 +16389,8 @@ export interface operations {
            *         "total": 0,
            *         "page": 1,
            *         "pageSize": 1,
-           *         "totalPages": 0
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
            *       }
            *     }
            */
@@ -16561,7 +16576,8 @@ export interface operations {
            *         "total": 0,
            *         "page": 1,
            *         "pageSize": 1,
-           *         "totalPages": 0
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
            *       }
            *     }
            */
@@ -17237,7 +17253,8 @@ export interface operations {
            *         "total": 0,
            *         "page": 1,
            *         "pageSize": 1,
-           *         "totalPages": 0
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
            *       }
            *     }
            */
@@ -17807,7 +17824,8 @@ export interface operations {
            *         "total": 0,
            *         "page": 1,
            *         "pageSize": 1,
-           *         "totalPages": 0
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
            *       }
            *     }
            */
@@ -18501,7 +18519,8 @@ export interface operations {
            *         "total": 0,
            *         "page": 1,
            *         "pageSize": 1,
-           *         "totalPages": 0
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
            *       }
            *     }
            */
@@ -21211,7 +21230,8 @@ export interface operations {
            *         "total": 0,
            *         "page": 1,
            *         "pageSize": 1,
-           *         "totalPages": 0
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
            *       }
            *     }
            */
@@ -21393,7 +21413,8 @@ export interface operations {
            *         "total": 0,
            *         "page": 1,
            *         "pageSize": 1,
-           *         "totalPages": 0
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
            *       }
            *     }
            */
@@ -22677,7 +22698,8 @@ export interface operations {
            *         "total": 0,
            *         "page": 1,
            *         "pageSize": 1,
-           *         "totalPages": 0
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
            *       }
            *     }
            */
