@@ -731,6 +731,27 @@ WITH (autovacuum_vacuum_insert_scale_factor='0.01', autovacuum_vacuum_scale_fact
 ALTER TABLE ONLY public.properties FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: property_changes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.property_changes (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    property_id text NOT NULL,
+    kind text NOT NULL,
+    previous_status text,
+    status text,
+    previous_price numeric(14,2),
+    price numeric(14,2),
+    currency text,
+    actor_kind text NOT NULL,
+    actor_user_id text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.property_changes FORCE ROW LEVEL SECURITY;
+
+--
 -- Name: request_logs; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1153,6 +1174,13 @@ ALTER TABLE ONLY public.portal_settings
 
 ALTER TABLE ONLY public.properties
     ADD CONSTRAINT properties_organization_id_id_pk PRIMARY KEY (organization_id, id);
+
+--
+-- Name: property_changes property_changes_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.property_changes
+    ADD CONSTRAINT property_changes_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
 -- Name: request_logs request_logs_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1693,6 +1721,12 @@ CREATE UNIQUE INDEX properties_organization_id_code_key ON public.properties USI
 CREATE INDEX properties_organization_id_created_at_idx ON public.properties USING btree (organization_id, created_at, id);
 
 --
+-- Name: properties_organization_id_updated_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX properties_organization_id_updated_at_idx ON public.properties USING btree (organization_id, updated_at, id);
+
+--
 -- Name: properties_portal_amenities_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1775,6 +1809,12 @@ CREATE INDEX properties_portal_type_idx ON public.properties USING btree (organi
 --
 
 CREATE INDEX properties_portal_updated_at_idx ON public.properties USING btree (organization_id, updated_at, id) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+
+--
+-- Name: property_changes_property_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX property_changes_property_id_created_at_idx ON public.property_changes USING btree (organization_id, property_id, created_at, id);
 
 --
 -- Name: request_logs_at_idx; Type: INDEX; Schema: public; Owner: -
@@ -2360,6 +2400,20 @@ ALTER TABLE ONLY public.properties
     ADD CONSTRAINT properties_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
+-- Name: property_changes property_changes_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.property_changes
+    ADD CONSTRAINT property_changes_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: property_changes property_changes_property_id_properties_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.property_changes
+    ADD CONSTRAINT property_changes_property_id_properties_id_fk FOREIGN KEY (organization_id, property_id) REFERENCES public.properties(organization_id, id) ON DELETE CASCADE;
+
+--
 -- Name: request_logs request_logs_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2655,6 +2709,12 @@ ALTER TABLE public.portal_settings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.properties ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: property_changes; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.property_changes ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: request_logs; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -2821,6 +2881,12 @@ CREATE POLICY system_access ON public.portal_settings TO agency_system USING (tr
 --
 
 CREATE POLICY system_access ON public.properties TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: property_changes system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.property_changes TO agency_system USING (true) WITH CHECK (true);
 
 --
 -- Name: request_logs system_access; Type: POLICY; Schema: public; Owner: -
@@ -3037,6 +3103,12 @@ CREATE POLICY tenant_isolation ON public.portal_settings TO agency_app USING ((o
 --
 
 CREATE POLICY tenant_isolation ON public.properties TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: property_changes tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.property_changes TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
 -- Name: request_logs tenant_isolation; Type: POLICY; Schema: public; Owner: -

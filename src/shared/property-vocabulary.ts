@@ -18,7 +18,11 @@ export const PROPERTY_TYPES = [
   'PARKING',
   'ROOM',
 ] as const;
-export const PROPERTY_STATUSES = ['ACTIVE', 'RESERVED', 'SOLD', 'RENTED', 'INACTIVE'] as const;
+/**
+ * A listing's lifecycle (DESIGN's five, and DRAFT since issue 25); the moves allowed between them are in
+ * src/features/properties/properties.lifecycle.ts. Only ACTIVE ones published on the portal are shown.
+ */
+export const PROPERTY_STATUSES = ['DRAFT', 'ACTIVE', 'RESERVED', 'SOLD', 'RENTED', 'INACTIVE'] as const;
 /** Amenity names: `amenities` holds these, and the portal filters on each with `has<Name>=1`. */
 export const AMENITIES = [
   'petFriendly',

@@ -148,6 +148,8 @@ export const properties = pgTable(
     // Plain ascending columns: a backward scan serves `created_at DESC, id DESC` (what the lists ask).
     index('properties_organization_id_created_at_idx').on(t.organizationId, t.createdAt, t.id),
     index('properties_agent_id_idx').on(t.agentId),
+    // The agency's listing API in cursor mode (every status): updated_at, then id.
+    index('properties_organization_id_updated_at_idx').on(t.organizationId, t.updatedAt, t.id),
     // Portal: partial indexes over the visible stock only, one per sort and per selective filter.
     // Only leakproof comparisons (text equality, float8 and integer ranges) can use them under RLS.
     index('properties_portal_created_at_idx')
@@ -190,6 +192,41 @@ export const properties = pgTable(
     index('properties_portal_amenities_idx').using('gin', t.amenities).where(PORTAL_VISIBLE),
   ],
 );
+
+/**
+ * Every price and status change of a property (issue 25), oldest first: GET /v1/listings/{id}/history.
+ * A row per changed field, written in the transaction of the change (its creation included, with no
+ * previous value), with the actor's kind (SYSTEM for the back office and imports, API for a key).
+ */
+export const propertyChanges = pgTable(
+  'property_changes',
+  {
+    id: text('id').notNull(),
+    organizationId: tenantId(),
+    propertyId: text('property_id').notNull(),
+    /** PRICE or STATUS. */
+    kind: text('kind').notNull(),
+    previousStatus: text('previous_status'),
+    status: text('status'),
+    previousPrice: money('previous_price'),
+    price: money('price'),
+    currency: text('currency'),
+    actorKind: text('actor_kind').notNull(),
+    /** The agent an API key is bound to, when it is. */
+    actorUserId: text('actor_user_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    foreignKey({
+      name: 'property_changes_property_id_properties_id_fk',
+      columns: [t.organizationId, t.propertyId],
+      foreignColumns: [properties.organizationId, properties.id],
+    }).onDelete('cascade'),
+    index('property_changes_property_id_created_at_idx').on(t.organizationId, t.propertyId, t.createdAt, t.id),
+  ],
+);
+export type PropertyChangeRow = typeof propertyChanges.$inferSelect;
 
 /** Portal settings: one row per organization, created on first change. */
 export const portalSettings = pgTable('portal_settings', {

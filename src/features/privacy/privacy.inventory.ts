@@ -311,6 +311,14 @@ export const PERSONAL_DATA_PLACES: readonly DataPlace[] = [
     note: 'Listings (an owner is not a contact of the CRM yet).',
   },
   {
+    table: 'property_changes',
+    link: null,
+    personal: [],
+    other: ['kind', 'previous_status', 'status', 'currency', 'actor_kind', 'actor_user_id'],
+    onErase: 'NONE',
+    note: "A listing's price and status history: no person in it (the actor is an agent's id).",
+  },
+  {
     table: 'webhook_deliveries',
     link: null,
     personal: [],

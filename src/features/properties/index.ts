@@ -1,12 +1,23 @@
 // Properties: the portal listing and detail, and the back office.
 import { defineFeature } from '../../platform/features/manifest.ts';
-import { PropertyCreated, PropertyDeleted, PropertyRemoved, PropertyUpdated } from './properties.events.ts';
+import {
+  PropertyCreated,
+  PropertyDeleted,
+  PropertyPriceChanged,
+  PropertyRemoved,
+  PropertyStatusChanged,
+  PropertyUpdated,
+} from './properties.events.ts';
 import { propertiesMcpTools } from './properties.mcp.ts';
+import { listingsRoutes } from './properties.listings.routes.ts';
+import { listingsSchemas } from './properties.listings.schema.ts';
 import { propertiesRoutes } from './properties.routes.ts';
 import { propertiesSchemas } from './properties.schema.ts';
 
 export { PropertyCreated, PropertyUpdated } from './properties.events.ts';
 export { recordPortalRemoval } from './properties.removal.ts';
+export { statusProblem } from './properties.lifecycle.ts';
+export { OPERATOR, recordPropertyChanges } from './properties.writes.ts';
 export {
   AMENITIES,
   CreatePropertyBodySchema,
@@ -15,6 +26,7 @@ export {
   type Amenity,
   type CreatePropertyBody,
   type PortalListQuery,
+  type PropertyStatus,
   type PropertyType,
   type TransactionType,
   propertiesSchemas,
@@ -32,8 +44,15 @@ export type { NewProperty } from './properties.store.ts';
 /** The properties feature's manifest (src/features.ts lists it). */
 export const propertiesFeature = defineFeature({
   name: 'properties',
-  schemas: propertiesSchemas,
-  routes: [propertiesRoutes],
+  schemas: [...propertiesSchemas, ...listingsSchemas],
+  routes: [propertiesRoutes, listingsRoutes],
   mcpTools: propertiesMcpTools,
-  events: [PropertyCreated, PropertyUpdated, PropertyDeleted, PropertyRemoved],
+  events: [
+    PropertyCreated,
+    PropertyUpdated,
+    PropertyPriceChanged,
+    PropertyStatusChanged,
+    PropertyDeleted,
+    PropertyRemoved,
+  ],
 });

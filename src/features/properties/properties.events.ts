@@ -88,3 +88,27 @@ export const PropertyRemoved = defineEvent({
     property: { id: example.id, deletedAt: '2027-03-29T10:15:00.000Z', reason: 'UNPUBLISHED' as const },
   },
 });
+
+export const PropertyPriceChanged = defineEvent({
+  type: 'property.price_changed',
+  description:
+    'A property got a new price (back office, import or the listing API), recorded with `property.updated` in ' +
+    'the same transaction. `data.previousPrice` is what it cost before; both are in `data.property.currency`.',
+  schema: Type.Object(
+    { property: PropertyPayload, previousPrice: Type.Number(), price: Type.Number() },
+    { additionalProperties: false },
+  ),
+  example: { property: { ...example, price: 310000 }, previousPrice: 325000, price: 310000 },
+});
+
+export const PropertyStatusChanged = defineEvent({
+  type: 'property.status_changed',
+  description:
+    'A property moved in its lifecycle (DRAFT, ACTIVE, RESERVED, SOLD, RENTED, INACTIVE), recorded with ' +
+    '`property.updated` in the same transaction. `data.previousStatus` is where it came from.',
+  schema: Type.Object(
+    { property: PropertyPayload, previousStatus: Type.String(), status: Type.String() },
+    { additionalProperties: false },
+  ),
+  example: { property: { ...example, status: 'RESERVED' }, previousStatus: 'ACTIVE', status: 'RESERVED' },
+});

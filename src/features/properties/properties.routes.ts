@@ -21,6 +21,7 @@ import {
   type PortalListQuery,
 } from './properties.schema.ts';
 import * as properties from './properties.service.ts';
+import * as writes from './properties.writes.ts';
 import * as portal from './properties.portal.ts';
 
 const ADMIN = { admin: true } as const;
@@ -133,7 +134,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ data: await properties.createProperty(db, request.params.orgId, request.body) }),
+      reply.code(201).send({ data: await writes.createProperty(db, request.params.orgId, request.body) }),
   );
 
   app.get(
@@ -197,12 +198,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
       },
     },
     async (request) => ({
-      data: await properties.updateProperty(
-        db,
-        request.params.orgId,
-        request.params.propertyId,
-        request.body,
-      ),
+      data: await writes.updateProperty(db, request.params.orgId, request.params.propertyId, request.body),
     }),
   );
 
@@ -223,7 +219,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
       },
     },
     async (request) => ({
-      data: await properties.deleteProperty(db, request.params.orgId, request.params.propertyId),
+      data: await writes.deleteProperty(db, request.params.orgId, request.params.propertyId),
     }),
   );
 };

@@ -1,15 +1,10 @@
 import type { Database, Tx } from '../../db/database.ts';
 import type { PropertyRow } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import type { Actor } from '../../platform/events/catalog.ts';
-import { tombstoneOf } from '../../platform/events/catalog.ts';
-import { recordEvent } from '../../platform/events/record.ts';
 import { countedPageMeta, pageRequest } from '../../platform/http/pagination.ts';
-import { isId, newId } from '../../platform/ids/ids.ts';
+import { isId } from '../../platform/ids/ids.ts';
 import { fold } from '../../platform/text/fold.ts';
 import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
-import { PropertyCreated, PropertyDeleted, PropertyUpdated } from './properties.events.ts';
-import { recordPortalRemoval } from './properties.removal.ts';
 import {
   AMENITIES,
   type AdminListPropertiesQuery,
@@ -20,15 +15,10 @@ import {
   type PropertyStatus,
   type PropertyType,
   type TransactionType,
-  type UpdatePropertyBody,
 } from './properties.schema.ts';
 import * as store from './properties.store.ts';
-import { isAgentOf } from '../agents/index.ts';
 
 export type { PropertyRef } from './properties.store.ts';
-
-/** Back-office changes are recorded with a SYSTEM actor (the operator). */
-const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
 
 /**
  * The published property a portal form refers to, inside the caller's transaction; a 400 naming
@@ -180,7 +170,7 @@ export function propertyColumns(
 }
 
 /** The writable fields of a stored property (the base a PATCH is merged onto). */
-function writableOf(p: PropertyRow): CreatePropertyBody {
+export function writableOf(p: PropertyRow): CreatePropertyBody {
   return {
     code: p.code,
     title: p.title,
@@ -209,106 +199,18 @@ function writableOf(p: PropertyRow): CreatePropertyBody {
   };
 }
 
-async function checkAgent(tx: Tx, organizationId: string, agentId: string | null | undefined) {
-  if (agentId === null || agentId === undefined) return;
-  if (!(await isAgentOf(tx, organizationId, agentId))) {
-    throw Errors.invalidField('body.agentId', 'does not name an agent of this organization');
-  }
-}
-
-/** A parallel write took the code between the update's check and its commit. */
-function codeConflict(code: string | undefined) {
-  return {
-    properties_organization_id_code_key: `A property with code ${code} already exists in this organization`,
-  };
-}
-
-async function loadAdminProperty(tx: Tx, organizationId: string, propertyId: string) {
+/** The back-office view's row, or 404 (malformed, unknown or another organization's id); `lock` for a change. */
+export async function loadAdminProperty(
+  tx: Tx,
+  organizationId: string,
+  propertyId: string,
+  options: { lock?: boolean } = {},
+) {
   const found = isId(propertyId, 'prop')
-    ? await store.findPropertyById(tx, organizationId, propertyId, { portal: false })
+    ? await store.findPropertyById(tx, organizationId, propertyId, { portal: false, lock: options.lock })
     : null;
   if (!found) throw Errors.notFound('Property', propertyId);
   return found;
-}
-
-/** Creates a property (back office); 409 DUPLICATE when its code is taken, 400 for an unknown agent. */
-export async function createProperty(
-  db: Database,
-  organizationId: string,
-  body: CreatePropertyBody,
-): Promise<AdminProperty> {
-  return inTenantOrganization(db, organizationId, async (tx, organization) => {
-    await checkAgent(tx, organizationId, body.agentId);
-    const row = await store.insertProperty(tx, {
-      id: newId('prop'),
-      organizationId,
-      ...propertyColumns(body, organization),
-    });
-    if (!row) {
-      const existing = await store.findPropertyByCode(tx, organizationId, body.code);
-      throw Errors.duplicate(`A property with code ${body.code} already exists in this organization`, {
-        existingId: existing?.id ?? null,
-      });
-    }
-    await recordEvent(tx, {
-      type: PropertyCreated.type,
-      data: { property: eventProperty(row) },
-      actor: OPERATOR,
-    });
-    return toAdminProperty(await loadAdminProperty(tx, organizationId, row.id));
-  });
-}
-
-/** Changes some fields of a property; derived columns follow. 404 outside the organization. */
-export async function updateProperty(
-  db: Database,
-  organizationId: string,
-  propertyId: string,
-  body: UpdatePropertyBody,
-): Promise<AdminProperty> {
-  return inTenantOrganization(
-    db,
-    organizationId,
-    async (tx, organization) => {
-      const current = await loadAdminProperty(tx, organizationId, propertyId);
-      if (body.agentId !== undefined) await checkAgent(tx, organizationId, body.agentId);
-      const merged = { ...writableOf(current.property), ...body } as CreatePropertyBody;
-      const row = await store.updateProperty(
-        tx,
-        organizationId,
-        propertyId,
-        propertyColumns(merged, organization),
-      );
-      if (!row) throw Errors.notFound('Property', propertyId);
-      await recordEvent(tx, {
-        type: PropertyUpdated.type,
-        data: { property: eventProperty(row), changes: Object.keys(body).sort() },
-        actor: OPERATOR,
-      });
-      await recordPortalRemoval(tx, current.property, row, OPERATOR);
-      return toAdminProperty(await loadAdminProperty(tx, organizationId, propertyId));
-    },
-    codeConflict(body.code),
-  );
-}
-
-/** Deletes a property; its leads and appointments keep their history without it. */
-export async function deleteProperty(
-  db: Database,
-  organizationId: string,
-  propertyId: string,
-): Promise<{ id: string; deleted: true }> {
-  return inTenantOrganization(db, organizationId, async (tx) => {
-    const row = isId(propertyId, 'prop') ? await store.deleteProperty(tx, organizationId, propertyId) : null;
-    if (!row) throw Errors.notFound('Property', propertyId);
-    await recordEvent(tx, {
-      type: PropertyDeleted.type,
-      data: { property: tombstoneOf(row.id) },
-      actor: OPERATOR,
-    });
-    await recordPortalRemoval(tx, row, null, OPERATOR);
-    return { id: propertyId, deleted: true as const };
-  });
 }
 
 /** One property, back-office view. */

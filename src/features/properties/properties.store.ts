@@ -1,5 +1,6 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { countMatches, type Tx } from '../../db/database.ts';
+import { keysetConditions, keysetOrder, keysetPosition, type Keyed, type Keyset } from '../../db/keyset.ts';
 import { agents, properties, type AgentRow, type PropertyRow } from '../../db/schema.ts';
 import { containsAllWords } from '../../platform/text/search-sql.ts';
 
@@ -101,13 +102,15 @@ export async function findPropertyById(
   tx: Tx,
   organizationId: string,
   id: string,
-  options: { portal: boolean },
+  options: { portal: boolean; lock?: boolean },
 ): Promise<PropertyWithAgent | null> {
   const conditions = [eq(properties.organizationId, organizationId), eq(properties.id, id)];
   if (options.portal) conditions.push(portalVisible);
-  const rows = await withAgent(tx)
+  const query = withAgent(tx)
     .where(and(...conditions))
     .limit(1);
+  // A change locks the row it reads: its status move and history are judged against the committed state.
+  const rows = await (options.lock ? query.for('update', { of: properties }) : query);
   return rows[0] ?? null;
 }
 
@@ -155,28 +158,51 @@ export async function findPropertyByCode(
   return rows[0] ?? null;
 }
 
+/** The back office's and the listing API's filters (every status; AND). */
 export interface AdminPropertyFilter {
   status?: string;
+  statuses?: readonly string[];
   publishedOnPortal?: boolean;
+  featured?: boolean;
   agentId?: string;
   code?: string;
   q?: string;
+  transactionType?: string;
+  type?: string;
+  /** Folded: every word in the folded city. */
+  city?: string;
+  priceMin?: number;
+  priceMax?: number;
+  bedroomsMin?: number;
 }
 
+function listingConditions(organizationId: string, filter: AdminPropertyFilter): SQL[] {
+  const c: SQL[] = [eq(properties.organizationId, organizationId)];
+  if (filter.status !== undefined) c.push(eq(properties.status, filter.status));
+  if (filter.statuses !== undefined) c.push(inArray(properties.status, [...filter.statuses]));
+  if (filter.publishedOnPortal !== undefined)
+    c.push(eq(properties.publishedOnPortal, filter.publishedOnPortal));
+  if (filter.featured !== undefined) c.push(eq(properties.featured, filter.featured));
+  if (filter.agentId !== undefined) c.push(eq(properties.agentId, filter.agentId));
+  if (filter.code !== undefined) c.push(eq(properties.code, filter.code));
+  if (filter.q !== undefined) c.push(containsAllWords(properties.searchText, filter.q));
+  if (filter.transactionType !== undefined) c.push(eq(properties.transactionType, filter.transactionType));
+  if (filter.type !== undefined) c.push(eq(properties.type, filter.type));
+  if (filter.city !== undefined) c.push(containsAllWords(properties.searchCity, filter.city));
+  if (filter.priceMin !== undefined) c.push(gte(properties.priceValue, filter.priceMin));
+  if (filter.priceMax !== undefined) c.push(lte(properties.priceValue, filter.priceMax));
+  if (filter.bedroomsMin !== undefined) c.push(gte(properties.bedrooms, filter.bedroomsMin));
+  return c;
+}
+
+/** One page of the organization's properties, newest first, and the (bounded) count of the matches. */
 export async function listProperties(
   tx: Tx,
   organizationId: string,
   filter: AdminPropertyFilter,
   page: { limit: number; offset: number },
 ): Promise<{ items: PropertyWithAgent[]; total: number }> {
-  const conditions: SQL[] = [eq(properties.organizationId, organizationId)];
-  if (filter.status !== undefined) conditions.push(eq(properties.status, filter.status));
-  if (filter.publishedOnPortal !== undefined)
-    conditions.push(eq(properties.publishedOnPortal, filter.publishedOnPortal));
-  if (filter.agentId !== undefined) conditions.push(eq(properties.agentId, filter.agentId));
-  if (filter.code !== undefined) conditions.push(eq(properties.code, filter.code));
-  if (filter.q !== undefined) conditions.push(containsAllWords(properties.searchText, filter.q));
-  const where = and(...conditions);
+  const where = and(...listingConditions(organizationId, filter));
   const [items, total] = await Promise.all([
     withAgent(tx)
       .where(where)
@@ -186,4 +212,27 @@ export async function listProperties(
     countMatches(tx, properties, where),
   ]);
   return { items, total };
+}
+
+/** A cursor page: the matching properties after the keyset's position, oldest change first. */
+export async function listPropertiesByUpdatedAt(
+  tx: Tx,
+  organizationId: string,
+  filter: AdminPropertyFilter,
+  keyset: Keyset,
+): Promise<Keyed<PropertyWithAgent>[]> {
+  const rows = await tx
+    .select({ property: properties, agent: agentCard, position: keysetPosition(properties.updatedAt) })
+    .from(properties)
+    .leftJoin(
+      agents,
+      and(eq(agents.organizationId, properties.organizationId), eq(agents.id, properties.agentId)),
+    )
+    .where(and(...listingConditions(organizationId, filter), ...keysetConditions(properties, keyset)))
+    .orderBy(...keysetOrder(properties))
+    .limit(keyset.limit);
+  return rows.map(({ property, agent, position }) => ({
+    row: { property, agent },
+    key: { updatedAt: position, id: property.id },
+  }));
 }

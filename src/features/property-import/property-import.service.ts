@@ -4,7 +4,6 @@ import type { Validator } from 'typebox/compile';
 import type { Database } from '../../db/database.ts';
 import type { PropertyRow } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
 import { requireTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
@@ -18,13 +17,14 @@ import {
   propertiesSchemas,
   propertyColumns,
   type PropertyColumns,
+  OPERATOR,
   PropertyCreated,
+  type PropertyStatus,
   PropertyUpdated,
   recordPortalRemoval,
+  recordPropertyChanges,
+  statusProblem,
 } from '../properties/index.ts';
-
-/** Back-office changes are recorded with a SYSTEM actor (the operator). */
-const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
 
 /** At most this many error entries per row: a row of garbage must not flood the report. */
 const MAX_ERRORS_PER_ROW = 10;
@@ -272,9 +272,18 @@ export async function importProperties(
     const writes: NewProperty[] = [];
     const changes = new Map<string, string[]>();
     let unchanged = 0;
-    for (const { body } of good) {
+    for (const { index, body } of good) {
       const columns = propertyColumns(body, organization);
       const current = existing.get(body.code);
+      const problem = statusProblem(
+        (current?.status ?? null) as PropertyStatus | null,
+        columns.status as PropertyStatus,
+        body.transactionType,
+      );
+      if (problem !== null) {
+        fail(index, 'status', problem);
+        continue;
+      }
       if (current) {
         const changed = changedFields(current, columns);
         if (changed.length === 0) {
@@ -308,6 +317,7 @@ export async function importProperties(
             },
       );
       const before = existing.get(row.code);
+      await recordPropertyChanges(tx, inserted ? null : (before ?? null), row, OPERATOR);
       if (!inserted && before) await recordPortalRemoval(tx, before, row, OPERATOR);
     }
     return { created, updated: written.length - created, unchanged };

@@ -19,6 +19,9 @@ export const SCOPES = [
   'tasks:write',
   'appointments:write',
   'leads:read',
+  // Issue 25: the agency's listings through v1 (listings:write support-approved, access level 3).
+  'listings:read',
+  'listings:write',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -38,6 +41,7 @@ export const APPROVAL_SCOPES: readonly Scope[] = [
   'deals:write',
   'tasks:write',
   'appointments:write',
+  'listings:write',
 ];
 
 export const DEFAULT_SECRET_SCOPES: readonly Scope[] = SCOPES.filter((s) => !APPROVAL_SCOPES.includes(s));

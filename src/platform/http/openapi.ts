@@ -95,6 +95,10 @@ const TAGS = [
   },
   { name: 'Introspection', description: 'Who am I: the calling key, its organization and its rate limits' },
   { name: 'Leads', description: 'Lead capture and visit requests from the portal' },
+  {
+    name: 'Listings',
+    description: "The agency's own listings: every status, the lifecycle, price and status history",
+  },
   { name: 'MCP', description: 'Read-only Model Context Protocol endpoint for AI agents (docs/mcp.md)' },
   { name: 'Operations', description: 'Health, readiness, metrics and this description' },
   { name: 'Portal', description: 'The public portal: listings with filters and facets, agents, portal data' },

@@ -157,10 +157,15 @@ describe('POST /admin/v1/organizations/{orgId}/properties/import: happy path', (
     expect(updated.createdAt).toBe(original.createdAt);
     expect(updated.updatedAt > original.updatedAt).toBe(true);
 
-    const last = (await eventsOf(org.id)).at(-1);
-    expect(last).toMatchObject({
+    // property.updated names the fields; the new price also records property.price_changed after it.
+    const [updatedEvent, priceEvent] = (await eventsOf(org.id)).slice(-2);
+    expect(updatedEvent).toMatchObject({
       type: 'property.updated',
       data: { property: { code: 'IMP-1' }, changes: ['coordinates', 'featured', 'price'] },
+    });
+    expect(priceEvent).toMatchObject({
+      type: 'property.price_changed',
+      data: { property: { code: 'IMP-1' }, price: 185000 },
     });
   });
 

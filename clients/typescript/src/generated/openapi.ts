@@ -632,6 +632,78 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/listings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search the agency's listings (every status)
+     * @description Secret or read-only secret key with `listings:read`. Every listing of the organization, whatever its status or publication, in the back-office view (exact address, `internalNotes`, `customFields`), newest first. Filters combine with AND. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     */
+    get: operations['listings.list'];
+    put?: never;
+    /**
+     * Create a listing
+     * @description Secret key with `listings:write`, access level 3. Required: `code`, `title`, `transactionType`, `type`, `price`, `city`. Defaults: ACTIVE, published on the portal, not featured, the organization's currency; DRAFT keeps it off the portal until it is ready. 409 DUPLICATE when the code is taken (`error.existingId`), 400 for an `agentId` that is not the organization's, 409 for SOLD/RENTED on the wrong transaction type. Records `property.created` (actor API) and the first history entries. Send an `Idempotency-Key` to retry safely.
+     */
+    post: operations['listings.create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/listings/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One listing
+     * @description Secret or read-only secret key with `listings:read`. The back-office view, whatever the status. 404 when the id is malformed, unknown or of another organization (one answer for all three).
+     */
+    get: operations['listings.get'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a listing
+     * @description Secret key with `listings:write`, access level 3. Removes the listing, its history and its visit requests; its leads, appointments and deals stay, with `propertyId` null. Records `property.deleted` (and `property.removed` if it was on the portal), actor API. 404 for an id of another organization. To take a listing off the market and keep it, move it to INACTIVE instead.
+     */
+    delete: operations['listings.delete'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a listing
+     * @description Secret key with `listings:write`, access level 3. Only the fields sent change; null clears a nullable field; `amenities`, `photos` and `customFields` are replaced whole. Status moves allowed: DRAFT → ACTIVE, INACTIVE; ACTIVE → RESERVED, SOLD, RENTED, INACTIVE; RESERVED → ACTIVE, SOLD, RENTED, INACTIVE; SOLD → (final); RENTED → ACTIVE, INACTIVE; INACTIVE → ACTIVE, DRAFT (staying put is always allowed). Any other move is a 409 CONFLICT with `error.reason` ILLEGAL_STATUS_MOVE and `error.allowed`; SOLD needs a SALE or SALE_OR_RENT property and RENTED a RENT or SALE_OR_RENT one (409, reason STATUS_NOT_ALLOWED). The portal shows exactly the ACTIVE listings with `publishedOnPortal`. Records `property.updated` naming the fields sent, `property.price_changed` when the price or currency changed and `property.status_changed` when the status did (actor API), with their history entries, in the same transaction. 404 for an id of another organization; 409 DUPLICATE for a code another listing has.
+     */
+    patch: operations['listings.update'];
+    trace?: never;
+  };
+  '/v1/listings/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A listing's price and status changes
+     * @description Secret or read-only secret key with `listings:read`. Every price change (with its currency) and status change, oldest first, each with who made it (`actor.kind` SYSTEM for the back office and imports, API for a key); the first entries, with null previous values, are its creation. Kept since the listing API exists (listings older than that start at their first change). 404 as for the listing.
+     */
+    get: operations['listings.history'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/me': {
     parameters: {
       query?: never;
@@ -1718,6 +1790,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'property.price_changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * property.price_changed
+     * @description A property got a new price (back office, import or the listing API), recorded with `property.updated` in the same transaction. `data.previousPrice` is what it cost before; both are in `data.property.currency`.
+     */
+    post: operations['webhook.property.price_changed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'property.removed': {
     parameters: {
       query?: never;
@@ -1732,6 +1824,26 @@ export interface webhooks {
      * @description A property left the public portal: unpublished (`publishedOnPortal` false), deactivated (status no longer ACTIVE) or deleted, by the back office or an import. A portal mirror deletes its copy; a later `property.updated` that makes it visible again brings it back. `data.property` = `{id, deletedAt, reason}`, deletedAt being when it left.
      */
     post: operations['webhook.property.removed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'property.status_changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * property.status_changed
+     * @description A property moved in its lifecycle (DRAFT, ACTIVE, RESERVED, SOLD, RENTED, INACTIVE), recorded with `property.updated` in the same transaction. `data.previousStatus` is where it came from.
+     */
+    post: operations['webhook.property.status_changed'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2179,6 +2291,8 @@ export interface components {
         | 'tasks:write'
         | 'appointments:write'
         | 'leads:read'
+        | 'listings:read'
+        | 'listings:write'
       )[];
       /** @enum {string} */
       keyType: 'publishable' | 'secret' | 'read_only_secret';
@@ -2307,6 +2421,8 @@ export interface components {
         | 'tasks:write'
         | 'appointments:write'
         | 'leads:read'
+        | 'listings:read'
+        | 'listings:write'
       )[];
       accessLevel: number;
       /** @enum {string} */
@@ -2366,6 +2482,8 @@ export interface components {
         | 'tasks:write'
         | 'appointments:write'
         | 'leads:read'
+        | 'listings:read'
+        | 'listings:write'
       )[];
       accessLevel: number;
       /** @enum {string} */
@@ -3242,7 +3360,7 @@ export interface components {
         | 'PARKING'
         | 'ROOM';
       /** @enum {string} */
-      status: 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
+      status: 'DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
       featured: boolean;
       price: number;
       /**
@@ -3327,7 +3445,7 @@ export interface components {
         | 'PARKING'
         | 'ROOM';
       /** @enum {string} */
-      status: 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
+      status: 'DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
       featured: boolean;
       price: number;
       /**
@@ -3409,7 +3527,7 @@ export interface components {
         | 'PARKING'
         | 'ROOM';
       /** @enum {string} */
-      status?: 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
+      status?: 'DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
       publishedOnPortal?: boolean;
       featured?: boolean;
       price: number;
@@ -3479,7 +3597,7 @@ export interface components {
         | 'PARKING'
         | 'ROOM';
       /** @enum {string} */
-      status?: 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
+      status?: 'DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
       publishedOnPortal?: boolean;
       featured?: boolean;
       price?: number;
@@ -3585,6 +3703,56 @@ export interface components {
         max: number | null;
       };
       sortOptions: string[];
+    };
+    /**
+     * @description One price or status change of a listing
+     * @example {
+     *       "id": "pchg_0VhJ3kQ2Zt8mX1pR4sT6uW",
+     *       "kind": "PRICE",
+     *       "previousPrice": 325000,
+     *       "price": 310000,
+     *       "currency": "EUR",
+     *       "previousStatus": null,
+     *       "status": null,
+     *       "actor": {
+     *         "kind": "API",
+     *         "userId": null
+     *       },
+     *       "createdAt": "2026-11-27T10:15:00.000Z"
+     *     }
+     */
+    PropertyChange: {
+      /**
+       * @description pchg_… identifier
+       * @example pchg_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      id: string;
+      /**
+       * @description Which field changed
+       * @enum {string}
+       */
+      kind: 'PRICE' | 'STATUS';
+      /** @description PRICE: the price before (null at creation); STATUS: null */
+      previousPrice: number | null;
+      /** @description PRICE: the new price; STATUS: null */
+      price: number | null;
+      /** @description PRICE: of both prices; STATUS: null */
+      currency: string | null;
+      /** @description STATUS: the status before (null at creation); PRICE: null */
+      previousStatus: ('DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE') | null;
+      /** @description STATUS: the new status; PRICE: null */
+      status: ('DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE') | null;
+      actor: {
+        /** @description SYSTEM (back office, import) or API (a key) */
+        kind: string;
+        /** @description The agent a key is bound to */
+        userId: string | null;
+      };
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      createdAt: string;
     };
     PortalColors: {
       /**
@@ -5024,7 +5192,9 @@ export interface components {
           | 'note.created'
           | 'property.created'
           | 'property.deleted'
+          | 'property.price_changed'
           | 'property.removed'
+          | 'property.status_changed'
           | 'property.updated'
           | 'task.created'
           | 'task.deleted'
@@ -16161,6 +16331,1733 @@ export interface operations {
       };
     };
   };
+  'listings.list': {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1 */
+        page?: number;
+        /** @description Items per page, at most 100 */
+        pageSize?: number;
+        /** @description Only listings in this status */
+        status?: 'DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
+        /** @description `true`: only listings published on the portal; `false`: only unpublished ones */
+        publishedOnPortal?: boolean;
+        /** @description `true`: only featured listings */
+        featured?: boolean;
+        /** @description agt_… of the listing agent */
+        agentId?: string;
+        /** @description The agency's reference, exact */
+        code?: string;
+        /** @description Every word in code, title, description, city or neighborhood (case- and accent-insensitive) */
+        q?: string;
+        /** @description Exactly this type */
+        transactionType?: 'SALE' | 'RENT' | 'SALE_OR_RENT';
+        /** @description Only items of this type */
+        type?:
+          | 'APARTMENT'
+          | 'HOUSE'
+          | 'STUDIO'
+          | 'PENTHOUSE'
+          | 'DUPLEX'
+          | 'TOWNHOUSE'
+          | 'VILLA'
+          | 'LAND'
+          | 'COMMERCIAL'
+          | 'OFFICE'
+          | 'WAREHOUSE'
+          | 'PARKING'
+          | 'ROOM';
+        /** @description Case- and accent-insensitive substring */
+        city?: string;
+        /** @description Lowest price, inclusive */
+        priceMin?: number;
+        /** @description Highest price, inclusive (not below `priceMin`) */
+        priceMax?: number;
+        /** @description At least this many bedrooms */
+        bedroomsMin?: number;
+        /**
+         * @description Cursor mode: only items whose updatedAt is strictly later (a date means its start, UTC; precision to the microsecond). Items come by (updatedAt, id), oldest change first; `meta` is CursorMeta
+         * @example 2026-11-01T00:00:00Z
+         */
+        updatedAfter?: string;
+        /**
+         * @description Cursor mode: the `meta.nextCursor` of the previous page, unchanged, sent with the same filters. Not with `page`; `sortBy`/`sortOrder` only as updatedAt/asc
+         * @example MXwyMDI2LTExLTI2VDA5OjMwOjAwLjEyMzQ1Nlp8Y3RfMFZoSjNrUTJadDhtWDFwUjRzVDZ1RHxuTzNxUnBXQ3h5ZjJBd0VC
+         */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The back-office view: exact address, zip code and coordinates, notes and custom fields */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "code": "MAL-0042",
+           *           "title": "Sea view flat in Málaga",
+           *           "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *           "transactionType": "SALE",
+           *           "type": "APARTMENT",
+           *           "status": "DRAFT",
+           *           "featured": true,
+           *           "price": 0,
+           *           "currency": "EUR",
+           *           "city": "Málaga",
+           *           "neighborhood": "El Limonar",
+           *           "address": "Calle Larios 5",
+           *           "zipCode": "29015",
+           *           "coordinates": {
+           *             "latitude": -90,
+           *             "longitude": -180
+           *           },
+           *           "approximateLocation": true,
+           *           "bedrooms": 0,
+           *           "bathrooms": 0,
+           *           "area": 0,
+           *           "amenities": [
+           *             "petFriendly"
+           *           ],
+           *           "photos": [
+           *             {
+           *               "url": "http://example.com",
+           *               "caption": "Living room"
+           *             }
+           *           ],
+           *           "agent": {
+           *             "id": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "firstName": "Lucía",
+           *             "lastName": "García",
+           *             "phone": "+34600111222",
+           *             "email": "string",
+           *             "photoUrl": "https://cdn.example.com/agents/lucia.jpg"
+           *           },
+           *           "createdAt": "2027-03-29T10:15:00.000Z",
+           *           "updatedAt": "2027-03-29T10:15:00.000Z",
+           *           "publishedOnPortal": true,
+           *           "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "internalNotes": "The owner is open to offers.",
+           *           "customFields": {
+           *             "property1": null,
+           *             "property2": null
+           *           }
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['AdminProperty'][];
+            /** @description PageMeta in page mode; CursorMeta with `updatedAfter` or `cursor` */
+            meta: components['schemas']['PageMeta'] | components['schemas']['CursorMeta'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'listings.create': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; another body, or the first request still running, is a 409 DUPLICATE. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "code": "CT-000042",
+         *       "title": "Sea view flat in Málaga",
+         *       "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+         *       "transactionType": "SALE",
+         *       "type": "APARTMENT",
+         *       "status": "DRAFT",
+         *       "publishedOnPortal": true,
+         *       "featured": true,
+         *       "price": 0,
+         *       "currency": "EUR",
+         *       "city": "Málaga",
+         *       "neighborhood": "El Limonar",
+         *       "address": "Calle Larios 5",
+         *       "zipCode": "29015",
+         *       "coordinates": {
+         *         "latitude": -90,
+         *         "longitude": -180
+         *       },
+         *       "approximateLocation": true,
+         *       "bedrooms": 0,
+         *       "bathrooms": 0,
+         *       "area": 0,
+         *       "amenities": [
+         *         "petFriendly"
+         *       ],
+         *       "photos": [
+         *         {
+         *           "url": "http://example.com",
+         *           "caption": "Living room"
+         *         }
+         *       ],
+         *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "internalNotes": "The owner is open to offers.",
+         *       "customFields": {
+         *         "property1": null,
+         *         "property2": null
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['CreatePropertyBody'];
+      };
+    };
+    responses: {
+      /** @description The back-office view: exact address, zip code and coordinates, notes and custom fields */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "code": "MAL-0042",
+           *         "title": "Sea view flat in Málaga",
+           *         "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *         "transactionType": "SALE",
+           *         "type": "APARTMENT",
+           *         "status": "DRAFT",
+           *         "featured": true,
+           *         "price": 0,
+           *         "currency": "EUR",
+           *         "city": "Málaga",
+           *         "neighborhood": "El Limonar",
+           *         "address": "Calle Larios 5",
+           *         "zipCode": "29015",
+           *         "coordinates": {
+           *           "latitude": -90,
+           *           "longitude": -180
+           *         },
+           *         "approximateLocation": true,
+           *         "bedrooms": 0,
+           *         "bathrooms": 0,
+           *         "area": 0,
+           *         "amenities": [
+           *           "petFriendly"
+           *         ],
+           *         "photos": [
+           *           {
+           *             "url": "http://example.com",
+           *             "caption": "Living room"
+           *           }
+           *         ],
+           *         "agent": {
+           *           "id": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "firstName": "Lucía",
+           *           "lastName": "García",
+           *           "phone": "+34600111222",
+           *           "email": "string",
+           *           "photoUrl": "https://cdn.example.com/agents/lucia.jpg"
+           *         },
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z",
+           *         "publishedOnPortal": true,
+           *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "internalNotes": "The owner is open to offers.",
+           *         "customFields": {
+           *           "property1": null,
+           *           "property2": null
+           *         }
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['AdminProperty'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'listings.get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The back-office view: exact address, zip code and coordinates, notes and custom fields */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "code": "MAL-0042",
+           *         "title": "Sea view flat in Málaga",
+           *         "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *         "transactionType": "SALE",
+           *         "type": "APARTMENT",
+           *         "status": "DRAFT",
+           *         "featured": true,
+           *         "price": 0,
+           *         "currency": "EUR",
+           *         "city": "Málaga",
+           *         "neighborhood": "El Limonar",
+           *         "address": "Calle Larios 5",
+           *         "zipCode": "29015",
+           *         "coordinates": {
+           *           "latitude": -90,
+           *           "longitude": -180
+           *         },
+           *         "approximateLocation": true,
+           *         "bedrooms": 0,
+           *         "bathrooms": 0,
+           *         "area": 0,
+           *         "amenities": [
+           *           "petFriendly"
+           *         ],
+           *         "photos": [
+           *           {
+           *             "url": "http://example.com",
+           *             "caption": "Living room"
+           *           }
+           *         ],
+           *         "agent": {
+           *           "id": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "firstName": "Lucía",
+           *           "lastName": "García",
+           *           "phone": "+34600111222",
+           *           "email": "string",
+           *           "photoUrl": "https://cdn.example.com/agents/lucia.jpg"
+           *         },
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z",
+           *         "publishedOnPortal": true,
+           *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "internalNotes": "The owner is open to offers.",
+           *         "customFields": {
+           *           "property1": null,
+           *           "property2": null
+           *         }
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['AdminProperty'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'listings.delete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "deleted": true
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: {
+              id: string;
+              /** @enum {boolean} */
+              deleted: true;
+            };
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'listings.update': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "code": "CT-000042",
+         *       "title": "Sea view flat in Málaga",
+         *       "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+         *       "transactionType": "SALE",
+         *       "type": "APARTMENT",
+         *       "status": "DRAFT",
+         *       "publishedOnPortal": true,
+         *       "featured": true,
+         *       "price": 0,
+         *       "currency": "EUR",
+         *       "city": "Málaga",
+         *       "neighborhood": "El Limonar",
+         *       "address": "Calle Larios 5",
+         *       "zipCode": "29015",
+         *       "coordinates": {
+         *         "latitude": -90,
+         *         "longitude": -180
+         *       },
+         *       "approximateLocation": true,
+         *       "bedrooms": 0,
+         *       "bathrooms": 0,
+         *       "area": 0,
+         *       "amenities": [
+         *         "petFriendly"
+         *       ],
+         *       "photos": [
+         *         {
+         *           "url": "http://example.com",
+         *           "caption": "Living room"
+         *         }
+         *       ],
+         *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "internalNotes": "The owner is open to offers.",
+         *       "customFields": {
+         *         "property1": null,
+         *         "property2": null
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['UpdatePropertyBody'];
+      };
+    };
+    responses: {
+      /** @description The back-office view: exact address, zip code and coordinates, notes and custom fields */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "code": "MAL-0042",
+           *         "title": "Sea view flat in Málaga",
+           *         "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *         "transactionType": "SALE",
+           *         "type": "APARTMENT",
+           *         "status": "DRAFT",
+           *         "featured": true,
+           *         "price": 0,
+           *         "currency": "EUR",
+           *         "city": "Málaga",
+           *         "neighborhood": "El Limonar",
+           *         "address": "Calle Larios 5",
+           *         "zipCode": "29015",
+           *         "coordinates": {
+           *           "latitude": -90,
+           *           "longitude": -180
+           *         },
+           *         "approximateLocation": true,
+           *         "bedrooms": 0,
+           *         "bathrooms": 0,
+           *         "area": 0,
+           *         "amenities": [
+           *           "petFriendly"
+           *         ],
+           *         "photos": [
+           *           {
+           *             "url": "http://example.com",
+           *             "caption": "Living room"
+           *           }
+           *         ],
+           *         "agent": {
+           *           "id": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "firstName": "Lucía",
+           *           "lastName": "García",
+           *           "phone": "+34600111222",
+           *           "email": "string",
+           *           "photoUrl": "https://cdn.example.com/agents/lucia.jpg"
+           *         },
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z",
+           *         "publishedOnPortal": true,
+           *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "internalNotes": "The owner is open to offers.",
+           *         "customFields": {
+           *           "property1": null,
+           *           "property2": null
+           *         }
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['AdminProperty'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'listings.history': {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1 */
+        page?: number;
+        /** @description Items per page, at most 100 */
+        pageSize?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The resource's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One price or status change of a listing */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "pchg_0VhJ3kQ2Zt8mX1pR4sT6uW",
+           *           "kind": "PRICE",
+           *           "previousPrice": 325000,
+           *           "price": 310000,
+           *           "currency": "EUR",
+           *           "previousStatus": null,
+           *           "status": null,
+           *           "actor": {
+           *             "kind": "API",
+           *             "userId": null
+           *           },
+           *           "createdAt": "2026-11-27T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['PropertyChange'][];
+            meta: components['schemas']['PageMeta'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
   'me.get': {
     parameters: {
       query?: never;
@@ -17212,7 +19109,7 @@ export interface operations {
            *           "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
            *           "transactionType": "SALE",
            *           "type": "APARTMENT",
-           *           "status": "ACTIVE",
+           *           "status": "DRAFT",
            *           "featured": true,
            *           "price": 0,
            *           "currency": "EUR",
@@ -17444,7 +19341,7 @@ export interface operations {
            *         "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
            *         "transactionType": "SALE",
            *         "type": "APARTMENT",
-           *         "status": "ACTIVE",
+           *         "status": "DRAFT",
            *         "featured": true,
            *         "price": 0,
            *         "currency": "EUR",
@@ -17783,7 +19680,7 @@ export interface operations {
            *           "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
            *           "transactionType": "SALE",
            *           "type": "APARTMENT",
-           *           "status": "ACTIVE",
+           *           "status": "DRAFT",
            *           "featured": true,
            *           "price": 0,
            *           "currency": "EUR",
@@ -28344,6 +30241,129 @@ export interface operations {
       };
     };
   };
+  'webhook.property.price_changed': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "property.price_changed",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "property.price_changed",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "property": {
+         *           "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uW",
+         *           "code": "MAL-0042",
+         *           "title": "Bright two-bedroom flat near the port",
+         *           "transactionType": "SALE",
+         *           "type": "APARTMENT",
+         *           "status": "ACTIVE",
+         *           "publishedOnPortal": true,
+         *           "featured": false,
+         *           "price": 310000,
+         *           "currency": "EUR",
+         *           "city": "Málaga",
+         *           "neighborhood": "Soho",
+         *           "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uA",
+         *           "createdAt": "2026-11-02T10:15:00.000Z",
+         *           "updatedAt": "2026-11-02T10:15:00.000Z"
+         *         },
+         *         "previousPrice": 325000,
+         *         "price": 310000
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'property.price_changed';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'property.price_changed';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
+            userId: string | null;
+          };
+          data: {
+            property: {
+              id: string;
+              code: string;
+              title: string;
+              transactionType: string;
+              type: string;
+              status: string;
+              publishedOnPortal: boolean;
+              featured: boolean;
+              price: number;
+              currency: string;
+              city: string;
+              neighborhood: string | null;
+              agentId: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+            };
+            previousPrice: number;
+            price: number;
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   'webhook.property.removed': {
     parameters: {
       query?: never;
@@ -28413,6 +30433,129 @@ export interface operations {
               /** @description Why it left: UNPUBLISHED, DEACTIVATED, DELETED */
               reason: 'UNPUBLISHED' | 'DEACTIVATED' | 'DELETED';
             };
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.property.status_changed': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "property.status_changed",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "property.status_changed",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "property": {
+         *           "id": "prop_0VhJ3kQ2Zt8mX1pR4sT6uW",
+         *           "code": "MAL-0042",
+         *           "title": "Bright two-bedroom flat near the port",
+         *           "transactionType": "SALE",
+         *           "type": "APARTMENT",
+         *           "status": "RESERVED",
+         *           "publishedOnPortal": true,
+         *           "featured": false,
+         *           "price": 325000,
+         *           "currency": "EUR",
+         *           "city": "Málaga",
+         *           "neighborhood": "Soho",
+         *           "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uA",
+         *           "createdAt": "2026-11-02T10:15:00.000Z",
+         *           "updatedAt": "2026-11-02T10:15:00.000Z"
+         *         },
+         *         "previousStatus": "ACTIVE",
+         *         "status": "RESERVED"
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'property.status_changed';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'property.status_changed';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
+            userId: string | null;
+          };
+          data: {
+            property: {
+              id: string;
+              code: string;
+              title: string;
+              transactionType: string;
+              type: string;
+              status: string;
+              publishedOnPortal: boolean;
+              featured: boolean;
+              price: number;
+              currency: string;
+              city: string;
+              neighborhood: string | null;
+              agentId: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+            };
+            previousStatus: string;
+            status: string;
           };
           /** @description The event's place in the organization's event log (GET /v1/event-log) */
           sequence: number;

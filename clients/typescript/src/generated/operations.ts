@@ -375,6 +375,60 @@ export const OPERATIONS = {
     cursor: null,
     idempotent: true,
   },
+  'listings.create': {
+    method: 'POST',
+    path: '/v1/listings',
+    pathParams: [],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
+  'listings.delete': {
+    method: 'DELETE',
+    path: '/v1/listings/{id}',
+    pathParams: ['id'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'listings.get': {
+    method: 'GET',
+    path: '/v1/listings/{id}',
+    pathParams: ['id'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'listings.history': {
+    method: 'GET',
+    path: '/v1/listings/{id}/history',
+    pathParams: ['id'],
+    input: 'query',
+    paged: true,
+    cursor: null,
+    idempotent: false,
+  },
+  'listings.list': {
+    method: 'GET',
+    path: '/v1/listings',
+    pathParams: [],
+    input: 'query',
+    paged: true,
+    cursor: 'cursor',
+    idempotent: false,
+  },
+  'listings.update': {
+    method: 'PATCH',
+    path: '/v1/listings/{id}',
+    pathParams: ['id'],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
   'me.get': {
     method: 'GET',
     path: '/v1/me',
@@ -1139,6 +1193,74 @@ export interface Api {
      * `POST /v1/leads/schedule` (leads.schedule)
      */
     schedule(body: Body<'leads.schedule'>, options?: RequestOptions): Promise<ApiResult<'leads.schedule'>>;
+  };
+  listings: {
+    /**
+     * Create a listing
+     *
+     * Secret key with `listings:write`, access level 3. Required: `code`, `title`, `transactionType`, `type`, `price`, `city`. Defaults: ACTIVE, published on the portal, not featured, the organization's currency; DRAFT keeps it off the portal until it is ready. 409 DUPLICATE when the code is taken (`error.existingId`), 400 for an `agentId` that is not the organization's, 409 for SOLD/RENTED on the wrong transaction type. Records `property.created` (actor API) and the first history entries. Send an `Idempotency-Key` to retry safely.
+     *
+     * `POST /v1/listings` (listings.create)
+     */
+    create(body: Body<'listings.create'>, options?: RequestOptions): Promise<ApiResult<'listings.create'>>;
+    /**
+     * Delete a listing
+     *
+     * Secret key with `listings:write`, access level 3. Removes the listing, its history and its visit requests; its leads, appointments and deals stay, with `propertyId` null. Records `property.deleted` (and `property.removed` if it was on the portal), actor API. 404 for an id of another organization. To take a listing off the market and keep it, move it to INACTIVE instead.
+     *
+     * `DELETE /v1/listings/{id}` (listings.delete)
+     */
+    delete(id: string, options?: RequestOptions): Promise<ApiResult<'listings.delete'>>;
+    /**
+     * One listing
+     *
+     * Secret or read-only secret key with `listings:read`. The back-office view, whatever the status. 404 when the id is malformed, unknown or of another organization (one answer for all three).
+     *
+     * `GET /v1/listings/{id}` (listings.get)
+     */
+    get(id: string, options?: RequestOptions): Promise<ApiResult<'listings.get'>>;
+    /**
+     * A listing's price and status changes
+     *
+     * Secret or read-only secret key with `listings:read`. Every price change (with its currency) and status change, oldest first, each with who made it (`actor.kind` SYSTEM for the back office and imports, API for a key); the first entries, with null previous values, are its creation. Kept since the listing API exists (listings older than that start at their first change). 404 as for the listing.
+     *
+     * `GET /v1/listings/{id}/history` (listings.history)
+     */
+    history(
+      id: string,
+      query?: Query<'listings.history'>,
+      options?: RequestOptions,
+    ): PagePromise<'listings.history'>;
+    /**
+     * Every item of `listings.list`, page after page: an async iterator that sends `meta.nextCursor` back as `cursor` until `hasMore` is false. Without `updatedAfter` or `cursor` it starts from the oldest change (cursor mode).
+     *
+     * Search the agency's listings (every status)
+     *
+     * Secret or read-only secret key with `listings:read`. Every listing of the organization, whatever its status or publication, in the back-office view (exact address, `internalNotes`, `customFields`), newest first. Filters combine with AND. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     *
+     * `GET /v1/listings` (listings.list)
+     */
+    iterate(query?: Query<'listings.list'>, options?: RequestOptions): AsyncIterable<Item<'listings.list'>>;
+    /**
+     * Search the agency's listings (every status)
+     *
+     * Secret or read-only secret key with `listings:read`. Every listing of the organization, whatever its status or publication, in the back-office view (exact address, `internalNotes`, `customFields`), newest first. Filters combine with AND. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     *
+     * `GET /v1/listings` (listings.list)
+     */
+    list(query?: Query<'listings.list'>, options?: RequestOptions): PagePromise<'listings.list'>;
+    /**
+     * Change a listing
+     *
+     * Secret key with `listings:write`, access level 3. Only the fields sent change; null clears a nullable field; `amenities`, `photos` and `customFields` are replaced whole. Status moves allowed: DRAFT → ACTIVE, INACTIVE; ACTIVE → RESERVED, SOLD, RENTED, INACTIVE; RESERVED → ACTIVE, SOLD, RENTED, INACTIVE; SOLD → (final); RENTED → ACTIVE, INACTIVE; INACTIVE → ACTIVE, DRAFT (staying put is always allowed). Any other move is a 409 CONFLICT with `error.reason` ILLEGAL_STATUS_MOVE and `error.allowed`; SOLD needs a SALE or SALE_OR_RENT property and RENTED a RENT or SALE_OR_RENT one (409, reason STATUS_NOT_ALLOWED). The portal shows exactly the ACTIVE listings with `publishedOnPortal`. Records `property.updated` naming the fields sent, `property.price_changed` when the price or currency changed and `property.status_changed` when the status did (actor API), with their history entries, in the same transaction. 404 for an id of another organization; 409 DUPLICATE for a code another listing has.
+     *
+     * `PATCH /v1/listings/{id}` (listings.update)
+     */
+    update(
+      id: string,
+      body: Body<'listings.update'>,
+      options?: RequestOptions,
+    ): Promise<ApiResult<'listings.update'>>;
   };
   me: {
     /**

@@ -1,0 +1,88 @@
+// The agency's listing API's reads (/v1/listings): every status, the back-office view, the history.
+import type { Database } from '../../db/database.ts';
+import type { PropertyChangeRow } from '../../db/schema.ts';
+import {
+  countedPageMeta,
+  cursorPage,
+  listRequest,
+  pageRequest,
+  type ListMeta,
+  type PageMeta,
+} from '../../platform/http/pagination.ts';
+import { fold } from '../../platform/text/fold.ts';
+import { listPropertyChanges } from './properties.changes.store.ts';
+import type { ListingListQuery, PropertyChange } from './properties.listings.schema.ts';
+import type { AdminProperty, PropertyStatus } from './properties.schema.ts';
+import { loadAdminProperty, toAdminProperty } from './properties.service.ts';
+import * as store from './properties.store.ts';
+
+function filterOf(query: ListingListQuery): store.AdminPropertyFilter {
+  return {
+    status: query.status,
+    publishedOnPortal: query.publishedOnPortal,
+    featured: query.featured,
+    agentId: query.agentId,
+    code: query.code,
+    q: query.q,
+    transactionType: query.transactionType,
+    type: query.type,
+    city: query.city === undefined ? undefined : fold(query.city),
+    priceMin: query.priceMin,
+    priceMax: query.priceMax,
+    bedroomsMin: query.bedroomsMin,
+  };
+}
+
+/** GET /v1/listings: newest first in page mode, oldest change first in cursor mode. */
+export async function listListings(
+  db: Database,
+  organizationId: string,
+  query: ListingListQuery,
+): Promise<{ data: AdminProperty[]; meta: ListMeta }> {
+  const filter = filterOf(query);
+  const request = listRequest(query, { list: 'listings', organizationId });
+  return db.readTx(organizationId, async (tx) => {
+    if (request.mode === 'cursor') {
+      const rows = await store.listPropertiesByUpdatedAt(tx, organizationId, filter, request);
+      return cursorPage(rows, request, toAdminProperty);
+    }
+    const { items, total } = await store.listProperties(tx, organizationId, filter, request);
+    return { data: items.map(toAdminProperty), meta: countedPageMeta(total, request, items.length) };
+  });
+}
+
+/** GET /v1/listings/{id}: 404 for a malformed, unknown or other organization's id. */
+export async function getListing(db: Database, organizationId: string, id: string): Promise<AdminProperty> {
+  return db.readTx(organizationId, async (tx) =>
+    toAdminProperty(await loadAdminProperty(tx, organizationId, id)),
+  );
+}
+
+function toChange(row: PropertyChangeRow): PropertyChange {
+  return {
+    id: row.id,
+    kind: row.kind as PropertyChange['kind'],
+    previousPrice: row.previousPrice,
+    price: row.price,
+    currency: row.currency,
+    previousStatus: row.previousStatus as PropertyStatus | null,
+    status: row.status as PropertyStatus | null,
+    actor: { kind: row.actorKind, userId: row.actorUserId },
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** GET /v1/listings/{id}/history: its price and status changes, oldest first; 404 as for the listing. */
+export async function listingHistory(
+  db: Database,
+  organizationId: string,
+  id: string,
+  query: { page?: number; pageSize?: number },
+): Promise<{ data: PropertyChange[]; meta: PageMeta }> {
+  const page = pageRequest(query);
+  return db.readTx(organizationId, async (tx) => {
+    await loadAdminProperty(tx, organizationId, id);
+    const { items, total } = await listPropertyChanges(tx, organizationId, id, page);
+    return { data: items.map(toChange), meta: countedPageMeta(total, page, items.length) };
+  });
+}
