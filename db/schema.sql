@@ -98,6 +98,23 @@ END
 $$;
 
 --
+-- Name: agency_keep_previous_price(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_keep_previous_price() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF NEW.currency IS DISTINCT FROM OLD.currency OR NEW.price > OLD.price THEN
+    NEW.previous_price := NULL;
+  ELSIF NEW.price < OLD.price THEN
+    NEW.previous_price := OLD.price;
+  END IF;
+  RETURN NEW;
+END
+$$;
+
+--
 -- Name: agency_stamp_event_sequence(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -629,7 +646,8 @@ CREATE TABLE public.organizations (
     live_organization_id text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    mcp_mask_personal_data boolean DEFAULT false NOT NULL
+    mcp_mask_personal_data boolean DEFAULT false NOT NULL,
+    show_price_drops boolean DEFAULT false NOT NULL
 );
 
 ALTER TABLE ONLY public.organizations FORCE ROW LEVEL SECURITY;
@@ -724,7 +742,8 @@ CREATE TABLE public.properties (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     price_value double precision GENERATED ALWAYS AS ((price)::double precision) STORED NOT NULL,
-    area_value double precision GENERATED ALWAYS AS ((area)::double precision) STORED
+    area_value double precision GENERATED ALWAYS AS ((area)::double precision) STORED,
+    previous_price numeric(14,2)
 )
 WITH (autovacuum_vacuum_insert_scale_factor='0.01', autovacuum_vacuum_scale_factor='0.02', autovacuum_analyze_scale_factor='0.02');
 
@@ -2025,6 +2044,12 @@ CREATE TRIGGER portal_settings_portal_version_insert AFTER INSERT ON public.port
 --
 
 CREATE TRIGGER portal_settings_portal_version_update AFTER UPDATE ON public.portal_settings REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version();
+
+--
+-- Name: properties properties_keep_previous_price; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER properties_keep_previous_price BEFORE UPDATE OF price, currency ON public.properties FOR EACH ROW EXECUTE FUNCTION public.agency_keep_previous_price();
 
 --
 -- Name: properties properties_portal_version_delete; Type: TRIGGER; Schema: public; Owner: -

@@ -58,6 +58,8 @@ export const organizations = pgTable(
     defaultCurrency: text('default_currency').notNull().default('USD'),
     /** MCP results show phone numbers and emails masked (issue 21): for agencies that give AI agents no personal data. */
     mcpMaskPersonalData: boolean('mcp_mask_personal_data').notNull().default(false),
+    /** The portal shows a reduced listing's previous price (`previousPrice`, issue 25). */
+    showPriceDrops: boolean('show_price_drops').notNull().default(false),
     /** Set on a test twin: the live organization it mirrors. */
     liveOrganizationId: text('live_organization_id').references((): AnyPgColumn => organizations.id, {
       onDelete: 'cascade',

@@ -104,6 +104,11 @@ export const properties = pgTable(
     featured: boolean('featured').notNull().default(false),
     price: money('price').notNull(),
     currency: text('currency').notNull(),
+    /**
+     * The price before the last reduction (migration 0022's trigger: set when the price drops, cleared
+     * when it rises or the currency changes). The portal shows it only where the agency allows it.
+     */
+    previousPrice: money('previous_price'),
     city: text('city').notNull(),
     neighborhood: text('neighborhood'),
     address: text('address'),

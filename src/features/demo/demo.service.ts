@@ -2,7 +2,12 @@ import type { Database } from '../../db/database.ts';
 import { SCOPES } from '../../platform/auth/scopes.ts';
 import { createAgent, type CreateAgentBody } from '../agents/index.ts';
 import { createApiKey } from '../api-keys/index.ts';
-import { countOrganizations, createOrganization, deleteOrganization } from '../organizations/index.ts';
+import {
+  countOrganizations,
+  createOrganization,
+  deleteOrganization,
+  updateOrganization,
+} from '../organizations/index.ts';
 import { updatePortalSettings } from '../portal/index.ts';
 import { importProperties } from '../property-import/index.ts';
 import { seedDemoConversations } from './demo-conversations.ts';
@@ -35,6 +40,8 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoSeed> {
     defaultCurrency: DEMO_CURRENCY,
   });
   try {
+    // The portal marks its reduced listings (and the twin follows): see the price drops below.
+    await updateOrganization(deps, organization.id, { showPriceDrops: true });
     const publishable = await createApiKey(deps, organization.id, {
       type: 'publishable',
       name: 'Demo portal',
@@ -77,8 +84,15 @@ async function seedDemoPortal(
     agentIds[key] = (await createAgent(db, organizationId, body)).id;
   }
   await updatePortalSettings(db, organizationId, DEMO_PORTAL);
-  const imported = await importProperties(db, organizationId, demoProperties(agentIds));
+  const stock = demoProperties(agentIds);
+  const imported = await importProperties(db, organizationId, stock);
   if (imported.failed > 0) throw new Error(`demo properties refused: ${JSON.stringify(imported.errors)}`);
+  // Every 15th listing was reduced by 5 % after it was listed: a price history, and `previousPrice`.
+  const reduced = stock
+    .filter((_, index) => index % 15 === 2)
+    .map((row) => ({ ...row, price: Math.round(row.price * 0.95) }));
+  const reimported = await importProperties(db, organizationId, reduced);
+  if (reimported.failed > 0) throw new Error(`demo reductions refused: ${JSON.stringify(reimported.errors)}`);
   return agentIds;
 }
 

@@ -10,6 +10,7 @@ export {
   deleteOrganization,
   loadOrganization,
   type OrganizationRecord,
+  updateOrganization,
 } from './organizations.service.ts';
 
 /** The organizations feature's manifest (src/features.ts lists it). */

@@ -25,6 +25,10 @@ export const AdminOrganizationSchema = Type.Object(
       description:
         'MCP tool results show phone numbers and emails masked (+34 6** ** ** 78, l***@example.com); a test twin follows its live organization',
     }),
+    showPriceDrops: Type.Boolean({
+      description:
+        "The portal shows a reduced listing's previous price (`previousPrice`); a test twin follows its live organization",
+    }),
     livemode: Type.Boolean({ description: 'False for a test twin' }),
     testOrganizationId: Type.Union([Type.String(), Type.Null()], {
       description: 'The test twin (live organizations)',
@@ -62,6 +66,9 @@ export const UpdateOrganizationBodySchema = Type.Object(
     defaultCurrency: Type.Optional(CurrencyCode),
     mcpMaskPersonalData: Type.Optional(
       Type.Boolean({ description: 'Mask phone numbers and emails in MCP tool results (default false)' }),
+    ),
+    showPriceDrops: Type.Optional(
+      Type.Boolean({ description: "Show a reduced listing's previous price on the portal (default false)" }),
     ),
   },
   { additionalProperties: false, minProperties: 1 },

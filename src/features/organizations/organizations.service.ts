@@ -32,6 +32,7 @@ export function toAdminOrganization(record: store.OrganizationRecord): AdminOrga
     defaultCountry: row.defaultCountry,
     defaultCurrency: row.defaultCurrency,
     mcpMaskPersonalData: row.mcpMaskPersonalData,
+    showPriceDrops: row.showPriceDrops,
     livemode: row.liveOrganizationId === null,
     testOrganizationId: record.testOrganizationId,
     liveOrganizationId: row.liveOrganizationId,
@@ -117,6 +118,7 @@ export async function updateOrganization(
       defaultCountry: body.defaultCountry,
       defaultCurrency: body.defaultCurrency,
       mcpMaskPersonalData: body.mcpMaskPersonalData,
+      showPriceDrops: body.showPriceDrops,
     };
     if (record.testOrganizationId && Object.values(mirrored).some((value) => value !== undefined)) {
       await store.updateOrganization(tx, record.testOrganizationId, mirrored);

@@ -1,8 +1,9 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { pageOnly, SYNC_PARAMETERS } from '../../platform/http/pagination.ts';
-import { StringEnum } from '../../platform/http/schemas.ts';
+import { ListOf, pageModeQuery, pageOnly, SYNC_PARAMETERS } from '../../platform/http/pagination.ts';
+import { ref, StringEnum } from '../../platform/http/schemas.ts';
 import { defineTool, pageSummary } from '../../platform/mcp/mcp-tool.ts';
 import {
+  AdminPropertySchema,
   AMENITIES,
   amenityFlag,
   PortalListQuerySchema,
@@ -11,6 +12,8 @@ import {
   type PortalListQuery,
 } from './properties.schema.ts';
 import { getPortalProperty, searchPortalProperties } from './properties.portal.ts';
+import { listListings } from './properties.listings.ts';
+import { ListingListQuerySchema } from './properties.listings.schema.ts';
 
 /** Left out of the tool's arguments: the URL's amenity flags (one list instead) and cursor mode. */
 const LEFT_OUT = new Set<string>([...AMENITIES.map(amenityFlag), ...SYNC_PARAMETERS]);
@@ -84,4 +87,24 @@ export const getPropertyTool = defineTool({
     `${data.code}: ${data.title} — ${data.price} ${data.currency}, ${data.city} (${data.transactionType}).`,
 });
 
-export const propertiesMcpTools = [searchPropertiesTool, getPropertyTool];
+const SearchListingsInputSchema = pageModeQuery(ListingListQuerySchema);
+
+export const searchListingsTool = defineTool({
+  name: 'search_listings',
+  title: "Search the agency's own listings",
+  description:
+    "The agency's own view of its listings (GET /v1/listings): every status (DRAFT, ACTIVE, RESERVED, SOLD, " +
+    'RENTED, INACTIVE), published or not, with internal notes, custom fields and the exact address. Every ' +
+    'argument is optional and they combine with AND: `status`, `publishedOnPortal`, `featured`, `agentId`, ' +
+    '`code` (exact), `q` (free text over code, title, description, city and neighborhood), `transactionType`, ' +
+    '`type`, `city` (case- and accent-insensitive substring), `priceMin`, `priceMax`, `bedroomsMin`. Newest ' +
+    'first. Paged: `page` from 1, `pageSize` up to 100. For what visitors see, use search_properties.',
+  scopes: ['listings:read'],
+  input: SearchListingsInputSchema,
+  output: ListOf(ref(AdminPropertySchema)),
+  run: async ({ db, principal }, args: Static<typeof SearchListingsInputSchema>) =>
+    pageOnly(await listListings(db, principal.organization.id, args)),
+  summarize: (result) => pageSummary(result, 'listing'),
+});
+
+export const propertiesMcpTools = [searchPropertiesTool, getPropertyTool, searchListingsTool];

@@ -267,3 +267,21 @@ export async function portalFacets(tx: Tx, organizationId: string): Promise<Face
       GROUP BY transaction_type, currency`,
   );
 }
+
+/** One published property in the portal's columns with its agent's card, or null. */
+export async function findPortalProperty(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+): Promise<PortalPropertyWithAgent | null> {
+  const rows = await tx
+    .select({ property: portalColumns, agent: agentCard })
+    .from(properties)
+    .leftJoin(
+      agents,
+      and(eq(agents.organizationId, properties.organizationId), eq(agents.id, properties.agentId)),
+    )
+    .where(and(eq(properties.organizationId, organizationId), eq(properties.id, id), portalVisible))
+    .limit(1);
+  return rows[0] ?? null;
+}

@@ -18,7 +18,6 @@ import {
   type PortalProperty,
   type TransactionType,
 } from './properties.schema.ts';
-import * as store from './properties.store.ts';
 import { toPortalProperty } from './properties.service.ts';
 import * as portalStore from './properties.portal.store.ts';
 
@@ -128,9 +127,7 @@ export async function listFeaturedProperties(
 /** One published property; 404 when unknown, unpublished or of another agency (one message for all). */
 export async function getPortalProperty(db: Database, organizationId: string, propertyId: string) {
   const found = isId(propertyId, 'prop')
-    ? await db.readTx(organizationId, (tx) =>
-        store.findPropertyById(tx, organizationId, propertyId, { portal: true }),
-      )
+    ? await db.readTx(organizationId, (tx) => portalStore.findPortalProperty(tx, organizationId, propertyId))
     : null;
   if (!found) throw Errors.notFound('Property', propertyId);
   return toPortalProperty(found);

@@ -65,6 +65,11 @@ const portalFields = {
   status: StringEnum(PROPERTY_STATUSES),
   featured: Type.Boolean(),
   price: Type.Number(),
+  previousPrice: Type.Union([Type.Number(), Type.Null()], {
+    description:
+      'The price before the last reduction (null when it was never reduced, or rose since). On the portal only ' +
+      'where the agency shows price drops (organization setting `showPriceDrops`); always in the agency views',
+  }),
   currency: Type.String({ description: 'ISO 4217' }),
   city: Type.String(),
   neighborhood: NullableString(),

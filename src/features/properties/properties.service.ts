@@ -54,6 +54,7 @@ export function toPortalProperty({ property: p, agent }: store.PortalPropertyWit
     status: p.status as PropertyStatus,
     featured: p.featured,
     price: p.price,
+    previousPrice: p.previousPrice ?? null,
     currency: p.currency,
     city: p.city,
     neighborhood: p.neighborhood,

@@ -64,6 +64,11 @@ export const portalColumns = {
   featured: properties.featured,
   price: properties.price,
   currency: properties.currency,
+  // Only where the agency shows price drops (its own row, read once per listing row: a primary-key probe).
+  previousPrice: sql<number | null>`CASE WHEN (SELECT o.show_price_drops FROM organizations AS o
+      WHERE o.id = ${properties.organizationId}) THEN ${properties.previousPrice} END`
+    .mapWith(Number)
+    .as('previous_price'),
   city: properties.city,
   neighborhood: properties.neighborhood,
   address: properties.address,

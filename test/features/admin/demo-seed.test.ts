@@ -87,6 +87,10 @@ describe('demo seed: content', () => {
     expect(count((p) => p.status === 'RESERVED')).toBeGreaterThanOrEqual(5);
     expect(count((p) => p.status === 'SOLD' || p.status === 'RENTED')).toBeGreaterThanOrEqual(3);
     expect(count((p) => p.agentId === null)).toBe(10);
+    // Every 15th listing was reduced by 5 % after it was listed (the portal shows price drops).
+    const reduced = properties.filter((p) => p.previousPrice !== null);
+    expect(reduced).toHaveLength(10);
+    for (const p of reduced) expect(p.price).toBe(Math.round((p.previousPrice ?? 0) * 0.95));
 
     // Realistic scales: rents are monthly (hundreds to a few thousands), sales are not.
     const rents = properties.filter((p) => p.transactionType === 'RENT').map((p) => p.price);

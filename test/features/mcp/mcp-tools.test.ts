@@ -21,6 +21,7 @@ const TOOLS = [
   'get_contact_timeline',
   'search_properties',
   'get_property',
+  'search_listings',
   'match_properties_for_contact',
   'list_pending_tasks',
   'list_appointments',
@@ -33,6 +34,7 @@ const TOOL_SCOPES: Record<string, string[]> = {
   get_summary: [],
   search_properties: ['portal:read'],
   get_property: ['portal:read'],
+  search_listings: ['listings:read'],
   search_contacts: ['contacts:read'],
   get_contact: ['contacts:read'],
   get_contact_timeline: ['contacts:read'],
@@ -317,6 +319,34 @@ describe('search_properties and get_property', () => {
   });
 });
 
+describe('search_listings', () => {
+  it("lists the agency's own listings, published or not, with internal notes, and filters them", async () => {
+    const { result, data } = await callOk<Page>(client, 'search_listings', {});
+    expect(data.data.map((p) => p.id).sort()).toEqual([ids.seaside, ids.city, ids.hidden].sort());
+    expect(data.data.find((p) => p.id === ids.seaside)).toMatchObject({
+      internalNotes: 'Owner accepts 260k',
+    });
+    expect(result.content[0]).toEqual({ type: 'text', text: '3 listings found; page 1 of 1 shows 3.' });
+    const unpublished = await callOk<Page>(client, 'search_listings', { publishedOnPortal: false });
+    expect(unpublished.data.data.map((p) => p.id)).toEqual([ids.hidden]);
+    const rent = await callOk<Page>(client, 'search_listings', { transactionType: 'RENT', city: 'madr' });
+    expect(rent.data.data.map((p) => p.id)).toEqual([ids.city]);
+    const other = await callOk<Page>(theirClient, 'search_listings', {});
+    expect(other.data.data.map((p) => p.id)).toEqual([ids.theirProperty]);
+  });
+
+  it('refuses bad arguments and a key without listings:read', async () => {
+    expect(await callError(client, 'search_listings', { status: 'GONE' })).toMatch(/status/);
+    expect(await callError(client, 'search_listings', { updatedAfter: '2026-01-01' })).toMatch(
+      /updatedAfter/,
+    );
+    const portalOnly = await open(
+      (await createApiKey(app, mine.org.id, { type: 'secret', scopes: ['portal:read'] })).key,
+    );
+    expect(await callError(portalOnly, 'search_listings', {})).toMatch(/lacks the scope listings:read/);
+  });
+});
+
 describe('search_contacts and get_contact', () => {
   it('finds contacts by accent-insensitive text and filters', async () => {
     const { data } = await callOk<Page>(client, 'search_contacts', { q: 'nunez' });
@@ -523,7 +553,7 @@ describe('get_summary', () => {
       overdueTasks: 0,
       upcomingAppointments: 2,
     });
-    expect((result.content[0] as { text: string }).text).toMatch(/11 of 11 tools available/);
+    expect((result.content[0] as { text: string }).text).toMatch(/12 of 12 tools available/);
   });
 
   it('tells a narrower key what it may use, and counts only what its scopes allow', async () => {

@@ -322,3 +322,55 @@ describe('keys, bad input and other agencies', () => {
     );
   });
 });
+
+describe('previousPrice: a reduced listing, on the portal only where the agency shows price drops', () => {
+  const portalPrice = async (owner: Agency, id: string) => {
+    const detail = expectStatus(
+      await api(app, 'GET', `/v1/properties/${id}`, { key: owner.publishable }),
+      200,
+    );
+    const list = expectStatus(
+      await api(app, 'GET', `/v1/properties?city=dropton`, { key: owner.publishable }),
+      200,
+    ).data.find((p: { id: string }) => p.id === id);
+    expect(list.previousPrice).toBe(detail.data.previousPrice);
+    return detail.data.previousPrice as number | null;
+  };
+  const agencyPrice = async (owner: Agency, id: string) =>
+    expectStatus(await api(app, 'GET', `/v1/listings/${id}`, { key: owner.secret }), 200).data.previousPrice;
+
+  it('keeps the price before a reduction, shows it on the portal once allowed, clears it when the price rises', async () => {
+    const listing = await create(agency, { city: 'Dropton' });
+    expect(await agencyPrice(agency, listing.id)).toBeNull();
+    expectStatus(await patch(listing.id, { price: 280000 }), 200);
+    expectStatus(await patch(listing.id, { price: 270000 }), 200);
+    expect(await agencyPrice(agency, listing.id)).toBe(280000);
+    expect(await portalPrice(agency, listing.id)).toBeNull();
+
+    const allow = await admin(app, 'PATCH', `/admin/v1/organizations/${agency.org.id}`, {
+      showPriceDrops: true,
+    });
+    expect(expectStatus(allow, 200).data.showPriceDrops).toBe(true);
+    expect(await portalPrice(agency, listing.id)).toBe(280000);
+
+    expectStatus(await patch(listing.id, { price: 275000 }), 200);
+    expect(await agencyPrice(agency, listing.id)).toBeNull();
+    expect(await portalPrice(agency, listing.id)).toBeNull();
+    expectStatus(await patch(listing.id, { price: 260000 }), 200);
+    expect(await portalPrice(agency, listing.id)).toBe(275000);
+    // Another currency: the two prices do not compare.
+    expectStatus(await patch(listing.id, { price: 250000, currency: 'USD' }), 200);
+    expect(await agencyPrice(agency, listing.id)).toBeNull();
+  });
+
+  it("follows each agency's own setting", async () => {
+    const theirs = await create(other, { city: 'Dropton' });
+    const response = await api(app, 'PATCH', `/v1/listings/${theirs.id}`, {
+      key: other.secret,
+      body: { price: 1000 },
+    });
+    expectStatus(response, 200);
+    expect(await agencyPrice(other, theirs.id)).toBe(300000);
+    expect(await portalPrice(other, theirs.id)).toBeNull();
+  });
+});

@@ -148,6 +148,7 @@ describe('GET /v1/properties: what the portal shows', () => {
       status: 'ACTIVE',
       featured: true,
       price: 450000,
+      previousPrice: null,
       currency: 'EUR',
       city: 'Malaga',
       neighborhood: 'Centro',

@@ -2367,6 +2367,8 @@ export interface components {
       defaultCurrency: string;
       /** @description MCP tool results show phone numbers and emails masked (+34 6** ** ** 78, l***@example.com); a test twin follows its live organization */
       mcpMaskPersonalData: boolean;
+      /** @description The portal shows a reduced listing's previous price (`previousPrice`); a test twin follows its live organization */
+      showPriceDrops: boolean;
       /** @description False for a test twin */
       livemode: boolean;
       /** @description The test twin (live organizations) */
@@ -3363,6 +3365,8 @@ export interface components {
       status: 'DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
       featured: boolean;
       price: number;
+      /** @description The price before the last reduction (null when it was never reduced, or rose since). On the portal only where the agency shows price drops (organization setting `showPriceDrops`); always in the agency views */
+      previousPrice: number | null;
       /**
        * @description ISO 4217
        * @example EUR
@@ -3448,6 +3452,8 @@ export interface components {
       status: 'DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
       featured: boolean;
       price: number;
+      /** @description The price before the last reduction (null when it was never reduced, or rose since). On the portal only where the agency shows price drops (organization setting `showPriceDrops`); always in the agency views */
+      previousPrice: number | null;
       /**
        * @description ISO 4217
        * @example EUR
@@ -16417,6 +16423,7 @@ export interface operations {
            *           "status": "DRAFT",
            *           "featured": true,
            *           "price": 0,
+           *           "previousPrice": 0,
            *           "currency": "EUR",
            *           "city": "Málaga",
            *           "neighborhood": "El Limonar",
@@ -16681,6 +16688,7 @@ export interface operations {
            *         "status": "DRAFT",
            *         "featured": true,
            *         "price": 0,
+           *         "previousPrice": 0,
            *         "currency": "EUR",
            *         "city": "Málaga",
            *         "neighborhood": "El Limonar",
@@ -16992,6 +17000,7 @@ export interface operations {
            *         "status": "DRAFT",
            *         "featured": true,
            *         "price": 0,
+           *         "previousPrice": 0,
            *         "currency": "EUR",
            *         "city": "Málaga",
            *         "neighborhood": "El Limonar",
@@ -17555,6 +17564,7 @@ export interface operations {
            *         "status": "DRAFT",
            *         "featured": true,
            *         "price": 0,
+           *         "previousPrice": 0,
            *         "currency": "EUR",
            *         "city": "Málaga",
            *         "neighborhood": "El Limonar",
@@ -19112,6 +19122,7 @@ export interface operations {
            *           "status": "DRAFT",
            *           "featured": true,
            *           "price": 0,
+           *           "previousPrice": 0,
            *           "currency": "EUR",
            *           "city": "Málaga",
            *           "neighborhood": "El Limonar",
@@ -19344,6 +19355,7 @@ export interface operations {
            *         "status": "DRAFT",
            *         "featured": true,
            *         "price": 0,
+           *         "previousPrice": 0,
            *         "currency": "EUR",
            *         "city": "Málaga",
            *         "neighborhood": "El Limonar",
@@ -19683,6 +19695,7 @@ export interface operations {
            *           "status": "DRAFT",
            *           "featured": true,
            *           "price": 0,
+           *           "previousPrice": 0,
            *           "currency": "EUR",
            *           "city": "Málaga",
            *           "neighborhood": "El Limonar",
