@@ -16,6 +16,7 @@ interface AdminProperty {
   featured: boolean;
   city: string;
   price: number;
+  previousPrice: number | null;
   currency: string;
   transactionType: string;
   photos: { url: string; caption: string | null }[];
