@@ -64,9 +64,10 @@ export const portalColumns = {
   featured: properties.featured,
   price: properties.price,
   currency: properties.currency,
-  // Only where the agency shows price drops (its own row, read once per listing row: a primary-key probe).
+  // Only where the agency shows price drops. The portal reads in its tenant's transaction: the setting is
+  // read once per statement (an uncorrelated subquery, an InitPlan), not once per listing row.
   previousPrice: sql<number | null>`CASE WHEN (SELECT o.show_price_drops FROM organizations AS o
-      WHERE o.id = ${properties.organizationId}) THEN ${properties.previousPrice} END`
+      WHERE o.id = current_setting('app.organization_id', true)) THEN ${properties.previousPrice} END`
     .mapWith(Number)
     .as('previous_price'),
   city: properties.city,
