@@ -55,7 +55,8 @@ BEGIN
   SELECT DISTINCT changed.organization_id, 'portal_version', 1
   FROM changed
   WHERE EXISTS (SELECT 1 FROM organizations o WHERE o.id = changed.organization_id)
-  ON CONFLICT (organization_id, name) DO UPDATE SET value = organization_counters.value + 1;
+  ON CONFLICT (organization_id, name)
+    DO UPDATE SET value = organization_counters.value + 1, changed_at = now();
   RETURN NULL;
 END
 $$;
@@ -71,7 +72,8 @@ BEGIN
   INSERT INTO organization_counters (organization_id, name, value)
   SELECT changed.id, 'portal_version', 1
   FROM changed
-  ON CONFLICT (organization_id, name) DO UPDATE SET value = organization_counters.value + 1;
+  ON CONFLICT (organization_id, name)
+    DO UPDATE SET value = organization_counters.value + 1, changed_at = now();
   RETURN NULL;
 END
 $$;
@@ -625,7 +627,8 @@ ALTER TABLE ONLY public.messaging_numbers FORCE ROW LEVEL SECURITY;
 CREATE TABLE public.organization_counters (
     organization_id text NOT NULL,
     name text NOT NULL,
-    value bigint DEFAULT 0 NOT NULL
+    value bigint DEFAULT 0 NOT NULL,
+    changed_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
 ALTER TABLE ONLY public.organization_counters FORCE ROW LEVEL SECURITY;
@@ -647,7 +650,12 @@ CREATE TABLE public.organizations (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     mcp_mask_personal_data boolean DEFAULT false NOT NULL,
-    show_price_drops boolean DEFAULT false NOT NULL
+    show_price_drops boolean DEFAULT false NOT NULL,
+    default_language text DEFAULT 'en'::text NOT NULL,
+    other_languages text[] DEFAULT '{}'::text[] NOT NULL,
+    feed_token_hash text,
+    feed_token_prefix text,
+    feed_token_created_at timestamp with time zone
 );
 
 ALTER TABLE ONLY public.organizations FORCE ROW LEVEL SECURITY;
@@ -743,7 +751,10 @@ CREATE TABLE public.properties (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     price_value double precision GENERATED ALWAYS AS ((price)::double precision) STORED NOT NULL,
     area_value double precision GENERATED ALWAYS AS ((area)::double precision) STORED,
-    previous_price numeric(14,2)
+    previous_price numeric(14,2),
+    address_visibility text DEFAULT 'EXACT'::text NOT NULL,
+    coordinate_precision integer,
+    translations jsonb DEFAULT '{}'::jsonb NOT NULL
 )
 WITH (autovacuum_vacuum_insert_scale_factor='0.01', autovacuum_vacuum_scale_factor='0.02', autovacuum_analyze_scale_factor='0.02');
 
@@ -1702,6 +1713,12 @@ CREATE INDEX messaging_numbers_organization_id_created_at_idx ON public.messagin
 --
 
 CREATE UNIQUE INDEX messaging_numbers_organization_id_phone_key ON public.messaging_numbers USING btree (organization_id, phone);
+
+--
+-- Name: organizations_feed_token_hash_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX organizations_feed_token_hash_key ON public.organizations USING btree (feed_token_hash);
 
 --
 -- Name: organizations_live_organization_id_key; Type: INDEX; Schema: public; Owner: -

@@ -74,6 +74,27 @@ export interface Config {
   readonly portalCacheSizeMb: number;
   /** PORTAL_CACHE_MAX_AGE_S: Cache-Control max-age of portal answers, for browsers and CDNs. */
   readonly portalCacheMaxAgeS: number;
+  /** STORAGE_DRIVER: where uploaded photos are kept, `local` (STORAGE_DIR) or `s3` (decision 0233). */
+  readonly storageDriver: 'local' | 's3';
+  /** STORAGE_DIR: folder of the `local` driver; default DATA_DIR/media, `memory://` with DATA_DIR=memory://. */
+  readonly storageDir: string;
+  /** The S3_* settings of STORAGE_DRIVER=s3 (undefined otherwise). */
+  readonly s3:
+    | {
+        readonly bucket: string;
+        readonly region: string;
+        readonly endpoint: string | undefined;
+        readonly forcePathStyle: boolean;
+        readonly accessKeyId: string | undefined;
+        readonly secretAccessKey: string | undefined;
+        /** Photos are linked there (a CDN or public bucket) instead of GET /media/{key}. */
+        readonly publicBaseUrl: string | undefined;
+      }
+    | undefined;
+  /** PHOTO_MAX_UPLOAD_MB: largest photo file accepted (413 above). */
+  readonly photoMaxUploadMb: number;
+  /** PHOTO_MAX_MEGAPIXELS: largest photo accepted, in millions of pixels (400 above). */
+  readonly photoMaxMegapixels: number;
   /**
    * SECRETS_KEY: the 32-byte AES-256-GCM key that seals secrets at rest (platform/crypto). Unset:
    * generated into DATA_DIR/secrets.key (embedded default), in-process for DATA_DIR=memory://.
@@ -192,6 +213,31 @@ function secretsKeys(env: Env, production: boolean): { current: Buffer | undefin
   return { current, previous };
 }
 
+/** The S3_* settings of STORAGE_DRIVER=s3 (docs/listings.md "Photos"). */
+function s3Settings(env: Env): NonNullable<Config['s3']> {
+  const bucket = read(env, 'S3_BUCKET');
+  if (bucket === undefined) throw new ConfigError('S3_BUCKET', 'is required when STORAGE_DRIVER=s3');
+  const accessKeyId = read(env, 'S3_ACCESS_KEY_ID');
+  const secretAccessKey = read(env, 'S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError(
+      accessKeyId === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY',
+      'must be set together with its pair (or both left unset for the SDK default credentials)',
+    );
+  }
+  const endpoint = url(env, 'S3_ENDPOINT', ['http:', 'https:']);
+  return {
+    bucket,
+    region: read(env, 'S3_REGION') ?? 'us-east-1',
+    endpoint,
+    // MinIO and most S3-compatible servers address buckets by path; AWS by host name.
+    forcePathStyle: boolean(env, 'S3_FORCE_PATH_STYLE', endpoint !== undefined),
+    accessKeyId,
+    secretAccessKey,
+    publicBaseUrl: url(env, 'S3_PUBLIC_BASE_URL', ['http:', 'https:'])?.replace(/\/+$/, ''),
+  };
+}
+
 /** Parses the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env): Config {
   const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'], 'development');
@@ -239,6 +285,8 @@ export function loadConfig(env: Env): Config {
   }
 
   const dataDir = read(env, 'DATA_DIR') ?? './data';
+  const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'], 'local');
+  const s3 = storageDriver === 's3' ? s3Settings(env) : undefined;
   const secrets = secretsKeys(env, nodeEnv === 'production');
 
   const config: Config = {
@@ -293,6 +341,13 @@ export function loadConfig(env: Env): Config {
     requestLogRetentionDays: integer(env, 'REQUEST_LOG_RETENTION_DAYS', 7, 1, 365),
     portalCacheSizeMb: integer(env, 'PORTAL_CACHE_SIZE_MB', 64, 0, 4096),
     portalCacheMaxAgeS: integer(env, 'PORTAL_CACHE_MAX_AGE_S', 30, 0, 86_400),
+    storageDriver,
+    storageDir:
+      read(env, 'STORAGE_DIR') ??
+      (dataDir === 'memory://' ? 'memory://' : `${dataDir.replace(/\/+$/, '')}/media`),
+    s3,
+    photoMaxUploadMb: integer(env, 'PHOTO_MAX_UPLOAD_MB', 15, 1, 200),
+    photoMaxMegapixels: integer(env, 'PHOTO_MAX_MEGAPIXELS', 40, 1, 250),
     secretsKey: secrets.current,
     secretsKeyPrevious: Object.freeze(secrets.previous),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),

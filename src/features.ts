@@ -25,6 +25,8 @@ import { privacyFeature } from './features/privacy/index.ts';
 import { propertiesFeature } from './features/properties/index.ts';
 import { propertyImportFeature } from './features/property-import/index.ts';
 import { requestLogsFeature } from './features/request-logs/index.ts';
+import { resoFeature } from './features/reso/index.ts';
+import { feedsFeature } from './features/feeds/index.ts';
 import { tasksFeature } from './features/tasks/index.ts';
 import { timelineFeature } from './features/timeline/index.ts';
 import { usageFeature } from './features/usage/index.ts';
@@ -55,6 +57,8 @@ export const FEATURES: readonly FeatureManifest[] = [
   agentsFeature,
   propertiesFeature,
   propertyImportFeature,
+  resoFeature,
+  feedsFeature,
   portalFeature,
   leadsFeature,
   bookingFeature,

@@ -43,6 +43,8 @@ function principalOf(organizationId: string): Principal {
       defaultCountry: 'ES',
       defaultCurrency: 'EUR',
       mcpMaskPersonalData: false,
+      defaultLanguage: 'en',
+      otherLanguages: [],
     },
     limits: { requestsPerMinute: 100_000, writesPerMinute: 100_000 },
   };

@@ -467,7 +467,7 @@ export async function verifyDerivedColumns(
             : { latitude: row.latitude, longitude: row.longitude },
         approximateLocation: row.approximate_location,
       } satisfies CreatePropertyBody,
-      { defaultCurrency: 'EUR' },
+      { defaultCurrency: 'EUR', defaultLanguage: 'es' },
     );
     const same =
       expected.searchCity === row.search_city &&

@@ -302,7 +302,7 @@ export function propertyRow(org: { idx: number; id: string }, g: number, exp: Ex
     customFields: { source: 'bench', floor: Math.floor(u22 * 8) },
   } as CreatePropertyBody;
   // Every column as the service writes it, derived ones (search_*, portal_*) from its own function.
-  const c = propertyColumns(body, { defaultCurrency: 'EUR' });
+  const c = propertyColumns(body, { defaultCurrency: 'EUR', defaultLanguage: 'es' });
   return copyRow([
     propertyId(org.idx, g),
     org.id,

@@ -45,6 +45,8 @@ const COLUMNS: Record<string, ColumnKind> = {
   latitude: 'latitude',
   longitude: 'longitude',
   approximateLocation: 'boolean',
+  addressVisibility: 'text',
+  coordinatePrecision: 'number',
   bedrooms: 'number',
   bathrooms: 'number',
   area: 'number',

@@ -46,3 +46,11 @@ export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 export type PropertyType = (typeof PROPERTY_TYPES)[number];
 export type PropertyStatus = (typeof PROPERTY_STATUSES)[number];
 export type Amenity = (typeof AMENITIES)[number];
+
+/**
+ * What the portal, feeds and MCP show of a listing's address (issue 25): EXACT, STREET (the street
+ * without the house number, coordinates to 3 decimals) or HIDDEN (no address or zip code, coordinates to
+ * 2 decimals: SPEC's approximate location).
+ */
+export const ADDRESS_VISIBILITIES = ['EXACT', 'STREET', 'HIDDEN'] as const;
+export type AddressVisibility = (typeof ADDRESS_VISIBILITIES)[number];

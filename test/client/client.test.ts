@@ -4,6 +4,7 @@
  * Idempotency-Key, paging, and the API's errors as ApiError.
  */
 import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, OPERATIONS, type Client } from '../../clients/typescript/src/index.ts';
 import { createProperty, createTenant, type Tenant } from '../helpers/factories.ts';
@@ -116,6 +117,22 @@ describe('answers', () => {
     expect(requests.map((request) => request.method)).toEqual(['POST', 'POST', 'POST', 'PATCH']);
     expect(requests[1]?.idempotencyKey).toBe(key);
     expect(requests[3]?.idempotencyKey).toBeNull();
+  });
+
+  it('send a FormData as multipart/form-data: a listing photo upload', async () => {
+    const listing = await createProperty(app, tenant.org.id, { photos: [] });
+    const bytes = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#8a5' } })
+      .jpeg()
+      .toBuffer();
+    const form = new FormData();
+    form.append('caption', 'Garden');
+    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'garden.jpg');
+    const mark = sent.length;
+    const photo = await secret.listings.photos.upload(listing.id, form);
+    expect(photo.data).toMatchObject({ caption: 'Garden', width: 640, height: 480 });
+    expect(photo.data.sizes?.map((size) => size.width)).toEqual([480, 640]);
+    // Retried safely like any POST: an Idempotency-Key went with it.
+    expect(sentSince(mark)[0]?.idempotencyKey).toBeTruthy();
   });
 
   it('of a paged list: awaiting gives the page, for await walks every item of every page', async () => {

@@ -35,12 +35,17 @@ function call(
   app: FastifyInstance,
   route: RouteEntry,
   url: string,
-  options: { key?: string; body?: unknown },
+  options: { key?: string; body?: unknown; raw?: { payload: Buffer; headers: Record<string, string> } },
 ) {
-  const { key, body } = options;
+  const { key, raw } = options;
+  const body = raw?.payload ?? options.body;
+  const headers = raw?.headers ?? {};
   if (route.auth?.bearer && key !== undefined)
-    return api(app, route.method as Method, url, { headers: { authorization: `Bearer ${key}` }, body });
-  return api(app, route.method as Method, url, { key, body });
+    return api(app, route.method as Method, url, {
+      headers: { ...headers, authorization: `Bearer ${key}` },
+      body,
+    });
+  return api(app, route.method as Method, url, { key, body, headers });
 }
 
 function suite(name: string, build: () => Promise<FastifyInstance>) {
@@ -125,7 +130,13 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
       const patterns = (method: string) =>
         app.routeTable
           .filter((route) => route.method === method && !route.url.includes('*'))
-          .map((route) => new RegExp(`^${route.url.replace(/:[A-Za-z0-9_]+/g, '[^/]+')}$`));
+          // Literal characters escaped first: OData's key syntax has parentheses (`Property(':ListingKey')`).
+          .map(
+            (route) =>
+              new RegExp(
+                `^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')}$`,
+              ),
+          );
       for (const url of new Set(app.routeTable.map((route) => route.url))) {
         if (url.includes('*')) continue;
         const path = fill(url);
@@ -195,7 +206,7 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
 
     it("answers 404 when a key asks for another tenant's resource, exactly as for a missing one", async () => {
       for (const route of (await routes()).filter((r) => r.kind === 'keyed' && r.pathParams.length > 0)) {
-        const { params, body, shared, keep } = await (fixtures[route.operationId as string] as Fixture)(
+        const { params, body, raw, shared, keep } = await (fixtures[route.operationId as string] as Fixture)(
           app,
           mine,
         );
@@ -203,17 +214,20 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
         const own = await call(app, route, fill(route.url, params), {
           key: mine[key].key,
           body,
+          raw,
         });
         expect(own.statusCode, `${route.url} with its owner's key: ${own.body}`).toBeLessThan(300);
         if (shared) continue;
         const foreign = await call(app, route, fill(route.url, params), {
           key: theirs[key].key,
           body,
+          raw,
         });
         const foreignError = expectError(foreign, 404, 'NOT_FOUND');
         const missing = await call(app, route, fill(route.url, keep), {
           key: theirs[key].key,
           body,
+          raw,
         });
         // Same message but for the identifier itself: nothing tells "not yours" from "not there".
         const anonymous = (message: string, values: string[]) =>

@@ -199,8 +199,10 @@ async function request(settings: Settings, call: Call): Promise<unknown> {
   // One key per call, the same on every retry: the server then runs the operation at most once.
   const idempotencyKey = call.idempotent ? (options.idempotencyKey ?? newIdempotencyKey()) : undefined;
   if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
-  let body: string | undefined;
-  if (call.body !== undefined) {
+  let body: string | FormData | undefined;
+  // A FormData (an upload) is sent as it is: fetch writes its multipart Content-Type and boundary.
+  if (call.body instanceof FormData) body = call.body;
+  else if (call.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(call.body);
   }
@@ -240,7 +242,7 @@ async function send(
   settings: Settings,
   call: Call,
   headers: Record<string, string>,
-  body: string | undefined,
+  body: string | FormData | undefined,
   options: RequestOptions,
 ): Promise<Attempt> {
   const caller = options.signal;

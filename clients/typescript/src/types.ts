@@ -24,9 +24,13 @@ export interface OperationSpec {
 /** Query parameters of an operation. */
 export type Query<K extends ClientOperationId> = NonNullable<operations[K]['parameters']['query']>;
 
-/** JSON body of an operation. */
+/** JSON body of an operation; a `FormData` for a multipart upload (a listing's photo). */
 export type Body<K extends ClientOperationId> =
-  NonNullable<operations[K]['requestBody']> extends { content: { 'application/json': infer B } } ? B : never;
+  NonNullable<operations[K]['requestBody']> extends { content: { 'application/json': infer B } }
+    ? B
+    : NonNullable<operations[K]['requestBody']> extends { content: { 'multipart/form-data': unknown } }
+      ? FormData
+      : never;
 
 type Responses<K extends ClientOperationId> = operations[K]['responses'];
 type SuccessStatus = 200 | 201 | 202;

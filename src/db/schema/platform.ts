@@ -60,6 +60,18 @@ export const organizations = pgTable(
     mcpMaskPersonalData: boolean('mcp_mask_personal_data').notNull().default(false),
     /** The portal shows a reduced listing's previous price (`previousPrice`, issue 25). */
     showPriceDrops: boolean('show_price_drops').notNull().default(false),
+    /** The language of listings' own title and description, and the portal's fallback (issue 25, ISO 639-1). */
+    defaultLanguage: text('default_language').notNull().default('en'),
+    /** The other languages the portal serves (listings' translations), default language excluded. */
+    otherLanguages: text('other_languages').array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * The syndication feeds' URL token (issue 25 item 7), as its SHA-256: the URL is shown once, when the
+     * token is made; null: no feeds. Read before the organization is known, like an API key's hash.
+     */
+    feedTokenHash: text('feed_token_hash'),
+    /** The token's first characters, to recognise a feed URL (`AbCd…`). */
+    feedTokenPrefix: text('feed_token_prefix'),
+    feedTokenCreatedAt: timestamp('feed_token_created_at', { withTimezone: true }),
     /** Set on a test twin: the live organization it mirrors. */
     liveOrganizationId: text('live_organization_id').references((): AnyPgColumn => organizations.id, {
       onDelete: 'cascade',
@@ -67,7 +79,10 @@ export const organizations = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('organizations_live_organization_id_key').on(t.liveOrganizationId)],
+  (t) => [
+    uniqueIndex('organizations_live_organization_id_key').on(t.liveOrganizationId),
+    uniqueIndex('organizations_feed_token_hash_key').on(t.feedTokenHash),
+  ],
 );
 
 export const KEY_STATUSES = ['active', 'suspended', 'deactivated'] as const;

@@ -16,6 +16,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, money, PORTAL_VISIBLE } from './columns.ts';
+import type { AddressVisibility } from '../../shared/property-vocabulary.ts';
 import { organizations, tenantId } from './platform.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -39,6 +40,8 @@ export const organizationCounters = pgTable(
     organizationId: tenantId(),
     name: text('name').notNull(),
     value: bigint('value', { mode: 'number' }).notNull().default(0),
+    /** When the value last changed: the feeds' Last-Modified (migration 0024). */
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.name] })],
 );
@@ -84,9 +87,21 @@ export const agents = pgTable(
   ],
 );
 
+export type PropertyTranslations = Record<string, { title: string; description: string }>;
+
+/**
+ * One photo of a listing. A photo given by URL has `url` and `caption` (and maybe `altText`); an
+ * uploaded one (decision 0233) also its `id`, its upright original `width` and `height` and the
+ * WebP `sizes` made of it, `url` being the largest's.
+ */
 export interface PropertyPhoto {
+  id?: string;
   url: string;
   caption: string | null;
+  altText?: string | null;
+  width?: number;
+  height?: number;
+  sizes?: { width: number; height: number; url: string }[];
 }
 
 export const properties = pgTable(
@@ -115,7 +130,14 @@ export const properties = pgTable(
     zipCode: text('zip_code'),
     latitude: doublePrecision('latitude'),
     longitude: doublePrecision('longitude'),
+    /** Always `address_visibility = 'HIDDEN'` (SPEC's approximate location), kept for the API's field. */
     approximateLocation: boolean('approximate_location').notNull().default(false),
+    /** What the portal, feeds and MCP show of the address: EXACT, STREET (no house number), HIDDEN. */
+    addressVisibility: text('address_visibility').$type<AddressVisibility>().notNull().default('EXACT'),
+    /** Decimals of the coordinates shown outside the agency; null: the visibility's default. */
+    coordinatePrecision: integer('coordinate_precision'),
+    /** Title and description in languages other than the organization's default: `{ "en": { title, description } }`. */
+    translations: jsonb('translations').$type<PropertyTranslations>().notNull().default(sql`'{}'::jsonb`),
     /** The coordinates the portal shows and filters on: rounded to 2 decimals when approximate. */
     portalLatitude: doublePrecision('portal_latitude'),
     portalLongitude: doublePrecision('portal_longitude'),

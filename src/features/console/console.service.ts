@@ -100,6 +100,8 @@ export async function consolePrincipal(
       defaultCountry: live.defaultCountry,
       defaultCurrency: live.defaultCurrency,
       mcpMaskPersonalData: live.mcpMaskPersonalData,
+      defaultLanguage: live.defaultLanguage,
+      otherLanguages: live.otherLanguages,
     },
     limits: { requestsPerMinute: 0, writesPerMinute: 0 },
     actor: consoleActor(session),

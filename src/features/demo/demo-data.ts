@@ -8,6 +8,9 @@
  * counts are exact: per city 2 featured, 5 approximate locations, 2 unpublished, 1 reserved,
  * 1 sold or rented (and 1 inactive in Málaga and Barcelona); 128 are on the portal.
  *
+ * Every other listing has a Spanish translation (the organization serves en and es), and listings at
+ * positions 4, 10, 16, ... show only their street on the portal (addressVisibility STREET).
+ *
  * Photos are stable placeholder URLs (`picsum.photos/seed/<code>-<n>`) with a caption saying what
  * each one shows, so a page that cannot load images still reads well.
  */
@@ -120,16 +123,74 @@ interface TypeTemplate {
   /** Price per m² against the city's average. */
   factor: number;
   noun: string;
+  /** The noun in Spanish, for the listings' Spanish translation. */
+  sustantivo: string;
 }
 
 const TYPES: TypeTemplate[] = [
-  { type: 'APARTMENT', weight: 40, area: [55, 130], bedrooms: [1, 4], factor: 1, noun: 'apartment' },
-  { type: 'STUDIO', weight: 8, area: [28, 45], bedrooms: [0, 0], factor: 1.1, noun: 'studio' },
-  { type: 'PENTHOUSE', weight: 8, area: [80, 180], bedrooms: [2, 4], factor: 1.3, noun: 'penthouse' },
-  { type: 'DUPLEX', weight: 7, area: [90, 160], bedrooms: [2, 4], factor: 1.05, noun: 'duplex' },
-  { type: 'HOUSE', weight: 8, area: [120, 280], bedrooms: [3, 5], factor: 0.95, noun: 'house' },
-  { type: 'TOWNHOUSE', weight: 6, area: [110, 200], bedrooms: [3, 4], factor: 0.9, noun: 'townhouse' },
-  { type: 'VILLA', weight: 4, area: [220, 450], bedrooms: [4, 6], factor: 1.25, noun: 'villa' },
+  {
+    type: 'APARTMENT',
+    weight: 40,
+    area: [55, 130],
+    bedrooms: [1, 4],
+    factor: 1,
+    noun: 'apartment',
+    sustantivo: 'piso',
+  },
+  {
+    type: 'STUDIO',
+    weight: 8,
+    area: [28, 45],
+    bedrooms: [0, 0],
+    factor: 1.1,
+    noun: 'studio',
+    sustantivo: 'estudio',
+  },
+  {
+    type: 'PENTHOUSE',
+    weight: 8,
+    area: [80, 180],
+    bedrooms: [2, 4],
+    factor: 1.3,
+    noun: 'penthouse',
+    sustantivo: 'ático',
+  },
+  {
+    type: 'DUPLEX',
+    weight: 7,
+    area: [90, 160],
+    bedrooms: [2, 4],
+    factor: 1.05,
+    noun: 'duplex',
+    sustantivo: 'dúplex',
+  },
+  {
+    type: 'HOUSE',
+    weight: 8,
+    area: [120, 280],
+    bedrooms: [3, 5],
+    factor: 0.95,
+    noun: 'house',
+    sustantivo: 'casa',
+  },
+  {
+    type: 'TOWNHOUSE',
+    weight: 6,
+    area: [110, 200],
+    bedrooms: [3, 4],
+    factor: 0.9,
+    noun: 'townhouse',
+    sustantivo: 'adosado',
+  },
+  {
+    type: 'VILLA',
+    weight: 4,
+    area: [220, 450],
+    bedrooms: [4, 6],
+    factor: 1.25,
+    noun: 'villa',
+    sustantivo: 'villa',
+  },
   {
     type: 'COMMERCIAL',
     weight: 5,
@@ -137,10 +198,29 @@ const TYPES: TypeTemplate[] = [
     bedrooms: [0, 0],
     factor: 0.75,
     noun: 'commercial premises',
+    sustantivo: 'local comercial',
   },
-  { type: 'OFFICE', weight: 4, area: [50, 200], bedrooms: [0, 0], factor: 0.85, noun: 'office' },
-  { type: 'PARKING', weight: 3, area: [11, 15], bedrooms: [0, 0], factor: 0, noun: 'parking space' },
+  {
+    type: 'OFFICE',
+    weight: 4,
+    area: [50, 200],
+    bedrooms: [0, 0],
+    factor: 0.85,
+    noun: 'office',
+    sustantivo: 'oficina',
+  },
+  {
+    type: 'PARKING',
+    weight: 3,
+    area: [11, 15],
+    bedrooms: [0, 0],
+    factor: 0,
+    noun: 'parking space',
+    sustantivo: 'plaza de garaje',
+  },
 ];
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 const TOTAL_WEIGHT = TYPES.reduce((sum, t) => sum + t.weight, 0);
 
 /** mulberry32: a tiny seeded PRNG, so the demo is the same on every seed. */
@@ -296,7 +376,20 @@ export function demoProperties(agentIds: Record<AgentKey, string>): CreateProper
           latitude: Math.round((hood.latitude + (random() - 0.5) * 0.008) * 1e6) / 1e6,
           longitude: Math.round((hood.longitude + (random() - 0.5) * 0.008) * 1e6) / 1e6,
         },
+        // HIDDEN (approximate) at 2, 8, 14, ...; the street only at 4, 10, 16, ...; EXACT otherwise.
         approximateLocation: i % 6 === 2,
+        addressVisibility: i % 6 === 2 ? 'HIDDEN' : i % 6 === 4 ? 'STREET' : 'EXACT',
+        // Every other listing also in Spanish (the organization serves en and es).
+        ...(i % 2 === 0
+          ? {
+              translations: {
+                es: {
+                  title: `${residential && bedrooms > 0 ? `${capitalized(kind.sustantivo)} de ${bedrooms} dormitorio${bedrooms > 1 ? 's' : ''}` : capitalized(kind.sustantivo)} en ${hood.name}`,
+                  description: `${capitalized(kind.sustantivo)} de ${area} m² construidos en ${hood.name}, ${template.city}, cerca de comercios, colegios y transporte público.`,
+                },
+              },
+            }
+          : {}),
         bedrooms,
         bathrooms,
         area,

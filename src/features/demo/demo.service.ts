@@ -41,7 +41,12 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoSeed> {
   });
   try {
     // The portal marks its reduced listings (and the twin follows): see the price drops below.
-    await updateOrganization(deps, organization.id, { showPriceDrops: true });
+    // Listings are written in English with Spanish translations: the portal serves both.
+    await updateOrganization(deps, organization.id, {
+      showPriceDrops: true,
+      defaultLanguage: 'en',
+      languages: ['en', 'es'],
+    });
     const publishable = await createApiKey(deps, organization.id, {
       type: 'publishable',
       name: 'Demo portal',

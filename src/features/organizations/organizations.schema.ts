@@ -6,6 +6,15 @@ import { DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.t
 const Plan = StringEnum(PLANS);
 const CountryCode = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' });
 const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' });
+const LanguageCode = Type.String({ pattern: '^[a-z]{2}$', description: 'ISO 639-1 (es, en, pt, ...)' });
+const Languages = Type.Array(LanguageCode, {
+  uniqueItems: true,
+  minItems: 1,
+  maxItems: 20,
+  examples: [['es', 'en']],
+  description:
+    'The languages the portal serves listings in, the default language first (added when missing); a test twin follows its live organization',
+});
 const PerMinute = (max: number, min = 1) => Type.Integer({ minimum: min, maximum: max });
 
 export const AdminOrganizationSchema = Type.Object(
@@ -29,6 +38,11 @@ export const AdminOrganizationSchema = Type.Object(
       description:
         "The portal shows a reduced listing's previous price (`previousPrice`); a test twin follows its live organization",
     }),
+    defaultLanguage: Type.String({
+      description:
+        "ISO 639-1: the language of listings' own title and description, and the portal's fallback (default en)",
+    }),
+    languages: Languages,
     livemode: Type.Boolean({ description: 'False for a test twin' }),
     testOrganizationId: Type.Union([Type.String(), Type.Null()], {
       description: 'The test twin (live organizations)',
@@ -70,6 +84,8 @@ export const UpdateOrganizationBodySchema = Type.Object(
     showPriceDrops: Type.Optional(
       Type.Boolean({ description: "Show a reduced listing's previous price on the portal (default false)" }),
     ),
+    defaultLanguage: Type.Optional(LanguageCode),
+    languages: Type.Optional(Languages),
   },
   { additionalProperties: false, minProperties: 1 },
 );

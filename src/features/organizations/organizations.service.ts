@@ -33,6 +33,8 @@ export function toAdminOrganization(record: store.OrganizationRecord): AdminOrga
     defaultCurrency: row.defaultCurrency,
     mcpMaskPersonalData: row.mcpMaskPersonalData,
     showPriceDrops: row.showPriceDrops,
+    defaultLanguage: row.defaultLanguage,
+    languages: [row.defaultLanguage, ...row.otherLanguages],
     livemode: row.liveOrganizationId === null,
     testOrganizationId: record.testOrganizationId,
     liveOrganizationId: row.liveOrganizationId,
@@ -110,8 +112,19 @@ export async function updateOrganization(
       `is a test twin; change its live organization ${record.row.liveOrganizationId} instead`,
     );
   }
+  const { languages, ...settings } = body;
+  const defaultLanguage = body.defaultLanguage ?? record.row.defaultLanguage;
+  // Stored without the default. A new default given alone leaves the other languages, and the old
+  // default stays served among them (`languages` says otherwise).
+  const otherLanguages =
+    languages !== undefined || body.defaultLanguage !== undefined
+      ? (languages ?? [record.row.defaultLanguage, ...record.row.otherLanguages]).filter(
+          (language) => language !== defaultLanguage,
+        )
+      : undefined;
+  const changes = { ...settings, otherLanguages };
   await deps.db.systemTx(async (tx) => {
-    await store.updateOrganization(tx, organizationId, body);
+    await store.updateOrganization(tx, organizationId, changes);
     // The twin mirrors the defaults, so test-mode forms read phone numbers and prices alike, and
     // the MCP masking (test keys act by the live setting; the twin's answer should say the same).
     const mirrored = {
@@ -119,6 +132,8 @@ export async function updateOrganization(
       defaultCurrency: body.defaultCurrency,
       mcpMaskPersonalData: body.mcpMaskPersonalData,
       showPriceDrops: body.showPriceDrops,
+      defaultLanguage: body.defaultLanguage,
+      otherLanguages,
     };
     if (record.testOrganizationId && Object.values(mirrored).some((value) => value !== undefined)) {
       await store.updateOrganization(tx, record.testOrganizationId, mirrored);

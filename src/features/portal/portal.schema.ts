@@ -54,6 +54,12 @@ export const PortalSchema = Type.Object(
     socialLinks: ref(SocialLinksSchema),
     defaultCurrency: Type.String({ description: 'ISO 4217' }),
     defaultCountry: Type.String({ description: 'ISO 3166 alpha-2: phone numbers without + are read in it' }),
+    defaultLanguage: Type.String({
+      description: 'ISO 639-1: listings are served in it unless `lang` or Accept-Language asks for another',
+    }),
+    languages: Type.Array(Type.String(), {
+      description: 'The languages listings can be asked in (`lang=`), the default first',
+    }),
     livemode: Type.Boolean(),
     updatedAt: Nullable(DateTime()),
   },

@@ -16,6 +16,8 @@ function toPortal(record: store.PortalRecord): Portal {
     socialLinks: settings?.socialLinks ?? {},
     defaultCurrency: organization.defaultCurrency,
     defaultCountry: organization.defaultCountry,
+    defaultLanguage: organization.defaultLanguage,
+    languages: [organization.defaultLanguage, ...organization.otherLanguages],
     livemode: organization.livemode,
     updatedAt: settings?.updatedAt.toISOString() ?? null,
   };

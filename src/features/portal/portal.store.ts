@@ -8,6 +8,8 @@ export interface PortalRecord {
     name: string;
     defaultCountry: string;
     defaultCurrency: string;
+    defaultLanguage: string;
+    otherLanguages: string[];
     livemode: boolean;
   };
   settings: PortalSettingsRow | null;
@@ -22,6 +24,8 @@ export async function findPortal(tx: Tx, organizationId: string): Promise<Portal
         name: organizations.name,
         defaultCountry: organizations.defaultCountry,
         defaultCurrency: organizations.defaultCurrency,
+        defaultLanguage: organizations.defaultLanguage,
+        otherLanguages: organizations.otherLanguages,
         livemode: sql<boolean>`${organizations.liveOrganizationId} IS NULL`,
       },
       settings: portalSettings,

@@ -11,6 +11,8 @@ import {
 import { propertiesMcpTools } from './properties.mcp.ts';
 import { listingsRoutes } from './properties.listings.routes.ts';
 import { listingsSchemas } from './properties.listings.schema.ts';
+import { photosRoutes } from './properties.photos.routes.ts';
+import { photosSchemas } from './properties.photos.schema.ts';
 import { propertiesRoutes } from './properties.routes.ts';
 import { propertiesSchemas } from './properties.schema.ts';
 
@@ -38,14 +40,15 @@ export {
   requirePortalProperty,
   type PropertyColumns,
 } from './properties.service.ts';
+export { feedBatch, type FeedListing, type FeedPosition } from './properties.feed.ts';
 export { searchPortalProperties } from './properties.portal.ts';
 export type { NewProperty } from './properties.store.ts';
 
 /** The properties feature's manifest (src/features.ts lists it). */
 export const propertiesFeature = defineFeature({
   name: 'properties',
-  schemas: [...propertiesSchemas, ...listingsSchemas],
-  routes: [propertiesRoutes, listingsRoutes],
+  schemas: [...propertiesSchemas, ...listingsSchemas, ...photosSchemas],
+  routes: [propertiesRoutes, listingsRoutes, photosRoutes],
   mcpTools: propertiesMcpTools,
   events: [
     PropertyCreated,

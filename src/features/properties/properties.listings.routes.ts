@@ -4,6 +4,7 @@ import { principalOf } from '../../platform/auth/auth.plugin.ts';
 import { actorOf } from '../../platform/auth/principal.ts';
 import { CURSOR_MODE_DESCRIPTION, PageQuerySchema } from '../../platform/http/pagination.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
+import type { StorageSettings } from '../../platform/storage/open-storage.ts';
 import { DeletedResponseSchema, ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
 import { getListing, listingHistory, listListings } from './properties.listings.ts';
 import {
@@ -18,6 +19,7 @@ import {
   PropertyIdParamsSchema,
   UpdatePropertyBodySchema,
 } from './properties.schema.ts';
+import { photoFiles, sweepListingFiles } from './properties.photos.ts';
 import * as writes from './properties.writes.ts';
 
 const READ = { auth: { scope: 'listings:read', keyTypes: SECRET_KEYS, write: false } } as const;
@@ -38,7 +40,10 @@ const LIFECYCLE =
   'with `publishedOnPortal`.';
 
 /** The agency's own listings through v1 (secret keys): every status, the back-office view, the history. */
-export const listingsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+export const listingsRoutes: FastifyPluginAsyncTypebox<{ db: Database; config: StorageSettings }> = async (
+  app,
+  { db, config },
+) => {
   app.get(
     '/v1/listings',
     {
@@ -154,15 +159,18 @@ export const listingsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
     },
     async (request) => {
       const principal = principalOf(request);
-      return {
-        data: await writes.updateProperty(
-          db,
-          principal.organization.id,
-          request.params.id,
-          request.body,
-          actorOf(principal),
-        ),
-      };
+      const listing = await writes.updateProperty(
+        db,
+        principal.organization.id,
+        request.params.id,
+        request.body,
+        actorOf(principal),
+      );
+      // Uploaded photos the new list left out lose their files (decision 0233).
+      if (request.body.photos !== undefined) {
+        await sweepListingFiles(photoFiles(config, db, request.log), principal.organization.id, listing.id);
+      }
+      return { data: listing };
     },
   );
 
@@ -185,14 +193,14 @@ export const listingsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
     },
     async (request) => {
       const principal = principalOf(request);
-      return {
-        data: await writes.deleteProperty(
-          db,
-          principal.organization.id,
-          request.params.id,
-          actorOf(principal),
-        ),
-      };
+      const deleted = await writes.deleteProperty(
+        db,
+        principal.organization.id,
+        request.params.id,
+        actorOf(principal),
+      );
+      await sweepListingFiles(photoFiles(config, db, request.log), principal.organization.id, deleted.id);
+      return { data: deleted };
     },
   );
 };

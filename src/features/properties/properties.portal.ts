@@ -20,6 +20,7 @@ import {
 } from './properties.schema.ts';
 import { toPortalProperty } from './properties.service.ts';
 import * as portalStore from './properties.portal.store.ts';
+import type { PortalPropertyWithAgent } from './properties.store.ts';
 
 function parseNumbers(text: string): number[] {
   return text.split(',').map(Number);
@@ -90,19 +91,21 @@ export async function searchPortalProperties(
   db: Database,
   organizationId: string,
   query: PortalListQuery,
+  served?: string,
 ): Promise<{ data: PortalProperty[]; meta: ListMeta }> {
+  const view = (row: PortalPropertyWithAgent) => toPortalProperty(row, served);
   const filter = portalFilter(query);
   const request = listRequest(query, { list: 'portal.properties', organizationId, defaultPageSize: 12 });
   if (request.mode === 'cursor') {
     const rows = await db.readTx(organizationId, (tx) =>
       portalStore.listPortalPropertiesByUpdatedAt(tx, organizationId, filter, request),
     );
-    return cursorPage(rows, request, toPortalProperty);
+    return cursorPage(rows, request, view);
   }
   const { items, total } = await db.readTx(organizationId, (tx) =>
     portalStore.listPortalProperties(tx, organizationId, filter, portalSort(query), request),
   );
-  return { data: items.map(toPortalProperty), meta: countedPageMeta(total, request, items.length) };
+  return { data: items.map(view), meta: countedPageMeta(total, request, items.length) };
 }
 
 /** Featured published properties, newest first. */
@@ -110,6 +113,7 @@ export async function listFeaturedProperties(
   db: Database,
   organizationId: string,
   query: { page?: number; pageSize?: number },
+  served?: string,
 ) {
   const page = pageRequest(query, 12);
   const { items, total } = await db.readTx(organizationId, (tx) =>
@@ -121,16 +125,24 @@ export async function listFeaturedProperties(
       page,
     ),
   );
-  return { data: items.map(toPortalProperty), meta: countedPageMeta(total, page, items.length) };
+  return {
+    data: items.map((row) => toPortalProperty(row, served)),
+    meta: countedPageMeta(total, page, items.length),
+  };
 }
 
 /** One published property; 404 when unknown, unpublished or of another agency (one message for all). */
-export async function getPortalProperty(db: Database, organizationId: string, propertyId: string) {
+export async function getPortalProperty(
+  db: Database,
+  organizationId: string,
+  propertyId: string,
+  served?: string,
+) {
   const found = isId(propertyId, 'prop')
     ? await db.readTx(organizationId, (tx) => portalStore.findPortalProperty(tx, organizationId, propertyId))
     : null;
   if (!found) throw Errors.notFound('Property', propertyId);
-  return toPortalProperty(found);
+  return toPortalProperty(found, served);
 }
 
 /** Facets of the published stock, to build a search form from what the agency actually has. */

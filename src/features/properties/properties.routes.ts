@@ -1,8 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { servedLanguage } from '../../platform/http/languages.ts';
 import { CURSOR_MODE_DESCRIPTION } from '../../platform/http/pagination.ts';
 import { ANY_KEY } from '../../platform/http/route-config.ts';
+import type { StorageSettings } from '../../platform/storage/open-storage.ts';
 import { OrganizationIdParamsSchema, DeletedResponseSchema } from '../../platform/http/schemas.ts';
 import {
   AdminListPropertiesQuerySchema,
@@ -15,12 +18,14 @@ import {
   PortalListQuerySchema,
   PortalPropertyListResponseSchema,
   PortalPropertyPageResponseSchema,
+  PortalPropertyQuerySchema,
   PortalPropertyResponseSchema,
   PropertyIdParamsSchema,
   UpdatePropertyBodySchema,
   type PortalListQuery,
 } from './properties.schema.ts';
 import * as properties from './properties.service.ts';
+import { photoFiles, sweepListingFiles } from './properties.photos.ts';
 import * as writes from './properties.writes.ts';
 import * as portal from './properties.portal.ts';
 
@@ -28,9 +33,23 @@ const ADMIN = { admin: true } as const;
 const PORTAL = { auth: { scope: 'portal:read', keyTypes: ANY_KEY, write: false }, cache: 'portal' } as const;
 const ADMIN_TAGS = ['Admin: properties'];
 const PORTAL_TAGS = ['Portal'];
+const LANGUAGE_NOTE =
+  ' Title and description come in the language `lang` asks, else the best of Accept-Language, among the ' +
+  "organization's languages (GET /v1/portal), where the listing has it; the organization's default " +
+  'otherwise. Each listing says its `language`; Content-Language names the language served.';
+
+/** The language to answer in (Content-Language says it); answers vary on Accept-Language. */
+function answerLanguage(request: FastifyRequest, reply: FastifyReply): string {
+  const language = servedLanguage(request, principalOf(request).organization);
+  reply.header('content-language', language);
+  return language;
+}
 
 /** The public portal's listings (publishable key, portal:read) and the back office's property CRUD. */
-export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database; config: StorageSettings }> = async (
+  app,
+  { db, config },
+) => {
   app.get(
     '/v1/properties',
     {
@@ -45,17 +64,19 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
           '`near=lat,lng&radiusKm=`. A page past the end answers `data: []` with the true `meta`. ' +
           CURSOR_MODE_DESCRIPTION +
           ' A site mirroring the listings walks this way; a listing that stops being shown (unpublished, ' +
-          'no longer ACTIVE, deleted) drops out of the list and never comes again: compare ids on a full walk.',
+          'no longer ACTIVE, deleted) drops out of the list and never comes again: compare ids on a full walk.' +
+          LANGUAGE_NOTE,
         tags: PORTAL_TAGS,
         querystring: PortalListQuerySchema,
         response: { 200: PortalPropertyListResponseSchema },
       },
     },
-    async (request) =>
+    async (request, reply) =>
       portal.searchPortalProperties(
         db,
         principalOf(request).organization.id,
         request.query as PortalListQuery,
+        answerLanguage(request, reply),
       ),
   );
 
@@ -69,13 +90,20 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
         description:
           'Any key type with `portal:read`. Properties marked `featured` that the portal shows (ACTIVE and ' +
           'published), newest first, in the same shape as GET /v1/properties. Paged: `pageSize` 12 by ' +
-          'default, at most 48.',
+          'default, at most 48.' +
+          LANGUAGE_NOTE,
         tags: PORTAL_TAGS,
         querystring: FeaturedQuerySchema,
         response: { 200: PortalPropertyPageResponseSchema },
       },
     },
-    async (request) => portal.listFeaturedProperties(db, principalOf(request).organization.id, request.query),
+    async (request, reply) =>
+      portal.listFeaturedProperties(
+        db,
+        principalOf(request).organization.id,
+        request.query,
+        answerLanguage(request, reply),
+      ),
   );
 
   app.get(
@@ -85,15 +113,27 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
       schema: {
         operationId: 'properties.get',
         summary: 'One published listing',
-        description: '404 when the property is not published, not active, or not of this agency.',
+        description:
+          '404 when the property is not published, not active, or not of this agency.' +
+          LANGUAGE_NOTE +
+          " Here Content-Language is the language of this listing's text.",
         tags: PORTAL_TAGS,
         params: PropertyIdParamsSchema,
+        querystring: PortalPropertyQuerySchema,
         response: { 200: PortalPropertyResponseSchema },
       },
     },
-    async (request) => ({
-      data: await portal.getPortalProperty(db, principalOf(request).organization.id, request.params.id),
-    }),
+    async (request, reply) => {
+      const data = await portal.getPortalProperty(
+        db,
+        principalOf(request).organization.id,
+        request.params.id,
+        answerLanguage(request, reply),
+      );
+      // One listing: the language its text is in (the default where it lacks the one asked).
+      reply.header('content-language', data.language);
+      return { data };
+    },
   );
 
   app.get(
@@ -197,9 +237,15 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
         response: { 200: AdminPropertyResponseSchema },
       },
     },
-    async (request) => ({
-      data: await writes.updateProperty(db, request.params.orgId, request.params.propertyId, request.body),
-    }),
+    async (request) => {
+      const { orgId, propertyId } = request.params;
+      const property = await writes.updateProperty(db, orgId, propertyId, request.body);
+      // Uploaded photos the new list left out lose their files (decision 0233).
+      if (request.body.photos !== undefined) {
+        await sweepListingFiles(photoFiles(config, db, request.log), orgId, property.id);
+      }
+      return { data: property };
+    },
   );
 
   app.delete(
@@ -218,8 +264,11 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asy
         response: { 200: DeletedResponseSchema },
       },
     },
-    async (request) => ({
-      data: await writes.deleteProperty(db, request.params.orgId, request.params.propertyId),
-    }),
+    async (request) => {
+      const { orgId, propertyId } = request.params;
+      const deleted = await writes.deleteProperty(db, orgId, propertyId);
+      await sweepListingFiles(photoFiles(config, db, request.log), orgId, deleted.id);
+      return { data: deleted };
+    },
   );
 };

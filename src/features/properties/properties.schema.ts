@@ -1,7 +1,9 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { ListOf, pageQuery, syncQuery } from '../../platform/http/pagination.ts';
 import { Amount, DataOf, DateTime, StringEnum, ref } from '../../platform/http/schemas.ts';
+import { LANGUAGE_PATTERN } from '../../platform/http/languages.ts';
 import {
+  ADDRESS_VISIBILITIES,
   AMENITIES,
   PROPERTY_STATUSES,
   PROPERTY_TYPES,
@@ -10,10 +12,12 @@ import {
 } from '../../shared/property-vocabulary.ts';
 
 export {
+  ADDRESS_VISIBILITIES,
   AMENITIES,
   PROPERTY_STATUSES,
   PROPERTY_TYPES,
   TRANSACTION_TYPES,
+  type AddressVisibility,
   type Amenity,
   type PropertyStatus,
   type PropertyType,
@@ -34,12 +38,104 @@ const CoordinatesSchema = Type.Object(
   { $id: 'Coordinates', additionalProperties: false },
 );
 
-const PhotoSchema = Type.Object(
+// Uploaded photos (decision 0233): POST /v1/listings/{id}/photos and the routes beside it.
+const PHOTO_EXAMPLE_BASE =
+  'https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE';
+const PhotoSizeSchema = Type.Object(
   {
-    url: Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://' }),
-    caption: Type.Optional(NullableString({ maxLength: 300 })),
+    width: Type.Integer({ minimum: 1, description: 'Pixels' }),
+    height: Type.Integer({ minimum: 1, description: 'Pixels' }),
+    url: Type.String({
+      format: 'uri',
+      description: 'Public WebP file, served with a one-year immutable cache',
+    }),
   },
-  { $id: 'PropertyPhoto', additionalProperties: false },
+  { additionalProperties: false },
+);
+
+export const PhotoSchema = Type.Object(
+  {
+    id: Type.Optional(
+      Type.String({
+        pattern: '^ph_[0-9A-Za-z]{22}$',
+        description:
+          'ph_… identifier, in every answer: random for an uploaded photo, derived from the URL for a photo given ' +
+          'by URL (the same while the URL stays). In a create or update body it names a photo of the listing to ' +
+          'keep (an uploaded one keeps its files, sizes and dimensions)',
+      }),
+    ),
+    url: Type.String({
+      format: 'uri',
+      maxLength: 2048,
+      pattern: '^https?://',
+      description: 'The photo; for an uploaded one, its largest size',
+      examples: [`${PHOTO_EXAMPLE_BASE}/1600.webp`],
+    }),
+    caption: Type.Optional(NullableString({ maxLength: 300 })),
+    altText: Type.Optional(
+      NullableString({
+        maxLength: 500,
+        description: 'Text alternative for screen readers (the `alt` of an `<img>`); null when not given',
+        examples: ['Bright living room with a sofa facing a window onto the sea'],
+      }),
+    ),
+    width: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        readOnly: true,
+        description: 'Uploaded photos: the original width in pixels, upright (EXIF orientation applied)',
+        examples: [4032],
+      }),
+    ),
+    height: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        readOnly: true,
+        description: 'Uploaded photos: the original height in pixels, upright',
+        examples: [3024],
+      }),
+    ),
+    sizes: Type.Optional(
+      Type.Array(PhotoSizeSchema, {
+        readOnly: true,
+        description:
+          'Uploaded photos: WebP renditions 480, 960 and 1600 pixels wide, narrowest first, for `srcset`; never ' +
+          'wider than the original (a 1000-pixel photo has 480, 960 and 1000). Ignored in a create or update body',
+        examples: [
+          [480, 960, 1600].map((width) => ({
+            width,
+            height: (width * 3) / 4,
+            url: `${PHOTO_EXAMPLE_BASE}/${width}.webp`,
+          })),
+        ],
+      }),
+    ),
+  },
+  {
+    $id: 'PropertyPhoto',
+    additionalProperties: false,
+    description:
+      'A photo given by URL, or uploaded (with `sizes`, `width` and `height`). Answers always carry `id` and `altText`',
+  },
+);
+export type PhotoView = Static<typeof PhotoSchema> & { id: string; altText: string | null };
+
+const TranslationsSchema = Type.Record(
+  Type.String({ pattern: LANGUAGE_PATTERN }),
+  Type.Object(
+    {
+      title: Type.String({ minLength: 1, maxLength: 200 }),
+      description: Type.String({ maxLength: 20000 }),
+    },
+    { additionalProperties: false },
+  ),
+  {
+    $id: 'PropertyTranslations',
+    additionalProperties: false,
+    maxProperties: 20,
+    description:
+      "Title and description in languages other than the organization's default (ISO 639-1 keys: es, en, pt, ...)",
+  },
 );
 
 const PropertyAgentSchema = Type.Object(
@@ -73,12 +169,20 @@ const portalFields = {
   currency: Type.String({ description: 'ISO 4217' }),
   city: Type.String(),
   neighborhood: NullableString(),
-  address: NullableString({ description: 'null when the location is approximate' }),
-  zipCode: NullableString({ description: 'null when the location is approximate' }),
-  coordinates: Type.Union([ref(CoordinatesSchema), Type.Null()], {
-    description: 'Rounded to 2 decimals (about 1 km) when the location is approximate',
+  address: NullableString({
+    description:
+      'On the portal: the whole address (EXACT), the street without its number (STREET), null (HIDDEN)',
   }),
-  approximateLocation: Type.Boolean(),
+  zipCode: NullableString({ description: 'On the portal: null when the address is HIDDEN' }),
+  coordinates: Type.Union([ref(CoordinatesSchema), Type.Null()], {
+    description:
+      'On the portal: rounded to `coordinatePrecision` decimals, by default 3 (about 100 m) for STREET and ' +
+      '2 (about 1 km) for HIDDEN',
+  }),
+  addressVisibility: StringEnum(ADDRESS_VISIBILITIES, {
+    description: 'What the portal, the feeds and MCP show of the address',
+  }),
+  approximateLocation: Type.Boolean({ description: 'addressVisibility is HIDDEN' }),
   bedrooms: Type.Integer(),
   bathrooms: Type.Integer(),
   area: Type.Union([Type.Number(), Type.Null()], { description: 'Built area in square metres' }),
@@ -89,17 +193,30 @@ const portalFields = {
   updatedAt: DateTime(),
 };
 
-export const PortalPropertySchema = Type.Object(portalFields, {
-  $id: 'PortalProperty',
-  additionalProperties: false,
-  description: 'A property as the public portal shows it: never internal notes or custom fields',
-});
+export const PortalPropertySchema = Type.Object(
+  {
+    ...portalFields,
+    language: Type.String({
+      description:
+        "The language of `title` and `description`: the one asked (`lang`, Accept-Language) when the listing has it, else the organization's default",
+    }),
+  },
+  {
+    $id: 'PortalProperty',
+    additionalProperties: false,
+    description: 'A property as the public portal shows it: never internal notes or custom fields',
+  },
+);
 export type PortalProperty = Static<typeof PortalPropertySchema>;
 
 export const AdminPropertySchema = Type.Object(
   {
     ...portalFields,
     publishedOnPortal: Type.Boolean(),
+    coordinatePrecision: Type.Union([Type.Integer(), Type.Null()], {
+      description: "Decimals of the coordinates shown outside the agency; null: the visibility's default",
+    }),
+    translations: ref(TranslationsSchema),
     agentId: NullableString(),
     internalNotes: NullableString(),
     customFields: Type.Record(Type.String(), Type.Unknown()),
@@ -128,7 +245,17 @@ const writableFields = {
   address: NullableString({ maxLength: 300 }),
   zipCode: NullableString({ maxLength: 20 }),
   coordinates: Type.Union([ref(CoordinatesSchema), Type.Null()]),
-  approximateLocation: Type.Boolean(),
+  approximateLocation: Type.Boolean({
+    description: 'true: addressVisibility HIDDEN (when addressVisibility is not given); false: EXACT',
+  }),
+  addressVisibility: StringEnum(ADDRESS_VISIBILITIES, {
+    description:
+      'EXACT (default), STREET (no house number; coordinates to 3 decimals) or HIDDEN (no address or zip code; 2 decimals)',
+  }),
+  coordinatePrecision: Type.Union([Type.Integer({ minimum: 1, maximum: 6 }), Type.Null()], {
+    description: "Decimals of the coordinates shown outside the agency; null: the visibility's default",
+  }),
+  translations: ref(TranslationsSchema),
   bedrooms: Type.Integer({ minimum: 0, maximum: 100 }),
   bathrooms: Type.Integer({ minimum: 0, maximum: 100 }),
   area: Type.Union([Type.Number({ minimum: 0, maximum: 1e7 }), Type.Null()]),
@@ -193,6 +320,17 @@ export const AdminListPropertiesQuerySchema = Type.Object(
 export type AdminListPropertiesQuery = Static<typeof AdminListPropertiesQuerySchema>;
 
 export const PORTAL_MAX_PAGE_SIZE = 48;
+
+/** `lang`: the language a portal answer is asked in (over Accept-Language); Content-Language names the one served. */
+const langQuery = {
+  lang: Type.Optional(
+    Type.String({
+      pattern: LANGUAGE_PATTERN,
+      description:
+        "ISO 639-1. Title and description in this language where the organization serves it and the listing has it, else in the organization's default; without it, Accept-Language decides. Content-Language names the language served",
+    }),
+  ),
+};
 const FLAG = StringEnum(['1', 'true', '0', 'false'], {
   description: '`1` (or `true`) keeps only properties with the amenity; `0`/`false` or absent: no filter',
 });
@@ -248,6 +386,7 @@ export const PortalListQuerySchema = Type.Object(
     sortOrder: Type.Optional(
       StringEnum(['asc', 'desc'] as const, { description: 'Default desc for createdAt, asc otherwise' }),
     ),
+    ...langQuery,
     ...syncQuery(),
   },
   { additionalProperties: false },
@@ -255,9 +394,11 @@ export const PortalListQuerySchema = Type.Object(
 export type PortalListQuery = Static<typeof PortalListQuerySchema> & Partial<Record<string, string>>;
 
 export const FeaturedQuerySchema = Type.Object(
-  { ...pageQuery({ maxPageSize: PORTAL_MAX_PAGE_SIZE, defaultPageSize: 12 }) },
+  { ...pageQuery({ maxPageSize: PORTAL_MAX_PAGE_SIZE, defaultPageSize: 12 }), ...langQuery },
   { additionalProperties: false },
 );
+
+export const PortalPropertyQuerySchema = Type.Object({ ...langQuery }, { additionalProperties: false });
 
 const Count = <T extends ReturnType<typeof Type.String>>(value: T) =>
   Type.Object({ value, count: Type.Integer() }, { additionalProperties: false });
@@ -309,6 +450,7 @@ export const PortalFiltersResponseSchema = DataOf(ref(PortalFiltersSchema));
 export const propertiesSchemas = [
   CoordinatesSchema,
   PhotoSchema,
+  TranslationsSchema,
   PropertyAgentSchema,
   PortalPropertySchema,
   AdminPropertySchema,

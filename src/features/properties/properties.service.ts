@@ -1,5 +1,5 @@
 import type { Database, Tx } from '../../db/database.ts';
-import type { PropertyRow } from '../../db/schema.ts';
+import type { PropertyRow, PropertyTranslations } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { countedPageMeta, pageRequest } from '../../platform/http/pagination.ts';
 import { isId } from '../../platform/ids/ids.ts';
@@ -16,6 +16,8 @@ import {
   type PropertyType,
   type TransactionType,
 } from './properties.schema.ts';
+import { locationOf, shownAddress } from './properties.location.ts';
+import { photoViews, storedPhoto } from './properties.photos.rules.ts';
 import * as store from './properties.store.ts';
 
 export type { PropertyRef } from './properties.store.ts';
@@ -36,19 +38,42 @@ export async function requirePortalProperty(
   return found;
 }
 
-const round2 = (value: number) => Math.round(value * 100) / 100;
-
 function coordinates(latitude: number | null, longitude: number | null) {
   return latitude === null || longitude === null ? null : { latitude, longitude };
 }
 
-/** The portal view: approximate locations lose address and zip code and show rounded coordinates. */
-export function toPortalProperty({ property: p, agent }: store.PortalPropertyWithAgent): PortalProperty {
+/**
+ * Title and description in the served language where the listing has it, else its own, in the
+ * organization's default language (read with the row).
+ */
+function textIn(p: store.PortalPropertyRow, served: string | undefined) {
+  const own = p.defaultLanguage ?? 'en';
+  const translated = served === undefined || served === own ? undefined : p.translations[served];
+  return translated
+    ? { title: translated.title, description: translated.description, language: served as string }
+    : { title: p.title, description: p.description, language: own };
+}
+
+/**
+ * The portal view, in the served language (servedLanguage(); the organization's default when not
+ * given): the address as its visibility allows (properties.location.ts), coordinates as rounded when
+ * written; never internal notes or custom fields.
+ */
+export function toPortalProperty(record: store.PortalPropertyWithAgent, served?: string): PortalProperty {
+  const p = record.property;
+  return {
+    ...commonView(record),
+    ...textIn(p, served),
+    ...shownAddress(p),
+    coordinates: coordinates(p.portalLatitude, p.portalLongitude),
+  };
+}
+
+/** The fields both views show alike. */
+function commonView({ property: p, agent }: store.PortalPropertyWithAgent) {
   return {
     id: p.id,
     code: p.code,
-    title: p.title,
-    description: p.description,
     transactionType: p.transactionType as TransactionType,
     type: p.type as PropertyType,
     status: p.status as PropertyStatus,
@@ -58,15 +83,13 @@ export function toPortalProperty({ property: p, agent }: store.PortalPropertyWit
     currency: p.currency,
     city: p.city,
     neighborhood: p.neighborhood,
-    address: p.approximateLocation ? null : p.address,
-    zipCode: p.approximateLocation ? null : p.zipCode,
-    coordinates: coordinates(p.portalLatitude, p.portalLongitude),
-    approximateLocation: p.approximateLocation,
+    addressVisibility: p.addressVisibility,
+    approximateLocation: p.addressVisibility === 'HIDDEN',
     bedrooms: p.bedrooms,
     bathrooms: p.bathrooms,
     area: p.area,
     amenities: p.amenities.filter((a): a is Amenity => (AMENITIES as readonly string[]).includes(a)),
-    photos: p.photos.map((photo) => ({ url: photo.url, caption: photo.caption ?? null })),
+    photos: photoViews(p.photos),
     agent: agent
       ? {
           id: agent.id,
@@ -82,14 +105,18 @@ export function toPortalProperty({ property: p, agent }: store.PortalPropertyWit
   };
 }
 
-/** The back-office view: everything, exact location included. */
+/** The back-office view: everything, in the listing's own text with its translations, exact location included. */
 export function toAdminProperty(record: store.PropertyWithAgent): AdminProperty {
   const p = record.property;
   return {
-    ...toPortalProperty(record),
+    ...commonView(record),
+    title: p.title,
+    description: p.description,
     address: p.address,
     zipCode: p.zipCode,
     coordinates: coordinates(p.latitude, p.longitude),
+    coordinatePrecision: p.coordinatePrecision,
+    translations: p.translations,
     publishedOnPortal: p.publishedOnPortal,
     agentId: p.agentId,
     internalNotes: p.internalNotes,
@@ -122,16 +149,38 @@ export function eventProperty(p: PropertyRow) {
 export type PropertyColumns = Omit<store.NewProperty, 'id' | 'organizationId' | 'createdAt' | 'updatedAt'>;
 
 /**
- * Columns of a property from its writable fields: trimmed text, folded search columns, and the
- * coordinates the portal may show (rounded to 2 decimals, about 1 km, when approximate).
+ * Translations as stored: trimmed titles; 400 for one in the organization's default language (the
+ * listing's own title and description are in it).
+ */
+function translationsOf(
+  translations: CreatePropertyBody['translations'],
+  defaultLanguage: string,
+): PropertyTranslations {
+  const stored: PropertyTranslations = {};
+  for (const [language, text] of Object.entries(translations ?? {})) {
+    if (language === defaultLanguage)
+      throw Errors.invalidField(
+        `body.translations.${language}`,
+        `${language} is the organization's default language: title and description hold it`,
+      );
+    stored[language] = { title: text.title.trim(), description: text.description };
+  }
+  return stored;
+}
+
+/**
+ * Columns of a property from its writable fields: trimmed text, folded search columns (every
+ * language's text), and the location the portal may show (properties.location.ts).
  */
 export function propertyColumns(
   input: CreatePropertyBody,
-  defaults: { defaultCurrency: string },
+  defaults: { defaultCurrency: string; defaultLanguage: string },
 ): PropertyColumns {
   const latitude = input.coordinates?.latitude ?? null;
   const longitude = input.coordinates?.longitude ?? null;
-  const approximate = input.approximateLocation ?? false;
+  const location = locationOf(input);
+  const translations = translationsOf(input.translations, defaults.defaultLanguage);
+  const translatedText = Object.values(translations).flatMap((text) => [text.title, text.description]);
   const city = input.city.trim();
   const neighborhood = input.neighborhood?.trim() || null;
   const title = input.title.trim();
@@ -153,20 +202,20 @@ export function propertyColumns(
     zipCode: input.zipCode ?? null,
     latitude,
     longitude,
-    approximateLocation: approximate,
-    portalLatitude: latitude === null ? null : approximate ? round2(latitude) : latitude,
-    portalLongitude: longitude === null ? null : approximate ? round2(longitude) : longitude,
+    approximateLocation: location.addressVisibility === 'HIDDEN',
+    ...location,
+    translations,
     bedrooms: input.bedrooms ?? 0,
     bathrooms: input.bathrooms ?? 0,
     area: input.area ?? null,
     amenities: [...new Set(input.amenities ?? [])],
-    photos: (input.photos ?? []).map((photo) => ({ url: photo.url, caption: photo.caption ?? null })),
+    photos: (input.photos ?? []).map(storedPhoto),
     agentId: input.agentId ?? null,
     internalNotes: input.internalNotes ?? null,
     customFields: input.customFields ?? {},
     searchCity: fold(city),
     searchNeighborhood: fold(neighborhood ?? ''),
-    searchText: fold([input.code, title, description, city, neighborhood ?? ''].join(' ')),
+    searchText: fold([input.code, title, description, city, neighborhood ?? '', ...translatedText].join(' ')),
   };
 }
 
@@ -188,7 +237,9 @@ export function writableOf(p: PropertyRow): CreatePropertyBody {
     address: p.address,
     zipCode: p.zipCode,
     coordinates: coordinates(p.latitude, p.longitude),
-    approximateLocation: p.approximateLocation,
+    addressVisibility: p.addressVisibility,
+    coordinatePrecision: p.coordinatePrecision,
+    translations: p.translations,
     bedrooms: p.bedrooms,
     bathrooms: p.bathrooms,
     area: p.area,

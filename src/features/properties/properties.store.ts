@@ -72,9 +72,10 @@ export const portalColumns = {
     .as('previous_price'),
   city: properties.city,
   neighborhood: properties.neighborhood,
+  // What of these the portal shows is decided by address_visibility (properties.location.ts).
   address: properties.address,
   zipCode: properties.zipCode,
-  approximateLocation: properties.approximateLocation,
+  addressVisibility: properties.addressVisibility,
   portalLatitude: properties.portalLatitude,
   portalLongitude: properties.portalLongitude,
   bedrooms: properties.bedrooms,
@@ -82,11 +83,18 @@ export const portalColumns = {
   area: properties.area,
   amenities: properties.amenities,
   photos: properties.photos,
+  translations: properties.translations,
+  // The language of title and description (read once per statement, like previousPrice's setting).
+  defaultLanguage: sql<string>`(SELECT o.default_language FROM organizations AS o
+      WHERE o.id = current_setting('app.organization_id', true))`.as('default_language'),
   createdAt: properties.createdAt,
   updatedAt: properties.updatedAt,
 };
 
-export type PortalPropertyRow = Pick<PropertyRow, keyof typeof portalColumns>;
+export type PortalPropertyRow = Pick<PropertyRow, Exclude<keyof typeof portalColumns, 'defaultLanguage'>> & {
+  /** Absent from back-office rows: their views show no language. */
+  defaultLanguage?: string;
+};
 
 /** A portal listing row with its agent's public card. */
 export interface PortalPropertyWithAgent {

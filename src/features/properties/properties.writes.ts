@@ -32,6 +32,7 @@ import {
   toAdminProperty,
   writableOf,
 } from './properties.service.ts';
+import { photosToStore } from './properties.photos.rules.ts';
 import * as store from './properties.store.ts';
 
 /** Back-office changes are recorded with a SYSTEM actor (the operator). */
@@ -115,10 +116,12 @@ export async function createProperty(
   return inTenantOrganization(db, organizationId, async (tx, organization) => {
     await checkAgent(tx, organizationId, body.agentId);
     checkStatusFits(body.status ?? 'ACTIVE', body.transactionType);
+    // A new listing has no photos to keep: an `id` in `photos` is a 400, upload fields are dropped.
+    const input = body.photos === undefined ? body : { ...body, photos: photosToStore([], body.photos) };
     const row = await store.insertProperty(tx, {
       id: newId('prop'),
       organizationId,
-      ...propertyColumns(body, organization),
+      ...propertyColumns(input, organization),
     });
     if (!row) {
       const existing = await store.findPropertyByCode(tx, organizationId, body.code);
@@ -151,6 +154,13 @@ export async function updateProperty(
       const current = await loadAdminProperty(tx, organizationId, propertyId, { lock: true });
       if (body.agentId !== undefined) await checkAgent(tx, organizationId, body.agentId);
       const merged = { ...writableOf(current.property), ...body } as CreatePropertyBody;
+      // A new visibility starts from its default precision, and `approximateLocation` alone sets it.
+      if (body.addressVisibility !== undefined || body.approximateLocation !== undefined) {
+        if (body.addressVisibility === undefined) delete merged.addressVisibility;
+        if (body.coordinatePrecision === undefined) merged.coordinatePrecision = null;
+      }
+      // Uploaded photos the new list names (by id or URL) keep their files; decision 0233.
+      if (body.photos !== undefined) merged.photos = photosToStore(current.property.photos, body.photos);
       const status = merged.status ?? 'ACTIVE';
       checkStatusMove(current.property.status as PropertyStatus, status);
       if (body.status !== undefined || body.transactionType !== undefined) {

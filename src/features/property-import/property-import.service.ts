@@ -3,7 +3,7 @@ import { Compile } from 'typebox/compile';
 import type { Validator } from 'typebox/compile';
 import type { Database } from '../../db/database.ts';
 import type { PropertyRow } from '../../db/schema.ts';
-import { Errors } from '../../platform/errors/errors.ts';
+import { AppError, Errors } from '../../platform/errors/errors.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
 import { requireTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
@@ -151,6 +151,9 @@ const COMPARED: (keyof PropertyColumns)[] = [
   'latitude',
   'longitude',
   'approximateLocation',
+  'addressVisibility',
+  'coordinatePrecision',
+  'translations',
   'bedrooms',
   'bathrooms',
   'area',
@@ -273,7 +276,17 @@ export async function importProperties(
     const changes = new Map<string, string[]>();
     let unchanged = 0;
     for (const { index, body } of good) {
-      const columns = propertyColumns(body, organization);
+      let columns: PropertyColumns;
+      try {
+        columns = propertyColumns(body, organization);
+      } catch (error) {
+        // A row's own contradiction (approximateLocation vs addressVisibility, a translation in the
+        // default language): that row's error, not the file's.
+        const detail = error instanceof AppError ? error.details?.[0] : undefined;
+        if (detail === undefined) throw error;
+        fail(index, detail.field.replace(/^body\./, ''), detail.message);
+        continue;
+      }
       const current = existing.get(body.code);
       const problem = statusProblem(
         (current?.status ?? null) as PropertyStatus | null,

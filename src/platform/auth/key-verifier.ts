@@ -124,6 +124,8 @@ export class KeyVerifier {
             defaultCountry: live.defaultCountry,
             defaultCurrency: live.defaultCurrency,
             mcpMaskPersonalData: live.mcpMaskPersonalData,
+            defaultLanguage: live.defaultLanguage,
+            otherLanguages: live.otherLanguages,
           },
         })
         .from(apiKeys)
@@ -159,6 +161,8 @@ export class KeyVerifier {
         defaultCountry: liveOrg.defaultCountry,
         defaultCurrency: liveOrg.defaultCurrency,
         mcpMaskPersonalData: liveOrg.mcpMaskPersonalData,
+        defaultLanguage: liveOrg.defaultLanguage,
+        otherLanguages: liveOrg.otherLanguages,
       },
       limits: {
         requestsPerMinute: key.rateLimitPerMinute ?? defaults.requestsPerMinute,

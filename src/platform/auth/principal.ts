@@ -22,6 +22,10 @@ export interface PrincipalOrganization {
   defaultCurrency: string;
   /** MCP results show phone numbers and emails masked (the live organization's setting). */
   mcpMaskPersonalData: boolean;
+  /** The language of listings' own text and the portal's fallback (the live organization's, ISO 639-1). */
+  defaultLanguage: string;
+  /** The other languages the portal serves listings in. */
+  otherLanguages: string[];
 }
 
 /** Who is calling: resolved from the credential only, never from the body or query. */

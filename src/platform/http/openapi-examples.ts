@@ -104,6 +104,7 @@ const TEXT_FIELDS: Record<string, string> = {
   saasPlanName: 'Professional',
   providerNumberId: '106540352242922',
   language: 'es',
+  defaultLanguage: 'es',
   keyPrefix: 'service_sk_live_AbC1',
   key: `service_sk_live_${FAKE_KEY}`,
   secretKey: `service_sk_live_${FAKE_KEY}`,

@@ -8,6 +8,7 @@ import { documentBatchItems } from './batch.ts';
 import { describeParameters, describeResponses } from './openapi-descriptions.ts';
 import { addExamples } from './openapi-examples.ts';
 import { addHttpHeaders } from './openapi-headers.ts';
+import { literalParenthesesInPaths } from './openapi-paths.ts';
 
 const DESCRIPTION = `Multi-tenant API for real-estate agencies: public portal, leads, booking, CRM, conversations,
 webhooks and a read-only MCP endpoint.
@@ -237,13 +238,18 @@ export async function registerOpenApi(app: FastifyInstance, serverUrl: string) {
       // Declared in alphabetical order (Spectral's openapi-tags-alphabetical); every tag a route uses.
       tags: TAGS,
     },
-    // What route schemas cannot say: batch items, headers, the Idempotency-Key parameter, examples,
-    // descriptions.
+    // What route schemas cannot say: literal parentheses in paths, batch items, headers, the
+    // Idempotency-Key parameter, examples, descriptions.
     transformObject: (document) =>
       'openapiObject' in document
         ? describeParameters(
             describeResponses(
-              addExamples(addHttpHeaders(documentBatchItems(document.openapiObject), app.routeTable)),
+              addExamples(
+                addHttpHeaders(
+                  documentBatchItems(literalParenthesesInPaths(document.openapiObject, app.routeTable)),
+                  app.routeTable,
+                ),
+              ),
               STATUS_CODES as Record<string, string>,
             ),
           )

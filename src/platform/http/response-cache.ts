@@ -12,6 +12,7 @@ import { Counter, Gauge, type Metric } from 'prom-client';
 import type { Database } from '../../db/database.ts';
 import { withReadProbe } from '../../db/read-probe.ts';
 import { appendRouteHook } from './conventions.ts';
+import { servedLanguage, type ServedLanguages } from './languages.ts';
 
 export interface ResponseCacheSettings {
   /** PORTAL_CACHE_SIZE_MB in bytes: answers kept per process; 0 keeps none (ETags and 304s stay). */
@@ -28,6 +29,8 @@ export const PORTAL_VERSION_STATEMENT =
 interface Entry {
   body: string;
   etag: string;
+  /** The Content-Language the answer was sent with, if any. */
+  language: string | undefined;
 }
 
 /** What a cached route's request carries from its lookup to its answer. */
@@ -47,13 +50,16 @@ export function etagOf(body: string): string {
   return `"${hash('sha256', body, 'base64url').slice(0, 22)}"`;
 }
 
-/** Path, path parameters and the validated query (defaults applied, keys sorted): one request, one key. */
-function requestKey(request: FastifyRequest, organizationId: string): string {
+/**
+ * Path, path parameters, the validated query (defaults applied, keys sorted) and the language the
+ * answer is served in (the query's `lang` or Accept-Language; languages.ts): one request, one key.
+ */
+function requestKey(request: FastifyRequest, organization: ServedLanguages & { id: string }): string {
   const query = (request.query ?? {}) as Record<string, unknown>;
   const sorted = Object.keys(query)
     .sort()
     .map((name) => [name, query[name]]);
-  return `${organizationId}\u0000${request.routeOptions.url}\u0000${JSON.stringify(request.params ?? {})}\u0000${JSON.stringify(sorted)}`;
+  return `${organization.id}\u0000${servedLanguage(request, organization)}\u0000${request.routeOptions.url}\u0000${JSON.stringify(request.params ?? {})}\u0000${JSON.stringify(sorted)}`;
 }
 
 export function registerResponseCache(
@@ -87,14 +93,16 @@ export function registerResponseCache(
   });
 
   function lookup(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
-    const organizationId = request.principal?.organization.id;
-    if (cache === null || organizationId === undefined) return done();
-    const state: Lookup = { key: requestKey(request, organizationId), hit: null, seen: null };
+    const organization = request.principal?.organization;
+    if (cache === null || organization === undefined) return done();
+    const organizationId = organization.id;
+    const state: Lookup = { key: requestKey(request, organization), hit: null, seen: null };
     lookups.set(request, state);
     db.readStatement<{ version: string }>(organizationId, PORTAL_VERSION_STATEMENT).then((rows) => {
       const entry = cache.get(`${rows[0]?.version ?? '0'}\u0000${state.key}`);
       if (entry !== undefined) {
         state.hit = entry;
+        if (entry.language !== undefined) reply.header('content-language', entry.language);
         reply.type('application/json; charset=utf-8').send(entry.body);
         return;
       }
@@ -116,13 +124,18 @@ export function registerResponseCache(
     const state = lookups.get(request);
     const etag = state?.hit?.etag ?? etagOf(payload);
     if (cache !== null && state !== undefined && state.hit === null && typeof state.seen === 'string') {
-      cache.set(`${state.seen}\u0000${state.key}`, { body: payload, etag });
+      const language = reply.getHeader('content-language');
+      cache.set(`${state.seen}\u0000${state.key}`, {
+        body: payload,
+        etag,
+        language: typeof language === 'string' ? language : undefined,
+      });
     }
     const shared = request.principal?.keyType === 'publishable';
     reply
       .header('etag', etag)
       .header('cache-control', shared ? publicControl : privateControl)
-      .header('vary', 'X-API-Key');
+      .header('vary', 'X-API-Key, Accept-Language');
     // RFC 9110 13.2.2: an origin server evaluates If-None-Match whatever the request's Cache-Control.
     // `fresh` alone would refuse every 304 to `no-cache`, which fetch() adds to any conditional request.
     const notModified = fresh({ 'if-none-match': request.headers['if-none-match'] }, { etag });

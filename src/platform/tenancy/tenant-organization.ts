@@ -11,6 +11,8 @@ export interface TenantOrganization {
   /** ISO country of phone numbers written without a country code. */
   defaultCountry: string;
   defaultCurrency: string;
+  /** The language of listings' own title and description (their translations hold the others). */
+  defaultLanguage: string;
   livemode: boolean;
 }
 
@@ -32,6 +34,7 @@ export async function requireTenantOrganization(tx: Tx, organizationId: string):
           id: organizations.id,
           defaultCountry: organizations.defaultCountry,
           defaultCurrency: organizations.defaultCurrency,
+          defaultLanguage: organizations.defaultLanguage,
           liveOrganizationId: organizations.liveOrganizationId,
         })
         .from(organizations)
@@ -44,6 +47,7 @@ export async function requireTenantOrganization(tx: Tx, organizationId: string):
     id: row.id,
     defaultCountry: row.defaultCountry,
     defaultCurrency: row.defaultCurrency,
+    defaultLanguage: row.defaultLanguage,
     livemode: row.liveOrganizationId === null,
   };
 }

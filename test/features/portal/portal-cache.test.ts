@@ -49,7 +49,7 @@ const get = (app: FastifyInstance, url: string, key: string, headers: Record<str
 function expectCacheHeaders(response: LightMyRequestResponse, visibility: 'public' | 'private') {
   expect(response.headers.etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
   expect(response.headers['cache-control']).toBe(`${visibility}, max-age=30`);
-  expect(response.headers.vary).toBe('X-API-Key');
+  expect(response.headers.vary).toBe('X-API-Key, Accept-Language');
 }
 
 beforeAll(async () => {

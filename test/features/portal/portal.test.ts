@@ -28,6 +28,8 @@ describe('GET /v1/portal', () => {
       socialLinks: {},
       defaultCurrency: 'USD',
       defaultCountry: 'US',
+      defaultLanguage: 'en',
+      languages: ['en'],
       livemode: true,
       updatedAt: null,
     });

@@ -155,12 +155,22 @@ describe('GET /v1/properties: what the portal shows', () => {
       address: 'Calle Larios 1',
       zipCode: '29005',
       coordinates: { latitude: 36.7202, longitude: -4.4203 },
+      addressVisibility: 'EXACT',
       approximateLocation: false,
+      language: 'en',
       bedrooms: 3,
       bathrooms: 2,
       area: 120,
       amenities: ['terrace', 'elevator'],
-      photos: [{ url: 'https://images.example.com/p1.jpg', caption: 'Living room' }],
+      // Every photo has an id (derived from its URL for a photo given by URL) and altText (decision 0233).
+      photos: [
+        {
+          id: expect.stringMatching(/^ph_[0-9A-Za-z]{22}$/),
+          url: 'https://images.example.com/p1.jpg',
+          caption: 'Living room',
+          altText: null,
+        },
+      ],
       agent: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

@@ -235,6 +235,8 @@ export function poolOfParameter(path: string, name: string): keyof Pools | null 
     orgId: 'orgs',
     agentId: 'agents',
     propertyId: 'properties',
+    // RESO's key of a Property (`/v1/reso/Property('{ListingKey}')`).
+    ListingKey: 'properties',
     contactId: 'contacts',
     taskId: 'tasks',
     appointmentId: 'appointments',

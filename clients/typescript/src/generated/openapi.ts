@@ -548,6 +548,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/feeds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The organization's syndication feeds
+     * @description Secret or read-only secret key with `listings:read`. Whether the feed URLs answer, and the first characters of their token (the token itself is shown only when made). Formats, fields and polling: docs/feeds.md.
+     */
+    get: operations['feeds.get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/feeds/token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Make (or replace) the feed token
+     * @description Secret key with `listings:write` at access level 3. A new unguessable token for the feed URLs, answered only now with the URLs to give to portals: the Kyero v3 XML feed and the JSON feed of the published listings. The previous token stops working at once (rotate it when a URL leaked). Formats, fields and polling: docs/feeds.md.
+     */
+    post: operations['feeds.token.create'];
+    /**
+     * Turn the feeds off
+     * @description Secret key with `listings:write` at access level 3. The feed URLs answer 404 until a new token is made.
+     */
+    delete: operations['feeds.token.delete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/finder': {
     parameters: {
       query?: never;
@@ -704,6 +748,74 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/listings/{id}/photos/{photoId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a photo
+     * @description Secret key with `listings:write`, access level 3. Removes the photo from the listing; an uploaded photo's files are deleted from the storage once that is committed (their addresses then answer 404, though browsers and CDNs may keep copies they already hold). Records `property.updated`.
+     */
+    delete: operations['listings.photos.delete'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a photo's caption or alt text
+     * @description Secret key with `listings:write`, access level 3. Only the fields sent change; null clears. Records `property.updated` (`changes: ["photos"]`). 404 for a photo or listing that is not there (or of another organization).
+     */
+    patch: operations['listings.photos.update'];
+    trace?: never;
+  };
+  '/v1/listings/{id}/photos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A listing's photos
+     * @description Secret or read-only secret key with `listings:read`. The photos in order (the first is the cover), uploaded ones with their sizes, photos given by URL with an id derived from the URL. 404 as for the listing.
+     */
+    get: operations['listings.photos.list'];
+    put?: never;
+    /**
+     * Upload a photo
+     * @description Secret key with `listings:write`, access level 3. `multipart/form-data` with the file in `file` and optional `caption`, `altText` and `position` fields. The file is taken for what its bytes are: JPEG, PNG or WebP (anything else, whatever its name or declared type, is a 415 UNSUPPORTED_MEDIA_TYPE naming `body.file`), at least 200 pixels on each side. At most 15 MiB (413 PAYLOAD_TOO_LARGE above, PHOTO_MAX_UPLOAD_MB) and 40 megapixels (400, PHOTO_MAX_MEGAPIXELS); 50 photos per listing (409 CONFLICT, `error.reason` PHOTO_LIMIT). The photo is turned upright by its EXIF orientation and re-encoded without any metadata (EXIF, GPS location, XMP are dropped) as WebP 480, 960, 1600 pixels wide, never wider than the original (a narrower one has the widths below its own, then its own: `sizes`); `url` is the largest. The files are public (the portal shows them in an `<img>`) at unguessable addresses, cached for a year. Records `property.updated` with `changes: ["photos"]`. With an `Idempotency-Key`, the same key and the same file and fields replay the answer; another file is a 409. 404 for a listing of another organization.
+     */
+    post: operations['listings.photos.upload'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/listings/{id}/photos/order': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Put the photos in a new order
+     * @description Secret key with `listings:write`, access level 3. `photoIds` lists every photo id of the listing exactly once, in the new order; anything else (an unknown id, one left out or repeated) is a 400 naming them. Answers the photos in their new order. Records `property.updated` (`changes: ["photos"]`).
+     */
+    put: operations['listings.photos.reorder'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/me': {
     parameters: {
       query?: never;
@@ -813,7 +925,7 @@ export interface paths {
     };
     /**
      * Featured published listings, newest first
-     * @description Any key type with `portal:read`. Properties marked `featured` that the portal shows (ACTIVE and published), newest first, in the same shape as GET /v1/properties. Paged: `pageSize` 12 by default, at most 48.
+     * @description Any key type with `portal:read`. Properties marked `featured` that the portal shows (ACTIVE and published), newest first, in the same shape as GET /v1/properties. Paged: `pageSize` 12 by default, at most 48. Title and description come in the language `lang` asks, else the best of Accept-Language, among the organization's languages (GET /v1/portal), where the listing has it; the organization's default otherwise. Each listing says its `language`; Content-Language names the language served.
      */
     get: operations['properties.featured.list'];
     put?: never;
@@ -833,7 +945,7 @@ export interface paths {
     };
     /**
      * One published listing
-     * @description 404 when the property is not published, not active, or not of this agency.
+     * @description 404 when the property is not published, not active, or not of this agency. Title and description come in the language `lang` asks, else the best of Accept-Language, among the organization's languages (GET /v1/portal), where the listing has it; the organization's default otherwise. Each listing says its `language`; Content-Language names the language served. Here Content-Language is the language of this listing's text.
      */
     get: operations['properties.get'];
     put?: never;
@@ -853,7 +965,7 @@ export interface paths {
     };
     /**
      * Search the published listings
-     * @description Only ACTIVE properties published on the portal. Every filter is optional and they combine with AND; `city`, `neighborhood` and `q` match case- and accent-insensitive substrings. Each amenity has a flag (`hasPool=1`, ...). Geo: `bounds=south,west,north,east` or `near=lat,lng&radiusKm=`. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter. A site mirroring the listings walks this way; a listing that stops being shown (unpublished, no longer ACTIVE, deleted) drops out of the list and never comes again: compare ids on a full walk.
+     * @description Only ACTIVE properties published on the portal. Every filter is optional and they combine with AND; `city`, `neighborhood` and `q` match case- and accent-insensitive substrings. Each amenity has a flag (`hasPool=1`, ...). Geo: `bounds=south,west,north,east` or `near=lat,lng&radiusKm=`. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter. A site mirroring the listings walks this way; a listing that stops being shown (unpublished, no longer ACTIVE, deleted) drops out of the list and never comes again: compare ids on a full walk. Title and description come in the language `lang` asks, else the best of Accept-Language, among the organization's languages (GET /v1/portal), where the listing has it; the organization's default otherwise. Each listing says its `language`; Content-Language names the language served.
      */
     get: operations['properties.list'];
     put?: never;
@@ -876,6 +988,46 @@ export interface paths {
      * @description One item per policy that applies to the key, from the live counters (shared by every API process when Redis is configured): `key` (every request, this one included), `key-writes` and `organization-writes` (keys that may write). The same policies as the `RateLimit-Policy` header of every keyed answer. A write counts one point against both write policies; a batch (POST /v1/contacts/batch, POST /v1/usage/events/batch) one per 10 contacts or 50 usage events. Needs no scope.
      */
     get: operations['rateLimits.list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/reso/Property('{ListingKey}')": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One listing as a RESO Property record
+     * @description Secret or read-only secret key with `listings:read`. OData's key syntax: `Property('prop_…')` (quotes and parentheses may be percent-encoded). `$select` as on the collection. 404 when the ListingKey is unknown or of another organization (one answer for both). The mapping of every field and status, and what is not supported: docs/reso.md.
+     */
+    get: operations['reso.property.get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/reso/Property': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The agency's listings as RESO Property records (replication)
+     * @description Secret or read-only secret key with `listings:read`. Every listing of the organization, whatever its status, in RESO Data Dictionary 2.0 names (exact address and coordinates, PrivateRemarks), as an OData collection `{"@odata.context", "value": [...], "@odata.nextLink"?}`. Options: `$filter` on ModificationTimestamp and StandardStatus, `$select`, `$orderby`, `$top` (default 100, at most 1000), `$skip`, `$skiptoken`, `$count`. Replicate by ModificationTimestamp ascending (the default order) and follow `@odata.nextLink` until it is absent: a record changed during the walk comes again later with its new ModificationTimestamp, and no record is skipped or repeated otherwise. Any other option, field or operator is a 400 naming the option and what it supports. The mapping of every field and status, and what is not supported: docs/reso.md.
+     */
+    get: operations['reso.property.list'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2369,6 +2521,19 @@ export interface components {
       mcpMaskPersonalData: boolean;
       /** @description The portal shows a reduced listing's previous price (`previousPrice`); a test twin follows its live organization */
       showPriceDrops: boolean;
+      /**
+       * @description ISO 639-1: the language of listings' own title and description, and the portal's fallback (default en)
+       * @example es
+       */
+      defaultLanguage: string;
+      /**
+       * @description The languages the portal serves listings in, the default language first (added when missing); a test twin follows its live organization
+       * @example [
+       *       "es",
+       *       "en"
+       *     ]
+       */
+      languages: string[];
       /** @description False for a test twin */
       livemode: boolean;
       /** @description The test twin (live organizations) */
@@ -3311,10 +3476,71 @@ export interface components {
       latitude: number;
       longitude: number;
     };
+    /** @description A photo given by URL, or uploaded (with `sizes`, `width` and `height`). Answers always carry `id` and `altText` */
     PropertyPhoto: {
-      /** Format: uri */
+      /**
+       * @description ph_… identifier, in every answer: random for an uploaded photo, derived from the URL for a photo given by URL (the same while the URL stays). In a create or update body it names a photo of the listing to keep (an uploaded one keeps its files, sizes and dimensions)
+       * @example ph_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      id?: string;
+      /**
+       * Format: uri
+       * @description The photo; for an uploaded one, its largest size
+       * @example https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.webp
+       */
       url: string;
       caption?: string | null;
+      altText?: string | null;
+      /**
+       * @description Uploaded photos: the original width in pixels, upright (EXIF orientation applied)
+       * @example 4032
+       */
+      readonly width?: number;
+      /**
+       * @description Uploaded photos: the original height in pixels, upright
+       * @example 3024
+       */
+      readonly height?: number;
+      /**
+       * @description Uploaded photos: WebP renditions 480, 960 and 1600 pixels wide, narrowest first, for `srcset`; never wider than the original (a 1000-pixel photo has 480, 960 and 1000). Ignored in a create or update body
+       * @example [
+       *       {
+       *         "width": 480,
+       *         "height": 360,
+       *         "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/480.webp"
+       *       },
+       *       {
+       *         "width": 960,
+       *         "height": 720,
+       *         "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/960.webp"
+       *       },
+       *       {
+       *         "width": 1600,
+       *         "height": 1200,
+       *         "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.webp"
+       *       }
+       *     ]
+       */
+      readonly sizes?: {
+        /** @description Pixels */
+        width: number;
+        /** @description Pixels */
+        height: number;
+        /**
+         * Format: uri
+         * @description Public WebP file, served with a one-year immutable cache
+         */
+        url: string;
+      }[];
+    };
+    /** @description Title and description in languages other than the organization's default (ISO 639-1 keys: es, en, pt, ...) */
+    PropertyTranslations: {
+      [key: string]: {
+        /** @example Sea view flat in Málaga */
+        title: string;
+        /** @example Bright three-bedroom flat with a sea view, two minutes from the beach. */
+        description: string;
+      };
     };
     /** @description The listing agent */
     PropertyAgent: {
@@ -3377,8 +3603,14 @@ export interface components {
       neighborhood: string | null;
       address: string | null;
       zipCode: string | null;
-      /** @description Rounded to 2 decimals (about 1 km) when the location is approximate */
+      /** @description On the portal: rounded to `coordinatePrecision` decimals, by default 3 (about 100 m) for STREET and 2 (about 1 km) for HIDDEN */
       coordinates: components['schemas']['Coordinates'] | null;
+      /**
+       * @description What the portal, the feeds and MCP show of the address
+       * @enum {string}
+       */
+      addressVisibility: 'EXACT' | 'STREET' | 'HIDDEN';
+      /** @description addressVisibility is HIDDEN */
       approximateLocation: boolean;
       bedrooms: number;
       bathrooms: number;
@@ -3414,6 +3646,11 @@ export interface components {
        * @example 2027-03-29T10:15:00.000Z
        */
       updatedAt: string;
+      /**
+       * @description The language of `title` and `description`: the one asked (`lang`, Accept-Language) when the listing has it, else the organization's default
+       * @example es
+       */
+      language: string;
     };
     /** @description The back-office view: exact address, zip code and coordinates, notes and custom fields */
     AdminProperty: {
@@ -3464,8 +3701,14 @@ export interface components {
       neighborhood: string | null;
       address: string | null;
       zipCode: string | null;
-      /** @description Rounded to 2 decimals (about 1 km) when the location is approximate */
+      /** @description On the portal: rounded to `coordinatePrecision` decimals, by default 3 (about 100 m) for STREET and 2 (about 1 km) for HIDDEN */
       coordinates: components['schemas']['Coordinates'] | null;
+      /**
+       * @description What the portal, the feeds and MCP show of the address
+       * @enum {string}
+       */
+      addressVisibility: 'EXACT' | 'STREET' | 'HIDDEN';
+      /** @description addressVisibility is HIDDEN */
       approximateLocation: boolean;
       bedrooms: number;
       bathrooms: number;
@@ -3502,6 +3745,9 @@ export interface components {
        */
       updatedAt: string;
       publishedOnPortal: boolean;
+      /** @description Decimals of the coordinates shown outside the agency; null: the visibility's default */
+      coordinatePrecision: number | null;
+      translations: components['schemas']['PropertyTranslations'];
       agentId: string | null;
       internalNotes: string | null;
       customFields: {
@@ -3548,7 +3794,16 @@ export interface components {
       address?: string | null;
       zipCode?: string | null;
       coordinates?: components['schemas']['Coordinates'] | null;
+      /** @description true: addressVisibility HIDDEN (when addressVisibility is not given); false: EXACT */
       approximateLocation?: boolean;
+      /**
+       * @description EXACT (default), STREET (no house number; coordinates to 3 decimals) or HIDDEN (no address or zip code; 2 decimals)
+       * @enum {string}
+       */
+      addressVisibility?: 'EXACT' | 'STREET' | 'HIDDEN';
+      /** @description Decimals of the coordinates shown outside the agency; null: the visibility's default */
+      coordinatePrecision?: number | null;
+      translations?: components['schemas']['PropertyTranslations'];
       bedrooms?: number;
       bathrooms?: number;
       area?: number | null;
@@ -3618,7 +3873,16 @@ export interface components {
       address?: string | null;
       zipCode?: string | null;
       coordinates?: components['schemas']['Coordinates'] | null;
+      /** @description true: addressVisibility HIDDEN (when addressVisibility is not given); false: EXACT */
       approximateLocation?: boolean;
+      /**
+       * @description EXACT (default), STREET (no house number; coordinates to 3 decimals) or HIDDEN (no address or zip code; 2 decimals)
+       * @enum {string}
+       */
+      addressVisibility?: 'EXACT' | 'STREET' | 'HIDDEN';
+      /** @description Decimals of the coordinates shown outside the agency; null: the visibility's default */
+      coordinatePrecision?: number | null;
+      translations?: components['schemas']['PropertyTranslations'];
       bedrooms?: number;
       bathrooms?: number;
       area?: number | null;
@@ -3760,6 +4024,201 @@ export interface components {
        */
       createdAt: string;
     };
+    UpdatePhotoBody: {
+      /** @description Shown with the photo; null or absent: none */
+      caption?: string | null;
+      /** @description The `alt` text of the photo for screen readers; null or absent: none */
+      altText?: string | null;
+    };
+    PhotoOrderBody: {
+      /** @description Every photo id of the listing, each once, in the new order (the first is the cover) */
+      photoIds: string[];
+    };
+    /** @description A photo (RESO Media) */
+    ResoMedia: {
+      MediaKey: string | null;
+      /** @enum {string} */
+      MediaCategory: 'Photo';
+      MediaURL: string;
+      /** @description Its place among the photos, from 1 */
+      Order: number;
+      ShortDescription: string | null;
+      LongDescription: string | null;
+    };
+    /**
+     * @description A listing in RESO Data Dictionary 2.0 names (the fields `$select` asked for, or all)
+     * @example {
+     *       "ListingKey": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *       "ListingId": "MAL-0042",
+     *       "StandardStatus": "Active",
+     *       "MlsStatus": "ACTIVE",
+     *       "PropertyType": "Residential",
+     *       "PropertySubType": "Condominium",
+     *       "LeaseConsideredYN": false,
+     *       "ListPrice": 310000,
+     *       "PreviousListPrice": 325000,
+     *       "ListPriceCurrency": "EUR",
+     *       "BedroomsTotal": 3,
+     *       "BathroomsTotalInteger": 2,
+     *       "LivingArea": 95,
+     *       "LivingAreaUnits": "Square Meters",
+     *       "UnparsedAddress": "Calle Larios 12, 3ºB",
+     *       "PostalCode": "29005",
+     *       "City": "Málaga",
+     *       "SubdivisionName": "Centro",
+     *       "Latitude": 36.7196,
+     *       "Longitude": -4.4214,
+     *       "PublicRemarks": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+     *       "PrivateRemarks": "Owner prefers visits in the morning",
+     *       "ListAgentKey": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *       "InternetEntireListingDisplayYN": true,
+     *       "PhotosCount": 1,
+     *       "Media": [
+     *         {
+     *           "MediaKey": null,
+     *           "MediaCategory": "Photo",
+     *           "MediaURL": "https://images.example.com/mal-0042/1.jpg",
+     *           "Order": 1,
+     *           "ShortDescription": "Living room",
+     *           "LongDescription": null
+     *         }
+     *       ],
+     *       "OriginalEntryTimestamp": "2026-10-02T08:30:00.000000Z",
+     *       "ModificationTimestamp": "2026-11-27T10:15:00.123456Z"
+     *     }
+     */
+    ResoProperty: {
+      /** @description Our id (prop_…) */
+      ListingKey?: string;
+      /** @description The agency's reference (code) */
+      ListingId?: string;
+      /**
+       * @description RESO status: docs/reso.md has the mapping
+       * @enum {string}
+       */
+      StandardStatus?:
+        | 'Active'
+        | 'Active Under Contract'
+        | 'Canceled'
+        | 'Closed'
+        | 'Coming Soon'
+        | 'Delete'
+        | 'Expired'
+        | 'Hold'
+        | 'Incomplete'
+        | 'Pending'
+        | 'Withdrawn';
+      /**
+       * @description Our own status
+       * @enum {string}
+       */
+      MlsStatus?: 'DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
+      /**
+       * @description From our type and transaction type
+       * @enum {string}
+       */
+      PropertyType?: 'Residential' | 'Residential Lease' | 'Commercial Sale' | 'Commercial Lease' | 'Land';
+      PropertySubType?: string | null;
+      LeaseConsideredYN?: boolean | null;
+      /** @description The price (the monthly rent of a lease) */
+      ListPrice?: number;
+      PreviousListPrice?: number | null;
+      /** @description Local field (DD 2.0 has none): ISO 4217 currency */
+      ListPriceCurrency?: string;
+      BedroomsTotal?: number;
+      BathroomsTotalInteger?: number;
+      LivingArea?: number | null;
+      LivingAreaUnits?: 'Square Meters' | null;
+      UnparsedAddress?: string | null;
+      PostalCode?: string | null;
+      City?: string;
+      SubdivisionName?: string | null;
+      Latitude?: number | null;
+      Longitude?: number | null;
+      PublicRemarks?: string | null;
+      PrivateRemarks?: string | null;
+      ListAgentKey?: string | null;
+      /** @description publishedOnPortal */
+      InternetEntireListingDisplayYN?: boolean;
+      PhotosCount?: number;
+      Media?: components['schemas']['ResoMedia'][];
+      /**
+       * Format: date-time
+       * @description Created, to the microsecond
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      OriginalEntryTimestamp?: string;
+      /**
+       * Format: date-time
+       * @description Last changed, to the microsecond (the replication key)
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      ModificationTimestamp?: string;
+    };
+    FeedSettings: {
+      /** @description The feed URLs answer (a token exists) */
+      enabled: boolean;
+      tokenPrefix: string | null;
+      createdAt: string | null;
+    };
+    /**
+     * @example {
+     *       "token": "Hn1b0Qk3mV7yWq2Xc9Zr4Tj6Lp8Sd5Fa0Gh2Jk4Lm6N",
+     *       "urls": {
+     *         "kyero": "https://api.example.com/feeds/Hn1b0Qk3mV7yWq2Xc9Zr4Tj6Lp8Sd5Fa0Gh2Jk4Lm6N/kyero.xml",
+     *         "json": "https://api.example.com/feeds/Hn1b0Qk3mV7yWq2Xc9Zr4Tj6Lp8Sd5Fa0Gh2Jk4Lm6N/listings.json"
+     *       },
+     *       "createdAt": "2026-11-27T08:30:00.000Z"
+     *     }
+     */
+    FeedToken: {
+      /** @description Shown only now: the URLs below carry it */
+      token: string;
+      urls: {
+        /**
+         * Format: uri
+         * @description Kyero v3 XML
+         */
+        kyero: string;
+        /**
+         * Format: uri
+         * @description JSON
+         */
+        json: string;
+      };
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      createdAt: string;
+    };
+    JsonFeed: {
+      organization: {
+        id: string;
+        /** @example Demo Realty */
+        name: string;
+        /** @example es */
+        defaultLanguage: string;
+        languages: string[];
+      };
+      /**
+       * Format: date-time
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      generatedAt: string;
+      listings: {
+        property: components['schemas']['PortalProperty'];
+        /** @description Title and description in each language the listing has, the organization's default first */
+        texts: {
+          /** @example es */
+          language: string;
+          /** @example Sea view flat in Málaga */
+          title: string;
+          /** @example Bright three-bedroom flat with a sea view, two minutes from the beach. */
+          description: string;
+        }[];
+      }[];
+    };
     PortalColors: {
       /**
        * @description #RRGGBB
@@ -3829,6 +4288,13 @@ export interface components {
        * @example ES
        */
       defaultCountry: string;
+      /**
+       * @description ISO 639-1: listings are served in it unless `lang` or Accept-Language asks for another
+       * @example es
+       */
+      defaultLanguage: string;
+      /** @description The languages listings can be asked in (`lang=`), the default first */
+      languages: string[];
       livemode: boolean;
       updatedAt: string | null;
     };
@@ -15037,6 +15503,692 @@ export interface operations {
       };
     };
   };
+  'feeds.get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "enabled": true,
+           *         "tokenPrefix": "string",
+           *         "createdAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['FeedSettings'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'feeds.token.create': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; another body, or the first request still running, is a 409 DUPLICATE. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "token": "Hn1b0Qk3mV7yWq2Xc9Zr4Tj6Lp8Sd5Fa0Gh2Jk4Lm6N",
+           *         "urls": {
+           *           "kyero": "https://api.example.com/feeds/Hn1b0Qk3mV7yWq2Xc9Zr4Tj6Lp8Sd5Fa0Gh2Jk4Lm6N/kyero.xml",
+           *           "json": "https://api.example.com/feeds/Hn1b0Qk3mV7yWq2Xc9Zr4Tj6Lp8Sd5Fa0Gh2Jk4Lm6N/listings.json"
+           *         },
+           *         "createdAt": "2026-11-27T08:30:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['FeedToken'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'feeds.token.delete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "enabled": true,
+           *         "tokenPrefix": "string",
+           *         "createdAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['FeedSettings'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
   'finder.submit': {
     parameters: {
       query?: never;
@@ -16433,6 +17585,7 @@ export interface operations {
            *             "latitude": -90,
            *             "longitude": -180
            *           },
+           *           "addressVisibility": "EXACT",
            *           "approximateLocation": true,
            *           "bedrooms": 0,
            *           "bathrooms": 0,
@@ -16442,8 +17595,10 @@ export interface operations {
            *           ],
            *           "photos": [
            *             {
-           *               "url": "http://example.com",
-           *               "caption": "Living room"
+           *               "id": "ph_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *               "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.webp",
+           *               "caption": "Living room",
+           *               "altText": "Bright living room with a sofa facing a window onto the sea"
            *             }
            *           ],
            *           "agent": {
@@ -16457,6 +17612,17 @@ export interface operations {
            *           "createdAt": "2027-03-29T10:15:00.000Z",
            *           "updatedAt": "2027-03-29T10:15:00.000Z",
            *           "publishedOnPortal": true,
+           *           "coordinatePrecision": 0,
+           *           "translations": {
+           *             "property1": {
+           *               "title": "Sea view flat in Málaga",
+           *               "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+           *             },
+           *             "property2": {
+           *               "title": "Sea view flat in Málaga",
+           *               "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+           *             }
+           *           },
            *           "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
            *           "internalNotes": "The owner is open to offers.",
            *           "customFields": {
@@ -16639,6 +17805,18 @@ export interface operations {
          *         "longitude": -180
          *       },
          *       "approximateLocation": true,
+         *       "addressVisibility": "EXACT",
+         *       "coordinatePrecision": 1,
+         *       "translations": {
+         *         "property1": {
+         *           "title": "Sea view flat in Málaga",
+         *           "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+         *         },
+         *         "property2": {
+         *           "title": "Sea view flat in Málaga",
+         *           "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+         *         }
+         *       },
          *       "bedrooms": 0,
          *       "bathrooms": 0,
          *       "area": 0,
@@ -16647,8 +17825,10 @@ export interface operations {
          *       ],
          *       "photos": [
          *         {
-         *           "url": "http://example.com",
-         *           "caption": "Living room"
+         *           "id": "ph_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *           "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.webp",
+         *           "caption": "Living room",
+         *           "altText": "Bright living room with a sofa facing a window onto the sea"
          *         }
          *       ],
          *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
@@ -16698,6 +17878,7 @@ export interface operations {
            *           "latitude": -90,
            *           "longitude": -180
            *         },
+           *         "addressVisibility": "EXACT",
            *         "approximateLocation": true,
            *         "bedrooms": 0,
            *         "bathrooms": 0,
@@ -16707,8 +17888,10 @@ export interface operations {
            *         ],
            *         "photos": [
            *           {
-           *             "url": "http://example.com",
-           *             "caption": "Living room"
+           *             "id": "ph_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.webp",
+           *             "caption": "Living room",
+           *             "altText": "Bright living room with a sofa facing a window onto the sea"
            *           }
            *         ],
            *         "agent": {
@@ -16722,6 +17905,17 @@ export interface operations {
            *         "createdAt": "2027-03-29T10:15:00.000Z",
            *         "updatedAt": "2027-03-29T10:15:00.000Z",
            *         "publishedOnPortal": true,
+           *         "coordinatePrecision": 0,
+           *         "translations": {
+           *           "property1": {
+           *             "title": "Sea view flat in Málaga",
+           *             "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+           *           },
+           *           "property2": {
+           *             "title": "Sea view flat in Málaga",
+           *             "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+           *           }
+           *         },
            *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
            *         "internalNotes": "The owner is open to offers.",
            *         "customFields": {
@@ -17010,6 +18204,7 @@ export interface operations {
            *           "latitude": -90,
            *           "longitude": -180
            *         },
+           *         "addressVisibility": "EXACT",
            *         "approximateLocation": true,
            *         "bedrooms": 0,
            *         "bathrooms": 0,
@@ -17019,8 +18214,10 @@ export interface operations {
            *         ],
            *         "photos": [
            *           {
-           *             "url": "http://example.com",
-           *             "caption": "Living room"
+           *             "id": "ph_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.webp",
+           *             "caption": "Living room",
+           *             "altText": "Bright living room with a sofa facing a window onto the sea"
            *           }
            *         ],
            *         "agent": {
@@ -17034,6 +18231,17 @@ export interface operations {
            *         "createdAt": "2027-03-29T10:15:00.000Z",
            *         "updatedAt": "2027-03-29T10:15:00.000Z",
            *         "publishedOnPortal": true,
+           *         "coordinatePrecision": 0,
+           *         "translations": {
+           *           "property1": {
+           *             "title": "Sea view flat in Málaga",
+           *             "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+           *           },
+           *           "property2": {
+           *             "title": "Sea view flat in Málaga",
+           *             "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+           *           }
+           *         },
            *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
            *         "internalNotes": "The owner is open to offers.",
            *         "customFields": {
@@ -17516,6 +18724,18 @@ export interface operations {
          *         "longitude": -180
          *       },
          *       "approximateLocation": true,
+         *       "addressVisibility": "EXACT",
+         *       "coordinatePrecision": 1,
+         *       "translations": {
+         *         "property1": {
+         *           "title": "Sea view flat in Málaga",
+         *           "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+         *         },
+         *         "property2": {
+         *           "title": "Sea view flat in Málaga",
+         *           "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+         *         }
+         *       },
          *       "bedrooms": 0,
          *       "bathrooms": 0,
          *       "area": 0,
@@ -17524,8 +18744,10 @@ export interface operations {
          *       ],
          *       "photos": [
          *         {
-         *           "url": "http://example.com",
-         *           "caption": "Living room"
+         *           "id": "ph_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *           "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.webp",
+         *           "caption": "Living room",
+         *           "altText": "Bright living room with a sofa facing a window onto the sea"
          *         }
          *       ],
          *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
@@ -17574,6 +18796,7 @@ export interface operations {
            *           "latitude": -90,
            *           "longitude": -180
            *         },
+           *         "addressVisibility": "EXACT",
            *         "approximateLocation": true,
            *         "bedrooms": 0,
            *         "bathrooms": 0,
@@ -17583,8 +18806,10 @@ export interface operations {
            *         ],
            *         "photos": [
            *           {
-           *             "url": "http://example.com",
-           *             "caption": "Living room"
+           *             "id": "ph_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.webp",
+           *             "caption": "Living room",
+           *             "altText": "Bright living room with a sofa facing a window onto the sea"
            *           }
            *         ],
            *         "agent": {
@@ -17598,6 +18823,17 @@ export interface operations {
            *         "createdAt": "2027-03-29T10:15:00.000Z",
            *         "updatedAt": "2027-03-29T10:15:00.000Z",
            *         "publishedOnPortal": true,
+           *         "coordinatePrecision": 0,
+           *         "translations": {
+           *           "property1": {
+           *             "title": "Sea view flat in Málaga",
+           *             "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+           *           },
+           *           "property2": {
+           *             "title": "Sea view flat in Málaga",
+           *             "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+           *           }
+           *         },
            *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
            *         "internalNotes": "The owner is open to offers.",
            *         "customFields": {
@@ -18010,6 +19246,1398 @@ export interface operations {
            *       "error": {
            *         "code": "NOT_FOUND",
            *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'listings.photos.delete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource's id */
+        id: string;
+        /** @description ph_… of a photo of the listing */
+        photoId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "string",
+           *         "deleted": true
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: {
+              id: string;
+              /** @enum {boolean} */
+              deleted: true;
+            };
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'listings.photos.update': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource's id */
+        id: string;
+        /** @description ph_… of a photo of the listing */
+        photoId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "caption": "Living room",
+         *       "altText": "string"
+         *     }
+         */
+        'application/json': components['schemas']['UpdatePhotoBody'];
+      };
+    };
+    responses: {
+      /** @description A photo given by URL, or uploaded (with `sizes`, `width` and `height`). Answers always carry `id` and `altText` */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "ph_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.webp",
+           *         "caption": "Living room",
+           *         "altText": "Bright living room with a sofa facing a window onto the sea"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['PropertyPhoto'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'listings.photos.list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The listing’s photos in order (at most 50: no pages) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "ph_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.webp",
+           *           "caption": "Living room",
+           *           "altText": "Bright living room with a sofa facing a window onto the sea"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['PropertyPhoto'][];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'listings.photos.upload': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; another body, or the first request still running, is a 409 DUPLICATE. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description The resource's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /**
+           * Format: binary
+           * @description The photo: a JPEG, PNG or WebP file (decided by its bytes), at least 200 pixels on each side
+           */
+          file: string;
+          /**
+           * @description Shown with the photo
+           * @example Living room
+           */
+          caption?: string;
+          /**
+           * @description The `alt` text of the photo for screen readers
+           * @example Bright living room with a sofa facing a window onto the sea
+           */
+          altText?: string;
+          /**
+           * @description 0-based place in the listing’s photos (0 = first, the cover); default: last
+           * @example 0
+           */
+          position?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description A photo given by URL, or uploaded (with `sizes`, `width` and `height`). Answers always carry `id` and `altText` */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "ph_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.webp",
+           *         "caption": "Living room",
+           *         "altText": "Bright living room with a sofa facing a window onto the sea"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['PropertyPhoto'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'listings.photos.reorder': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "photoIds": [
+         *         "ph_0VhJ3kQ2Zt8mX1pR4sT6uE"
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['PhotoOrderBody'];
+      };
+    };
+    responses: {
+      /** @description The listing’s photos in order (at most 50: no pages) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "ph_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.webp",
+           *           "caption": "Living room",
+           *           "altText": "Bright living room with a sofa facing a window onto the sea"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['PropertyPhoto'][];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -18926,6 +21554,10 @@ export interface operations {
            *         },
            *         "defaultCurrency": "EUR",
            *         "defaultCountry": "ES",
+           *         "defaultLanguage": "es",
+           *         "languages": [
+           *           "string"
+           *         ],
            *         "livemode": true,
            *         "updatedAt": "2027-03-29T10:15:00.000Z"
            *       }
@@ -19084,6 +21716,8 @@ export interface operations {
         page?: number;
         /** @description Items per page, at most 48 */
         pageSize?: number;
+        /** @description ISO 639-1. Title and description in this language where the organization serves it and the listing has it, else in the organization's default; without it, Accept-Language decides. Content-Language names the language served */
+        lang?: string;
       };
       header?: {
         /** @description The `ETag` of an answer you hold: while the answer is still byte for byte the same, a 304 without a body (counted by the rate limits like any request). */
@@ -19132,6 +21766,7 @@ export interface operations {
            *             "latitude": -90,
            *             "longitude": -180
            *           },
+           *           "addressVisibility": "EXACT",
            *           "approximateLocation": true,
            *           "bedrooms": 0,
            *           "bathrooms": 0,
@@ -19141,8 +21776,10 @@ export interface operations {
            *           ],
            *           "photos": [
            *             {
-           *               "url": "http://example.com",
-           *               "caption": "Living room"
+           *               "id": "ph_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *               "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.webp",
+           *               "caption": "Living room",
+           *               "altText": "Bright living room with a sofa facing a window onto the sea"
            *             }
            *           ],
            *           "agent": {
@@ -19154,7 +21791,8 @@ export interface operations {
            *             "photoUrl": "https://cdn.example.com/agents/lucia.jpg"
            *           },
            *           "createdAt": "2027-03-29T10:15:00.000Z",
-           *           "updatedAt": "2027-03-29T10:15:00.000Z"
+           *           "updatedAt": "2027-03-29T10:15:00.000Z",
+           *           "language": "es"
            *         }
            *       ],
            *       "meta": {
@@ -19315,7 +21953,10 @@ export interface operations {
   };
   'properties.get': {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description ISO 639-1. Title and description in this language where the organization serves it and the listing has it, else in the organization's default; without it, Accept-Language decides. Content-Language names the language served */
+        lang?: string;
+      };
       header?: {
         /** @description The `ETag` of an answer you hold: while the answer is still byte for byte the same, a 304 without a body (counted by the rate limits like any request). */
         'If-None-Match'?: components['parameters']['IfNoneMatch'];
@@ -19365,6 +22006,7 @@ export interface operations {
            *           "latitude": -90,
            *           "longitude": -180
            *         },
+           *         "addressVisibility": "EXACT",
            *         "approximateLocation": true,
            *         "bedrooms": 0,
            *         "bathrooms": 0,
@@ -19374,8 +22016,10 @@ export interface operations {
            *         ],
            *         "photos": [
            *           {
-           *             "url": "http://example.com",
-           *             "caption": "Living room"
+           *             "id": "ph_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *             "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.webp",
+           *             "caption": "Living room",
+           *             "altText": "Bright living room with a sofa facing a window onto the sea"
            *           }
            *         ],
            *         "agent": {
@@ -19387,7 +22031,8 @@ export interface operations {
            *           "photoUrl": "https://cdn.example.com/agents/lucia.jpg"
            *         },
            *         "createdAt": "2027-03-29T10:15:00.000Z",
-           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *         "updatedAt": "2027-03-29T10:15:00.000Z",
+           *         "language": "es"
            *       }
            *     }
            */
@@ -19647,6 +22292,8 @@ export interface operations {
         sortBy?: 'price' | 'createdAt' | 'area' | 'distance';
         /** @description Default desc for createdAt, asc otherwise */
         sortOrder?: 'asc' | 'desc';
+        /** @description ISO 639-1. Title and description in this language where the organization serves it and the listing has it, else in the organization's default; without it, Accept-Language decides. Content-Language names the language served */
+        lang?: string;
         /**
          * @description Cursor mode: only items whose updatedAt is strictly later (a date means its start, UTC; precision to the microsecond). Items come by (updatedAt, id), oldest change first; `meta` is CursorMeta
          * @example 2026-11-01T00:00:00Z
@@ -19705,6 +22352,7 @@ export interface operations {
            *             "latitude": -90,
            *             "longitude": -180
            *           },
+           *           "addressVisibility": "EXACT",
            *           "approximateLocation": true,
            *           "bedrooms": 0,
            *           "bathrooms": 0,
@@ -19714,8 +22362,10 @@ export interface operations {
            *           ],
            *           "photos": [
            *             {
-           *               "url": "http://example.com",
-           *               "caption": "Living room"
+           *               "id": "ph_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *               "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.webp",
+           *               "caption": "Living room",
+           *               "altText": "Bright living room with a sofa facing a window onto the sea"
            *             }
            *           ],
            *           "agent": {
@@ -19727,7 +22377,8 @@ export interface operations {
            *             "photoUrl": "https://cdn.example.com/agents/lucia.jpg"
            *           },
            *           "createdAt": "2027-03-29T10:15:00.000Z",
-           *           "updatedAt": "2027-03-29T10:15:00.000Z"
+           *           "updatedAt": "2027-03-29T10:15:00.000Z",
+           *           "language": "es"
            *         }
            *       ],
            *       "meta": {
@@ -19923,6 +22574,534 @@ export interface operations {
            */
           'application/json': {
             data: components['schemas']['RateLimitPolicy'][];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'reso.property.get': {
+    parameters: {
+      query?: {
+        /**
+         * @description `*` or a comma-separated list of ListingKey, ListingId, StandardStatus, MlsStatus, PropertyType, PropertySubType, LeaseConsideredYN, ListPrice, PreviousListPrice, ListPriceCurrency, BedroomsTotal, BathroomsTotalInteger, LivingArea, LivingAreaUnits, UnparsedAddress, PostalCode, City, SubdivisionName, Latitude, Longitude, PublicRemarks, PrivateRemarks, ListAgentKey, InternetEntireListingDisplayYN, PhotosCount, Media, OriginalEntryTimestamp, ModificationTimestamp; an unknown field is a 400
+         * @example ListingKey,ListPrice,StandardStatus,ModificationTimestamp
+         */
+        $select?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The listing’s ListingKey (its prop_… id) */
+        ListingKey: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One Property record */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "@odata.context": "https://api.example.com/v1/reso/$metadata#Property/$entity",
+           *       "ListingKey": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *       "ListingId": "MAL-0042",
+           *       "StandardStatus": "Active",
+           *       "MlsStatus": "ACTIVE",
+           *       "PropertyType": "Residential",
+           *       "PropertySubType": "Condominium",
+           *       "LeaseConsideredYN": false,
+           *       "ListPrice": 310000,
+           *       "PreviousListPrice": 325000,
+           *       "ListPriceCurrency": "EUR",
+           *       "BedroomsTotal": 3,
+           *       "BathroomsTotalInteger": 2,
+           *       "LivingArea": 95,
+           *       "LivingAreaUnits": "Square Meters",
+           *       "UnparsedAddress": "Calle Larios 12, 3ºB",
+           *       "PostalCode": "29005",
+           *       "City": "Málaga",
+           *       "SubdivisionName": "Centro",
+           *       "Latitude": 36.7196,
+           *       "Longitude": -4.4214,
+           *       "PublicRemarks": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *       "PrivateRemarks": "Owner prefers visits in the morning",
+           *       "ListAgentKey": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *       "InternetEntireListingDisplayYN": true,
+           *       "PhotosCount": 1,
+           *       "Media": [
+           *         {
+           *           "MediaKey": null,
+           *           "MediaCategory": "Photo",
+           *           "MediaURL": "https://images.example.com/mal-0042/1.jpg",
+           *           "Order": 1,
+           *           "ShortDescription": "Living room",
+           *           "LongDescription": null
+           *         }
+           *       ],
+           *       "OriginalEntryTimestamp": "2026-10-02T08:30:00.000000Z",
+           *       "ModificationTimestamp": "2026-11-27T10:15:00.123456Z"
+           *     }
+           */
+          'application/json': {
+            /** @description The OData context URL of the answer */
+            '@odata.context': string;
+            /** @description Our id (prop_…) */
+            ListingKey?: string;
+            /** @description The agency's reference (code) */
+            ListingId?: string;
+            /**
+             * @description RESO status: docs/reso.md has the mapping
+             * @enum {string}
+             */
+            StandardStatus?:
+              | 'Active'
+              | 'Active Under Contract'
+              | 'Canceled'
+              | 'Closed'
+              | 'Coming Soon'
+              | 'Delete'
+              | 'Expired'
+              | 'Hold'
+              | 'Incomplete'
+              | 'Pending'
+              | 'Withdrawn';
+            /**
+             * @description Our own status
+             * @enum {string}
+             */
+            MlsStatus?: 'DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
+            /**
+             * @description From our type and transaction type
+             * @enum {string}
+             */
+            PropertyType?:
+              'Residential' | 'Residential Lease' | 'Commercial Sale' | 'Commercial Lease' | 'Land';
+            PropertySubType?: string | null;
+            LeaseConsideredYN?: boolean | null;
+            /** @description The price (the monthly rent of a lease) */
+            ListPrice?: number;
+            PreviousListPrice?: number | null;
+            /** @description Local field (DD 2.0 has none): ISO 4217 currency */
+            ListPriceCurrency?: string;
+            BedroomsTotal?: number;
+            BathroomsTotalInteger?: number;
+            LivingArea?: number | null;
+            LivingAreaUnits?: 'Square Meters' | null;
+            UnparsedAddress?: string | null;
+            PostalCode?: string | null;
+            City?: string;
+            SubdivisionName?: string | null;
+            Latitude?: number | null;
+            Longitude?: number | null;
+            PublicRemarks?: string | null;
+            PrivateRemarks?: string | null;
+            ListAgentKey?: string | null;
+            /** @description publishedOnPortal */
+            InternetEntireListingDisplayYN?: boolean;
+            PhotosCount?: number;
+            Media?: components['schemas']['ResoMedia'][];
+            /**
+             * Format: date-time
+             * @description Created, to the microsecond
+             */
+            OriginalEntryTimestamp?: string;
+            /**
+             * Format: date-time
+             * @description Last changed, to the microsecond (the replication key)
+             */
+            ModificationTimestamp?: string;
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'reso.property.list': {
+    parameters: {
+      query?: {
+        /**
+         * @description The records to list; supported: ModificationTimestamp with eq, ne, gt, ge, lt or le and a date-time with its zone (2026-01-01T00:00:00Z), StandardStatus with eq or ne and a quoted value ('Active') or in ('Active','Pending'), combined with and, or, not (...) and parentheses. Anything else is a 400 naming `$filter`.
+         * @example ModificationTimestamp gt 2026-11-01T00:00:00Z and StandardStatus in ('Active','Pending')
+         */
+        $filter?: string;
+        /**
+         * @description `*` or a comma-separated list of ListingKey, ListingId, StandardStatus, MlsStatus, PropertyType, PropertySubType, LeaseConsideredYN, ListPrice, PreviousListPrice, ListPriceCurrency, BedroomsTotal, BathroomsTotalInteger, LivingArea, LivingAreaUnits, UnparsedAddress, PostalCode, City, SubdivisionName, Latitude, Longitude, PublicRemarks, PrivateRemarks, ListAgentKey, InternetEntireListingDisplayYN, PhotosCount, Media, OriginalEntryTimestamp, ModificationTimestamp; an unknown field is a 400
+         * @example ListingKey,ListPrice,StandardStatus,ModificationTimestamp
+         */
+        $select?: string;
+        /**
+         * @description ModificationTimestamp asc (the default) or desc, ties by ListingKey in the same direction; or ListingKey asc|desc
+         * @example ModificationTimestamp asc
+         */
+        $orderby?: string;
+        /** @description Records per page, 100 by default, at most 1000; @odata.nextLink follows */
+        $top?: number;
+        /** @description Records to skip, at most 10000; deeper, follow @odata.nextLink. Not with $skiptoken */
+        $skip?: number;
+        /**
+         * @description Opaque: the one in @odata.nextLink, sent with the same $filter and $orderby
+         * @example cjF8MjAyNi0xMS0yN1QxMDoxNTowMC4xMjM0NTZafHByb3BfMFZoSjNrUTJadDhtWDFwUjRzVDZ1RXxzQ2gzazlQcTJ4TDBtWjd2
+         */
+        $skiptoken?: string;
+        /** @description true: @odata.count, the records $filter matches (exact up to 10,000) */
+        $count?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of Property records */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "@odata.context": "https://api.example.com/v1/reso/$metadata#Property",
+           *       "value": [
+           *         {
+           *           "ListingKey": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "ListingId": "MAL-0042",
+           *           "StandardStatus": "Active",
+           *           "MlsStatus": "ACTIVE",
+           *           "PropertyType": "Residential",
+           *           "PropertySubType": "Condominium",
+           *           "LeaseConsideredYN": false,
+           *           "ListPrice": 310000,
+           *           "PreviousListPrice": 325000,
+           *           "ListPriceCurrency": "EUR",
+           *           "BedroomsTotal": 3,
+           *           "BathroomsTotalInteger": 2,
+           *           "LivingArea": 95,
+           *           "LivingAreaUnits": "Square Meters",
+           *           "UnparsedAddress": "Calle Larios 12, 3ºB",
+           *           "PostalCode": "29005",
+           *           "City": "Málaga",
+           *           "SubdivisionName": "Centro",
+           *           "Latitude": 36.7196,
+           *           "Longitude": -4.4214,
+           *           "PublicRemarks": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+           *           "PrivateRemarks": "Owner prefers visits in the morning",
+           *           "ListAgentKey": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "InternetEntireListingDisplayYN": true,
+           *           "PhotosCount": 1,
+           *           "Media": [
+           *             {
+           *               "MediaKey": null,
+           *               "MediaCategory": "Photo",
+           *               "MediaURL": "https://images.example.com/mal-0042/1.jpg",
+           *               "Order": 1,
+           *               "ShortDescription": "Living room",
+           *               "LongDescription": null
+           *             }
+           *           ],
+           *           "OriginalEntryTimestamp": "2026-10-02T08:30:00.000000Z",
+           *           "ModificationTimestamp": "2026-11-27T10:15:00.123456Z"
+           *         }
+           *       ],
+           *       "@odata.nextLink": "https://api.example.com/v1/reso/Property?$top=1&$skiptoken=cjF8MjAyNi0xMS0yN1QxMDoxNTowMC4xMjM0NTZafHByb3BfMFZoSjNrUTJadDhtWDFwUjRzVDZ1RXxzQ2gzazlQcTJ4TDBtWjd2"
+           *     }
+           */
+          'application/json': {
+            /** @description The OData context URL of the answer */
+            '@odata.context': string;
+            /** @description $count=true: the records $filter matches, exact up to 10,000 */
+            '@odata.count'?: number;
+            /**
+             * @description Present past 10,000 matches: @odata.count is then a lower bound
+             * @enum {boolean}
+             */
+            '@agencyCrm.countIsLowerBound'?: true;
+            value: components['schemas']['ResoProperty'][];
+            /** @description The next page, when there is one: follow it as received */
+            '@odata.nextLink'?: string;
           };
         };
       };

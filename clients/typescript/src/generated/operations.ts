@@ -330,6 +330,33 @@ export const OPERATIONS = {
     cursor: null,
     idempotent: false,
   },
+  'feeds.get': {
+    method: 'GET',
+    path: '/v1/feeds',
+    pathParams: [],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'feeds.token.create': {
+    method: 'POST',
+    path: '/v1/feeds/token',
+    pathParams: [],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
+  'feeds.token.delete': {
+    method: 'DELETE',
+    path: '/v1/feeds/token',
+    pathParams: [],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
   'finder.submit': {
     method: 'POST',
     path: '/v1/finder',
@@ -420,6 +447,51 @@ export const OPERATIONS = {
     cursor: 'cursor',
     idempotent: false,
   },
+  'listings.photos.delete': {
+    method: 'DELETE',
+    path: '/v1/listings/{id}/photos/{photoId}',
+    pathParams: ['id', 'photoId'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'listings.photos.list': {
+    method: 'GET',
+    path: '/v1/listings/{id}/photos',
+    pathParams: ['id'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'listings.photos.reorder': {
+    method: 'PUT',
+    path: '/v1/listings/{id}/photos/order',
+    pathParams: ['id'],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'listings.photos.update': {
+    method: 'PATCH',
+    path: '/v1/listings/{id}/photos/{photoId}',
+    pathParams: ['id', 'photoId'],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'listings.photos.upload': {
+    method: 'POST',
+    path: '/v1/listings/{id}/photos',
+    pathParams: ['id'],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
   'listings.update': {
     method: 'PATCH',
     path: '/v1/listings/{id}',
@@ -487,7 +559,7 @@ export const OPERATIONS = {
     method: 'GET',
     path: '/v1/properties/{id}',
     pathParams: ['id'],
-    input: 'none',
+    input: 'query',
     paged: false,
     cursor: null,
     idempotent: false,
@@ -506,6 +578,24 @@ export const OPERATIONS = {
     path: '/v1/rate-limits',
     pathParams: [],
     input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'reso.property.get': {
+    method: 'GET',
+    path: "/v1/reso/Property('{ListingKey}')",
+    pathParams: ['ListingKey'],
+    input: 'query',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'reso.property.list': {
+    method: 'GET',
+    path: '/v1/reso/Property',
+    pathParams: [],
+    input: 'query',
     paged: false,
     cursor: null,
     idempotent: false,
@@ -1150,6 +1240,34 @@ export interface Api {
      */
     catalog(query?: Query<'events.catalog'>, options?: RequestOptions): PagePromise<'events.catalog'>;
   };
+  feeds: {
+    /**
+     * The organization's syndication feeds
+     *
+     * Secret or read-only secret key with `listings:read`. Whether the feed URLs answer, and the first characters of their token (the token itself is shown only when made). Formats, fields and polling: docs/feeds.md.
+     *
+     * `GET /v1/feeds` (feeds.get)
+     */
+    get(options?: RequestOptions): Promise<ApiResult<'feeds.get'>>;
+    token: {
+      /**
+       * Make (or replace) the feed token
+       *
+       * Secret key with `listings:write` at access level 3. A new unguessable token for the feed URLs, answered only now with the URLs to give to portals: the Kyero v3 XML feed and the JSON feed of the published listings. The previous token stops working at once (rotate it when a URL leaked). Formats, fields and polling: docs/feeds.md.
+       *
+       * `POST /v1/feeds/token` (feeds.token.create)
+       */
+      create(options?: RequestOptions): Promise<ApiResult<'feeds.token.create'>>;
+      /**
+       * Turn the feeds off
+       *
+       * Secret key with `listings:write` at access level 3. The feed URLs answer 404 until a new token is made.
+       *
+       * `DELETE /v1/feeds/token` (feeds.token.delete)
+       */
+      delete(options?: RequestOptions): Promise<ApiResult<'feeds.token.delete'>>;
+    };
+  };
   finder: {
     /**
      * Find the published properties that best fit what a person looks for
@@ -1249,6 +1367,65 @@ export interface Api {
      * `GET /v1/listings` (listings.list)
      */
     list(query?: Query<'listings.list'>, options?: RequestOptions): PagePromise<'listings.list'>;
+    photos: {
+      /**
+       * Delete a photo
+       *
+       * Secret key with `listings:write`, access level 3. Removes the photo from the listing; an uploaded photo's files are deleted from the storage once that is committed (their addresses then answer 404, though browsers and CDNs may keep copies they already hold). Records `property.updated`.
+       *
+       * `DELETE /v1/listings/{id}/photos/{photoId}` (listings.photos.delete)
+       */
+      delete(
+        id: string,
+        photoId: string,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'listings.photos.delete'>>;
+      /**
+       * A listing's photos
+       *
+       * Secret or read-only secret key with `listings:read`. The photos in order (the first is the cover), uploaded ones with their sizes, photos given by URL with an id derived from the URL. 404 as for the listing.
+       *
+       * `GET /v1/listings/{id}/photos` (listings.photos.list)
+       */
+      list(id: string, options?: RequestOptions): Promise<ApiResult<'listings.photos.list'>>;
+      /**
+       * Put the photos in a new order
+       *
+       * Secret key with `listings:write`, access level 3. `photoIds` lists every photo id of the listing exactly once, in the new order; anything else (an unknown id, one left out or repeated) is a 400 naming them. Answers the photos in their new order. Records `property.updated` (`changes: ["photos"]`).
+       *
+       * `PUT /v1/listings/{id}/photos/order` (listings.photos.reorder)
+       */
+      reorder(
+        id: string,
+        body: Body<'listings.photos.reorder'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'listings.photos.reorder'>>;
+      /**
+       * Change a photo's caption or alt text
+       *
+       * Secret key with `listings:write`, access level 3. Only the fields sent change; null clears. Records `property.updated` (`changes: ["photos"]`). 404 for a photo or listing that is not there (or of another organization).
+       *
+       * `PATCH /v1/listings/{id}/photos/{photoId}` (listings.photos.update)
+       */
+      update(
+        id: string,
+        photoId: string,
+        body: Body<'listings.photos.update'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'listings.photos.update'>>;
+      /**
+       * Upload a photo
+       *
+       * Secret key with `listings:write`, access level 3. `multipart/form-data` with the file in `file` and optional `caption`, `altText` and `position` fields. The file is taken for what its bytes are: JPEG, PNG or WebP (anything else, whatever its name or declared type, is a 415 UNSUPPORTED_MEDIA_TYPE naming `body.file`), at least 200 pixels on each side. At most 15 MiB (413 PAYLOAD_TOO_LARGE above, PHOTO_MAX_UPLOAD_MB) and 40 megapixels (400, PHOTO_MAX_MEGAPIXELS); 50 photos per listing (409 CONFLICT, `error.reason` PHOTO_LIMIT). The photo is turned upright by its EXIF orientation and re-encoded without any metadata (EXIF, GPS location, XMP are dropped) as WebP 480, 960, 1600 pixels wide, never wider than the original (a narrower one has the widths below its own, then its own: `sizes`); `url` is the largest. The files are public (the portal shows them in an `<img>`) at unguessable addresses, cached for a year. Records `property.updated` with `changes: ["photos"]`. With an `Idempotency-Key`, the same key and the same file and fields replay the answer; another file is a 409. 404 for a listing of another organization.
+       *
+       * `POST /v1/listings/{id}/photos` (listings.photos.upload)
+       */
+      upload(
+        id: string,
+        body: Body<'listings.photos.upload'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'listings.photos.upload'>>;
+    };
     /**
      * Change a listing
      *
@@ -1317,7 +1494,7 @@ export interface Api {
       /**
        * Featured published listings, newest first
        *
-       * Any key type with `portal:read`. Properties marked `featured` that the portal shows (ACTIVE and published), newest first, in the same shape as GET /v1/properties. Paged: `pageSize` 12 by default, at most 48.
+       * Any key type with `portal:read`. Properties marked `featured` that the portal shows (ACTIVE and published), newest first, in the same shape as GET /v1/properties. Paged: `pageSize` 12 by default, at most 48. Title and description come in the language `lang` asks, else the best of Accept-Language, among the organization's languages (GET /v1/portal), where the listing has it; the organization's default otherwise. Each listing says its `language`; Content-Language names the language served.
        *
        * `GET /v1/properties/featured` (properties.featured.list)
        */
@@ -1329,17 +1506,21 @@ export interface Api {
     /**
      * One published listing
      *
-     * 404 when the property is not published, not active, or not of this agency.
+     * 404 when the property is not published, not active, or not of this agency. Title and description come in the language `lang` asks, else the best of Accept-Language, among the organization's languages (GET /v1/portal), where the listing has it; the organization's default otherwise. Each listing says its `language`; Content-Language names the language served. Here Content-Language is the language of this listing's text.
      *
      * `GET /v1/properties/{id}` (properties.get)
      */
-    get(id: string, options?: RequestOptions): Promise<ApiResult<'properties.get'>>;
+    get(
+      id: string,
+      query?: Query<'properties.get'>,
+      options?: RequestOptions,
+    ): Promise<ApiResult<'properties.get'>>;
     /**
      * Every item of `properties.list`, page after page: an async iterator that sends `meta.nextCursor` back as `cursor` until `hasMore` is false. Without `updatedAfter` or `cursor` it starts from the oldest change (cursor mode).
      *
      * Search the published listings
      *
-     * Only ACTIVE properties published on the portal. Every filter is optional and they combine with AND; `city`, `neighborhood` and `q` match case- and accent-insensitive substrings. Each amenity has a flag (`hasPool=1`, ...). Geo: `bounds=south,west,north,east` or `near=lat,lng&radiusKm=`. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter. A site mirroring the listings walks this way; a listing that stops being shown (unpublished, no longer ACTIVE, deleted) drops out of the list and never comes again: compare ids on a full walk.
+     * Only ACTIVE properties published on the portal. Every filter is optional and they combine with AND; `city`, `neighborhood` and `q` match case- and accent-insensitive substrings. Each amenity has a flag (`hasPool=1`, ...). Geo: `bounds=south,west,north,east` or `near=lat,lng&radiusKm=`. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter. A site mirroring the listings walks this way; a listing that stops being shown (unpublished, no longer ACTIVE, deleted) drops out of the list and never comes again: compare ids on a full walk. Title and description come in the language `lang` asks, else the best of Accept-Language, among the organization's languages (GET /v1/portal), where the listing has it; the organization's default otherwise. Each listing says its `language`; Content-Language names the language served.
      *
      * `GET /v1/properties` (properties.list)
      */
@@ -1350,7 +1531,7 @@ export interface Api {
     /**
      * Search the published listings
      *
-     * Only ACTIVE properties published on the portal. Every filter is optional and they combine with AND; `city`, `neighborhood` and `q` match case- and accent-insensitive substrings. Each amenity has a flag (`hasPool=1`, ...). Geo: `bounds=south,west,north,east` or `near=lat,lng&radiusKm=`. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter. A site mirroring the listings walks this way; a listing that stops being shown (unpublished, no longer ACTIVE, deleted) drops out of the list and never comes again: compare ids on a full walk.
+     * Only ACTIVE properties published on the portal. Every filter is optional and they combine with AND; `city`, `neighborhood` and `q` match case- and accent-insensitive substrings. Each amenity has a flag (`hasPool=1`, ...). Geo: `bounds=south,west,north,east` or `near=lat,lng&radiusKm=`. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter. A site mirroring the listings walks this way; a listing that stops being shown (unpublished, no longer ACTIVE, deleted) drops out of the list and never comes again: compare ids on a full walk. Title and description come in the language `lang` asks, else the best of Accept-Language, among the organization's languages (GET /v1/portal), where the listing has it; the organization's default otherwise. Each listing says its `language`; Content-Language names the language served.
      *
      * `GET /v1/properties` (properties.list)
      */
@@ -1365,6 +1546,33 @@ export interface Api {
      * `GET /v1/rate-limits` (rateLimits.list)
      */
     list(options?: RequestOptions): Promise<ApiResult<'rateLimits.list'>>;
+  };
+  reso: {
+    property: {
+      /**
+       * One listing as a RESO Property record
+       *
+       * Secret or read-only secret key with `listings:read`. OData's key syntax: `Property('prop_…')` (quotes and parentheses may be percent-encoded). `$select` as on the collection. 404 when the ListingKey is unknown or of another organization (one answer for both). The mapping of every field and status, and what is not supported: docs/reso.md.
+       *
+       * `GET /v1/reso/Property('{ListingKey}')` (reso.property.get)
+       */
+      get(
+        ListingKey: string,
+        query?: Query<'reso.property.get'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'reso.property.get'>>;
+      /**
+       * The agency's listings as RESO Property records (replication)
+       *
+       * Secret or read-only secret key with `listings:read`. Every listing of the organization, whatever its status, in RESO Data Dictionary 2.0 names (exact address and coordinates, PrivateRemarks), as an OData collection `{"@odata.context", "value": [...], "@odata.nextLink"?}`. Options: `$filter` on ModificationTimestamp and StandardStatus, `$select`, `$orderby`, `$top` (default 100, at most 1000), `$skip`, `$skiptoken`, `$count`. Replicate by ModificationTimestamp ascending (the default order) and follow `@odata.nextLink` until it is absent: a record changed during the walk comes again later with its new ModificationTimestamp, and no record is skipped or repeated otherwise. Any other option, field or operator is a 400 naming the option and what it supports. The mapping of every field and status, and what is not supported: docs/reso.md.
+       *
+       * `GET /v1/reso/Property` (reso.property.list)
+       */
+      list(
+        query?: Query<'reso.property.list'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'reso.property.list'>>;
+    };
   };
   tasks: {
     /**

@@ -1,0 +1,118 @@
+// The Kyero v3 XML feed (issue 25 item 7, docs/feeds.md): the published stock in Kyero's import format,
+// the portal's view of each listing (address visibility applied to the coordinates it gives), every
+// language of the listing that Kyero knows. Kyero's schema (kyeroV3.0.xsd) decides the shape; where our
+// data does not fit it, the mapping below says what is done.
+import type { FeedListing } from '../properties/index.ts';
+import { element, xmlText } from './feeds.xml.ts';
+
+/** The languages Kyero's `langType` lists. */
+const KYERO_LANGUAGES = new Set(
+  'ar bg ca cs de da el en es et fa fi fr he hi hu id it ja ko lt lv nl no pl pt ro ru sk sl sv th tr uk vi zh'.split(
+    ' ',
+  ),
+);
+/** Kyero's `currencyType`: a listing priced in another currency is left out (its price would read as EUR). */
+export const KYERO_CURRENCIES = new Set(['EUR', 'GBP', 'USD']);
+/** Kyero's `imageUrlType`: http(s) or ftp, ending in .gif, .jpg, .jpeg or .png. */
+const KYERO_IMAGE = /^(https?|ftp):\/\/.+\.(gif|jpe?g|png)$/i;
+
+const KYERO_TYPES: Record<string, string> = {
+  APARTMENT: 'apartment',
+  HOUSE: 'house',
+  STUDIO: 'studio',
+  PENTHOUSE: 'penthouse',
+  DUPLEX: 'duplex',
+  TOWNHOUSE: 'town house',
+  VILLA: 'villa',
+  LAND: 'land',
+  COMMERCIAL: 'commercial',
+  OFFICE: 'office',
+  WAREHOUSE: 'warehouse',
+  PARKING: 'garage',
+  ROOM: 'room',
+};
+
+/** Amenities as Kyero features (English words, as Kyero's own feature list). */
+const KYERO_FEATURES: Record<string, string> = {
+  petFriendly: 'Pets allowed',
+  pool: 'Swimming pool',
+  parking: 'Parking',
+  garden: 'Garden',
+  elevator: 'Lift',
+  furnished: 'Furnished',
+  airConditioning: 'Air conditioning',
+  terrace: 'Terrace',
+  balcony: 'Balcony',
+  storage: 'Storage room',
+  security: 'Security',
+  gym: 'Gym',
+  heating: 'Heating',
+  fireplace: 'Fireplace',
+  seaView: 'Sea views',
+  accessible: 'Accessible',
+};
+
+/** `YYYY-MM-DD HH:MM:SS` in UTC, Kyero's `dateType`. */
+export function kyeroDate(iso: string): string {
+  return iso.slice(0, 19).replace('T', ' ');
+}
+
+export function kyeroHead(generatedAt: Date): string {
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n<root>\n' +
+    `<kyero><feed_version>3</feed_version><feed_generated>${kyeroDate(generatedAt.toISOString())}</feed_generated></kyero>\n`
+  );
+}
+
+export const KYERO_TAIL = '</root>\n';
+
+/** Whether a listing can be written in Kyero's format (its currency is one Kyero knows). */
+export function fitsKyero({ listing }: FeedListing): boolean {
+  return KYERO_CURRENCIES.has(listing.currency);
+}
+
+/** One `<property>`: Kyero's elements in its schema's terms (xs:all, so in any order). */
+export function kyeroProperty({ listing: p, texts }: FeedListing): string {
+  const descriptions = texts
+    .filter((text) => KYERO_LANGUAGES.has(text.language))
+    .map((text) =>
+      element(text.language, text.description === '' ? text.title : `${text.title}\n\n${text.description}`),
+    )
+    .join('');
+  const features = p.amenities.map((amenity) => KYERO_FEATURES[amenity]).filter((f) => f !== undefined);
+  // Kyero's schema wants at least one feature: a listing without amenities says what it is offered for.
+  if (features.length === 0) features.push(p.transactionType === 'RENT' ? 'For rent' : 'For sale');
+  const images = p.photos
+    .map((photo) => photo.url)
+    .filter((url) => KYERO_IMAGE.test(url) && url.length <= 2048)
+    .slice(0, 50)
+    .map((url, index) => `<image id="${index + 1}"><url>${xmlText(url)}</url></image>`)
+    .join('');
+  return (
+    '<property>' +
+    element('id', p.id) +
+    element('date', kyeroDate(p.updatedAt)) +
+    // Kyero's ref holds 15 characters: longer codes are cut (the id stays the key).
+    element('ref', p.code.slice(0, 15)) +
+    element('price', Math.round(p.price)) +
+    element('currency', p.currency) +
+    element('price_freq', p.transactionType === 'RENT' ? 'month' : 'sale') +
+    element('new_build', 0) +
+    element('type', KYERO_TYPES[p.type] ?? 'other') +
+    element('town', p.city) +
+    // No region is kept: the town stands for the province Kyero requires.
+    element('province', p.city) +
+    (p.coordinates
+      ? `<location>${element('latitude', p.coordinates.latitude)}${element('longitude', p.coordinates.longitude)}</location>`
+      : '') +
+    element('location_detail', p.neighborhood?.slice(0, 50) ?? null) +
+    element('beds', p.bedrooms) +
+    element('baths', p.bathrooms) +
+    element('pool', p.amenities.includes('pool') ? 1 : 0) +
+    (p.area === null ? '' : `<surface_area>${element('built', Math.round(p.area))}</surface_area>`) +
+    (descriptions === '' ? '' : `<desc>${descriptions}</desc>`) +
+    `<features>${features.map((feature) => element('feature', feature)).join('')}</features>` +
+    (images === '' ? '' : `<images>${images}</images>`) +
+    '</property>\n'
+  );
+}

@@ -1,0 +1,183 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fresh from 'fresh';
+import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import type { AppContext } from '../../platform/features/manifest.ts';
+import { SECRET_KEYS } from '../../platform/http/route-config.ts';
+import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
+import {
+  FeedParamsSchema,
+  FeedSettingsResponseSchema,
+  FeedTokenResponseSchema,
+  JsonFeedSchema,
+} from './feeds.schema.ts';
+import {
+  disableFeeds,
+  feedStream,
+  feedUrls,
+  feedValidators,
+  getFeedSettings,
+  openFeed,
+  rotateFeedToken,
+  type FeedFormat,
+} from './feeds.service.ts';
+
+const READ = { auth: { scope: 'listings:read', keyTypes: SECRET_KEYS, write: false } } as const;
+const WRITE = {
+  auth: { scope: 'listings:write', keyTypes: SECRET_KEYS, write: true, accessLevel: 3 },
+} as const;
+const TAGS = ['Listings'];
+const GUIDE = 'Formats, fields and polling: docs/feeds.md.';
+const CONTENT_TYPES: Record<FeedFormat, string> = {
+  kyero: 'application/xml; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+};
+
+const VALIDATOR_HEADERS = {
+  ETag: { type: 'string', description: 'Changes with any change the portal can show' },
+  'Last-Modified': { type: 'string', description: 'When the published stock last changed' },
+  'Cache-Control': { type: 'string', description: '`no-cache`: revalidate (a 304 is cheap)' },
+};
+
+/**
+ * A conditional GET (RFC 9110 13.1): If-None-Match decides when present, else If-Modified-Since (HTTP
+ * dates hold whole seconds). Either way, whatever the request's Cache-Control.
+ */
+function notModified(request: FastifyRequest, etag: string, lastModified: Date): boolean {
+  const inm = request.headers['if-none-match'];
+  if (inm !== undefined) return fresh({ 'if-none-match': inm }, { etag });
+  const ims = Date.parse(request.headers['if-modified-since'] ?? '');
+  return !Number.isNaN(ims) && Math.floor(lastModified.getTime() / 1000) * 1000 <= ims;
+}
+
+/** The organization's syndication feeds: their settings (secret keys) and the feeds themselves (a token URL). */
+export const feedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { db, config }) => {
+  const originOf = (request: FastifyRequest) => config.publicUrl ?? `${request.protocol}://${request.host}`;
+
+  app.get(
+    '/v1/feeds',
+    {
+      config: READ,
+      schema: {
+        operationId: 'feeds.get',
+        summary: "The organization's syndication feeds",
+        description:
+          'Secret or read-only secret key with `listings:read`. Whether the feed URLs answer, and the first ' +
+          'characters of their token (the token itself is shown only when made). ' +
+          GUIDE,
+        tags: TAGS,
+        response: { 200: FeedSettingsResponseSchema },
+      },
+    },
+    async (request) => ({ data: await getFeedSettings(db, principalOf(request).organization.id) }),
+  );
+
+  app.post(
+    '/v1/feeds/token',
+    {
+      config: { ...WRITE, optionalBody: true },
+      schema: {
+        operationId: 'feeds.token.create',
+        summary: 'Make (or replace) the feed token',
+        description:
+          'Secret key with `listings:write` at access level 3. A new unguessable token for the feed URLs, ' +
+          'answered only now with the URLs to give to portals: the Kyero v3 XML feed and the JSON feed of ' +
+          'the published listings. The previous token stops working at once (rotate it when a URL leaked). ' +
+          GUIDE,
+        tags: TAGS,
+        response: { 201: FeedTokenResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { token, createdAt } = await rotateFeedToken(db, principalOf(request).organization.id);
+      return reply.code(201).send({ data: { token, urls: feedUrls(originOf(request), token), createdAt } });
+    },
+  );
+
+  app.delete(
+    '/v1/feeds/token',
+    {
+      config: WRITE,
+      schema: {
+        operationId: 'feeds.token.delete',
+        summary: 'Turn the feeds off',
+        description:
+          'Secret key with `listings:write` at access level 3. The feed URLs answer 404 until a new token is made.',
+        tags: TAGS,
+        response: { 200: FeedSettingsResponseSchema },
+      },
+    },
+    async (request) => {
+      const organizationId = principalOf(request).organization.id;
+      await disableFeeds(db, organizationId);
+      return { data: await getFeedSettings(db, organizationId) };
+    },
+  );
+
+  async function serveFeed(format: FeedFormat, request: FastifyRequest, reply: FastifyReply) {
+    const organization = await openFeed(db, (request.params as { token: string }).token);
+    const { etag, lastModified } = await feedValidators(db, organization.id, format);
+    reply
+      .header('etag', etag)
+      .header('last-modified', lastModified.toUTCString())
+      .header('cache-control', 'no-cache');
+    if (notModified(request, etag, lastModified)) return reply.code(304).send();
+    return reply.type(CONTENT_TYPES[format]).send(feedStream(db, organization, format));
+  }
+
+  const feedResponses = (format: FeedFormat) => ({
+    200: {
+      description: format === 'kyero' ? 'The Kyero v3 XML feed' : 'The JSON feed',
+      headers: VALIDATOR_HEADERS,
+      content:
+        format === 'kyero'
+          ? { 'application/xml': { schema: { type: 'string', description: 'Kyero v3 (kyeroV3.0.xsd)' } } }
+          : { 'application/json': { schema: ref(JsonFeedSchema) } },
+    },
+    304: { description: 'Not Modified: nothing the portal shows changed since', headers: VALIDATOR_HEADERS },
+    404: ref(ErrorResponseSchema),
+  });
+
+  app.get(
+    '/feeds/:token/kyero.xml',
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'feeds.kyero.get',
+        summary: 'Kyero v3 XML feed of the published listings',
+        description:
+          'No key: the URL carries the token (POST /v1/feeds/token). Every listing the portal shows, as Kyero ' +
+          "v3 `<property>` elements, streamed; the portal's view (address visibility applied to the " +
+          'coordinates), every language Kyero knows in `<desc>`. Listings priced in a currency Kyero does not ' +
+          'take (other than EUR, GBP, USD) are left out. Poll with If-None-Match or If-Modified-Since: 304 until ' +
+          'the published stock changes. 404 for a wrong or replaced token. ' +
+          GUIDE,
+        tags: TAGS,
+        params: FeedParamsSchema,
+        response: feedResponses('kyero'),
+      },
+    },
+    async (request, reply) => serveFeed('kyero', request, reply),
+  );
+
+  app.get(
+    '/feeds/:token/listings.json',
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'feeds.json.get',
+        summary: 'JSON feed of the published listings',
+        description:
+          'No key: the URL carries the token (POST /v1/feeds/token). The organization, then every listing the ' +
+          "portal shows, as `{ property, texts }`: `property` in the portal's view (as GET /v1/properties, address visibility applied), `texts` title and " +
+          "description in each of its languages, the organization's default first. Streamed; polled like the " +
+          'Kyero feed (ETag, Last-Modified, 304). 404 for a wrong or replaced token. ' +
+          GUIDE,
+        tags: TAGS,
+        params: FeedParamsSchema,
+        response: feedResponses('json'),
+      },
+    },
+    async (request, reply) => serveFeed('json', request, reply),
+  );
+};

@@ -1,0 +1,143 @@
+// Syndication feeds (issue 25 item 7, decision 0235): an organization's published stock at two URLs that
+// carry an unguessable token (Kyero v3 XML and JSON), streamed in batches, with validators derived from
+// the portal version so a portal polling them downloads only after a change.
+import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Database } from '../../db/database.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import { feedBatch, type FeedListing, type FeedPosition } from '../properties/index.ts';
+import { fitsKyero, KYERO_TAIL, kyeroHead, kyeroProperty } from './feeds.kyero.ts';
+import * as store from './feeds.store.ts';
+
+export const FEED_FORMATS = ['kyero', 'json'] as const;
+export type FeedFormat = (typeof FEED_FORMATS)[number];
+export const FEED_FILES: Record<FeedFormat, string> = { kyero: 'kyero.xml', json: 'listings.json' };
+
+/** Listings read per statement while a feed streams: memory stays bounded by one batch. */
+export const FEED_BATCH = 500;
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The feed URLs of a token. */
+export function feedUrls(origin: string, token: string): Record<FeedFormat, string> {
+  return {
+    kyero: `${origin}/feeds/${token}/${FEED_FILES.kyero}`,
+    json: `${origin}/feeds/${token}/${FEED_FILES.json}`,
+  };
+}
+
+export interface FeedSettings {
+  enabled: boolean;
+  tokenPrefix: string | null;
+  createdAt: string | null;
+}
+
+export async function getFeedSettings(db: Database, organizationId: string): Promise<FeedSettings> {
+  const state = await db.systemTx((tx) => store.findTokenState(tx, organizationId));
+  return {
+    enabled: Boolean(state?.prefix),
+    tokenPrefix: state?.prefix ?? null,
+    createdAt: state?.createdAt?.toISOString() ?? null,
+  };
+}
+
+/** A new token for the organization's feeds (the previous one stops working at once); shown only now. */
+export async function rotateFeedToken(
+  db: Database,
+  organizationId: string,
+): Promise<{ token: string; createdAt: string }> {
+  // 32 random bytes, base64url: 256 bits, nothing to guess.
+  const token = randomBytes(32).toString('base64url');
+  // The organizations table is a reference table: written in a system transaction, by id.
+  await db.systemTx((tx) =>
+    store.setToken(tx, organizationId, { hash: hashOf(token), prefix: token.slice(0, 6) }),
+  );
+  const settings = await getFeedSettings(db, organizationId);
+  return { token, createdAt: settings.createdAt ?? new Date().toISOString() };
+}
+
+/** Turns the feeds off: their URLs answer 404. */
+export async function disableFeeds(db: Database, organizationId: string): Promise<void> {
+  await db.systemTx((tx) => store.setToken(tx, organizationId, null));
+}
+
+/** The organization a feed URL's token names; 404 (the same for every wrong token) otherwise. */
+export async function openFeed(db: Database, token: string): Promise<store.FeedOrganization> {
+  const organization = /^[A-Za-z0-9_-]{43}$/.test(token)
+    ? await store.findByTokenHash(db, hashOf(token))
+    : null;
+  if (!organization) throw Errors.notFound('Feed', 'this URL');
+  return organization;
+}
+
+/**
+ * Validators of a feed: its ETag follows the portal version (bumped with every change the portal can
+ * show, migration 0019), Last-Modified is when that version last changed.
+ */
+export async function feedValidators(
+  db: Database,
+  organizationId: string,
+  format: FeedFormat,
+): Promise<{ etag: string; lastModified: Date }> {
+  const { version, changedAt } = await store.portalVersion(db, organizationId);
+  return {
+    etag: `"${format}-${organizationId.slice(4)}-${version}"`,
+    // Before any change: the epoch (a portal's If-Modified-Since then always matches until a change).
+    lastModified: changedAt ?? new Date(0),
+  };
+}
+
+/** Every published listing, a batch at a time, pulled as the client reads. */
+async function* listings(db: Database, organizationId: string): AsyncGenerator<FeedListing> {
+  let after: FeedPosition | null = null;
+  do {
+    const batch = await feedBatch(db, organizationId, after, FEED_BATCH);
+    yield* batch.items;
+    after = batch.next;
+  } while (after !== null);
+}
+
+async function* kyeroChunks(db: Database, organization: store.FeedOrganization): AsyncGenerator<string> {
+  yield kyeroHead(new Date());
+  let chunk = '';
+  for await (const listing of listings(db, organization.id)) {
+    if (!fitsKyero(listing)) continue;
+    chunk += kyeroProperty(listing);
+    if (chunk.length >= 64 * 1024) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield chunk + KYERO_TAIL;
+}
+
+async function* jsonChunks(db: Database, organization: store.FeedOrganization): AsyncGenerator<string> {
+  const head = {
+    organization: {
+      id: organization.id,
+      name: organization.name,
+      defaultLanguage: organization.defaultLanguage,
+      languages: [organization.defaultLanguage, ...organization.otherLanguages],
+    },
+    generatedAt: new Date().toISOString(),
+  };
+  yield `${JSON.stringify(head).slice(0, -1)},"listings":[`;
+  let chunk = '';
+  let first = true;
+  for await (const { listing, texts } of listings(db, organization.id)) {
+    chunk += `${first ? '\n' : ',\n'}${JSON.stringify({ property: listing, texts })}`;
+    first = false;
+    if (chunk.length >= 64 * 1024) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield `${chunk}\n]}\n`;
+}
+
+/** The feed's body as a stream: the database is read only as fast as the client takes it. */
+export function feedStream(db: Database, organization: store.FeedOrganization, format: FeedFormat): Readable {
+  return Readable.from(format === 'kyero' ? kyeroChunks(db, organization) : jsonChunks(db, organization), {
+    objectMode: false,
+  });
+}

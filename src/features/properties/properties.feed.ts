@@ -1,0 +1,76 @@
+// The published stock as the syndication feeds read it (issue 25 item 7): the portal's view (address
+// and coordinates as the listing's visibility allows, properties.location.ts) with every language's text,
+// in batches on the portal's (organization_id, created_at, id) partial index, so a feed of any size
+// streams in constant memory. created_at never changes, so a walk sees each listing at most once.
+import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
+import type { Database } from '../../db/database.ts';
+import { agents, properties } from '../../db/schema.ts';
+import type { PortalProperty } from './properties.schema.ts';
+import { toPortalProperty } from './properties.service.ts';
+import { agentCard, portalColumns, portalVisible } from './properties.store.ts';
+
+/** A listing of a feed: the portal's view, and its title and description in each language it has. */
+export interface FeedListing {
+  listing: PortalProperty;
+  /** The organization's default language first (the listing's own text), then its translations. */
+  texts: { language: string; title: string; description: string }[];
+}
+
+/** Where the next batch starts. */
+export interface FeedPosition {
+  createdAt: string;
+  id: string;
+}
+
+/** Up to `limit` published listings after `after`, oldest first, and where the next batch starts. */
+export async function feedBatch(
+  db: Database,
+  organizationId: string,
+  after: FeedPosition | null,
+  limit: number,
+): Promise<{ items: FeedListing[]; next: FeedPosition | null }> {
+  const rows = await db.readTx(organizationId, (tx) =>
+    tx
+      .select({
+        property: portalColumns,
+        agent: agentCard,
+        // Microseconds kept: the next batch starts exactly after this row.
+        position: sql<string>`to_char(${properties.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+      })
+      .from(properties)
+      .leftJoin(
+        agents,
+        and(eq(agents.organizationId, properties.organizationId), eq(agents.id, properties.agentId)),
+      )
+      .where(
+        and(
+          eq(properties.organizationId, organizationId),
+          portalVisible,
+          after === null
+            ? undefined
+            : or(
+                gt(properties.createdAt, sql`${after.createdAt}::timestamptz`),
+                and(
+                  eq(properties.createdAt, sql`${after.createdAt}::timestamptz`),
+                  gt(properties.id, after.id),
+                ),
+              ),
+        ),
+      )
+      .orderBy(asc(properties.createdAt), asc(properties.id))
+      .limit(limit),
+  );
+  const items = rows.map(({ property, agent }) => {
+    const listing = toPortalProperty({ property, agent });
+    const own = { language: listing.language, title: property.title, description: property.description };
+    const translated = Object.entries(property.translations)
+      .filter(([language]) => language !== own.language)
+      .map(([language, text]) => ({ language, title: text.title, description: text.description }));
+    return { listing, texts: [own, ...translated] };
+  });
+  const last = rows.at(-1);
+  return {
+    items,
+    next: rows.length === limit && last ? { createdAt: last.position, id: last.property.id } : null,
+  };
+}

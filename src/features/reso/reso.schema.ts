@@ -1,0 +1,235 @@
+// RESO Web API's Property resource (docs/reso.md): its OData query options and its answers, in RESO
+// Data Dictionary 2.0 names. Every field is optional in the schema because `$select` may leave it out.
+import { Type, type Static } from '@fastify/type-provider-typebox';
+import { DateTime, Nullable, StringEnum, ref } from '../../platform/http/schemas.ts';
+import { PROPERTY_STATUSES } from '../../shared/property-vocabulary.ts';
+import { RESO_FIELDS, RESO_PROPERTY_TYPES, STANDARD_STATUSES } from './reso.mapping.ts';
+import { FILTER_SUPPORT } from './reso.odata.ts';
+
+export const MAX_TOP = 1000;
+export const DEFAULT_TOP = 100;
+export const MAX_SKIP = 10_000;
+
+/** The OData options of GET /v1/reso/Property; anything else is a 400 naming it. */
+export const LIST_OPTIONS = [
+  '$filter',
+  '$select',
+  '$orderby',
+  '$top',
+  '$skip',
+  '$skiptoken',
+  '$count',
+] as const;
+/** The OData options of GET /v1/reso/Property('{ListingKey}'). */
+export const GET_OPTIONS = ['$select'] as const;
+
+const select = Type.String({
+  minLength: 1,
+  maxLength: 1000,
+  description: `\`*\` or a comma-separated list of ${RESO_FIELDS.join(', ')}; an unknown field is a 400`,
+  examples: ['ListingKey,ListPrice,StandardStatus,ModificationTimestamp'],
+});
+
+export const ResoListQuerySchema = Type.Object(
+  {
+    $filter: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2000,
+        description: `The records to list; ${FILTER_SUPPORT}. Anything else is a 400 naming \`$filter\`.`,
+        examples: [
+          "ModificationTimestamp gt 2026-11-01T00:00:00Z and StandardStatus in ('Active','Pending')",
+        ],
+      }),
+    ),
+    $select: Type.Optional(select),
+    $orderby: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'ModificationTimestamp asc (the default) or desc, ties by ListingKey in the same direction; or ' +
+          'ListingKey asc|desc',
+        examples: ['ModificationTimestamp asc'],
+      }),
+    ),
+    $top: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_TOP,
+        description: `Records per page, ${DEFAULT_TOP} by default, at most ${MAX_TOP}; @odata.nextLink follows`,
+      }),
+    ),
+    $skip: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_SKIP,
+        description: `Records to skip, at most ${MAX_SKIP}; deeper, follow @odata.nextLink. Not with $skiptoken`,
+      }),
+    ),
+    $skiptoken: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 300,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description: 'Opaque: the one in @odata.nextLink, sent with the same $filter and $orderby',
+        examples: [
+          'cjF8MjAyNi0xMS0yN1QxMDoxNTowMC4xMjM0NTZafHByb3BfMFZoSjNrUTJadDhtWDFwUjRzVDZ1RXxzQ2gzazlQcTJ4TDBtWjd2',
+        ],
+      }),
+    ),
+    $count: Type.Optional(
+      Type.Boolean({ description: 'true: @odata.count, the records $filter matches (exact up to 10,000)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ResoListQuery = Static<typeof ResoListQuerySchema>;
+
+export const ResoGetQuerySchema = Type.Object(
+  { $select: Type.Optional(select) },
+  { additionalProperties: false },
+);
+export type ResoGetQuery = Static<typeof ResoGetQuerySchema>;
+
+export const ResoKeyParamsSchema = Type.Object(
+  { ListingKey: Type.String({ maxLength: 64, description: 'The listing’s ListingKey (its prop_… id)' }) },
+  { additionalProperties: false },
+);
+
+const ResoMediaSchema = Type.Object(
+  {
+    MediaKey: Nullable(Type.String({ description: "The photo's id, when it has one" })),
+    MediaCategory: StringEnum(['Photo'] as const),
+    MediaURL: Type.String(),
+    Order: Type.Integer({ minimum: 1, description: 'Its place among the photos, from 1' }),
+    ShortDescription: Nullable(Type.String({ description: 'The caption' })),
+    LongDescription: Nullable(Type.String({ description: 'The alt text, when it has one' })),
+  },
+  { $id: 'ResoMedia', additionalProperties: false, description: 'A photo (RESO Media)' },
+);
+
+const EXAMPLE = {
+  ListingKey: 'prop_0VhJ3kQ2Zt8mX1pR4sT6uE',
+  ListingId: 'MAL-0042',
+  StandardStatus: 'Active',
+  MlsStatus: 'ACTIVE',
+  PropertyType: 'Residential',
+  PropertySubType: 'Condominium',
+  LeaseConsideredYN: false,
+  ListPrice: 310000,
+  PreviousListPrice: 325000,
+  ListPriceCurrency: 'EUR',
+  BedroomsTotal: 3,
+  BathroomsTotalInteger: 2,
+  LivingArea: 95,
+  LivingAreaUnits: 'Square Meters',
+  UnparsedAddress: 'Calle Larios 12, 3ºB',
+  PostalCode: '29005',
+  City: 'Málaga',
+  SubdivisionName: 'Centro',
+  Latitude: 36.7196,
+  Longitude: -4.4214,
+  PublicRemarks: 'Bright three-bedroom flat with a sea view, two minutes from the beach.',
+  PrivateRemarks: 'Owner prefers visits in the morning',
+  ListAgentKey: 'agt_0VhJ3kQ2Zt8mX1pR4sT6uE',
+  InternetEntireListingDisplayYN: true,
+  PhotosCount: 1,
+  Media: [
+    {
+      MediaKey: null,
+      MediaCategory: 'Photo',
+      MediaURL: 'https://images.example.com/mal-0042/1.jpg',
+      Order: 1,
+      ShortDescription: 'Living room',
+      LongDescription: null,
+    },
+  ],
+  OriginalEntryTimestamp: '2026-10-02T08:30:00.000000Z',
+  ModificationTimestamp: '2026-11-27T10:15:00.123456Z',
+};
+
+const resoFields = {
+  ListingKey: Type.String({ description: 'Our id (prop_…)' }),
+  ListingId: Type.String({ description: "The agency's reference (code)" }),
+  StandardStatus: StringEnum(STANDARD_STATUSES, { description: 'RESO status: docs/reso.md has the mapping' }),
+  MlsStatus: StringEnum(PROPERTY_STATUSES, { description: 'Our own status' }),
+  PropertyType: StringEnum(RESO_PROPERTY_TYPES, { description: 'From our type and transaction type' }),
+  PropertySubType: Nullable(Type.String({ description: 'RESO PropertySubType lookup value, or null' })),
+  LeaseConsideredYN: Nullable(
+    Type.Boolean({ description: 'true for SALE_OR_RENT, false for SALE, null for a lease' }),
+  ),
+  ListPrice: Type.Number({ description: 'The price (the monthly rent of a lease)' }),
+  PreviousListPrice: Nullable(Type.Number({ description: 'The price before the last reduction, or null' })),
+  ListPriceCurrency: Type.String({ description: 'Local field (DD 2.0 has none): ISO 4217 currency' }),
+  BedroomsTotal: Type.Integer(),
+  BathroomsTotalInteger: Type.Integer(),
+  LivingArea: Nullable(Type.Number()),
+  LivingAreaUnits: Nullable(StringEnum(['Square Meters'] as const)),
+  UnparsedAddress: Nullable(Type.String({ description: 'The exact address' })),
+  PostalCode: Nullable(Type.String()),
+  City: Type.String(),
+  SubdivisionName: Nullable(Type.String({ description: 'The neighborhood' })),
+  Latitude: Nullable(Type.Number({ description: 'Exact' })),
+  Longitude: Nullable(Type.Number({ description: 'Exact' })),
+  PublicRemarks: Nullable(Type.String({ description: 'The description' })),
+  PrivateRemarks: Nullable(Type.String({ description: 'The internal notes' })),
+  ListAgentKey: Nullable(Type.String({ description: 'The agent (agt_…)' })),
+  InternetEntireListingDisplayYN: Type.Boolean({ description: 'publishedOnPortal' }),
+  PhotosCount: Type.Integer({ minimum: 0 }),
+  Media: Type.Array(ref(ResoMediaSchema)),
+  OriginalEntryTimestamp: DateTime({ description: 'Created, to the microsecond' }),
+  ModificationTimestamp: DateTime({ description: 'Last changed, to the microsecond (the replication key)' }),
+};
+
+const optional = Type.Partial(Type.Object(resoFields)).properties;
+
+export const ResoPropertySchema = Type.Object(optional, {
+  $id: 'ResoProperty',
+  additionalProperties: false,
+  description: 'A listing in RESO Data Dictionary 2.0 names (the fields `$select` asked for, or all)',
+  examples: [EXAMPLE],
+});
+
+const CONTEXT = 'https://api.example.com/v1/reso/$metadata#Property';
+
+export const ResoPropertyListSchema = Type.Object(
+  {
+    '@odata.context': Type.String({ description: 'The OData context URL of the answer' }),
+    '@odata.count': Type.Optional(
+      Type.Integer({ description: '$count=true: the records $filter matches, exact up to 10,000' }),
+    ),
+    '@agencyCrm.countIsLowerBound': Type.Optional(
+      Type.Literal(true, { description: 'Present past 10,000 matches: @odata.count is then a lower bound' }),
+    ),
+    value: Type.Array(ref(ResoPropertySchema)),
+    '@odata.nextLink': Type.Optional(
+      Type.String({ description: 'The next page, when there is one: follow it as received' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'One page of Property records',
+    examples: [
+      {
+        '@odata.context': CONTEXT,
+        value: [EXAMPLE],
+        '@odata.nextLink':
+          'https://api.example.com/v1/reso/Property?$top=1&$skiptoken=cjF8MjAyNi0xMS0yN1QxMDoxNTowMC4xMjM0NTZafHByb3BfMFZoSjNrUTJadDhtWDFwUjRzVDZ1RXxzQ2gzazlQcTJ4TDBtWjd2',
+      },
+    ],
+  },
+);
+export type ResoPropertyList = Static<typeof ResoPropertyListSchema>;
+
+export const ResoPropertyEntitySchema = Type.Object(
+  { '@odata.context': Type.String({ description: 'The OData context URL of the answer' }), ...optional },
+  {
+    additionalProperties: false,
+    description: 'One Property record',
+    examples: [{ '@odata.context': `${CONTEXT}/$entity`, ...EXAMPLE }],
+  },
+);
+export type ResoPropertyEntity = Static<typeof ResoPropertyEntitySchema>;
+
+export const resoSchemas = [ResoMediaSchema, ResoPropertySchema];

@@ -1,0 +1,99 @@
+// RESO Web API's Property resource over the agency's listings (docs/reso.md, decision 0234): every
+// status, exact location, in RESO Data Dictionary 2.0 names, with the OData options replication uses.
+import { COUNT_LIMIT, type Database } from '../../db/database.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import { isId } from '../../platform/ids/ids.ts';
+import { selectFields, toResoProperty, type ResoField, type ResoRecord } from './reso.mapping.ts';
+import { DEFAULT_ORDER, parseFilter, parseOrderBy, parseSelect } from './reso.odata.ts';
+import {
+  DEFAULT_TOP,
+  type ResoGetQuery,
+  type ResoListQuery,
+  type ResoPropertyEntity,
+  type ResoPropertyList,
+} from './reso.schema.ts';
+import { issueSkiptoken, openSkiptoken, sealOf } from './reso.skiptoken.ts';
+import * as store from './reso.store.ts';
+
+const SERVICE_ROOT = '/v1/reso';
+
+/** `<origin>/v1/reso/$metadata#Property`, with the selected fields as OData writes them. */
+function contextOf(origin: string, select: readonly ResoField[] | null, suffix = ''): string {
+  const fields = select === null ? '' : `(${select.join(',')})`;
+  return `${origin}${SERVICE_ROOT}/$metadata#Property${fields}${suffix}`;
+}
+
+/** The query of the next page: the same options, `$skiptoken` in place of `$skip`. */
+function nextLinkOf(origin: string, query: ResoListQuery, skiptoken: string): string {
+  const kept = (['$filter', '$select', '$orderby', '$top', '$count'] as const)
+    .filter((name) => query[name] !== undefined)
+    .map((name) => `${name}=${encodeURIComponent(String(query[name]))}`);
+  return `${origin}${SERVICE_ROOT}/Property?${[...kept, `$skiptoken=${skiptoken}`].join('&')}`;
+}
+
+/**
+ * GET /v1/reso/Property: one page of the organization's listings, ModificationTimestamp then
+ * ListingKey ascending unless `$orderby` says otherwise, with `@odata.nextLink` when more follow.
+ * `origin` is where links point (PUBLIC_URL, or the address the request came to).
+ */
+export async function listResoProperties(
+  db: Database,
+  organizationId: string,
+  query: ResoListQuery,
+  origin: string,
+): Promise<ResoPropertyList> {
+  const filter = query.$filter === undefined ? null : parseFilter(query.$filter);
+  const order = query.$orderby === undefined ? DEFAULT_ORDER : parseOrderBy(query.$orderby);
+  const select = query.$select === undefined ? null : parseSelect(query.$select);
+  const seal = sealOf(organizationId, filter, order);
+  if (query.$skiptoken !== undefined && query.$skip !== undefined) {
+    throw Errors.invalidField('query.$skip', 'cannot be combined with $skiptoken: follow @odata.nextLink');
+  }
+  const after = query.$skiptoken === undefined ? undefined : openSkiptoken(query.$skiptoken, seal);
+  const top = query.$top ?? DEFAULT_TOP;
+  const count = query.$count === true;
+  const { rows, total } = await db.readTx(organizationId, (tx) =>
+    store.listResoRows(tx, organizationId, {
+      filter,
+      order,
+      after,
+      offset: query.$skip ?? 0,
+      limit: top === 0 ? 0 : top + 1,
+      count,
+    }),
+  );
+  const page = rows.slice(0, top);
+  const last = page.at(-1);
+  return {
+    '@odata.context': contextOf(origin, select),
+    ...(total === null ? {} : { '@odata.count': Math.min(total, COUNT_LIMIT) }),
+    ...(total !== null && total > COUNT_LIMIT ? { '@agencyCrm.countIsLowerBound': true as const } : {}),
+    value: page.map((row) => selectFields(toResoProperty(row), select)),
+    ...(rows.length > top && last
+      ? {
+          '@odata.nextLink': nextLinkOf(
+            origin,
+            query,
+            issueSkiptoken({ updatedAt: last.updatedAt, id: last.id }, seal),
+          ),
+        }
+      : {}),
+  };
+}
+
+/** GET /v1/reso/Property('{ListingKey}'): one listing; 404 when unknown or another organization's. */
+export async function getResoProperty(
+  db: Database,
+  organizationId: string,
+  listingKey: string,
+  query: ResoGetQuery,
+  origin: string,
+): Promise<ResoPropertyEntity> {
+  const select = query.$select === undefined ? null : parseSelect(query.$select);
+  const row = isId(listingKey, 'prop')
+    ? await db.readTx(organizationId, (tx) => store.findResoRow(tx, organizationId, listingKey))
+    : null;
+  if (!row) throw Errors.notFound('Property', listingKey);
+  const record: Partial<ResoRecord> = selectFields(toResoProperty(row), select);
+  return { '@odata.context': contextOf(origin, select, '/$entity'), ...record };
+}
