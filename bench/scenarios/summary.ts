@@ -32,6 +32,7 @@ const ROWS = [
   'cache',
   'memory',
   'request-log',
+  'listing-media',
 ];
 
 const USAGE = `Usage: npm run bench -- summary [--no-write] [--results DIR]

@@ -54,7 +54,9 @@ export const listingsRoutes: FastifyPluginAsyncTypebox<{ db: Database; config: S
         description:
           'Secret or read-only secret key with `listings:read`. Every listing of the organization, whatever its ' +
           'status or publication, in the back-office view (exact address, `internalNotes`, `customFields`), newest ' +
-          'first. Filters combine with AND. ' +
+          "first. Filters combine with AND: the portal's own (`neighborhood`, `bathroomsMin`, `areaMin`/`areaMax`, " +
+          'the amenity flags `hasPool=1`…, `bounds`, `near` and `radiusKm`, on the exact coordinates here) and the ' +
+          "agency's (`status`, `publishedOnPortal`, `agentId`, `code`, ...); `transactionType` is exact. " +
           CURSOR_MODE_DESCRIPTION,
         tags: TAGS,
         querystring: ListingListQuerySchema,

@@ -1,14 +1,35 @@
 // The agency's listing API (/v1/listings, issue 25): its query, history and response schemas. A listing
 // is a property in the back-office view (AdminProperty): every status, exact location, notes.
-import { Type, type Static } from '@fastify/type-provider-typebox';
+import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { ListOf, pageQuery, syncQuery } from '../../platform/http/pagination.ts';
 import { DataOf, DateTime, StringEnum, ref } from '../../platform/http/schemas.ts';
 import {
+  AMENITIES,
   AdminPropertySchema,
+  PortalListQuerySchema,
+  amenityFlag,
   PROPERTY_STATUSES,
   PROPERTY_TYPES,
   TRANSACTION_TYPES,
 } from './properties.schema.ts';
+
+/** The portal's own filters, as the portal takes them (on the exact location here). */
+const portal = PortalListQuerySchema.properties;
+const portalFilters = {
+  neighborhood: portal.neighborhood,
+  bathroomsMin: portal.bathroomsMin,
+  areaMin: portal.areaMin,
+  areaMax: portal.areaMax,
+  bounds: portal.bounds,
+  near: portal.near,
+  radiusKm: portal.radiusKm,
+};
+const amenityFlags = Object.fromEntries(
+  AMENITIES.map((amenity) => [
+    amenityFlag(amenity),
+    (portal as Record<string, unknown>)[amenityFlag(amenity)],
+  ]),
+) as Record<string, TSchema>;
 
 export const ListingListQuerySchema = Type.Object(
   {
@@ -34,6 +55,8 @@ export const ListingListQuerySchema = Type.Object(
     priceMin: Type.Optional(Type.Number({ minimum: 0 })),
     priceMax: Type.Optional(Type.Number({ minimum: 0 })),
     bedroomsMin: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+    ...portalFilters,
+    ...amenityFlags,
     ...syncQuery(),
   },
   { additionalProperties: false },

@@ -12,11 +12,14 @@ import {
 import { fold } from '../../platform/text/fold.ts';
 import { listPropertyChanges } from './properties.changes.store.ts';
 import type { ListingListQuery, PropertyChange } from './properties.listings.schema.ts';
-import type { AdminProperty, PropertyStatus } from './properties.schema.ts';
+import { portalFilter } from './properties.portal.ts';
+import type { AdminProperty, PortalListQuery, PropertyStatus } from './properties.schema.ts';
 import { loadAdminProperty, toAdminProperty } from './properties.service.ts';
 import * as store from './properties.store.ts';
 
 function filterOf(query: ListingListQuery): store.AdminPropertyFilter {
+  // The portal's checks of its own filters (ranges in order, geo parameters consistent), reused.
+  const portal = portalFilter({ ...query, transactionType: undefined } as unknown as PortalListQuery);
   return {
     status: query.status,
     publishedOnPortal: query.publishedOnPortal,
@@ -30,6 +33,13 @@ function filterOf(query: ListingListQuery): store.AdminPropertyFilter {
     priceMin: query.priceMin,
     priceMax: query.priceMax,
     bedroomsMin: query.bedroomsMin,
+    neighborhood: query.neighborhood === undefined ? undefined : fold(query.neighborhood),
+    bathroomsMin: query.bathroomsMin,
+    areaMin: query.areaMin,
+    areaMax: query.areaMax,
+    amenities: portal.amenities,
+    bounds: portal.bounds,
+    near: portal.near,
   };
 }
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { ListOf, pageModeQuery, pageOnly, SYNC_PARAMETERS } from '../../platform/http/pagination.ts';
+import { LANGUAGE_PATTERN, languagesOf, type ServedLanguages } from '../../platform/http/languages.ts';
 import { ref, StringEnum } from '../../platform/http/schemas.ts';
 import { defineTool, pageSummary } from '../../platform/mcp/mcp-tool.ts';
 import {
@@ -14,6 +15,10 @@ import {
 import { getPortalProperty, searchPortalProperties } from './properties.portal.ts';
 import { listListings } from './properties.listings.ts';
 import { ListingListQuerySchema } from './properties.listings.schema.ts';
+
+/** The language asked, when the organization serves it (the default otherwise, as on the portal). */
+const servedIn = (organization: ServedLanguages, lang: string | undefined) =>
+  lang !== undefined && languagesOf(organization).includes(lang) ? lang : undefined;
 
 /** Left out of the tool's arguments: the URL's amenity flags (one list instead) and cursor mode. */
 const LEFT_OUT = new Set<string>([...AMENITIES.map(amenityFlag), ...SYNC_PARAMETERS]);
@@ -51,23 +56,38 @@ export const searchPropertiesTool = defineTool({
   title: 'Search published properties',
   description:
     "Searches the agency's published listings, exactly as its public portal does (same filters, same fields: " +
-    'no internal notes; exact address hidden when the location is approximate). Every argument is optional and ' +
+    "no internal notes; the address only as far as each listing's addressVisibility allows). Every argument is optional and " +
     'they combine with AND. `q` is free text over code, title, description, city and neighborhood; `city` and ' +
     '`neighborhood` match case- and accent-insensitive substrings. Geo: `near` ("lat,lng") with `radiusKm` ' +
     '(default 10) and `sortBy: "distance"`, or `bounds` ("south,west,north,east"). Prices are in the listing\'s ' +
-    'currency. Paged: `page` from 1, `pageSize` up to 48 (default 12); `meta.total` is the number of matches (at least, with `meta.totalIsLowerBound`, past 10,000).',
+    "currency. `lang` (es, en, ...) asks for titles and descriptions in a language the agency serves; each listing's " +
+    '`language` says which it got. Paged: `page` from 1, `pageSize` up to 48 (default 12); `meta.total` is the number of matches (at least, with `meta.totalIsLowerBound`, past 10,000).',
   scopes: ['portal:read'],
   input: SearchPropertiesInputSchema,
   output: PortalPropertyPageResponseSchema,
   run: async ({ db, principal }, args) =>
     pageOnly(
-      await searchPortalProperties(db, principal.organization.id, portalQuery(args as SearchPropertiesInput)),
+      await searchPortalProperties(
+        db,
+        principal.organization.id,
+        portalQuery(args as SearchPropertiesInput),
+        servedIn(principal.organization, (args as SearchPropertiesInput).lang),
+      ),
     ),
   summarize: (result) => pageSummary(result, 'property', 'properties'),
 });
 
 const GetPropertyInputSchema = Type.Object(
-  { propertyId: Type.String({ minLength: 1, maxLength: 64, description: 'prop_… identifier' }) },
+  {
+    propertyId: Type.String({ minLength: 1, maxLength: 64, description: 'prop_… identifier' }),
+    lang: Type.Optional(
+      Type.String({
+        pattern: LANGUAGE_PATTERN,
+        description:
+          'Title and description in this language where the agency serves it and the listing has it',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -81,7 +101,12 @@ export const getPropertyTool = defineTool({
   input: GetPropertyInputSchema,
   output: PortalPropertyResponseSchema,
   run: async ({ db, principal }, args: Static<typeof GetPropertyInputSchema>) => ({
-    data: await getPortalProperty(db, principal.organization.id, args.propertyId),
+    data: await getPortalProperty(
+      db,
+      principal.organization.id,
+      args.propertyId,
+      servedIn(principal.organization, args.lang),
+    ),
   }),
   summarize: ({ data }) =>
     `${data.code}: ${data.title} — ${data.price} ${data.currency}, ${data.city} (${data.transactionType}).`,

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, between, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { countMatches, type Tx } from '../../db/database.ts';
 import { keysetConditions, keysetOrder, keysetPosition, type Keyed, type Keyset } from '../../db/keyset.ts';
 import { agents, properties, type AgentRow, type PropertyRow } from '../../db/schema.ts';
@@ -188,7 +188,18 @@ export interface AdminPropertyFilter {
   priceMin?: number;
   priceMax?: number;
   bedroomsMin?: number;
+  /** Folded: every word in the folded neighborhood. */
+  neighborhood?: string;
+  bathroomsMin?: number;
+  areaMin?: number;
+  areaMax?: number;
+  amenities?: readonly string[];
+  /** On the exact coordinates (the agency's view). */
+  bounds?: { south: number; west: number; north: number; east: number };
+  near?: { latitude: number; longitude: number; radiusKm: number };
 }
+
+const EARTH_RADIUS_KM = 6371;
 
 function listingConditions(organizationId: string, filter: AdminPropertyFilter): SQL[] {
   const c: SQL[] = [eq(properties.organizationId, organizationId)];
@@ -206,6 +217,31 @@ function listingConditions(organizationId: string, filter: AdminPropertyFilter):
   if (filter.priceMin !== undefined) c.push(gte(properties.priceValue, filter.priceMin));
   if (filter.priceMax !== undefined) c.push(lte(properties.priceValue, filter.priceMax));
   if (filter.bedroomsMin !== undefined) c.push(gte(properties.bedrooms, filter.bedroomsMin));
+  if (filter.neighborhood !== undefined)
+    c.push(containsAllWords(properties.searchNeighborhood, filter.neighborhood));
+  if (filter.bathroomsMin !== undefined) c.push(gte(properties.bathrooms, filter.bathroomsMin));
+  if (filter.areaMin !== undefined) c.push(gte(properties.areaValue, filter.areaMin));
+  if (filter.areaMax !== undefined) c.push(lte(properties.areaValue, filter.areaMax));
+  if (filter.amenities !== undefined && filter.amenities.length > 0)
+    c.push(sql`${properties.amenities} @> ${sql.param([...filter.amenities])}::text[]`);
+  if (filter.bounds !== undefined) {
+    const b = filter.bounds;
+    c.push(between(properties.latitude, b.south, b.north), between(properties.longitude, b.west, b.east));
+  }
+  if (filter.near !== undefined) {
+    const { latitude, longitude, radiusKm } = filter.near;
+    // A bounding box first, then the exact circle (haversine), as the portal does on its coordinates.
+    const dLat = (radiusKm / EARTH_RADIUS_KM) * (180 / Math.PI);
+    const dLng = Math.min(180, dLat / Math.max(Math.cos((latitude * Math.PI) / 180), 0.01));
+    c.push(
+      between(properties.latitude, latitude - dLat, latitude + dLat),
+      between(properties.longitude, longitude - dLng, longitude + dLng),
+      sql`(2 * ${EARTH_RADIUS_KM} * asin(sqrt(
+        power(sin(radians(${properties.latitude} - ${latitude}) / 2), 2) +
+        cos(radians(${latitude})) * cos(radians(${properties.latitude})) *
+        power(sin(radians(${properties.longitude} - ${longitude}) / 2), 2)))) <= ${radiusKm}`,
+    );
+  }
   return c;
 }
 

@@ -121,6 +121,7 @@ export const RESO_FIELDS = [
   'PrivateRemarks',
   'ListAgentKey',
   'InternetEntireListingDisplayYN',
+  'InternetAddressDisplayYN',
   'PhotosCount',
   'Media',
   'OriginalEntryTimestamp',
@@ -161,6 +162,7 @@ export interface ResoRow {
   internalNotes: string | null;
   agentId: string | null;
   publishedOnPortal: boolean;
+  addressVisibility: string;
   photos: PropertyPhoto[];
   createdAt: string;
   updatedAt: string;
@@ -204,6 +206,8 @@ export function toResoProperty(row: ResoRow) {
     PrivateRemarks: row.internalNotes,
     ListAgentKey: row.agentId,
     InternetEntireListingDisplayYN: row.publishedOnPortal,
+    // The portal shows the whole address only with EXACT (STREET shows the street, HIDDEN nothing).
+    InternetAddressDisplayYN: row.addressVisibility === 'EXACT',
     PhotosCount: row.photos.length,
     Media: mediaOf(row.photos),
     OriginalEntryTimestamp: row.createdAt,

@@ -134,6 +134,7 @@ const EXAMPLE = {
   PrivateRemarks: 'Owner prefers visits in the morning',
   ListAgentKey: 'agt_0VhJ3kQ2Zt8mX1pR4sT6uE',
   InternetEntireListingDisplayYN: true,
+  InternetAddressDisplayYN: true,
   PhotosCount: 1,
   Media: [
     {
@@ -176,6 +177,9 @@ const resoFields = {
   PrivateRemarks: Nullable(Type.String({ description: 'The internal notes' })),
   ListAgentKey: Nullable(Type.String({ description: 'The agent (agt_…)' })),
   InternetEntireListingDisplayYN: Type.Boolean({ description: 'publishedOnPortal' }),
+  InternetAddressDisplayYN: Type.Boolean({
+    description: 'addressVisibility is EXACT: the portal shows the whole address (STREET: the street only)',
+  }),
   PhotosCount: Type.Integer({ minimum: 0 }),
   Media: Type.Array(ref(ResoMediaSchema)),
   OriginalEntryTimestamp: DateTime({ description: 'Created, to the microsecond' }),

@@ -32,6 +32,7 @@ const resoColumns = {
   internalNotes: properties.internalNotes,
   agentId: properties.agentId,
   publishedOnPortal: properties.publishedOnPortal,
+  addressVisibility: properties.addressVisibility,
   photos: properties.photos,
   createdAt: keysetPosition(properties.createdAt),
   updatedAt: keysetPosition(properties.updatedAt),

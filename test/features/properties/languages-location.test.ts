@@ -346,6 +346,22 @@ describe('address visibility', () => {
         const { data } = await callOk<{ data: Row }>(client, 'get_property', { propertyId: listing.id });
         expect(data.data).toMatchObject(expected);
       }
+      const translated = await create(agency, {
+        title: 'Casa del lago',
+        translations: { en: { title: 'Lake house', description: '' } },
+      });
+      const english = await callOk<{ data: Row }>(client, 'get_property', {
+        propertyId: translated.id,
+        lang: 'en',
+      });
+      expect(english.data.data).toMatchObject({ title: 'Lake house', language: 'en' });
+      const unserved = await callOk<{ data: Row }>(client, 'get_property', {
+        propertyId: translated.id,
+        lang: 'fr',
+      });
+      expect(unserved.data.data).toMatchObject({ title: 'Casa del lago', language: 'es' });
+      const found = await callOk<{ data: Row[] }>(client, 'search_properties', { q: 'lago', lang: 'en' });
+      expect(found.data.data.map((row) => row.title)).toEqual(['Lake house']);
     } finally {
       await client.close();
     }
@@ -353,6 +369,53 @@ describe('address visibility', () => {
       await api(app, 'GET', `/v1/properties/${hidden.id as string}`, { key: other.publishable }),
       404,
       'NOT_FOUND',
+    );
+  });
+});
+
+describe("/v1/listings: the portal's filters on the agency's view", () => {
+  it('filters by neighborhood, bathrooms, area, amenities and the map, on the exact coordinates', async () => {
+    const owner = other;
+    const make = (overrides: Row) =>
+      create(owner, { neighborhood: 'Chamberí', bathrooms: 1, area: 80, ...overrides });
+    const target = await make({
+      status: 'DRAFT',
+      neighborhood: 'Malasaña',
+      bathrooms: 2,
+      area: 120,
+      amenities: ['pool', 'terrace'],
+      addressVisibility: 'HIDDEN',
+      coordinates: { latitude: 40.4261, longitude: -3.7047 },
+    });
+    await make({ amenities: ['pool'], coordinates: { latitude: 40.44, longitude: -3.69 } });
+    await make({ bathrooms: 3, area: 200, coordinates: { latitude: 41.38, longitude: 2.17 } });
+    const ids = async (query: Record<string, string>) =>
+      (
+        expectStatus(await api(app, 'GET', '/v1/listings', { key: owner.secret, query }), 200).data as Row[]
+      ).map((row) => row.id);
+    expect(await ids({ neighborhood: 'malasana' })).toEqual([target.id]);
+    expect(await ids({ bathroomsMin: '2', areaMax: '150' })).toEqual([target.id]);
+    expect(await ids({ hasPool: '1', hasTerrace: 'true' })).toEqual([target.id]);
+    // The exact point is inside a 100 m box the rounded one (40.43, -3.70) is not.
+    expect(await ids({ bounds: '40.4255,-3.7055,40.4265,-3.7040' })).toEqual([target.id]);
+    expect(await ids({ near: '40.4262,-3.7046', radiusKm: '0.1' })).toEqual([target.id]);
+    for (const [query, field] of [
+      [{ radiusKm: '3' }, 'query.radiusKm'],
+      [{ bounds: '41,0,40,1' }, 'query.bounds'],
+      [{ areaMin: '100', areaMax: '50' }, 'query.areaMax'],
+      [{ priceMin: '10', priceMax: '5' }, 'query.priceMax'],
+    ] as const) {
+      const error = expectError(
+        await api(app, 'GET', '/v1/listings', { key: owner.secret, query }),
+        400,
+        'VALIDATION_ERROR',
+      );
+      expect(error.details?.[0]?.field).toBe(field);
+    }
+    expectError(
+      await api(app, 'GET', '/v1/listings', { key: owner.secret, query: { hasHelipad: '1' } }),
+      400,
+      'VALIDATION_ERROR',
     );
   });
 });

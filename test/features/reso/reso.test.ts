@@ -79,6 +79,7 @@ describe('GET /v1/reso/Property: the record', () => {
       PrivateRemarks: 'Keys at the office',
       ListAgentKey: null,
       InternetEntireListingDisplayYN: false,
+      InternetAddressDisplayYN: false,
       PhotosCount: 2,
     });
     expect(record.Media).toEqual([
