@@ -5,6 +5,9 @@
  * the body, and measures the process's live memory (heap and buffers after a full garbage collection) every few megabytes. Were a
  * feed built whole before sending, the live memory would grow with the body (~100 MB here); streamed,
  * it stays within one batch of listings and a few chunks.
+ *
+ * On PostgreSQL only (the CI's second leg): the streaming code is the same on the embedded database, but
+ * 100,000 rows grow PGlite's WebAssembly memory in the test process by ~550 MB and the file by a minute.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -13,7 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/db/database.ts';
 import { api, expectStatus } from '../../helpers/http.ts';
-import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
+import { buildTestApp, TEST_DATABASE_URL, testDatabase } from '../../helpers/test-app.ts';
 import { createAgency, type Agency } from '../contacts/support.ts';
 
 const LISTINGS = 100_000;
@@ -35,7 +38,10 @@ let agency: Agency;
 let base: string;
 let urls: { kyero: string; json: string };
 
+const ON_POSTGRES = TEST_DATABASE_URL !== undefined;
+
 beforeAll(async () => {
+  if (!ON_POSTGRES) return;
   app = await buildTestApp();
   agency = await createAgency(app);
   const db = await testDatabase();
@@ -57,7 +63,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await app.close();
+  await app?.close();
 });
 
 /** Reads a feed over HTTP, keeping only counts: its size, the matches of `marker`, the live-memory peak. */
@@ -89,7 +95,7 @@ async function stream(url: string, marker: string) {
   return { bytes, count, peak };
 }
 
-describe(`a feed of ${LISTINGS.toLocaleString('en')} listings`, () => {
+describe.skipIf(!ON_POSTGRES)(`a feed of ${LISTINGS.toLocaleString('en')} listings`, () => {
   it('streams the Kyero feed within a fixed memory bound', async () => {
     const { bytes, count, peak } = await stream(urls.kyero, '<property>');
     expect(count).toBe(LISTINGS);
