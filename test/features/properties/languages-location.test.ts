@@ -333,6 +333,7 @@ describe('address visibility', () => {
   it("shows MCP's portal tools the same location as the portal, and another agency nothing", async () => {
     const hidden = await create(agency, { addressVisibility: 'HIDDEN', title: 'Refugio oculto' });
     const street = await create(agency, { addressVisibility: 'STREET', title: 'Calle visible' });
+    const exact = await create(agency, { title: 'Casa exacta' });
     const url = await listen(app);
     const client: Client = await connect(url, agency.secret);
     try {
@@ -341,6 +342,14 @@ describe('address visibility', () => {
         [
           street,
           { address: 'Calle Mayor', zipCode: '28013', coordinates: { latitude: 40.417, longitude: -3.704 } },
+        ],
+        [
+          exact,
+          {
+            address: 'Calle Mayor 12, 3ºB',
+            zipCode: '28013',
+            coordinates: { latitude: 40.416775, longitude: -3.70379 },
+          },
         ],
       ] as const) {
         const { data } = await callOk<{ data: Row }>(client, 'get_property', { propertyId: listing.id });

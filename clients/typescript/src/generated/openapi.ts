@@ -685,7 +685,7 @@ export interface paths {
     };
     /**
      * Search the agency's listings (every status)
-     * @description Secret or read-only secret key with `listings:read`. Every listing of the organization, whatever its status or publication, in the back-office view (exact address, `internalNotes`, `customFields`), newest first. Filters combine with AND. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     * @description Secret or read-only secret key with `listings:read`. Every listing of the organization, whatever its status or publication, in the back-office view (exact address, `internalNotes`, `customFields`), newest first. Filters combine with AND: the portal's own (`neighborhood`, `bathroomsMin`, `areaMin`/`areaMax`, the amenity flags `hasPool=1`…, `bounds`, `near` and `radiusKm`, on the exact coordinates here) and the agency's (`status`, `publishedOnPortal`, `agentId`, `code`, ...); `transactionType` is exact. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      */
     get: operations['listings.list'];
     put?: never;
@@ -4072,6 +4072,7 @@ export interface components {
      *       "PrivateRemarks": "Owner prefers visits in the morning",
      *       "ListAgentKey": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
      *       "InternetEntireListingDisplayYN": true,
+     *       "InternetAddressDisplayYN": true,
      *       "PhotosCount": 1,
      *       "Media": [
      *         {
@@ -4140,6 +4141,8 @@ export interface components {
       ListAgentKey?: string | null;
       /** @description publishedOnPortal */
       InternetEntireListingDisplayYN?: boolean;
+      /** @description addressVisibility is EXACT: the portal shows the whole address (STREET: the street only) */
+      InternetAddressDisplayYN?: boolean;
       PhotosCount?: number;
       Media?: components['schemas']['ResoMedia'][];
       /**
@@ -17533,6 +17536,52 @@ export interface operations {
         priceMax?: number;
         /** @description At least this many bedrooms */
         bedroomsMin?: number;
+        /** @description Case- and accent-insensitive substring */
+        neighborhood?: string;
+        /** @description At least this many bathrooms */
+        bathroomsMin?: number;
+        /** @description Smallest built area in m², inclusive */
+        areaMin?: number;
+        /** @description Largest built area in m², inclusive (not below `areaMin`) */
+        areaMax?: number;
+        /** @description Map viewport `south,west,north,east` in degrees */
+        bounds?: string;
+        /** @description `latitude,longitude` */
+        near?: string;
+        /** @description With `near`; default 10 */
+        radiusKm?: number;
+        /** @description `1` (or `true`) keeps only properties with the amenity; `0`/`false` or absent: no filter */
+        hasPetFriendly?: '1' | 'true' | '0' | 'false';
+        /** @description `1` (or `true`) keeps only properties with the amenity; `0`/`false` or absent: no filter */
+        hasPool?: '1' | 'true' | '0' | 'false';
+        /** @description `1` (or `true`) keeps only properties with the amenity; `0`/`false` or absent: no filter */
+        hasParking?: '1' | 'true' | '0' | 'false';
+        /** @description `1` (or `true`) keeps only properties with the amenity; `0`/`false` or absent: no filter */
+        hasGarden?: '1' | 'true' | '0' | 'false';
+        /** @description `1` (or `true`) keeps only properties with the amenity; `0`/`false` or absent: no filter */
+        hasElevator?: '1' | 'true' | '0' | 'false';
+        /** @description `1` (or `true`) keeps only properties with the amenity; `0`/`false` or absent: no filter */
+        hasFurnished?: '1' | 'true' | '0' | 'false';
+        /** @description `1` (or `true`) keeps only properties with the amenity; `0`/`false` or absent: no filter */
+        hasAirConditioning?: '1' | 'true' | '0' | 'false';
+        /** @description `1` (or `true`) keeps only properties with the amenity; `0`/`false` or absent: no filter */
+        hasTerrace?: '1' | 'true' | '0' | 'false';
+        /** @description `1` (or `true`) keeps only properties with the amenity; `0`/`false` or absent: no filter */
+        hasBalcony?: '1' | 'true' | '0' | 'false';
+        /** @description `1` (or `true`) keeps only properties with the amenity; `0`/`false` or absent: no filter */
+        hasStorage?: '1' | 'true' | '0' | 'false';
+        /** @description `1` (or `true`) keeps only properties with the amenity; `0`/`false` or absent: no filter */
+        hasSecurity?: '1' | 'true' | '0' | 'false';
+        /** @description `1` (or `true`) keeps only properties with the amenity; `0`/`false` or absent: no filter */
+        hasGym?: '1' | 'true' | '0' | 'false';
+        /** @description `1` (or `true`) keeps only properties with the amenity; `0`/`false` or absent: no filter */
+        hasHeating?: '1' | 'true' | '0' | 'false';
+        /** @description `1` (or `true`) keeps only properties with the amenity; `0`/`false` or absent: no filter */
+        hasFireplace?: '1' | 'true' | '0' | 'false';
+        /** @description `1` (or `true`) keeps only properties with the amenity; `0`/`false` or absent: no filter */
+        hasSeaView?: '1' | 'true' | '0' | 'false';
+        /** @description `1` (or `true`) keeps only properties with the amenity; `0`/`false` or absent: no filter */
+        hasAccessible?: '1' | 'true' | '0' | 'false';
         /**
          * @description Cursor mode: only items whose updatedAt is strictly later (a date means its start, UTC; precision to the microsecond). Items come by (updatedAt, id), oldest change first; `meta` is CursorMeta
          * @example 2026-11-01T00:00:00Z
@@ -22706,7 +22755,7 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description `*` or a comma-separated list of ListingKey, ListingId, StandardStatus, MlsStatus, PropertyType, PropertySubType, LeaseConsideredYN, ListPrice, PreviousListPrice, ListPriceCurrency, BedroomsTotal, BathroomsTotalInteger, LivingArea, LivingAreaUnits, UnparsedAddress, PostalCode, City, SubdivisionName, Latitude, Longitude, PublicRemarks, PrivateRemarks, ListAgentKey, InternetEntireListingDisplayYN, PhotosCount, Media, OriginalEntryTimestamp, ModificationTimestamp; an unknown field is a 400
+         * @description `*` or a comma-separated list of ListingKey, ListingId, StandardStatus, MlsStatus, PropertyType, PropertySubType, LeaseConsideredYN, ListPrice, PreviousListPrice, ListPriceCurrency, BedroomsTotal, BathroomsTotalInteger, LivingArea, LivingAreaUnits, UnparsedAddress, PostalCode, City, SubdivisionName, Latitude, Longitude, PublicRemarks, PrivateRemarks, ListAgentKey, InternetEntireListingDisplayYN, InternetAddressDisplayYN, PhotosCount, Media, OriginalEntryTimestamp, ModificationTimestamp; an unknown field is a 400
          * @example ListingKey,ListPrice,StandardStatus,ModificationTimestamp
          */
         $select?: string;
@@ -22759,6 +22808,7 @@ export interface operations {
            *       "PrivateRemarks": "Owner prefers visits in the morning",
            *       "ListAgentKey": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
            *       "InternetEntireListingDisplayYN": true,
+           *       "InternetAddressDisplayYN": true,
            *       "PhotosCount": 1,
            *       "Media": [
            *         {
@@ -22830,6 +22880,8 @@ export interface operations {
             ListAgentKey?: string | null;
             /** @description publishedOnPortal */
             InternetEntireListingDisplayYN?: boolean;
+            /** @description addressVisibility is EXACT: the portal shows the whole address (STREET: the street only) */
+            InternetAddressDisplayYN?: boolean;
             PhotosCount?: number;
             Media?: components['schemas']['ResoMedia'][];
             /**
@@ -23003,7 +23055,7 @@ export interface operations {
          */
         $filter?: string;
         /**
-         * @description `*` or a comma-separated list of ListingKey, ListingId, StandardStatus, MlsStatus, PropertyType, PropertySubType, LeaseConsideredYN, ListPrice, PreviousListPrice, ListPriceCurrency, BedroomsTotal, BathroomsTotalInteger, LivingArea, LivingAreaUnits, UnparsedAddress, PostalCode, City, SubdivisionName, Latitude, Longitude, PublicRemarks, PrivateRemarks, ListAgentKey, InternetEntireListingDisplayYN, PhotosCount, Media, OriginalEntryTimestamp, ModificationTimestamp; an unknown field is a 400
+         * @description `*` or a comma-separated list of ListingKey, ListingId, StandardStatus, MlsStatus, PropertyType, PropertySubType, LeaseConsideredYN, ListPrice, PreviousListPrice, ListPriceCurrency, BedroomsTotal, BathroomsTotalInteger, LivingArea, LivingAreaUnits, UnparsedAddress, PostalCode, City, SubdivisionName, Latitude, Longitude, PublicRemarks, PrivateRemarks, ListAgentKey, InternetEntireListingDisplayYN, InternetAddressDisplayYN, PhotosCount, Media, OriginalEntryTimestamp, ModificationTimestamp; an unknown field is a 400
          * @example ListingKey,ListPrice,StandardStatus,ModificationTimestamp
          */
         $select?: string;
@@ -23071,6 +23123,7 @@ export interface operations {
            *           "PrivateRemarks": "Owner prefers visits in the morning",
            *           "ListAgentKey": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
            *           "InternetEntireListingDisplayYN": true,
+           *           "InternetAddressDisplayYN": true,
            *           "PhotosCount": 1,
            *           "Media": [
            *             {
