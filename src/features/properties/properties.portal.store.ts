@@ -13,6 +13,7 @@ import { inline, StatementCache, type Bind } from '../../db/statements.ts';
 import { agents, properties } from '../../db/schema.ts';
 import { likeLiteral } from '../../platform/text/fold.ts';
 import { containsAllWords, wordsOf } from '../../platform/text/search-sql.ts';
+import { distanceKm, withinRadius } from './properties.geo.ts';
 import { agentCard, portalColumns, portalVisible, type PortalPropertyWithAgent } from './properties.store.ts';
 
 /** The portal's filters, already parsed and checked by the service. */
@@ -39,15 +40,8 @@ export interface PortalSort {
   order: 'asc' | 'desc';
 }
 
-const EARTH_RADIUS_KM = 6371;
-
-/** Great-circle distance in km from a point (bound values) to the property's portal coordinates (haversine). */
-function distanceKm(latitude: unknown, longitude: unknown): SQL {
-  return sql`(2 * ${EARTH_RADIUS_KM} * asin(sqrt(
-    power(sin(radians(${properties.portalLatitude} - ${latitude}) / 2), 2) +
-    cos(radians(${latitude})) * cos(radians(${properties.portalLatitude})) *
-    power(sin(radians(${properties.portalLongitude} - ${longitude}) / 2), 2))))`;
-}
+/** The coordinates the portal shows and searches on. */
+const PORTAL_COORDINATES = { latitude: properties.portalLatitude, longitude: properties.portalLongitude };
 
 /**
  * The agency's distinct visible values of a folded search column that contain every word of `text`,
@@ -113,16 +107,7 @@ function portalConditions(organizationId: string, filter: PortalFilter, bind: Bi
     c.push(between(properties.portalLatitude, bind(b.south), bind(b.north)));
     c.push(between(properties.portalLongitude, bind(b.west), bind(b.east)));
   }
-  if (filter.near) {
-    const { latitude, longitude, radiusKm } = filter.near;
-    // A bounding box the index can use first, then the exact circle.
-    const dLat = (radiusKm / EARTH_RADIUS_KM) * (180 / Math.PI);
-    const cosLat = Math.max(Math.cos((latitude * Math.PI) / 180), 0.01);
-    const dLng = Math.min(180, dLat / cosLat);
-    c.push(between(properties.portalLatitude, bind(latitude - dLat), bind(latitude + dLat)));
-    c.push(between(properties.portalLongitude, bind(longitude - dLng), bind(longitude + dLng)));
-    c.push(sql`${distanceKm(bind(latitude), bind(longitude))} <= ${bind(radiusKm)}`);
-  }
+  if (filter.near) c.push(...withinRadius(PORTAL_COORDINATES, filter.near, bind));
   return c;
 }
 
@@ -141,7 +126,12 @@ function portalOrder(filter: PortalFilter, sort: PortalSort, bind: Bind): SQL[] 
       return [direction(properties.areaValue), tieBreak];
     case 'distance':
       return filter.near
-        ? [direction(distanceKm(bind(filter.near.latitude), bind(filter.near.longitude))), tieBreak]
+        ? [
+            direction(
+              distanceKm(PORTAL_COORDINATES, bind(filter.near.latitude), bind(filter.near.longitude)),
+            ),
+            tieBreak,
+          ]
         : [desc(properties.createdAt), desc(properties.id)];
     default:
       return sort.order === 'asc'

@@ -3,6 +3,7 @@ import { countMatches, type Tx } from '../../db/database.ts';
 import { keysetConditions, keysetOrder, keysetPosition, type Keyed, type Keyset } from '../../db/keyset.ts';
 import { agents, properties, type AgentRow, type PropertyRow } from '../../db/schema.ts';
 import { containsAllWords } from '../../platform/text/search-sql.ts';
+import { withinRadius } from './properties.geo.ts';
 
 /** Visible on the portal: ACTIVE and published (the partial indexes' predicate). */
 export const portalVisible = sql`${properties.status} = 'ACTIVE' AND ${properties.publishedOnPortal}`;
@@ -199,8 +200,6 @@ export interface AdminPropertyFilter {
   near?: { latitude: number; longitude: number; radiusKm: number };
 }
 
-const EARTH_RADIUS_KM = 6371;
-
 function listingConditions(organizationId: string, filter: AdminPropertyFilter): SQL[] {
   const c: SQL[] = [eq(properties.organizationId, organizationId)];
   if (filter.status !== undefined) c.push(eq(properties.status, filter.status));
@@ -228,20 +227,8 @@ function listingConditions(organizationId: string, filter: AdminPropertyFilter):
     const b = filter.bounds;
     c.push(between(properties.latitude, b.south, b.north), between(properties.longitude, b.west, b.east));
   }
-  if (filter.near !== undefined) {
-    const { latitude, longitude, radiusKm } = filter.near;
-    // A bounding box first, then the exact circle (haversine), as the portal does on its coordinates.
-    const dLat = (radiusKm / EARTH_RADIUS_KM) * (180 / Math.PI);
-    const dLng = Math.min(180, dLat / Math.max(Math.cos((latitude * Math.PI) / 180), 0.01));
-    c.push(
-      between(properties.latitude, latitude - dLat, latitude + dLat),
-      between(properties.longitude, longitude - dLng, longitude + dLng),
-      sql`(2 * ${EARTH_RADIUS_KM} * asin(sqrt(
-        power(sin(radians(${properties.latitude} - ${latitude}) / 2), 2) +
-        cos(radians(${latitude})) * cos(radians(${properties.latitude})) *
-        power(sin(radians(${properties.longitude} - ${longitude}) / 2), 2)))) <= ${radiusKm}`,
-    );
-  }
+  // The exact coordinates: the agency's view.
+  if (filter.near !== undefined) c.push(...withinRadius(properties, filter.near));
   return c;
 }
 
