@@ -102,6 +102,8 @@ export interface PropertyPhoto {
   width?: number;
   height?: number;
   sizes?: { width: number; height: number; url: string }[];
+  /** Uploaded photos since issue 25's JPEG rendition: the widest size as JPEG (feeds that take no WebP). */
+  jpegUrl?: string;
 }
 
 export const properties = pgTable(

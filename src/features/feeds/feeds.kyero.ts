@@ -83,7 +83,8 @@ export function kyeroProperty({ listing: p, texts }: FeedListing): string {
   // Kyero's schema wants at least one feature: a listing without amenities says what it is offered for.
   if (features.length === 0) features.push(p.transactionType === 'RENT' ? 'For rent' : 'For sale');
   const images = p.photos
-    .map((photo) => photo.url)
+    // An uploaded photo's sizes are WebP, which Kyero does not take: its JPEG rendition goes instead.
+    .map((photo) => photo.jpegUrl ?? photo.url)
     .filter((url) => KYERO_IMAGE.test(url) && url.length <= 2048)
     .slice(0, 50)
     .map((url, index) => `<image id="${index + 1}"><url>${xmlText(url)}</url></image>`)

@@ -235,7 +235,7 @@ export const photosRoutes: FeaturePlugin = async (app, { db, config }) => {
         summary: 'A photo file',
         description:
           'No key needed: the portal shows these in `<img>` tags. The addresses come from a photo’s `url` and ' +
-          '`sizes` and cannot be guessed (each photo id is random). WebP, `Cache-Control: ' +
+          '`sizes` (WebP) and `jpegUrl` (JPEG) and cannot be guessed (each photo id is random). `Cache-Control: ' +
           `${IMMUTABLE}\` (a file never changes; a changed photo is a new one), a strong ETag (304 to a matching ` +
           '`If-None-Match`). 404 for any other path. Served from the storage (STORAGE_DRIVER); with ' +
           'S3_PUBLIC_BASE_URL the photos link to the bucket or CDN instead.',
@@ -249,19 +249,22 @@ export const photosRoutes: FeaturePlugin = async (app, { db, config }) => {
               type: 'string',
               description: 'ph_… of the photo (random: the address cannot be guessed)',
             },
-            file: { type: 'string', description: '`<width>.webp`' },
+            file: { type: 'string', description: '`<width>.webp`, or `<width>.jpg` for the widest size' },
           },
           required: ['organizationId', 'propertyId', 'photoId', 'file'],
           additionalProperties: false,
         },
         response: {
           200: {
-            description: 'The WebP file',
+            description: 'The file: WebP, or JPEG for `jpegUrl`',
             headers: {
               'Cache-Control': { type: 'string', description: IMMUTABLE },
               ETag: { type: 'string', description: 'A strong validator of the file' },
             },
-            content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } },
+            content: {
+              'image/webp': { schema: { type: 'string', format: 'binary' } },
+              'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+            },
           },
           304: {
             description: 'Not Modified: the file the `If-None-Match` validator names',

@@ -62,6 +62,7 @@ function viewOf(id: string, photo: PropertyPhoto): PhotoView {
             height: size.height,
             url: size.url,
           })),
+          ...(photo.jpegUrl === undefined ? {} : { jpegUrl: photo.jpegUrl }),
         }
       : {}),
   };
@@ -92,7 +93,7 @@ export interface PhotoInput {
  * uploaded one (an `id` and `sizes`) with its dimensions and sizes too.
  */
 export function storedPhoto(
-  photo: PhotoInput & Pick<PropertyPhoto, 'width' | 'height' | 'sizes'>,
+  photo: PhotoInput & Pick<PropertyPhoto, 'width' | 'height' | 'sizes' | 'jpegUrl'>,
 ): PropertyPhoto {
   const stored: PropertyPhoto = { url: photo.url, caption: photo.caption ?? null };
   if (photo.altText !== undefined && photo.altText !== null) stored.altText = photo.altText;
@@ -103,6 +104,7 @@ export function storedPhoto(
     width: photo.width,
     height: photo.height,
     sizes: photo.sizes.map((size) => ({ width: size.width, height: size.height, url: size.url })),
+    ...(typeof photo.jpegUrl === 'string' ? { jpegUrl: photo.jpegUrl } : {}),
   };
 }
 
@@ -139,12 +141,12 @@ export function photosToStore(
   });
 }
 
-// Storage keys: listings/<organization>/<listing>/<photo>/<width>.webp. The photo id is random, so
+// Storage keys: listings/<organization>/<listing>/<photo>/<width>.webp (and the widest as .jpg). The photo id is random, so
 // a key cannot be guessed from what the portal shows of other photos; the listing's folder lets a
 // deleted listing's files go at once.
 const ID = '[0-9A-Za-z]{22}';
 /** Exactly the keys of uploaded photos' files: GET /media/{key} serves nothing else. */
-export const PHOTO_KEY = new RegExp(`^listings/org_${ID}/prop_${ID}/ph_${ID}/[1-9][0-9]{1,4}\\.webp$`);
+export const PHOTO_KEY = new RegExp(`^listings/org_${ID}/prop_${ID}/ph_${ID}/[1-9][0-9]{1,4}\\.(webp|jpg)$`);
 
 /** The storage folder of a listing's photos (ends with `/`). */
 export function listingFolder(organizationId: string, propertyId: string): string {

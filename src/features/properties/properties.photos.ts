@@ -137,12 +137,15 @@ export async function uploadPhoto(
         );
       }
       const sizes = [];
-      for (const size of rendered) {
+      for (const size of rendered.sizes) {
         const key = `${folder}${size.width}.webp`;
         written.push(key);
         await context.storage.put(key, size.bytes, size.contentType);
         sizes.push({ width: size.width, height: size.height, url: urlOf(key) });
       }
+      const jpegKey = `${folder}${rendered.jpeg.width}.jpg`;
+      written.push(jpegKey);
+      await context.storage.put(jpegKey, rendered.jpeg.bytes, rendered.jpeg.contentType);
       const photo: PropertyPhoto = {
         id: photoId,
         url: sizes[sizes.length - 1]?.url ?? '',
@@ -151,6 +154,7 @@ export async function uploadPhoto(
         width: image.width,
         height: image.height,
         sizes,
+        jpegUrl: urlOf(jpegKey),
       };
       await savePhotos(
         tx,

@@ -110,6 +110,16 @@ export const PhotoSchema = Type.Object(
         ],
       }),
     ),
+    jpegUrl: Type.Optional(
+      Type.String({
+        format: 'uri',
+        readOnly: true,
+        description:
+          'Uploaded photos: the widest size once more as a JPEG, for consumers that take no WebP (the Kyero feed ' +
+          'links this one). Photos uploaded before this rendition existed have none. Ignored in a create or update body',
+        examples: [`${PHOTO_EXAMPLE_BASE}/1600.jpg`],
+      }),
+    ),
   },
   {
     $id: 'PropertyPhoto',

@@ -15,6 +15,7 @@ export const PHOTO_WIDTHS = [480, 960, 1600] as const;
 /** A photo narrower or lower than this, once upright, is refused. */
 export const MIN_PHOTO_SIDE = 200;
 const WEBP_QUALITY = 80;
+const JPEG_QUALITY = 82;
 
 export interface ImageLimits {
   /** Most pixels (width × height) a photo may have. */
@@ -34,7 +35,7 @@ export interface RenderedSize {
   width: number;
   height: number;
   bytes: Buffer;
-  contentType: 'image/webp';
+  contentType: 'image/webp' | 'image/jpeg';
 }
 
 const unsupported = (field: string, what: string) =>
@@ -82,29 +83,36 @@ export function widthsFor(width: number): number[] {
 }
 
 /**
- * Decodes the photo, turns it upright and encodes each width as WebP without metadata. A file whose
- * header read well but whose pixels do not decode (truncated, corrupt) is a 400 naming the field.
+ * Decodes the photo, turns it upright and encodes each width as WebP without metadata, then the
+ * widest once more as a baseline JPEG (the last entry) for consumers that take no WebP: Kyero's feed
+ * accepts only .jpg/.png/.gif addresses. A file whose header read well but whose pixels do not decode
+ * (truncated, corrupt) is a 400 naming the field.
  */
 export async function renderSizes(
   bytes: Buffer,
   image: InspectedImage,
   limits: ImageLimits,
-): Promise<RenderedSize[]> {
-  const sizes: RenderedSize[] = [];
-  for (const width of widthsFor(image.width)) {
+): Promise<{ sizes: RenderedSize[]; jpeg: RenderedSize }> {
+  const render = async (width: number, format: 'webp' | 'jpeg'): Promise<RenderedSize> => {
     try {
-      const { data, info } = await sharp(bytes, { limitInputPixels: limits.maxPixels })
+      const resized = sharp(bytes, { limitInputPixels: limits.maxPixels })
         .rotate()
-        .resize({ width, withoutEnlargement: true })
-        .webp({ quality: WEBP_QUALITY })
-        .toBuffer({ resolveWithObject: true });
-      sizes.push({ width: info.width, height: info.height, bytes: data, contentType: 'image/webp' });
+        .resize({ width, withoutEnlargement: true });
+      const encoded =
+        format === 'webp'
+          ? resized.webp({ quality: WEBP_QUALITY })
+          : resized.flatten({ background: '#ffffff' }).jpeg({ quality: JPEG_QUALITY, mozjpeg: true });
+      const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
+      return { width: info.width, height: info.height, bytes: data, contentType: `image/${format}` };
     } catch (error) {
       throw new AppError('VALIDATION_ERROR', `${limits.field} could not be decoded as an image`, {
         details: [{ field: limits.field, message: 'could not be decoded as an image' }],
         cause: error,
       });
     }
-  }
-  return sizes;
+  };
+  const widths = widthsFor(image.width);
+  const sizes: RenderedSize[] = [];
+  for (const width of widths) sizes.push(await render(width, 'webp'));
+  return { sizes, jpeg: await render(widths[widths.length - 1] as number, 'jpeg') };
 }

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
+import { photoForm, solidJpeg } from '../../helpers/photo-form.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 import { createAgency, type Agency } from '../contacts/support.ts';
 
@@ -60,6 +61,18 @@ async function create(owner: Agency, overrides: Row = {}): Promise<Row> {
   return expectStatus(response, 201).data as Row;
 }
 
+/** Uploads a JPEG photo to the listing (multipart, as a browser sends it); its view. */
+async function uploadPhoto(owner: Agency, listingId: string): Promise<{ url: string; jpegUrl: string }> {
+  const bytes = await solidJpeg(800, 600);
+  const body = await photoForm({}, { bytes, name: 'photo.jpg', type: 'image/jpeg' });
+  const response = await api(app, 'POST', `/v1/listings/${listingId}/photos`, {
+    key: owner.secret,
+    headers: { 'content-type': body.contentType },
+    body: body.payload,
+  });
+  return expectStatus(response, 201).data as { url: string; jpegUrl: string };
+}
+
 async function makeToken(owner: Agency) {
   const response = await api(app, 'POST', '/v1/feeds/token', { key: owner.secret });
   return expectStatus(response, 201).data as { token: string; urls: { kyero: string; json: string } };
@@ -71,6 +84,7 @@ const feed = (url: string, headers: Record<string, string> = {}) =>
 let token: string;
 let urls: { kyero: string; json: string };
 const ids: Record<string, string> = {};
+let uploaded: { url: string; jpegUrl: string };
 
 beforeAll(async () => {
   app = await buildTestApp();
@@ -89,6 +103,7 @@ beforeAll(async () => {
     })
   ).id as string;
   ids.street = (await create(agency, { addressVisibility: 'STREET', amenities: [] })).id as string;
+  uploaded = await uploadPhoto(agency, ids.street);
   ids.hidden = (await create(agency, { addressVisibility: 'HIDDEN', transactionType: 'RENT', price: 1200 }))
     .id as string;
   ids.longCode = (await create(agency, { code: 'A-VERY-LONG-REFERENCE-CODE-42' })).id as string;
@@ -153,7 +168,7 @@ describe('the Kyero v3 feed', () => {
     expect(listed.sort()).toEqual([ids.exact, ids.street, ids.hidden, ids.longCode].sort());
   });
 
-  it('maps a listing to Kyero elements: price, frequency, ref cut to 15, features, jpg images, languages', async () => {
+  it('maps a listing to Kyero elements: price, frequency, ref cut to 15, features, jpg images (uploads as JPEG), languages', async () => {
     const xml = (await feed(urls.kyero)).body;
     const property = (id: string) =>
       xml.match(new RegExp(`<property><id>${id}</id>[\\s\\S]*?</property>`))?.[0] ?? '';
@@ -175,6 +190,15 @@ describe('the Kyero v3 feed', () => {
     expect(property(ids.longCode as string)).toContain('<ref>A-VERY-LONG-REF</ref>');
     expect(property(ids.hidden as string)).toContain('<price_freq>month</price_freq>');
     expect(property(ids.street as string)).toContain('<features><feature>For sale</feature></features>');
+    // An uploaded photo is WebP in its sizes: Kyero gets its JPEG rendition, which is served.
+    expect(uploaded.url).toMatch(/\/800\.webp$/);
+    expect(uploaded.jpegUrl).toMatch(/\/800\.jpg$/);
+    expect(property(ids.street as string)).toContain(
+      '<images><image id="1"><url>https://images.example.com/a.jpg</url></image>' +
+        `<image id="2"><url>${uploaded.jpegUrl}</url></image></images>`,
+    );
+    const jpeg = await feed(uploaded.jpegUrl);
+    expect([jpeg.statusCode, jpeg.headers['content-type']]).toEqual([200, 'image/jpeg']);
   });
 
   it('applies address visibility to the coordinates it gives', async () => {

@@ -15,6 +15,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
+import { photoForm as form } from '../../helpers/photo-form.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 import { createAgency, eventsOf, type Agency } from '../contacts/support.ts';
 
@@ -31,6 +32,7 @@ interface Photo {
   width?: number;
   height?: number;
   sizes?: Size[];
+  jpegUrl?: string;
 }
 
 const storageDir = mkdtempSync(join(tmpdir(), 'agency-photos-'));
@@ -42,18 +44,6 @@ let sequence = 0;
 const solid = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 200 } } });
 const jpeg = (width: number, height: number) => solid(width, height).jpeg().toBuffer();
-
-/** A multipart/form-data body as a browser or curl sends it. */
-async function form(fields: Record<string, string>, file?: { bytes: Buffer; name: string; type: string }) {
-  const data = new FormData();
-  for (const [name, value] of Object.entries(fields)) data.append(name, value);
-  if (file) data.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
-  const encoded = new Response(data);
-  return {
-    payload: Buffer.from(await encoded.arrayBuffer()),
-    contentType: encoded.headers.get('content-type') as string,
-  };
-}
 
 async function upload(
   listingId: string,
@@ -170,9 +160,23 @@ describe('uploading photos', () => {
         expect([metadata.format, metadata.width, metadata.height]).toEqual(['webp', size.width, size.height]);
       }
     }
+    // The widest size once more as a JPEG, for consumers that take no WebP (Kyero).
+    for (const [photo, width, height] of [
+      [wide, 1600, 800],
+      [medium, 1000, 700],
+      [narrow, 300, 400],
+    ] as const) {
+      expect(photo.jpegUrl).toBe(photo.url.replace(/\.webp$/, '.jpg'));
+      const response = await media(photo.jpegUrl as string);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers['content-type']).toBe('image/jpeg');
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      const metadata = await sharp(response.rawPayload).metadata();
+      expect([metadata.format, metadata.width, metadata.height]).toEqual(['jpeg', width, height]);
+    }
     expect((await photosOf(id)).map((p) => p.id)).toEqual([wide.id, medium.id, narrow.id]);
-    // The local driver keeps them under STORAGE_DIR.
-    expect(filesUnder(storageDir).length).toBeGreaterThanOrEqual(6);
+    // The local driver keeps them under STORAGE_DIR: 3 + 3 + 1 WebP sizes and 3 JPEGs.
+    expect(filesUnder(storageDir).length).toBeGreaterThanOrEqual(10);
   });
 
   it('strips EXIF and GPS, and turns the photo upright by its EXIF orientation', async () => {
@@ -199,8 +203,8 @@ describe('uploading photos', () => {
     const photo = await uploaded(await listing(), original);
     // Orientation 6 is a quarter turn: the upright photo is 400 × 600.
     expect([photo.width, photo.height]).toEqual([400, 600]);
-    for (const size of photo.sizes ?? []) {
-      const metadata = await mediaMetadata(size.url);
+    for (const url of [...(photo.sizes ?? []).map((size) => size.url), photo.jpegUrl as string]) {
+      const metadata = await mediaMetadata(url);
       expect(metadata.exif, 'no EXIF (and so no GPS) in the served file').toBeUndefined();
       expect(metadata.xmp).toBeUndefined();
       expect(metadata.iptc).toBeUndefined();
@@ -416,6 +420,7 @@ describe('caption, order and deletion', () => {
     const deleted = await api(app, 'DELETE', `/v1/listings/${id}/photos/${gone.id}`, { key: agency.secret });
     expect(expectStatus(deleted, 200).data).toEqual({ id: gone.id, deleted: true });
     for (const size of gone.sizes ?? []) expectError(await media(size.url), 404, 'NOT_FOUND');
+    expectError(await media(gone.jpegUrl as string), 404, 'NOT_FOUND');
     for (const size of keep.sizes ?? []) expect((await media(size.url)).statusCode).toBe(200);
     expect((await photosOf(id)).map((p) => p.id)).toEqual([keep.id]);
     expectError(
@@ -494,6 +499,7 @@ describe('the media route', () => {
     for (const url of [
       path.replace(/\/ph_\w{22}\//, '/ph_0000000000000000000000/'),
       path.replace('.webp', '.png'),
+      path.replace('.webp', '.jpeg'),
       path.replace(/\d+\.webp$/, '..%2F..%2F..%2Fsecrets.key'),
       '/media/listings/..%2F..%2F/x/y/z',
       '/media/listings/org_x/prop_y/ph_z/480.webp',

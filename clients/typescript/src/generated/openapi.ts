@@ -3532,6 +3532,12 @@ export interface components {
          */
         url: string;
       }[];
+      /**
+       * Format: uri
+       * @description Uploaded photos: the widest size once more as a JPEG, for consumers that take no WebP (the Kyero feed links this one). Photos uploaded before this rendition existed have none. Ignored in a create or update body
+       * @example https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.jpg
+       */
+      readonly jpegUrl?: string;
     };
     /** @description Title and description in languages other than the organization's default (ISO 639-1 keys: es, en, pt, ...) */
     PropertyTranslations: {
