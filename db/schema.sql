@@ -184,6 +184,23 @@ CREATE SEQUENCE drizzle.__drizzle_migrations_id_seq
 ALTER SEQUENCE drizzle.__drizzle_migrations_id_seq OWNED BY drizzle.__drizzle_migrations.id;
 
 --
+-- Name: agent_time_off; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.agent_time_off (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    agent_id text NOT NULL,
+    starts_at timestamp with time zone NOT NULL,
+    ends_at timestamp with time zone NOT NULL,
+    reason text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT agent_time_off_span_check CHECK ((ends_at > starts_at))
+);
+
+ALTER TABLE ONLY public.agent_time_off FORCE ROW LEVEL SECURITY;
+
+--
 -- Name: agents; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -275,6 +292,23 @@ CREATE TABLE public.api_keys (
 ALTER TABLE ONLY public.api_keys FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: appointment_reminders; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.appointment_reminders (
+    organization_id text NOT NULL,
+    appointment_id text NOT NULL,
+    offset_minutes integer NOT NULL,
+    starts_at timestamp with time zone NOT NULL,
+    status text NOT NULL,
+    reason text,
+    message_id text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.appointment_reminders FORCE ROW LEVEL SECURITY;
+
+--
 -- Name: appointments; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -295,6 +329,36 @@ CREATE TABLE public.appointments (
 );
 
 ALTER TABLE ONLY public.appointments FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: calendar_feeds; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.calendar_feeds (
+    token_hash text NOT NULL,
+    organization_id text NOT NULL,
+    agent_id text NOT NULL,
+    token_prefix text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.calendar_feeds FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: closures; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.closures (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    start_date date NOT NULL,
+    end_date date NOT NULL,
+    name text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT closures_dates_check CHECK ((end_date >= start_date))
+);
+
+ALTER TABLE ONLY public.closures FORCE ROW LEVEL SECURITY;
 
 --
 -- Name: console_links; Type: TABLE; Schema: public; Owner: -
@@ -655,7 +719,12 @@ CREATE TABLE public.organizations (
     other_languages text[] DEFAULT '{}'::text[] NOT NULL,
     feed_token_hash text,
     feed_token_prefix text,
-    feed_token_created_at timestamp with time zone
+    feed_token_created_at timestamp with time zone,
+    timezone text DEFAULT 'UTC'::text NOT NULL,
+    holiday_country text,
+    holiday_region text,
+    reminder_offsets_minutes integer[] DEFAULT '{1440,120}'::integer[] NOT NULL,
+    reminder_template_id text
 );
 
 ALTER TABLE ONLY public.organizations FORCE ROW LEVEL SECURITY;
@@ -1003,6 +1072,13 @@ ALTER TABLE ONLY drizzle.__drizzle_migrations
     ADD CONSTRAINT __drizzle_migrations_pkey PRIMARY KEY (id);
 
 --
+-- Name: agent_time_off agent_time_off_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.agent_time_off
+    ADD CONSTRAINT agent_time_off_organization_id_id_pk PRIMARY KEY (organization_id, id);
+
+--
 -- Name: agents agents_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1031,6 +1107,13 @@ ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
 
 --
+-- Name: appointment_reminders appointment_reminders_organization_id_appointment_id_offset_min; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.appointment_reminders
+    ADD CONSTRAINT appointment_reminders_organization_id_appointment_id_offset_min PRIMARY KEY (organization_id, appointment_id, offset_minutes, starts_at);
+
+--
 -- Name: appointments appointments_no_overlap; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1043,6 +1126,20 @@ ALTER TABLE ONLY public.appointments
 
 ALTER TABLE ONLY public.appointments
     ADD CONSTRAINT appointments_organization_id_id_pk PRIMARY KEY (organization_id, id);
+
+--
+-- Name: calendar_feeds calendar_feeds_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.calendar_feeds
+    ADD CONSTRAINT calendar_feeds_pkey PRIMARY KEY (token_hash);
+
+--
+-- Name: closures closures_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.closures
+    ADD CONSTRAINT closures_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
 -- Name: console_links console_links_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1283,6 +1380,12 @@ ALTER TABLE public.webhook_subscriptions
     ADD CONSTRAINT webhook_subscriptions_secret_sealed CHECK (starts_with(secret, 'enc:v1:'::text)) NOT VALID;
 
 --
+-- Name: agent_time_off_agent_id_ends_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX agent_time_off_agent_id_ends_at_idx ON public.agent_time_off USING btree (organization_id, agent_id, ends_at);
+
+--
 -- Name: agents_organization_id_booking_slug_key; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1313,6 +1416,12 @@ CREATE UNIQUE INDEX api_keys_key_hash_key ON public.api_keys USING btree (key_ha
 CREATE INDEX api_keys_organization_id_created_at_idx ON public.api_keys USING btree (organization_id, created_at);
 
 --
+-- Name: appointments_active_starts_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX appointments_active_starts_at_idx ON public.appointments USING btree (starts_at) WHERE (status = ANY (ARRAY['SCHEDULED'::text, 'CONFIRMED'::text]));
+
+--
 -- Name: appointments_agent_id_starts_at_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1335,6 +1444,18 @@ CREATE INDEX appointments_organization_id_starts_at_idx ON public.appointments U
 --
 
 CREATE INDEX appointments_organization_id_updated_at_idx ON public.appointments USING btree (organization_id, updated_at, id);
+
+--
+-- Name: calendar_feeds_organization_id_agent_id_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX calendar_feeds_organization_id_agent_id_key ON public.calendar_feeds USING btree (organization_id, agent_id);
+
+--
+-- Name: closures_organization_id_end_date_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX closures_organization_id_end_date_idx ON public.closures USING btree (organization_id, end_date);
 
 --
 -- Name: console_links_expires_at_idx; Type: INDEX; Schema: public; Owner: -
@@ -2099,6 +2220,20 @@ CREATE TRIGGER properties_touch_updated_at BEFORE UPDATE ON public.properties FO
 CREATE TRIGGER tasks_touch_updated_at BEFORE UPDATE ON public.tasks FOR EACH ROW EXECUTE FUNCTION public.agency_touch_updated_at();
 
 --
+-- Name: agent_time_off agent_time_off_agent_id_agents_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.agent_time_off
+    ADD CONSTRAINT agent_time_off_agent_id_agents_id_fk FOREIGN KEY (organization_id, agent_id) REFERENCES public.agents(organization_id, id) ON DELETE CASCADE;
+
+--
+-- Name: agent_time_off agent_time_off_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.agent_time_off
+    ADD CONSTRAINT agent_time_off_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
 -- Name: agents agents_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2127,6 +2262,20 @@ ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
+-- Name: appointment_reminders appointment_reminders_appointment_id_appointments_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.appointment_reminders
+    ADD CONSTRAINT appointment_reminders_appointment_id_appointments_id_fk FOREIGN KEY (organization_id, appointment_id) REFERENCES public.appointments(organization_id, id) ON DELETE CASCADE;
+
+--
+-- Name: appointment_reminders appointment_reminders_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.appointment_reminders
+    ADD CONSTRAINT appointment_reminders_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
 -- Name: appointments appointments_agent_id_agents_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2153,6 +2302,20 @@ ALTER TABLE ONLY public.appointments
 
 ALTER TABLE ONLY public.appointments
     ADD CONSTRAINT appointments_property_id_properties_id_fk FOREIGN KEY (organization_id, property_id) REFERENCES public.properties(organization_id, id) ON DELETE SET NULL (property_id);
+
+--
+-- Name: calendar_feeds calendar_feeds_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.calendar_feeds
+    ADD CONSTRAINT calendar_feeds_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: closures closures_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.closures
+    ADD CONSTRAINT closures_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
 -- Name: console_links console_links_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2589,6 +2752,12 @@ ALTER TABLE ONLY public.webhook_subscriptions
     ADD CONSTRAINT webhook_subscriptions_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
+-- Name: agent_time_off; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.agent_time_off ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: agents; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -2613,10 +2782,28 @@ ALTER TABLE public.analytics_events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: appointment_reminders; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.appointment_reminders ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: appointments; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
 ALTER TABLE public.appointments ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: calendar_feeds; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.calendar_feeds ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: closures; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.closures ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: console_links; Type: ROW SECURITY; Schema: public; Owner: -
@@ -2763,6 +2950,12 @@ ALTER TABLE public.property_changes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.request_logs ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: agent_time_off system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.agent_time_off TO agency_system USING (true) WITH CHECK (true);
+
+--
 -- Name: agents system_access; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -2787,10 +2980,28 @@ CREATE POLICY system_access ON public.analytics_events TO agency_system USING (t
 CREATE POLICY system_access ON public.api_keys TO agency_system USING (true) WITH CHECK (true);
 
 --
+-- Name: appointment_reminders system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.appointment_reminders TO agency_system USING (true) WITH CHECK (true);
+
+--
 -- Name: appointments system_access; Type: POLICY; Schema: public; Owner: -
 --
 
 CREATE POLICY system_access ON public.appointments TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: calendar_feeds system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.calendar_feeds TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: closures system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.closures TO agency_system USING (true) WITH CHECK (true);
 
 --
 -- Name: console_links system_access; Type: POLICY; Schema: public; Owner: -
@@ -2985,6 +3196,12 @@ CREATE POLICY system_access ON public.webhook_subscriptions TO agency_system USI
 ALTER TABLE public.tasks ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: agent_time_off tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.agent_time_off TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
 -- Name: agents tenant_isolation; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -3009,10 +3226,28 @@ CREATE POLICY tenant_isolation ON public.analytics_events TO agency_app USING ((
 CREATE POLICY tenant_isolation ON public.api_keys TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
+-- Name: appointment_reminders tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.appointment_reminders TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
 -- Name: appointments tenant_isolation; Type: POLICY; Schema: public; Owner: -
 --
 
 CREATE POLICY tenant_isolation ON public.appointments TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: calendar_feeds tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.calendar_feeds TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: closures tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.closures TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
 -- Name: console_links tenant_isolation; Type: POLICY; Schema: public; Owner: -

@@ -3,6 +3,7 @@ import { agentsFeature } from './features/agents/index.ts';
 import { apiKeysFeature } from './features/api-keys/index.ts';
 import { appointmentsFeature } from './features/appointments/index.ts';
 import { bookingFeature } from './features/booking/index.ts';
+import { calendarFeature } from './features/calendar/index.ts';
 import { consentsFeature } from './features/consents/index.ts';
 import { consoleFeature } from './features/console/index.ts';
 import { contactsFeature } from './features/contacts/index.ts';
@@ -61,6 +62,7 @@ export const FEATURES: readonly FeatureManifest[] = [
   feedsFeature,
   portalFeature,
   leadsFeature,
+  calendarFeature,
   bookingFeature,
   finderFeature,
   analyticsFeature,

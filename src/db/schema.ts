@@ -9,3 +9,4 @@ export * from './schema/crm.ts';
 export * from './schema/messaging.ts';
 export * from './schema/webhooks.ts';
 export * from './schema/console.ts';
+export * from './schema/calendar.ts';

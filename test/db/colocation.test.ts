@@ -27,6 +27,8 @@ const REFERENCE_TABLES: Record<string, string> = {
   // The console's one-time link and its cookie session are found by their token's hash, likewise.
   console_links: 'found by token_hash',
   console_sessions: 'found by token_hash',
+  // An agent's iCalendar subscription URL is found by its token's hash, likewise (issue 26).
+  calendar_feeds: 'found by token_hash',
 };
 
 const TENANT_COLUMN = 'organization_id';

@@ -284,6 +284,10 @@ export const appointments = pgTable(
     index('appointments_contact_id_idx').on(t.contactId),
     // Incremental sync (`updatedAfter`, `cursor`): keyset order (updatedAt, id).
     index('appointments_organization_id_updated_at_idx').on(t.organizationId, t.updatedAt, t.id),
+    // The reminder scan (issue 26): active appointments by start, across organizations.
+    index('appointments_active_starts_at_idx')
+      .on(t.startsAt)
+      .where(sql`${t.status} IN ('SCHEDULED', 'CONFIRMED')`),
     // The no-overlap exclusion constraint (organization, agent, time range) is in the migrations
     // (0003, then 0018): drizzle-kit cannot express it.
   ],

@@ -72,6 +72,21 @@ export const organizations = pgTable(
     /** The token's first characters, to recognise a feed URL (`AbCd…`). */
     feedTokenPrefix: text('feed_token_prefix'),
     feedTokenCreatedAt: timestamp('feed_token_created_at', { withTimezone: true }),
+    /**
+     * The organization's IANA time zone (issue 26): its closures' dates, and the default of its agents'
+     * booking hours. Stored by its canonical name.
+     */
+    timezone: text('timezone').notNull().default('UTC'),
+    /** Public holidays close the agency (issue 26): ISO 3166-1 country and, optionally, region (date-holidays). */
+    holidayCountry: text('holiday_country'),
+    holidayRegion: text('holiday_region'),
+    /** Minutes before an appointment its reminders are sent (issue 26); empty: none. */
+    reminderOffsetsMinutes: integer('reminder_offsets_minutes')
+      .array()
+      .notNull()
+      .default(sql`'{1440,120}'::integer[]`),
+    /** The APPROVED message template reminders are sent with (issue 26); null: no reminders sent. */
+    reminderTemplateId: text('reminder_template_id'),
     /** Set on a test twin: the live organization it mirrors. */
     liveOrganizationId: text('live_organization_id').references((): AnyPgColumn => organizations.id, {
       onDelete: 'cascade',

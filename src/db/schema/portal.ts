@@ -60,6 +60,8 @@ export interface AgentBookingSettings {
   bufferMinutes: number;
   horizonDays: number;
   minNoticeMinutes: number;
+  /** Most appointments a day (the agent's calendar day); absent or null: no limit (issue 26). */
+  maxPerDay?: number | null;
 }
 
 export const agents = pgTable(

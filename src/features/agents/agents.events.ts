@@ -48,6 +48,7 @@ const example = {
     bufferMinutes: 10,
     horizonDays: 60,
     minNoticeMinutes: 60,
+    maxPerDay: null,
   },
   createdAt: '2026-11-02T10:15:00.000Z',
   updatedAt: '2026-11-02T10:15:00.000Z',

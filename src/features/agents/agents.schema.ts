@@ -13,6 +13,7 @@ export const BOOKING_DEFAULTS = {
   bufferMinutes: 0,
   horizonDays: 60,
   minNoticeMinutes: 60,
+  maxPerDay: null as number | null,
 };
 
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
@@ -40,7 +41,8 @@ const bookingFields = {
   timezone: Type.String({
     minLength: 1,
     maxLength: 64,
-    description: 'IANA time zone (Europe/Madrid): the hours, dates and slots are wall-clock times there',
+    description:
+      "IANA time zone (Europe/Madrid): the hours, dates and slots are wall-clock times there; when booking is turned on without one, the organization's at that moment (GET /v1/calendar/settings), kept if the organization's changes later",
   }),
   weekdays: Type.Array(Weekday, {
     uniqueItems: true,
@@ -71,6 +73,9 @@ const bookingFields = {
     maximum: 43_200,
     description: 'How soon the earliest slot may start',
   }),
+  maxPerDay: Type.Union([Type.Integer({ minimum: 1, maximum: 100 }), Type.Null()], {
+    description: "Most appointments a day (the agent's calendar day); null: no limit",
+  }),
 };
 type BookingFields = typeof bookingFields;
 
@@ -91,15 +96,16 @@ const bookingInput = {
   bufferMinutes: optional('bufferMinutes'),
   horizonDays: optional('horizonDays'),
   minNoticeMinutes: optional('minNoticeMinutes'),
+  maxPerDay: optional('maxPerDay'),
 };
 
 const BookingInputSchema = Type.Object(
-  { ...bookingInput, timezone: bookingFields.timezone },
+  { ...bookingInput, timezone: Type.Optional(bookingFields.timezone) },
   {
     additionalProperties: false,
     description:
       'Online booking settings; null or absent = no online booking. Defaults: weekdays 1-5, 09:00-18:00, ' +
-      'slots of 30 minutes, no buffer, horizon 60 days, notice 60 minutes, autoConfirm false',
+      "slots of 30 minutes, no buffer, horizon 60 days, notice 60 minutes, no daily maximum, autoConfirm false, the organization's time zone",
   },
 );
 const BookingChangeSchema = Type.Object(
@@ -107,7 +113,7 @@ const BookingChangeSchema = Type.Object(
   {
     additionalProperties: false,
     description:
-      'Merged member by member onto the current settings (timezone is needed the first time); null turns booking off',
+      "Merged member by member onto the current settings (the organization's time zone when none is given); null turns booking off",
   },
 );
 

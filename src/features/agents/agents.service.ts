@@ -46,13 +46,18 @@ function profileOf(row: AgentRow) {
   };
 }
 
+/** Booking settings as answers show them: settings stored before a member existed get its default. */
+function shownBooking(booking: AgentBookingSettings | null) {
+  return booking === null ? null : { ...booking, maxPerDay: booking.maxPerDay ?? null };
+}
+
 function toAdminAgent(row: AgentRow): AdminAgent {
   return {
     ...profileOf(row),
     active: row.active,
     showOnPortal: row.showOnPortal,
     bookingSlug: row.bookingSlug,
-    booking: row.booking,
+    booking: shownBooking(row.booking),
     bookable: isBookable(row),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -78,7 +83,7 @@ function eventAgent(row: AgentRow) {
     showOnPortal: row.showOnPortal,
     bookingSlug: row.bookingSlug,
     bookable: isBookable(row),
-    booking: row.booking,
+    booking: shownBooking(row.booking),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -92,14 +97,17 @@ function eventAgent(row: AgentRow) {
 export function bookingSettings(
   current: AgentBookingSettings | null,
   change: BookingChange | null | undefined,
+  organizationTimeZone: string,
 ): AgentBookingSettings | null {
   if (change === null) return null;
   if (change === undefined) return current;
   const given = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
-  const merged = { ...BOOKING_DEFAULTS, ...(current ?? {}), ...given } as AgentBookingSettings;
-  if (!merged.timezone) {
-    throw Errors.invalidField('body.booking.timezone', 'is required to turn online booking on');
-  }
+  const merged = {
+    ...BOOKING_DEFAULTS,
+    timezone: organizationTimeZone,
+    ...(current ?? {}),
+    ...given,
+  } as AgentBookingSettings;
   const timezone = canonicalTimeZone(merged.timezone);
   if (!timezone) {
     throw Errors.invalidField('body.booking.timezone', 'is not an IANA time zone (e.g. Europe/Madrid)');
@@ -138,6 +146,7 @@ export function bookingSettings(
     bufferMinutes: merged.bufferMinutes,
     horizonDays: merged.horizonDays,
     minNoticeMinutes: merged.minNoticeMinutes,
+    maxPerDay: merged.maxPerDay ?? null,
   };
 }
 
@@ -178,7 +187,7 @@ export async function createAgent(
         active: body.active ?? true,
         showOnPortal: body.showOnPortal ?? true,
         bookingSlug: body.bookingSlug ?? null,
-        booking: bookingSettings(null, body.booking),
+        booking: bookingSettings(null, body.booking, organization.timezone),
       });
       if (!row) throw slugTaken(body.bookingSlug ?? '');
       await recordEvent(tx, { type: AgentCreated.type, data: { agent: eventAgent(row) }, actor: OPERATOR });
@@ -236,7 +245,8 @@ export async function updateAgent(
         }
         changes.bookingSlug = body.bookingSlug;
       }
-      if (body.booking !== undefined) changes.booking = bookingSettings(current.booking, body.booking);
+      if (body.booking !== undefined)
+        changes.booking = bookingSettings(current.booking, body.booking, organization.timezone);
       const row = await store.updateAgent(tx, organizationId, agentId, changes);
       if (!row) throw Errors.notFound('Agent', agentId);
       await recordEvent(tx, {
@@ -342,4 +352,35 @@ export async function listBookingAgents(tx: Tx, organizationId: string): Promise
 /** True when `id` is an agent of the organization: how other features check an agent reference. */
 export async function isAgentOf(tx: Tx, organizationId: string, id: string): Promise<boolean> {
   return isId(id, 'agt') && (await store.findAgentById(tx, organizationId, id)) !== null;
+}
+
+/** An agent of any state as the booking's self-service and calendars show them. */
+export interface AgentProfile {
+  id: string;
+  fullName: string;
+  email: string | null;
+  photoUrl: string | null;
+  active: boolean;
+  /** The booking page's slug while the agent takes online bookings, else null. */
+  bookingSlug: string | null;
+  booking: AgentBookingSettings | null;
+}
+
+/** The agent `id` names, active or not, inside the caller's transaction; null when unknown. */
+export async function findAgentProfile(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+): Promise<AgentProfile | null> {
+  const row = isId(id, 'agt') ? await store.findAgentById(tx, organizationId, id) : null;
+  if (!row) return null;
+  return {
+    id: row.id,
+    fullName: fullName(row),
+    email: row.email,
+    photoUrl: row.photoUrl,
+    active: row.active,
+    bookingSlug: isBookable(row) ? row.bookingSlug : null,
+    booking: row.booking,
+  };
 }

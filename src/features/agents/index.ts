@@ -8,8 +8,10 @@ export type { CreateAgentBody } from './agents.schema.ts';
 export {
   createAgent,
   findBookingAgent,
+  findAgentProfile,
   findBookingAgentById,
   isAgentOf,
+  type AgentProfile,
   listBookingAgents,
   type BookingAgent,
 } from './agents.service.ts';

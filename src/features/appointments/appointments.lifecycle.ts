@@ -101,15 +101,26 @@ export async function cancelAppointment(
 ): Promise<Appointment> {
   return db.tenantTx(organizationId, async (tx) => {
     const current = await loadAppointment(tx, organizationId, appointmentId);
-    if (current.status === 'CANCELLED') return toAppointment(current);
-    requireActive(current, 'cancelled');
-    const line = reason?.trim() ? `Cancelled: ${reason.trim()}` : null;
-    const notes = line ? [current.notes, line].filter(Boolean).join('\n') : current.notes;
-    const row = await store.updateAppointment(tx, organizationId, current.id, { status: 'CANCELLED', notes });
-    if (!row) throw Errors.notFound('Appointment', appointmentId);
-    // Cancelled appointments do not count toward the contact's score.
-    if (row.contactId) await recomputeContactScore(tx, organizationId, row.contactId);
-    await recordUpdated(tx, organizationId, row, line ? ['notes', 'status'] : ['status'], actor);
-    return toAppointment(row);
+    return cancelAppointmentInTx(tx, organizationId, current, reason, actor);
   });
+}
+
+/** `cancelAppointment` on a row the caller loaded inside its transaction (a visitor's manage link). */
+export async function cancelAppointmentInTx(
+  tx: Tx,
+  organizationId: string,
+  current: AppointmentRow,
+  reason: string | undefined,
+  actor: Actor,
+): Promise<Appointment> {
+  if (current.status === 'CANCELLED') return toAppointment(current);
+  requireActive(current, 'cancelled');
+  const line = reason?.trim() ? `Cancelled: ${reason.trim()}` : null;
+  const notes = line ? [current.notes, line].filter(Boolean).join('\n') : current.notes;
+  const row = await store.updateAppointment(tx, organizationId, current.id, { status: 'CANCELLED', notes });
+  if (!row) throw Errors.notFound('Appointment', current.id);
+  // Cancelled appointments do not count toward the contact's score.
+  if (row.contactId) await recomputeContactScore(tx, organizationId, row.contactId);
+  await recordUpdated(tx, organizationId, row, line ? ['notes', 'status'] : ['status'], actor);
+  return toAppointment(row);
 }

@@ -87,8 +87,13 @@ const OVERLAP_CONFLICT = {
     'The agent already has a SCHEDULED or CONFIRMED appointment at that time: pick another time, or cancel the other appointment',
 };
 
-export async function loadAppointment(tx: Tx, organizationId: string, id: string): Promise<AppointmentRow> {
-  const row = isId(id, 'apt') ? await store.findAppointmentById(tx, organizationId, id) : null;
+export async function loadAppointment(
+  tx: Tx,
+  organizationId: string,
+  id: string,
+  lock = false,
+): Promise<AppointmentRow> {
+  const row = isId(id, 'apt') ? await store.findAppointmentById(tx, organizationId, id, lock) : null;
   if (!row) throw Errors.notFound('Appointment', id);
   return row;
 }
@@ -319,3 +324,5 @@ export async function insertAppointmentInTx(tx: Tx, row: store.NewAppointment): 
 
 /** An agent's appointments that hold time (SCHEDULED, CONFIRMED) and overlap [from, to), in ms. */
 export const listBusyIntervals = store.listBusyIntervals;
+
+export { lockAgentBookings } from './appointments.store.ts';

@@ -46,12 +46,14 @@ export async function findAppointmentById(
   tx: Tx,
   organizationId: string,
   id: string,
+  lock = false,
 ): Promise<AppointmentRow | null> {
-  const rows = await tx
+  const query = tx
     .select()
     .from(appointments)
     .where(and(eq(appointments.organizationId, organizationId), eq(appointments.id, id)))
     .limit(1);
+  const rows = lock ? await query.for('update') : await query;
   return rows[0] ?? null;
 }
 
@@ -226,4 +228,12 @@ export async function lockAppointmentsOfContact(
     .where(and(eq(appointments.organizationId, organizationId), eq(appointments.contactId, contactId)))
     .orderBy(asc(appointments.id))
     .for('update');
+}
+
+/**
+ * Serialises the booking writes of one agent until the transaction ends (an advisory lock): what the
+ * daily maximum needs, since a count is no constraint.
+ */
+export async function lockAgentBookings(tx: Tx, agentId: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`agent-day:${agentId}`}, 0))`);
 }

@@ -18,16 +18,19 @@ export {
   insertAppointmentInTx,
   listBusyIntervals,
   loadAppointment,
+  lockAgentBookings,
   requireAppointmentRef,
   toAppointment,
 } from './appointments.service.ts';
 export {
   cancelAppointment,
+  cancelAppointmentInTx,
   moveAppointmentInTx,
   recordAppointmentCreated,
   requireActive,
 } from './appointments.lifecycle.ts';
 export { handOverAppointments } from './appointments.handover.ts';
+export { manageToken, manageUrl, openManageToken } from './appointments.links.ts';
 
 /** The appointments feature's manifest (src/features.ts lists it). */
 export const appointmentsFeature = defineFeature({

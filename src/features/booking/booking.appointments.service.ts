@@ -17,7 +17,7 @@ import {
 import { isContactOf, recomputeContactScore } from '../contacts/index.ts';
 import { isPropertyOf } from '../properties/index.ts';
 import type { CreateApiAppointmentBody, RescheduleAppointmentBody } from './booking.appointments.schema.ts';
-import { freeSlotsOn, requireOfferedSlot, slotUnavailable } from './booking.service.ts';
+import { requireFreeSlot, slotUnavailable } from './booking.service.ts';
 import type { Slot } from './booking.slots.ts';
 
 // The v1 appointment writes live here, not in the appointments feature: they check slots with the
@@ -26,24 +26,20 @@ import type { Slot } from './booking.slots.ts';
 const PICK = "pick one from GET /v1/booking/{slug}/availability of the appointment's agent";
 const PICK_ANOTHER = "pick another from GET /v1/booking/{slug}/availability of the appointment's agent";
 
-/**
- * The free slot `date startTime` of the agent at `now`, ignoring `exceptId`'s own time: 400 naming
- * body.date / body.startTime when the agent never offers it, 409 DUPLICATE when someone holds it.
- */
-async function requireFreeSlot(
+/** The free slot the body names, at the time of the call (booking.service.ts requireFreeSlot). */
+function requireSlot(
   tx: Tx,
   organizationId: string,
   agent: { id: string; booking: AgentBookingSettings | null },
   body: { date: string; startTime: string },
   exceptId: string | null,
 ): Promise<Slot> {
-  const booking = agent.booking;
-  const now = Date.now();
-  requireOfferedSlot(booking, PICK, body.date, body.startTime, now);
-  const free = await freeSlotsOn(tx, organizationId, { id: agent.id, booking }, [body.date], now, exceptId);
-  const slot = free.find((candidate) => candidate.time === body.startTime);
-  if (!slot) throw slotUnavailable(body.date, body.startTime, PICK_ANOTHER);
-  return slot;
+  return requireFreeSlot(tx, organizationId, agent, body, {
+    now: Date.now(),
+    pick: PICK,
+    pickAnother: PICK_ANOTHER,
+    exceptId,
+  });
 }
 
 /** A racing write that committed first (appointments_no_overlap) is the same 409 as one seen beforehand. */
@@ -94,7 +90,7 @@ export async function createApiAppointmentInTx(
     if (body.propertyId !== undefined && !(await isPropertyOf(tx, organizationId, body.propertyId))) {
       throw Errors.invalidField('body.propertyId', 'does not name a property of this organization');
     }
-    const slot = await requireFreeSlot(tx, organizationId, agent, body, null);
+    const slot = await requireSlot(tx, organizationId, agent, body, null);
     const row = await insertAppointmentInTx(tx, {
       id: newId('apt'),
       organizationId,
@@ -131,7 +127,7 @@ export async function rescheduleAppointment(
       const current = await loadAppointment(tx, organizationId, appointmentId);
       requireActive(current, 'rescheduled');
       const agent = await findBookingAgentById(tx, organizationId, current.agentId);
-      const slot = await requireFreeSlot(
+      const slot = await requireSlot(
         tx,
         organizationId,
         { id: current.agentId, booking: agent?.booking ?? null },

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Database } from '../../db/database.ts';
+import type { AppContext } from '../../platform/features/manifest.ts';
+import { originOf } from '../../platform/http/origin.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
 import { ANY_KEY } from '../../platform/http/route-config.ts';
 import {
@@ -11,6 +12,7 @@ import {
   SlugParamsSchema,
 } from './booking.schema.ts';
 import * as booking from './booking.service.ts';
+import { manageUrl } from '../appointments/index.ts';
 
 const TAGS = ['Booking'];
 // booking:write guards the whole booking surface (SPEC.md); only the POST is a write.
@@ -18,7 +20,7 @@ const READ = { auth: { scope: 'booking:write', keyTypes: ANY_KEY, write: false }
 const WRITE = { auth: { scope: 'booking:write', keyTypes: ANY_KEY, write: true } } as const;
 
 /** Online booking of appointments with agents. SPEC.md double-wraps all three answers: `{data: {data}}`. */
-export const bookingRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+export const bookingRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { db, secrets, config }) => {
   app.get(
     '/v1/booking/agents',
     {
@@ -82,16 +84,25 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async 
           'agent, who is notified. 400 naming `body.date` or `body.startTime` when the agent never offers that ' +
           'slot (a past date, within the minimum notice, beyond the horizon, a day off, off the slot grid); ' +
           '409 DUPLICATE when an offered slot is no longer free (also when two people book it at the same ' +
-          'moment: exactly one of them gets it).',
+          'moment: exactly one of them gets it). Closed days of the agency (public holidays, its closures) and the ' +
+          "agent's time off are a 400 too; a day at the agent's `maxPerDay` a 409. The answer's `manageUrl` is the " +
+          "visitor's own page to see, cancel or move the visit (docs/booking.md).",
         tags: TAGS,
         params: SlugParamsSchema,
         body: CreateBookingBodySchema,
         response: { 201: BookingReceiptResponseSchema },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send({
-        data: { data: await booking.bookSlot(db, principalOf(request), request.params.slug, request.body) },
-      }),
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const receipt = await booking.bookSlot(db, principal, request.params.slug, request.body);
+      const link = manageUrl(
+        secrets,
+        originOf(request, config.publicUrl),
+        principal.organization.id,
+        receipt.appointmentId,
+      );
+      return reply.code(201).send({ data: { data: { ...receipt, manageUrl: link } } });
+    },
   );
 };

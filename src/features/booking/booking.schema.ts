@@ -106,6 +106,14 @@ export const BookingReceiptSchema = Type.Object(
     endsAt: DateTime(),
     agentId: Type.String(),
     contactId: Type.String(),
+    manageUrl: Type.String({
+      format: 'uri',
+      description:
+        "The visitor's own page for this visit (no key: the signed, unguessable token in its last segment is the credential, valid until the visit starts): see it, cancel it or move it to another free slot. Send it to the visitor; the same token works with GET /v1/booking/manage/{token}",
+      examples: [
+        'https://crm.example.com/visits/org_4Qm1bYyQ0ZxR9s8TnV2kLp.apt_01JH3S5V6W7X8Y9Z0A1B2C3D4E.3fa2b1c0.xJ3kL9mN2pQ5rS8tU1vW4y',
+      ],
+    }),
   },
   { $id: 'BookingReceipt', additionalProperties: false },
 );

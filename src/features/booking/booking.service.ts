@@ -14,6 +14,7 @@ import {
   type AppointmentType,
   insertAppointmentInTx,
   listBusyIntervals,
+  lockAgentBookings,
 } from '../appointments/index.ts';
 import type {
   AvailabilityQuery,
@@ -24,15 +25,21 @@ import type {
   CreateBookingBody,
 } from './booking.schema.ts';
 import {
+  blockedBy,
   bookableDates,
   busySpan,
   freeSlots,
   gridSlots,
   groupByDate,
   hasHours,
+  underDailyMaximum,
   wallClock,
   type Slot,
+  type SlotBlocks,
 } from './booking.slots.ts';
+import { blockedTimes } from '../calendar/index.ts';
+
+const DAY_MS = 86_400_000;
 import { insertTaskInTx } from '../tasks/index.ts';
 
 /** One message for "no such page" whether the slug is unknown or another agency's. */
@@ -92,9 +99,38 @@ function configured(booking: AgentBookingSettings | null): booking is AgentBooki
 
 /**
  * The free slots of an agent on some dates, at `now`: the grid of the agent's hours minus the past,
- * the minimum notice, the horizon and the appointments (with their buffer) other than `exceptId`.
- * The one computation behind the availability page, the check of a booking and of a v1 write.
+ * the minimum notice, the horizon, the organization's closed days, the agent's time off, the
+ * appointments (with their buffer) other than `exceptId`, and the days already at the agent's daily
+ * maximum. The one computation behind the availability page, the check of a booking and of a v1
+ * write; `blocks` says what closed days and time off there were (null when no slot was on the grid).
  */
+async function slotsOn(
+  tx: Tx,
+  organizationId: string,
+  agent: { id: string; booking: AgentBookingSettings },
+  dates: string[],
+  now: number,
+  exceptId: string | null,
+): Promise<{ free: Slot[]; blocks: SlotBlocks | null }> {
+  const rules = agent.booking;
+  const grid = freeSlots(rules, gridSlots(rules, dates), [], now);
+  const span = busySpan(rules, grid);
+  if (!span) return { free: [], blocks: null };
+  const blocks = await blockedTimes(tx, organizationId, agent.id, span.from, span.to);
+  const open = grid.filter((slot) => blockedBy(slot, blocks) === null);
+  // Every appointment of a slot's day counts toward its maximum: read a day either side.
+  const margin = rules.maxPerDay ? DAY_MS : 0;
+  const busy = await listBusyIntervals(
+    tx,
+    organizationId,
+    agent.id,
+    new Date(span.from.getTime() - margin),
+    new Date(span.to.getTime() + margin),
+    exceptId,
+  );
+  return { free: underDailyMaximum(rules, freeSlots(rules, open, busy, now), busy), blocks };
+}
+
 export async function freeSlotsOn(
   tx: Tx,
   organizationId: string,
@@ -103,12 +139,43 @@ export async function freeSlotsOn(
   now: number,
   exceptId: string | null = null,
 ): Promise<Slot[]> {
-  const rules = agent.booking;
-  const grid = freeSlots(rules, gridSlots(rules, dates), [], now);
-  const span = busySpan(rules, grid);
-  if (!span) return [];
-  const busy = await listBusyIntervals(tx, organizationId, agent.id, span.from, span.to, exceptId);
-  return freeSlots(rules, grid, busy, now);
+  return (await slotsOn(tx, organizationId, agent, dates, now, exceptId)).free;
+}
+
+/**
+ * The free slot `date startTime` of the agent at `now` (`exceptId`'s own time counting as free), inside
+ * the caller's transaction: 400 naming body.date or body.startTime when the agent never offers it or it
+ * falls on a closed day or in the agent's time off, with `pick` saying where the offered slots are; 409
+ * DUPLICATE (`pickAnother`) when an appointment holds it or its day is full.
+ */
+export async function requireFreeSlot(
+  tx: Tx,
+  organizationId: string,
+  agent: { id: string; booking: AgentBookingSettings | null },
+  body: { date: string; startTime: string },
+  options: { now: number; pick: string; pickAnother: string; exceptId?: string | null },
+): Promise<Slot> {
+  const booking = agent.booking;
+  requireOfferedSlot(booking, options.pick, body.date, body.startTime, options.now);
+  // The daily maximum is counted, not constrained (appointments_no_overlap only stops overlaps): two
+  // writes for different slots of one agent take turns, so the second counts the first's appointment.
+  if (booking.maxPerDay) {
+    await lockAgentBookings(tx, agent.id);
+  }
+  const { free, blocks } = await slotsOn(
+    tx,
+    organizationId,
+    { id: agent.id, booking },
+    [body.date],
+    options.now,
+    options.exceptId ?? null,
+  );
+  const slot = free.find((candidate) => candidate.time === body.startTime);
+  if (slot) return slot;
+  const asked = gridSlots(booking, [body.date]).find((candidate) => candidate.time === body.startTime);
+  const blocked = asked && blocks ? blockedBy(asked, blocks) : null;
+  if (blocked) throw Errors.invalidField(`body.${blocked.field}`, `${blocked.message}: ${options.pick}`);
+  throw slotUnavailable(body.date, body.startTime, options.pickAnother);
 }
 
 /** The agents that take online bookings, by name. */
@@ -141,23 +208,37 @@ export async function getAvailability(
   query: AvailabilityQuery,
   now = Date.now(),
 ): Promise<BookingAvailability> {
-  return db.readTx(organizationId, async (tx) => {
-    const agent = await requireBookingAgent(tx, organizationId, slug);
-    const booking = agent.booking;
-    const today = wallClock(now, booking?.timezone ?? 'UTC').date;
-    const year = query.year ?? Number(today.slice(0, 4));
-    const month = query.month ?? Number(today.slice(5, 7)) - 1;
-    const base = {
-      timezone: booking?.timezone ?? null,
-      slotMinutes: booking?.slotMinutes ?? null,
-      month,
-      year,
-    };
-    if (!configured(booking)) return { configured: false, ...base, availableDates: [] };
-    const dates = bookableDates(booking, year, month, now);
-    const slots = await freeSlotsOn(tx, organizationId, { ...agent, booking }, dates, now);
-    return { configured: true, ...base, availableDates: groupByDate(slots) };
-  });
+  return db.readTx(organizationId, async (tx) =>
+    availabilityOf(tx, organizationId, await requireBookingAgent(tx, organizationId, slug), query, now),
+  );
+}
+
+/**
+ * The free slots of a month of an agent, inside the caller's transaction (`exceptId`'s own time
+ * counting as free: a visit being moved): the booking page's availability and a manage link's.
+ */
+export async function availabilityOf(
+  tx: Tx,
+  organizationId: string,
+  agent: { id: string; booking: AgentBookingSettings | null },
+  query: AvailabilityQuery,
+  now: number,
+  exceptId: string | null = null,
+): Promise<BookingAvailability> {
+  const booking = agent.booking;
+  const today = wallClock(now, booking?.timezone ?? 'UTC').date;
+  const year = query.year ?? Number(today.slice(0, 4));
+  const month = query.month ?? Number(today.slice(5, 7)) - 1;
+  const base = {
+    timezone: booking?.timezone ?? null,
+    slotMinutes: booking?.slotMinutes ?? null,
+    month,
+    year,
+  };
+  if (!configured(booking)) return { configured: false, ...base, availableDates: [] };
+  const dates = bookableDates(booking, year, month, now);
+  const slots = await freeSlotsOn(tx, organizationId, { id: agent.id, booking }, dates, now, exceptId);
+  return { configured: true, ...base, availableDates: groupByDate(slots) };
 }
 
 /**
@@ -172,7 +253,7 @@ export async function bookSlot(
   principal: Principal,
   slug: string,
   body: CreateBookingBody,
-): Promise<BookingReceipt> {
+): Promise<Omit<BookingReceipt, 'manageUrl'>> {
   const organizationId = principal.organization.id;
   const phone = normalizePhone(body.phone, principal.organization.defaultCountry);
   const type: AppointmentType = body.type ?? 'SHOWING';
@@ -184,19 +265,12 @@ export async function bookSlot(
         body.propertyId === undefined
           ? null
           : await requirePortalProperty(tx, organizationId, body.propertyId);
-      const booking = agent.booking;
-      const now = Date.now();
-      requireOfferedSlot(
-        booking,
-        `pick one from GET /v1/booking/${slug}/availability`,
-        body.date,
-        body.startTime,
-        now,
-      );
-      const slot = (await freeSlotsOn(tx, organizationId, { ...agent, booking }, [body.date], now)).find(
-        (free) => free.time === body.startTime,
-      );
-      if (!slot) throw slotUnavailable(body.date, body.startTime);
+      const slot = await requireFreeSlot(tx, organizationId, agent, body, {
+        now: Date.now(),
+        pick: `pick one from GET /v1/booking/${slug}/availability`,
+        pickAnother: `pick another from GET /v1/booking/${slug}/availability`,
+      });
+      const booking = agent.booking as AgentBookingSettings;
 
       const { contact } = await upsertPortalContact(
         tx,

@@ -30,6 +30,8 @@ export interface SlotRules extends BookingHours {
   bufferMinutes: number;
   horizonDays: number;
   minNoticeMinutes: number;
+  /** Most appointments a day on the agent's calendar; absent or null: no limit. */
+  maxPerDay?: number | null;
 }
 
 /** A candidate slot: the agent's wall-clock date and time, and the instants it spans. */
@@ -225,4 +227,49 @@ export function groupByDate(slots: Slot[]): { date: string; slots: string[] }[] 
     byDate.set(slot.date, times);
   }
   return [...byDate].map(([date, times]) => ({ date, slots: times }));
+}
+
+/** What closes slots besides appointments: closed days of the organization and the agent's time off. */
+export interface SlotBlocks {
+  /** The organization's zone: closed days are its calendar days. */
+  timezone: string;
+  closedDays: ReadonlyMap<string, string>;
+  timeOff: readonly BusyInterval[];
+}
+
+/**
+ * Why a slot is not offered although it is on the agent's grid: it touches a closed day of the
+ * organization (a public holiday or one of its closures, named), or overlaps the agent's time off;
+ * null when neither. Time off is not given a reason: the booking page is public.
+ */
+export function blockedBy(
+  slot: Slot,
+  blocks: SlotBlocks,
+): { field: 'date' | 'startTime'; message: string } | null {
+  for (const day of new Set([
+    wallClock(slot.startsAt, blocks.timezone).date,
+    wallClock(slot.endsAt - 1, blocks.timezone).date,
+  ])) {
+    const name = blocks.closedDays.get(day);
+    if (name !== undefined) return { field: 'date', message: `is a day the agency is closed (${name})` };
+  }
+  if (blocks.timeOff.some((off) => off.startsAt < slot.endsAt && off.endsAt > slot.startsAt)) {
+    return { field: 'startTime', message: 'falls in time the agent is away' };
+  }
+  return null;
+}
+
+/**
+ * The slots on dates that already hold the agent's `maxPerDay` appointments left out (the agent's
+ * calendar days); all of them when there is no maximum.
+ */
+export function underDailyMaximum(rules: SlotRules, slots: Slot[], busy: BusyInterval[]): Slot[] {
+  const max = rules.maxPerDay ?? null;
+  if (max === null) return slots;
+  const perDay = new Map<string, number>();
+  for (const appointment of busy) {
+    const day = wallClock(appointment.startsAt, rules.timezone).date;
+    perDay.set(day, (perDay.get(day) ?? 0) + 1);
+  }
+  return slots.filter((slot) => (perDay.get(slot.date) ?? 0) < max);
 }

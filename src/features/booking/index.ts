@@ -3,6 +3,9 @@
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { bookingAppointmentsRoutes } from './booking.appointments.routes.ts';
 import { bookingAppointmentsSchemas } from './booking.appointments.schema.ts';
+import { bookingManageRoutes } from './booking.manage.routes.ts';
+import { bookingPageRoutes } from './booking.page.routes.ts';
+import { bookingManageSchemas } from './booking.manage.schema.ts';
 import { bookingRoutes } from './booking.routes.ts';
 import { bookingSchemas } from './booking.schema.ts';
 
@@ -13,6 +16,6 @@ export { getAvailability } from './booking.service.ts';
 /** The booking feature's manifest (src/features.ts lists it). */
 export const bookingFeature = defineFeature({
   name: 'booking',
-  schemas: [...bookingSchemas, ...bookingAppointmentsSchemas],
-  routes: [bookingRoutes, bookingAppointmentsRoutes],
+  schemas: [...bookingSchemas, ...bookingManageSchemas, ...bookingAppointmentsSchemas],
+  routes: [bookingRoutes, bookingManageRoutes, bookingPageRoutes, bookingAppointmentsRoutes],
 });

@@ -1,3 +1,4 @@
+import { originOf } from '../../platform/http/origin.ts';
 import { fileURLToPath } from 'node:url';
 import { CONSOLE_COOKIE, CONSOLE_SESSION_TTL_MS } from '../../platform/auth/console-sessions.ts';
 import type { FeaturePlugin } from '../../platform/features/manifest.ts';
@@ -102,7 +103,7 @@ export const consoleRoutes: FeaturePlugin = async (app, { db, consoleSessions, c
         data: await consoleService.mintConsoleLink(
           deps,
           request.params.orgId,
-          consoleService.originOf(request, config.publicUrl),
+          originOf(request, config.publicUrl),
         ),
       }),
   );

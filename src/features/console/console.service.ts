@@ -18,14 +18,6 @@ export interface ConsoleDeps {
   publicUrl: string | undefined;
 }
 
-/** The origin links point at: PUBLIC_URL, else the request's own (behind TRUST_PROXY, the forwarded one). */
-export function originOf(
-  request: Pick<FastifyRequest, 'protocol' | 'host'>,
-  publicUrl: string | undefined,
-): string {
-  return publicUrl ?? `${request.protocol}://${request.host}`;
-}
-
 /**
  * Mints a one-time console link for a live organization (a twin's id is refused: the console of the
  * live organization shows both modes).

@@ -142,8 +142,8 @@ export async function sendMessage(
 }
 
 /**
- * Sends as the agency itself (no key), with the same rules: the demo seed's replies. Test twins and
- * the sandbox behave as for a key.
+ * Sends as the agency itself (no key), with the same rules: the demo seed's replies, appointment
+ * reminders (with an `idempotencyKey` for the platform). Test twins and the sandbox behave as for a key.
  */
 export async function sendAsOrganization(
   db: Database,
@@ -151,6 +151,7 @@ export async function sendAsOrganization(
   organization: { id: string; livemode: boolean },
   contactId: string,
   body: SendMessageBody,
+  idempotencyKey?: string,
 ): Promise<Message> {
   const sender = {
     organizationId: organization.id,
@@ -158,7 +159,7 @@ export async function sendAsOrganization(
     agentId: null,
     actor: OPERATOR,
   };
-  return deliver(db, context, sender, contactId, body);
+  return deliver(db, context, sender, contactId, body, idempotencyKey);
 }
 
 async function deliver(

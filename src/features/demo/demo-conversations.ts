@@ -26,7 +26,7 @@ export async function seedDemoConversations(
   organizationId: string,
   contactIds: readonly string[],
   now = Date.now(),
-): Promise<void> {
+): Promise<{ reminderTemplateId: string }> {
   const organization = { id: organizationId, livemode: true };
   const contact = (i: number) => {
     const id = contactIds[i];
@@ -41,11 +41,12 @@ export async function seedDemoConversations(
     body: 'Hola {{name}}, el inmueble de {{street}} sigue disponible. ¿Le gustaría visitarlo esta semana?',
     status: 'APPROVED',
   });
-  await createMessageTemplate(db, organizationId, {
+  // The appointment reminders' template (docs/booking.md "Reminders"): its variables are a reminder's.
+  const reminder = await createMessageTemplate(db, organizationId, {
     name: 'visit_reminder',
     language: 'es',
     category: 'UTILITY',
-    body: 'Hola {{name}}, le recordamos su visita el {{date}} a las {{time}}. Responda a este mensaje si necesita cambiarla.',
+    body: 'Hola {{firstName}}, le recordamos su visita el {{date}} a las {{time}} con {{agentName}}. Responda a este mensaje si necesita cambiarla.',
     status: 'APPROVED',
   });
   await createMessageTemplate(db, organizationId, {
@@ -105,4 +106,5 @@ export async function seedDemoConversations(
     'Quiero negociar el precio, ¿me llaman?',
   );
   await updateAdminConversation(db, at(now), organizationId, contact(5), { mode: 'HUMAN' });
+  return { reminderTemplateId: reminder.id };
 }

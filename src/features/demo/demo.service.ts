@@ -10,6 +10,7 @@ import {
 } from '../organizations/index.ts';
 import { updatePortalSettings } from '../portal/index.ts';
 import { importProperties } from '../property-import/index.ts';
+import { seedDemoCalendar } from './demo-calendar.ts';
 import { seedDemoConversations } from './demo-conversations.ts';
 import { seedDemoCrm } from './demo-crm.ts';
 import { seedDemoIntegrations } from './demo-integrations.ts';
@@ -59,7 +60,8 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoSeed> {
     });
     const agentIds = await seedDemoPortal(deps.db, organization.id);
     const { contactIds } = await seedDemoCrm(deps.db, organization.id, agentIds);
-    await seedDemoConversations(deps.db, organization.id, contactIds);
+    const { reminderTemplateId } = await seedDemoConversations(deps.db, organization.id, contactIds);
+    await seedDemoCalendar(deps.db, organization.id, reminderTemplateId);
     await seedDemoIntegrations(
       deps.db,
       { publishable: publishable.key, secret: secret.key },

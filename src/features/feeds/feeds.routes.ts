@@ -1,3 +1,4 @@
+import { originOf as publicOrigin } from '../../platform/http/origin.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
@@ -52,7 +53,7 @@ function notModified(request: FastifyRequest, etag: string, lastModified: Date):
 
 /** The organization's syndication feeds: their settings (secret keys) and the feeds themselves (a token URL). */
 export const feedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { db, config }) => {
-  const originOf = (request: FastifyRequest) => config.publicUrl ?? `${request.protocol}://${request.host}`;
+  const originOf = (request: FastifyRequest) => publicOrigin(request, config.publicUrl);
 
   app.get(
     '/v1/feeds',

@@ -175,6 +175,14 @@ export const PERSONAL_DATA_PLACES: readonly DataPlace[] = [
   },
   // Tables without data about contacts (agents are the agency's staff, not data subjects here).
   {
+    table: 'agent_time_off',
+    link: null,
+    personal: [],
+    other: ['reason'],
+    onErase: 'NONE',
+    note: "When an agent is away, and why in the agency's words (staff, not contacts).",
+  },
+  {
     table: 'agents',
     link: null,
     personal: [],
@@ -183,6 +191,14 @@ export const PERSONAL_DATA_PLACES: readonly DataPlace[] = [
     note: "The agency's staff.",
   },
   { table: 'analytics_daily', link: null, personal: [], other: ['type'], onErase: 'NONE', note: 'Counts.' },
+  {
+    table: 'appointment_reminders',
+    link: null,
+    personal: [],
+    other: ['status', 'reason', 'message_id'],
+    onErase: 'NONE',
+    note: "Which reminders of an appointment went (the message itself is in the contact's conversation).",
+  },
   {
     table: 'analytics_events',
     link: null,
@@ -198,6 +214,22 @@ export const PERSONAL_DATA_PLACES: readonly DataPlace[] = [
     other: ['type', 'mode', 'key_hash', 'key_prefix', 'name', 'scopes', 'status'],
     onErase: 'NONE',
     note: 'Keys.',
+  },
+  {
+    table: 'calendar_feeds',
+    link: null,
+    personal: [],
+    other: ['token_hash', 'token_prefix', 'agent_id'],
+    onErase: 'NONE',
+    note: "Agents' calendar subscription URLs, as their token's hash and first characters.",
+  },
+  {
+    table: 'closures',
+    link: null,
+    personal: [],
+    other: ['name'],
+    onErase: 'NONE',
+    note: "The agency's closed days.",
   },
   {
     table: 'console_links',
@@ -271,6 +303,10 @@ export const PERSONAL_DATA_PLACES: readonly DataPlace[] = [
       'other_languages',
       'feed_token_hash',
       'feed_token_prefix',
+      'timezone',
+      'holiday_country',
+      'holiday_region',
+      'reminder_offsets_minutes',
     ],
     onErase: 'NONE',
     note: 'The agencies (the feed token only as its hash and first characters).',

@@ -1,3 +1,4 @@
+import { originOf } from '../../platform/http/origin.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import fresh from 'fresh';
@@ -32,8 +33,7 @@ const TAGS = ['Listings'];
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** Where GET /media/… is reached from outside: PUBLIC_URL, else the address this request came to. */
-const mediaBaseUrl = (config: Config, request: FastifyRequest) =>
-  config.publicUrl ?? `${request.protocol}://${request.host}`;
+const mediaBaseUrl = (config: Config, request: FastifyRequest) => originOf(request, config.publicUrl);
 
 const limitsText = (config: Config) =>
   `At most ${config.photoMaxUploadMb} MiB (413 PAYLOAD_TOO_LARGE above, PHOTO_MAX_UPLOAD_MB) and ` +

@@ -1,3 +1,4 @@
+import { originOf as publicOrigin } from '../../platform/http/origin.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
@@ -51,7 +52,7 @@ async function odataKey(request: FastifyRequest) {
 
 /** RESO Web API's Property resource (secret keys, `listings:read`). */
 export const resoRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { db, config }) => {
-  const originOf = (request: FastifyRequest) => config.publicUrl ?? `${request.protocol}://${request.host}`;
+  const originOf = (request: FastifyRequest) => publicOrigin(request, config.publicUrl);
 
   app.get(
     '/v1/reso/Property',

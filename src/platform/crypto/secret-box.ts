@@ -1,4 +1,12 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
 /**
  * Secrets at rest (decision 0160): values the service must read back in clear (webhook signing
@@ -104,6 +112,25 @@ export class SecretBox {
     }
   }
 
+  /**
+   * A signature of `message` for links the service hands out (a visitor's manage link): HMAC-SHA256
+   * under a key derived from the current one for `context` (HKDF: the sealing key itself signs
+   * nothing), cut to 128 bits, as `<key id>.<base64url tag>`. URL-safe.
+   */
+  sign(message: string, context: string): string {
+    return `${this.currentKeyId}.${tagOf(this.current, message, context)}`;
+  }
+
+  /** Whether `signature` is `sign(message, context)` under any key the box holds (rotation). */
+  verify(signature: string, message: string, context: string): boolean {
+    const match = /^([0-9a-f]{8})\.([A-Za-z0-9_-]{22})$/.exec(signature);
+    const key = match ? this.keys.get(match[1] as string) : undefined;
+    if (!match || !key) return false;
+    const expected = Buffer.from(tagOf(key, message, context));
+    const given = Buffer.from(match[2] as string);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+
   /** Plaintext left by an earlier version passes through; a sealed value is opened. */
   reveal(value: string, context: string): string {
     return isSealed(value) ? this.open(value, context) : value;
@@ -112,4 +139,11 @@ export class SecretBox {
 
 function associatedData(keyId: string, context: string): Buffer {
   return Buffer.from(`${SEALED_PREFIX}${keyId}:${context}`, 'utf8');
+}
+
+function tagOf(key: Buffer, message: string, context: string): string {
+  const signingKey = Buffer.from(
+    hkdfSync('sha256', key, Buffer.alloc(0), `agency-crm signing\0${context}`, 32),
+  );
+  return createHmac('sha256', signingKey).update(message).digest().subarray(0, 16).toString('base64url');
 }

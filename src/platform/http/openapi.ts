@@ -54,6 +54,10 @@ const TAGS = [
     description: 'Appointments of any agent, created and moved by the back office (admin)',
   },
   {
+    name: 'Admin: calendar',
+    description: "An organization's time zone, holidays, closures and agents' time off (admin)",
+  },
+  {
     name: 'Admin: contacts',
     description: 'Contacts as the back office sees them, with internal fields and deletion (admin)',
   },
@@ -79,6 +83,11 @@ const TAGS = [
   { name: 'Analytics', description: 'Portal analytics: views, searches and conversions' },
   { name: 'Appointments', description: 'Visits, calls and meetings of the agents' },
   { name: 'Booking', description: 'Online booking with an agent: bookable agents, free slots, a booking' },
+  {
+    name: 'Calendar',
+    description:
+      "The agency's calendar: time zone, public holidays and closures, agents' time off, reminders",
+  },
   {
     name: 'Contacts',
     description: 'The CRM contacts: lists with filters, one contact, creation and updates',

@@ -13,6 +13,8 @@ export interface TenantOrganization {
   defaultCurrency: string;
   /** The language of listings' own title and description (their translations hold the others). */
   defaultLanguage: string;
+  /** IANA time zone: agents' booking hours default to it (issue 26). */
+  timezone: string;
   livemode: boolean;
 }
 
@@ -35,6 +37,7 @@ export async function requireTenantOrganization(tx: Tx, organizationId: string):
           defaultCountry: organizations.defaultCountry,
           defaultCurrency: organizations.defaultCurrency,
           defaultLanguage: organizations.defaultLanguage,
+          timezone: organizations.timezone,
           liveOrganizationId: organizations.liveOrganizationId,
         })
         .from(organizations)
@@ -48,6 +51,7 @@ export async function requireTenantOrganization(tx: Tx, organizationId: string):
     defaultCountry: row.defaultCountry,
     defaultCurrency: row.defaultCurrency,
     defaultLanguage: row.defaultLanguage,
+    timezone: row.timezone,
     livemode: row.liveOrganizationId === null,
   };
 }

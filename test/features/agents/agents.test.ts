@@ -242,7 +242,7 @@ describe('admin agents: errors', () => {
       [{ firstName: 'A', photoUrl: 'ftp://x.example.com/a.jpg' }, 'body.photoUrl'],
       [{ firstName: 'A', bookingSlug: 'Not A Slug' }, 'body.bookingSlug'],
       [{ firstName: 'A', bookingSlug: 'double--hyphen' }, 'body.bookingSlug'],
-      [{ firstName: 'A', booking: { weekdays: [1] } }, 'body.booking.timezone'],
+      [{ firstName: 'A', booking: { maxPerDay: 0 } }, 'body.booking.maxPerDay'],
       [{ firstName: 'A', booking: { timezone: 'Mars/Olympus' } }, 'body.booking.timezone'],
       [{ firstName: 'A', booking: { timezone: '+02:00' } }, 'body.booking.timezone'],
       [
@@ -291,16 +291,21 @@ describe('admin agents: errors', () => {
     }
   });
 
-  it('400 on a PATCH without fields, and on turning booking on without a time zone', async () => {
+  it("400 on a PATCH without fields; booking turned on without a time zone takes the organization's", async () => {
     const agent = await createAgent(app, tenant.org.id);
     const path = `${agentsPath(tenant.org.id)}/${agent.id}`;
     expectError(await admin(app, 'PATCH', path, {}), 400, 'VALIDATION_ERROR');
-    const error = expectError(
-      await admin(app, 'PATCH', path, { booking: { autoConfirm: true } }),
-      400,
-      'VALIDATION_ERROR',
+    expectStatus(
+      await admin(app, 'PATCH', `/admin/v1/organizations/${tenant.org.id}/calendar`, {
+        timezone: 'Europe/Madrid',
+      }),
+      200,
     );
-    expect(fieldsOf(error)).toEqual(['body.booking.timezone']);
+    const on = expectStatus(await admin(app, 'PATCH', path, { booking: { autoConfirm: true } }), 200)
+      .data as {
+      booking: { timezone: string; maxPerDay: number | null };
+    };
+    expect(on.booking).toMatchObject({ timezone: 'Europe/Madrid', maxPerDay: null });
   });
 
   it('409 DUPLICATE for a booking slug taken in the organization, on create and on change', async () => {

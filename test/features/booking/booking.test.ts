@@ -318,6 +318,11 @@ describe('POST /v1/booking/{slug}', () => {
       endsAt: `${date}T11:15:00.000Z`,
       agentId: agent.id,
       contactId: expect.stringMatching(/^ct_/),
+      manageUrl: expect.stringMatching(
+        new RegExp(
+          `^http://localhost(:80)?/visits/${tenant.org.id}\\.${'apt_\\w+'}\\.[0-9a-f]{8}\\.[\\w-]{22}$`,
+        ),
+      ),
     });
 
     const [appointment] = await rows<Record<string, unknown>>(

@@ -42,6 +42,15 @@ export const OPERATIONS = {
     cursor: null,
     idempotent: false,
   },
+  'appointments.ics': {
+    method: 'GET',
+    path: '/v1/appointments/{id}.ics',
+    pathParams: ['id'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
   'appointments.list': {
     method: 'GET',
     path: '/v1/appointments',
@@ -86,6 +95,105 @@ export const OPERATIONS = {
     paged: false,
     cursor: null,
     idempotent: true,
+  },
+  'calendar.closures.create': {
+    method: 'POST',
+    path: '/v1/calendar/closures',
+    pathParams: [],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
+  'calendar.closures.delete': {
+    method: 'DELETE',
+    path: '/v1/calendar/closures/{id}',
+    pathParams: ['id'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'calendar.closures.list': {
+    method: 'GET',
+    path: '/v1/calendar/closures',
+    pathParams: [],
+    input: 'query',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'calendar.feeds.create': {
+    method: 'POST',
+    path: '/v1/calendar/feeds/{agentId}',
+    pathParams: ['agentId'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
+  'calendar.feeds.delete': {
+    method: 'DELETE',
+    path: '/v1/calendar/feeds/{agentId}',
+    pathParams: ['agentId'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'calendar.feeds.list': {
+    method: 'GET',
+    path: '/v1/calendar/feeds',
+    pathParams: [],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'calendar.settings.get': {
+    method: 'GET',
+    path: '/v1/calendar/settings',
+    pathParams: [],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'calendar.settings.update': {
+    method: 'PATCH',
+    path: '/v1/calendar/settings',
+    pathParams: [],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'calendar.timeOff.create': {
+    method: 'POST',
+    path: '/v1/calendar/time-off',
+    pathParams: [],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
+  'calendar.timeOff.delete': {
+    method: 'DELETE',
+    path: '/v1/calendar/time-off/{id}',
+    pathParams: ['id'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'calendar.timeOff.list': {
+    method: 'GET',
+    path: '/v1/calendar/time-off',
+    pathParams: [],
+    input: 'query',
+    paged: true,
+    cursor: null,
+    idempotent: false,
   },
   'contacts.batch': {
     method: 'POST',
@@ -862,6 +970,14 @@ export interface Api {
      */
     get(id: string, options?: RequestOptions): Promise<ApiResult<'appointments.get'>>;
     /**
+     * An appointment as an iCalendar file
+     *
+     * Secret or read-only secret key with `appointments:read`. One VEVENT (RFC 5545) to import into any calendar: times in UTC, its status (SCHEDULED is TENTATIVE, CANCELLED is CANCELLED), the listing’s address as location, the contact in the description; its UID is the same in every download and in the agent’s subscription, so calendars update it in place. 404 as GET /v1/appointments/{id}.
+     *
+     * `GET /v1/appointments/{id}.ics` (appointments.ics)
+     */
+    ics(id: string, options?: RequestOptions): Promise<ApiResult<'appointments.ics'>>;
+    /**
      * Every item of `appointments.list`, page after page: an async iterator that sends `meta.nextCursor` back as `cursor` until `hasMore` is false. Without `updatedAfter` or `cursor` it starts from the oldest change (cursor mode).
      *
      * List the agency's appointments
@@ -923,7 +1039,7 @@ export interface Api {
     /**
      * Book a slot with an agent
      *
-     * `date` and `startTime` name a free slot of GET /v1/booking/{slug}/availability. The appointment is CONFIRMED when the agent auto-confirms, SCHEDULED otherwise; the person is saved as a contact of the agent, who is notified. 400 naming `body.date` or `body.startTime` when the agent never offers that slot (a past date, within the minimum notice, beyond the horizon, a day off, off the slot grid); 409 DUPLICATE when an offered slot is no longer free (also when two people book it at the same moment: exactly one of them gets it).
+     * `date` and `startTime` name a free slot of GET /v1/booking/{slug}/availability. The appointment is CONFIRMED when the agent auto-confirms, SCHEDULED otherwise; the person is saved as a contact of the agent, who is notified. 400 naming `body.date` or `body.startTime` when the agent never offers that slot (a past date, within the minimum notice, beyond the horizon, a day off, off the slot grid); 409 DUPLICATE when an offered slot is no longer free (also when two people book it at the same moment: exactly one of them gets it). Closed days of the agency (public holidays, its closures) and the agent's time off are a 400 too; a day at the agent's `maxPerDay` a 409. The answer's `manageUrl` is the visitor's own page to see, cancel or move the visit (docs/booking.md).
      *
      * `POST /v1/booking/{slug}` (booking.create)
      */
@@ -932,6 +1048,119 @@ export interface Api {
       body: Body<'booking.create'>,
       options?: RequestOptions,
     ): Promise<ApiResult<'booking.create'>>;
+  };
+  calendar: {
+    closures: {
+      /**
+       * Close the agency on some days
+       *
+       * Secret key with `appointments:write` at access level 3. Closes the agency from `startDate` to `endDate` (inclusive, default one day, at most 366 days): availability offers no slot of any agent on those days and a booking of one is a 400. Appointments already on them stay. How slots are computed: docs/booking.md.
+       *
+       * `POST /v1/calendar/closures` (calendar.closures.create)
+       */
+      create(
+        body: Body<'calendar.closures.create'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'calendar.closures.create'>>;
+      /**
+       * Delete one of the agency's closures
+       *
+       * Secret key with `appointments:write` at access level 3. Its days are bookable again. Public holidays are not deleted: change `holidays` instead.
+       *
+       * `DELETE /v1/calendar/closures/{id}` (calendar.closures.delete)
+       */
+      delete(id: string, options?: RequestOptions): Promise<ApiResult<'calendar.closures.delete'>>;
+      /**
+       * List the days the agency is closed
+       *
+       * Secret or read-only secret key with `appointments:read`. The days the agency is closed, in its time zone: its own closures (`AGENCY`, with an id) and the public holidays of its holiday settings (`PUBLIC_HOLIDAY`, computed: id null). No slot is offered on them. `from` (default today) and `to` (default a year on) are days in the organization's time zone, at most 731 apart.
+       *
+       * `GET /v1/calendar/closures` (calendar.closures.list)
+       */
+      list(
+        query?: Query<'calendar.closures.list'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'calendar.closures.list'>>;
+    };
+    feeds: {
+      /**
+       * Make (or replace) an agent's calendar subscription URL
+       *
+       * Secret key with `appointments:write` at access level 3. An unguessable URL of the agent’s appointments in iCalendar, to subscribe to from Google Calendar (“From URL”), Outlook (“Subscribe from web”) or Apple Calendar (“New Calendar Subscription”): the last 30 days and the next year, cancelled ones shown as cancelled. Answered only now; the previous URL of the agent stops working at once (rotate it when it leaked). 404 for an agent not the organization’s.
+       *
+       * `POST /v1/calendar/feeds/{agentId}` (calendar.feeds.create)
+       */
+      create(agentId: string, options?: RequestOptions): Promise<ApiResult<'calendar.feeds.create'>>;
+      /**
+       * Turn an agent's calendar subscription URL off
+       *
+       * Secret key with `appointments:write` at access level 3. The URL answers 404 from now on. 404 when the agent has none.
+       *
+       * `DELETE /v1/calendar/feeds/{agentId}` (calendar.feeds.delete)
+       */
+      delete(agentId: string, options?: RequestOptions): Promise<ApiResult<'calendar.feeds.delete'>>;
+      /**
+       * Agents' calendar subscription URLs
+       *
+       * Secret or read-only secret key with `appointments:read`. The agents whose appointments have a subscription URL, with the first characters of its token (the URL is shown only when made).
+       *
+       * `GET /v1/calendar/feeds` (calendar.feeds.list)
+       */
+      list(options?: RequestOptions): Promise<ApiResult<'calendar.feeds.list'>>;
+    };
+    settings: {
+      /**
+       * The organization's calendar settings
+       *
+       * Secret or read-only secret key with `appointments:read`. The organization's time zone (its closures are days there, and agents who turn booking on without a zone get it), the public holidays that close it (`holidays`: country and region, computed with date-holidays) and when reminders go before each appointment (`reminderOffsetsMinutes`) with which APPROVED message template (`reminderTemplateId`). A test twin follows its live organization (and sends no reminders). How slots are computed: docs/booking.md.
+       *
+       * `GET /v1/calendar/settings` (calendar.settings.get)
+       */
+      get(options?: RequestOptions): Promise<ApiResult<'calendar.settings.get'>>;
+      /**
+       * Change the organization's calendar settings
+       *
+       * Secret key with `appointments:write` at access level 3. Live keys only: a test key gets a 400 (the test twin follows the live organization). The organization's time zone (its closures are days there, and agents who turn booking on without a zone get it), the public holidays that close it (`holidays`: country and region, computed with date-holidays) and when reminders go before each appointment (`reminderOffsetsMinutes`) with which APPROVED message template (`reminderTemplateId`). A test twin follows its live organization (and sends no reminders). 400 for an unknown time zone, holiday country or region. How slots are computed: docs/booking.md.
+       *
+       * `PATCH /v1/calendar/settings` (calendar.settings.update)
+       */
+      update(
+        body: Body<'calendar.settings.update'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'calendar.settings.update'>>;
+    };
+    timeOff: {
+      /**
+       * Record an agent's time off
+       *
+       * Secret key with `appointments:write` at access level 3. An agent is away from `startsAt` to `endsAt` (instants, at most 366 days): no slot of theirs that overlaps it is offered and a booking of one is a 400. Appointments already in it stay (move or cancel them). 400 when the agent is not the organization’s. How slots are computed: docs/booking.md.
+       *
+       * `POST /v1/calendar/time-off` (calendar.timeOff.create)
+       */
+      create(
+        body: Body<'calendar.timeOff.create'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'calendar.timeOff.create'>>;
+      /**
+       * Delete an agent's time off
+       *
+       * Secret key with `appointments:write` at access level 3. The agent's slots in it are offered again.
+       *
+       * `DELETE /v1/calendar/time-off/{id}` (calendar.timeOff.delete)
+       */
+      delete(id: string, options?: RequestOptions): Promise<ApiResult<'calendar.timeOff.delete'>>;
+      /**
+       * List agents' time off
+       *
+       * Secret or read-only secret key with `appointments:read`. Agents' time off that ends after `from` (default now) and starts before `to`, earliest first; `agentId` narrows to one agent.
+       *
+       * `GET /v1/calendar/time-off` (calendar.timeOff.list)
+       */
+      list(
+        query?: Query<'calendar.timeOff.list'>,
+        options?: RequestOptions,
+      ): PagePromise<'calendar.timeOff.list'>;
+    };
   };
   contacts: {
     /**

@@ -1,0 +1,107 @@
+// Appointments in the agents' own calendars (issue 26 item 4): one appointment as an .ics file, and a
+// per-agent subscription URL (unguessable, rotatable) that Google, Outlook and Apple calendars poll.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from '../../db/database.ts';
+import type { CalendarFeedRow } from '../../db/schema.ts';
+import { Errors } from '../../platform/errors/errors.ts';
+import { isId } from '../../platform/ids/ids.ts';
+import { findAgentProfile } from '../agents/index.ts';
+import { calendarOf } from './calendar.ics.ts';
+import * as store from './calendar.store.ts';
+
+const DAY_MS = 86_400_000;
+/** What a subscription shows: the last 30 days (a cancelled visit stays visible as cancelled) and the next year. */
+const FEED_PAST_DAYS = 30;
+const FEED_FUTURE_DAYS = 366;
+/** At most this many appointments in one feed (a busy agent has a few a day). */
+export const FEED_LIMIT = 2000;
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export interface CalendarFeed {
+  agentId: string;
+  tokenPrefix: string;
+  createdAt: string;
+}
+
+const feedOf = (row: CalendarFeedRow): CalendarFeed => ({
+  agentId: row.agentId,
+  tokenPrefix: row.tokenPrefix,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** The calendar file URL of a token. */
+export const feedUrl = (origin: string, token: string) => `${origin}/calendars/${token}.ics`;
+
+/** One appointment as an iCalendar file; 404 as GET /v1/appointments/{id}. */
+export async function appointmentIcs(db: Database, organizationId: string, id: string, host: string) {
+  const row = isId(id, 'apt')
+    ? await db.readTx(organizationId, (tx) => store.findCalendarAppointment(tx, organizationId, id))
+    : null;
+  if (!row) throw Errors.notFound('Appointment', id);
+  return calendarOf('Appointment', [row], host);
+}
+
+/** The organization's agents with a calendar subscription URL (its token's first characters only). */
+export async function listCalendarFeeds(db: Database, organizationId: string): Promise<CalendarFeed[]> {
+  return (await db.readTx(organizationId, (tx) => store.listFeeds(tx, organizationId))).map(feedOf);
+}
+
+/**
+ * Makes (or replaces) an agent's subscription URL; the token is answered only now. The previous URL
+ * stops working at once. 404 for an agent not the organization's.
+ */
+export async function rotateCalendarFeed(
+  db: Database,
+  organizationId: string,
+  agentId: string,
+): Promise<{ token: string; feed: CalendarFeed }> {
+  // 32 random bytes, base64url: 256 bits, nothing to guess.
+  const token = randomBytes(32).toString('base64url');
+  const row = await db.tenantTx(organizationId, async (tx) => {
+    if (!(await findAgentProfile(tx, organizationId, agentId))) throw Errors.notFound('Agent', agentId);
+    return store.setFeed(tx, organizationId, agentId, { hash: hashOf(token), prefix: token.slice(0, 6) });
+  });
+  return { token, feed: feedOf(row as CalendarFeedRow) };
+}
+
+/** Turns an agent's subscription URL off (404 from then on); 404 when there was none. */
+export async function deleteCalendarFeed(
+  db: Database,
+  organizationId: string,
+  agentId: string,
+): Promise<void> {
+  const removed = await db.tenantTx(organizationId, async (tx) => {
+    const feeds = await store.listFeeds(tx, organizationId);
+    if (!feeds.some((feed) => feed.agentId === agentId)) return false;
+    await store.setFeed(tx, organizationId, agentId, null);
+    return true;
+  });
+  if (!removed) throw Errors.notFound('Calendar feed of agent', agentId);
+}
+
+/**
+ * An agent's subscription calendar by its token: their appointments of the last 30 days and the next
+ * year (cancelled ones as CANCELLED), at most FEED_LIMIT. 404 for a wrong, replaced or removed token,
+ * or an agent since deleted.
+ */
+export async function subscriptionIcs(
+  db: Database,
+  token: string,
+  host: string,
+  now = Date.now(),
+): Promise<string> {
+  const feed = TOKEN.test(token) ? await db.systemTx((tx) => store.findFeedByHash(tx, hashOf(token))) : null;
+  if (!feed) throw Errors.notFound('Calendar', 'this URL');
+  return db.readTx(feed.organizationId, async (tx) => {
+    const agent = await findAgentProfile(tx, feed.organizationId, feed.agentId);
+    if (!agent) throw Errors.notFound('Calendar', 'this URL');
+    const rows = await store.agentCalendar(tx, feed.organizationId, feed.agentId, {
+      from: new Date(now - FEED_PAST_DAYS * DAY_MS),
+      to: new Date(now + FEED_FUTURE_DAYS * DAY_MS),
+      limit: FEED_LIMIT,
+    });
+    return calendarOf(`Appointments of ${agent.fullName}`, rows, host);
+  });
+}

@@ -1,0 +1,40 @@
+// The agency's calendar (issue 26): time zone, public holidays and closures, agents' time off, and
+// appointments as iCalendar (one file, agents' subscription URLs).
+import type { Config } from '../../config.ts';
+import { defineFeature, type JobContext } from '../../platform/features/manifest.ts';
+import { messagingContext } from '../conversations/index.ts';
+import { sendDueReminders } from './calendar.reminders.ts';
+import { calendarFeedsRoutes } from './calendar.feeds.routes.ts';
+import { calendarRoutes } from './calendar.routes.ts';
+import { calendarFeedSchemas, calendarSchemas } from './calendar.schema.ts';
+
+export {
+  blockedTimes,
+  createClosure,
+  organizationTimeZone,
+  updateCalendarSettings,
+  type BlockedTimes,
+} from './calendar.service.ts';
+export { sendDueReminders, type ReminderTally } from './calendar.reminders.ts';
+
+/** The calendar feature's manifest (src/features.ts lists it). */
+export const calendarFeature = defineFeature({
+  name: 'calendar',
+  schemas: [...calendarSchemas, ...calendarFeedSchemas],
+  routes: [calendarRoutes, calendarFeedsRoutes],
+  jobs: ({ db, config, secrets }: JobContext) => [
+    {
+      // Appointment reminders that are due (24 h and 2 h before by default), each decided once.
+      name: 'appointments.reminders',
+      intervalMs: 60_000,
+      async run() {
+        await sendDueReminders({
+          db,
+          messaging: messagingContext({ config: config as Config, clock: () => new Date() }),
+          secrets,
+          publicUrl: config.publicUrl,
+        });
+      },
+    },
+  ],
+});
