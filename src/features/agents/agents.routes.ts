@@ -1,12 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { principalOf } from '../../platform/auth/auth.plugin.ts';
-import { ANY_KEY } from '../../platform/http/route-config.ts';
+import { actorOf } from '../../platform/auth/principal.ts';
+import { ANY_KEY, SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { ErrorResponseSchema, ref, DeletedResponseSchema } from '../../platform/http/schemas.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
 import {
   AdminAgentListResponseSchema,
   AdminAgentResponseSchema,
+  AgentBookingResponseSchema,
+  AgentIdParamsSchema,
+  UpdateAgentBookingBodySchema,
   CreateAgentBodySchema,
   ListAgentsQuerySchema,
   OrgAgentParamsSchema,
@@ -21,8 +25,69 @@ const ADMIN_TAGS = ['Admin: agents'];
 /** A taken booking slug, or a deletion refused while appointments are upcoming. */
 const CLASH = { 409: ref(ErrorResponseSchema) };
 
-/** The agency's team: the portal's agent list (portal:read) and the back office's agent CRUD. */
+const BOOKING_READ = { auth: { scope: 'appointments:read', keyTypes: SECRET_KEYS, write: false } } as const;
+const BOOKING_WRITE = {
+  auth: { scope: 'appointments:write', keyTypes: ['secret'], write: true, accessLevel: 3 },
+} as const;
+const HOURS =
+  "The agent's booking page (`bookingSlug`) and hours: weekdays, one or more ranges a day (`weeklyHours`), " +
+  'slot length, buffer, minimum notice, horizon, `maxPerDay`, time zone (docs/booking.md).';
+
+/**
+ * The agency's team: the portal's agent list (portal:read), an agent's booking hours through v1
+ * (appointments:read/write) and the back office's agent CRUD.
+ */
 export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+  app.get(
+    '/v1/agents/:id/booking',
+    {
+      config: BOOKING_READ,
+      schema: {
+        operationId: 'agents.booking.get',
+        summary: "An agent's booking page and hours",
+        description: `Secret or read-only secret key with \`appointments:read\`. ${HOURS} 404 for an agent not the organization's.`,
+        tags: ['Calendar'],
+        params: AgentIdParamsSchema,
+        response: { 200: AgentBookingResponseSchema },
+      },
+    },
+    async (request) => ({
+      data: await agents.getAgentBooking(db, principalOf(request).organization.id, request.params.id),
+    }),
+  );
+
+  app.patch(
+    '/v1/agents/:id/booking',
+    {
+      config: BOOKING_WRITE,
+      schema: {
+        operationId: 'agents.booking.update',
+        summary: "Change an agent's booking page and hours",
+        description:
+          `Secret key with \`appointments:write\` at access level 3. ${HOURS} \`booking\` merges member by member ` +
+          'onto the current settings (the organization’s time zone when booking is turned on without one); ' +
+          '`booking: null` turns online booking off. Appointments already booked stay. Records `agent.updated`. ' +
+          '409 DUPLICATE for a booking slug taken in the organization.',
+        tags: ['Calendar'],
+        params: AgentIdParamsSchema,
+        body: UpdateAgentBookingBodySchema,
+        response: { 200: AgentBookingResponseSchema, ...CLASH },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      return {
+        data: await agents.updateAgentBooking(
+          db,
+          principal.organization.id,
+          request.params.id,
+          request.body,
+          actorOf(principal),
+        ),
+      };
+    },
+  );
+
   app.get(
     '/v1/agents',
     {

@@ -187,6 +187,30 @@ export const UpdateAgentBodySchema = Type.Object(
 export type UpdateAgentBody = Static<typeof UpdateAgentBodySchema>;
 export type BookingChange = Static<typeof BookingChangeSchema>;
 
+/** The booking part of an agent, through v1 (`GET/PATCH /v1/agents/{id}/booking`). */
+export const AgentBookingSchema = Type.Object(
+  {
+    agentId: Type.String(),
+    bookingSlug: Type.Union([Type.String(), Type.Null()]),
+    booking: Type.Union([ref(AgentBookingSettingsSchema), Type.Null()]),
+    bookable: Type.Boolean({
+      description: 'Active, with a booking slug and booking settings: listed by GET /v1/booking/agents',
+    }),
+  },
+  { $id: 'AgentBooking', additionalProperties: false },
+);
+export type AgentBooking = Static<typeof AgentBookingSchema>;
+
+export const UpdateAgentBookingBodySchema = Type.Object(
+  {
+    bookingSlug: Type.Optional(writableFields.bookingSlug),
+    booking: Type.Optional(Type.Union([BookingChangeSchema, Type.Null()])),
+  },
+  { $id: 'UpdateAgentBookingBody', additionalProperties: false, minProperties: 1 },
+);
+export const AgentBookingResponseSchema = DataOf(ref(AgentBookingSchema));
+export const AgentIdParamsSchema = Type.Object({ id: Type.String() }, { additionalProperties: false });
+
 export const ListAgentsQuerySchema = Type.Object(
   {
     ...pageQuery(),
@@ -234,4 +258,6 @@ export const agentsSchemas: TSchema[] = [
   CreateAgentBodySchema,
   UpdateAgentBodySchema,
   PortalAgentSchema,
+  AgentBookingSchema,
+  UpdateAgentBookingBodySchema,
 ];

@@ -12,6 +12,7 @@ import { AgentCreated, AgentDeleted, AgentUpdated } from './agents.events.ts';
 import {
   BOOKING_DEFAULTS,
   type AdminAgent,
+  type AgentBooking,
   type BookingChange,
   type CreateAgentBody,
   type ListAgentsQuery,
@@ -222,6 +223,7 @@ export async function updateAgent(
   organizationId: string,
   agentId: string,
   body: UpdateAgentBody,
+  actor: Actor = OPERATOR,
 ): Promise<AdminAgent> {
   return inTenantOrganization(
     db,
@@ -252,7 +254,7 @@ export async function updateAgent(
       await recordEvent(tx, {
         type: AgentUpdated.type,
         data: { agent: eventAgent(row), changes: Object.keys(body).sort() },
-        actor: OPERATOR,
+        actor,
       });
       return toAdminAgent(row);
     },
@@ -383,4 +385,34 @@ export async function findAgentProfile(
     bookingSlug: isBookable(row) ? row.bookingSlug : null,
     booking: row.booking,
   };
+}
+
+const bookingOf = (agent: AdminAgent): AgentBooking => ({
+  agentId: agent.id,
+  bookingSlug: agent.bookingSlug,
+  booking: agent.booking,
+  bookable: agent.bookable,
+});
+
+/** An agent's booking page and hours (v1, `appointments:read`); 404 for an agent not the organization's. */
+export async function getAgentBooking(
+  db: Database,
+  organizationId: string,
+  agentId: string,
+): Promise<AgentBooking> {
+  return bookingOf(await getAgent(db, organizationId, agentId));
+}
+
+/**
+ * Changes an agent's booking page and hours through v1 (`appointments:write`): the back office's
+ * update, with the key as the actor of `agent.updated`.
+ */
+export async function updateAgentBooking(
+  db: Database,
+  organizationId: string,
+  agentId: string,
+  body: Pick<UpdateAgentBody, 'booking' | 'bookingSlug'>,
+  actor: Actor,
+): Promise<AgentBooking> {
+  return bookingOf(await updateAgent(db, organizationId, agentId, body, actor));
 }

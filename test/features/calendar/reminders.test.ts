@@ -6,7 +6,8 @@
  * offset and start: a second scan (a restarted worker) and two workers at once send nothing more;
  * after downtime only the most recent due reminder goes, and only while it still helps; a moved visit
  * is reminded of its new time; cancelled visits, test twins and organizations without a template get
- * none. Every decision is in appointment_reminders.
+ * none. Every decision is in appointment_reminders: the assertions read it (and the messages) for this
+ * file's visits only, since a scan also decides what other files left in the same database.
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -165,13 +166,16 @@ describe('calendar settings: the reminder template', () => {
 describe('the reminder scan', () => {
   it('sends the 24 h and the 2 h reminders once each, across a restarted worker and two workers at once', async () => {
     const visit = await appointment(30 * HOUR);
-    expect(await scan(visit.startsAt - 25 * HOUR)).toEqual({ sent: 0, skipped: 0, failed: 0 });
+    await scan(visit.startsAt - 25 * HOUR);
+    expect(await reminders(agency.orgId, visit.id)).toEqual([]);
 
     const at24 = visit.startsAt - 23 * HOUR;
-    const [first, second] = await Promise.all([scan(at24), scan(at24)]);
-    expect((first?.sent ?? 0) + (second?.sent ?? 0)).toBe(1);
+    await Promise.all([scan(at24), scan(at24)]);
     // The worker restarts and scans again: the reminder was decided, nothing goes twice.
-    expect(await scan(at24 + MINUTE)).toEqual({ sent: 0, skipped: 0, failed: 0 });
+    await scan(at24 + MINUTE);
+    expect((await reminders(agency.orgId, visit.id)).map((r) => [r.offset_minutes, r.status])).toEqual([
+      [1440, 'SENT'],
+    ]);
     let messages = await remindersSent();
     expect(messages).toHaveLength(1);
     const text = messages[0]?.renderedBody as string;
@@ -194,8 +198,8 @@ describe('the reminder scan', () => {
     ).data;
     expect(view).toMatchObject({ appointmentId: visit.id, startTime: local });
 
-    expect(await scan(visit.startsAt - 1.5 * HOUR)).toMatchObject({ sent: 1 });
-    expect(await scan(visit.startsAt - HOUR)).toEqual({ sent: 0, skipped: 0, failed: 0 });
+    await scan(visit.startsAt - 1.5 * HOUR);
+    await scan(visit.startsAt - HOUR);
     messages = await remindersSent();
     expect(messages).toHaveLength(2);
     expect((await reminders(agency.orgId, visit.id)).map((r) => [r.offset_minutes, r.status])).toEqual([
@@ -211,7 +215,7 @@ describe('the reminder scan', () => {
     const late = await appointment(30 * HOUR);
     const before = (await remindersSent()).length;
     // Down from before the 24 h reminder until 1 h before the visit: one reminder, the 2 h one.
-    expect(await scan(late.startsAt - HOUR)).toEqual({ sent: 1, skipped: 1, failed: 0 });
+    await scan(late.startsAt - HOUR);
     expect(
       (await reminders(agency.orgId, late.id)).map((r) => [r.offset_minutes, r.status, r.reason]),
     ).toEqual([
@@ -219,7 +223,7 @@ describe('the reminder scan', () => {
       [120, 'SENT', null],
     ]);
     const tooLate = await appointment(31 * HOUR);
-    expect(await scan(tooLate.startsAt - 5 * MINUTE)).toEqual({ sent: 0, skipped: 2, failed: 0 });
+    await scan(tooLate.startsAt - 5 * MINUTE);
     expect((await reminders(agency.orgId, tooLate.id)).map((r) => r.reason)).toEqual([
       'SUPERSEDED',
       'TOO_LATE',
@@ -229,11 +233,11 @@ describe('the reminder scan', () => {
 
   it('skips a reminder whose time had passed when the visit was booked, and reminds a moved visit of its new time', async () => {
     const soon = await appointment(3 * HOUR);
-    expect(await scan(Date.now())).toEqual({ sent: 0, skipped: 1, failed: 0 });
+    await scan(Date.now());
     expect((await reminders(agency.orgId, soon.id)).map((r) => r.reason)).toEqual(['BOOKED_INSIDE_WINDOW']);
 
     const moved = await appointment(40 * HOUR);
-    expect(await scan(moved.startsAt - 23 * HOUR)).toMatchObject({ sent: 1 });
+    await scan(moved.startsAt - 23 * HOUR);
     const newStart = new Date(moved.startsAt + 24 * HOUR);
     expectStatus(
       await admin(app, 'PATCH', `/admin/v1/organizations/${agency.orgId}/appointments/${moved.id}`, {
@@ -241,7 +245,7 @@ describe('the reminder scan', () => {
       }),
       200,
     );
-    expect(await scan(newStart.getTime() - 23 * HOUR)).toMatchObject({ sent: 1 });
+    await scan(newStart.getTime() - 23 * HOUR);
     const decided = await reminders(agency.orgId, moved.id);
     expect(decided.map((r) => [r.offset_minutes, r.status, new Date(r.starts_at).getTime()])).toEqual([
       [1440, 'SENT', moved.startsAt],
@@ -259,7 +263,7 @@ describe('the reminder scan', () => {
       201,
     ).data.id as string;
     const visit = await appointment(30 * HOUR, agency, agentId, optedOut);
-    expect(await scan(visit.startsAt - 23 * HOUR)).toEqual({ sent: 0, skipped: 1, failed: 0 });
+    await scan(visit.startsAt - 23 * HOUR);
     const [decided] = await reminders(agency.orgId, visit.id);
     expect(decided).toMatchObject({ offset_minutes: 1440, status: 'SKIPPED', message_id: null });
     expect(decided?.reason).toContain('opted out');
@@ -274,13 +278,13 @@ describe('the reminder scan', () => {
       }),
       200,
     );
-    expect(await scan(cancelled.startsAt - 23 * HOUR)).toEqual({ sent: 0, skipped: 0, failed: 0 });
+    await scan(cancelled.startsAt - 23 * HOUR);
     expect(await reminders(agency.orgId, cancelled.id)).toEqual([]);
 
     const bare = await createMessagingAgency(app);
     const bareAgent = (await createAgent(app, bare.orgId, { firstName: 'Ana' })).id;
     const untemplated = await appointment(30 * HOUR, bare, bareAgent);
-    expect(await scan(untemplated.startsAt - 23 * HOUR)).toMatchObject({ sent: 0, skipped: 1 });
+    await scan(untemplated.startsAt - 23 * HOUR);
     expect((await reminders(bare.orgId, untemplated.id)).map((r) => r.reason)).toEqual(['NO_TEMPLATE']);
 
     const twinAgent = (await createAgent(app, agency.testOrgId, { firstName: 'Test' })).id;
@@ -293,7 +297,7 @@ describe('the reminder scan', () => {
     ).data.id as string;
     const twin = { ...agency, orgId: agency.testOrgId, contactId: twinContact };
     const testVisit = await appointment(30 * HOUR, twin, twinAgent, twinContact);
-    expect(await scan(testVisit.startsAt - 23 * HOUR)).toMatchObject({ sent: 0, skipped: 1 });
+    await scan(testVisit.startsAt - 23 * HOUR);
     expect((await reminders(agency.testOrgId, testVisit.id)).map((r) => r.reason)).toEqual(['TEST_MODE']);
     expect(await storedMessages(agency.testOrgId, twinContact)).toEqual([]);
   });

@@ -4,6 +4,30 @@
  */
 
 export interface paths {
+  '/v1/agents/{id}/booking': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An agent's booking page and hours
+     * @description Secret or read-only secret key with `appointments:read`. The agent's booking page (`bookingSlug`) and hours: weekdays, one or more ranges a day (`weeklyHours`), slot length, buffer, minimum notice, horizon, `maxPerDay`, time zone (docs/booking.md). 404 for an agent not the organization's.
+     */
+    get: operations['agents.booking.get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change an agent's booking page and hours
+     * @description Secret key with `appointments:write` at access level 3. The agent's booking page (`bookingSlug`) and hours: weekdays, one or more ranges a day (`weeklyHours`), slot length, buffer, minimum notice, horizon, `maxPerDay`, time zone (docs/booking.md). `booking` merges member by member onto the current settings (the organization’s time zone when booking is turned on without one); `booking: null` turns online booking off. Appointments already booked stay. Records `agent.updated`. 409 DUPLICATE for a booking slug taken in the organization.
+     */
+    patch: operations['agents.booking.update'];
+    trace?: never;
+  };
   '/v1/events': {
     parameters: {
       query?: never;
@@ -3654,6 +3678,63 @@ export interface components {
       /** @description The booking page (/v1/booking/{slug}); null when the agent takes no online bookings */
       bookingSlug: string | null;
     };
+    AgentBooking: {
+      /** @example agt_0VhJ3kQ2Zt8mX1pR4sT6uE */
+      agentId: string;
+      bookingSlug: string | null;
+      booking: components['schemas']['AgentBookingSettings'] | null;
+      /** @description Active, with a booking slug and booking settings: listed by GET /v1/booking/agents */
+      bookable: boolean;
+    };
+    UpdateAgentBookingBody: {
+      bookingSlug?: string | null;
+      booking?: {
+        /** @description Bookings are CONFIRMED at once when true, SCHEDULED (to be confirmed) otherwise */
+        autoConfirm?: boolean;
+        /** @description ISO weekdays the default hours apply to */
+        weekdays?: number[];
+        /**
+         * @description HH:MM, 24-hour clock
+         * @example 09:00
+         */
+        startTime?: string;
+        /**
+         * @description HH:MM, 24-hour clock
+         * @example 18:00
+         */
+        endTime?: string;
+        /** @description Hours per weekday that replace the default hours on that weekday; several windows a day (a split day) are allowed, they must not overlap */
+        weeklyHours?: {
+          /** @description ISO weekday: 1 = Monday .. 7 = Sunday */
+          weekday: number;
+          /**
+           * @description HH:MM, 24-hour clock
+           * @example 09:00
+           */
+          startTime: string;
+          /**
+           * @description HH:MM, 24-hour clock
+           * @example 18:00
+           */
+          endTime: string;
+        }[];
+        /** @description Length of a slot and step of the grid */
+        slotMinutes?: number;
+        /** @description Free time kept before and after every appointment */
+        bufferMinutes?: number;
+        /** @description How far ahead slots are offered */
+        horizonDays?: number;
+        /** @description How soon the earliest slot may start */
+        minNoticeMinutes?: number;
+        /** @description Most appointments a day (the agent's calendar day); null: no limit */
+        maxPerDay?: number | null;
+        /**
+         * @description IANA time zone (Europe/Madrid): the hours, dates and slots are wall-clock times there; when booking is turned on without one, the organization's at that moment (GET /v1/calendar/settings), kept if the organization's changes later
+         * @example Europe/Madrid
+         */
+        timezone?: string;
+      } | null;
+    };
     Coordinates: {
       latitude: number;
       longitude: number;
@@ -6611,6 +6692,548 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  'agents.booking.get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "bookingSlug": "lucia-garcia",
+           *         "booking": {
+           *           "autoConfirm": true,
+           *           "timezone": "Europe/Madrid",
+           *           "weekdays": [
+           *             1
+           *           ],
+           *           "startTime": "09:00",
+           *           "endTime": "18:00",
+           *           "weeklyHours": [
+           *             {
+           *               "weekday": 1,
+           *               "startTime": "09:00",
+           *               "endTime": "18:00"
+           *             }
+           *           ],
+           *           "slotMinutes": 5,
+           *           "bufferMinutes": 0,
+           *           "horizonDays": 1,
+           *           "minNoticeMinutes": 0,
+           *           "maxPerDay": 1
+           *         },
+           *         "bookable": true
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['AgentBooking'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'agents.booking.update': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "bookingSlug": "lucia-garcia",
+         *       "booking": {
+         *         "autoConfirm": true,
+         *         "weekdays": [
+         *           1
+         *         ],
+         *         "startTime": "09:00",
+         *         "endTime": "18:00",
+         *         "weeklyHours": [
+         *           {
+         *             "weekday": 1,
+         *             "startTime": "09:00",
+         *             "endTime": "18:00"
+         *           }
+         *         ],
+         *         "slotMinutes": 5,
+         *         "bufferMinutes": 0,
+         *         "horizonDays": 1,
+         *         "minNoticeMinutes": 0,
+         *         "maxPerDay": 1,
+         *         "timezone": "Europe/Madrid"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['UpdateAgentBookingBody'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "bookingSlug": "lucia-garcia",
+           *         "booking": {
+           *           "autoConfirm": true,
+           *           "timezone": "Europe/Madrid",
+           *           "weekdays": [
+           *             1
+           *           ],
+           *           "startTime": "09:00",
+           *           "endTime": "18:00",
+           *           "weeklyHours": [
+           *             {
+           *               "weekday": 1,
+           *               "startTime": "09:00",
+           *               "endTime": "18:00"
+           *             }
+           *           ],
+           *           "slotMinutes": 5,
+           *           "bufferMinutes": 0,
+           *           "horizonDays": 1,
+           *           "minNoticeMinutes": 0,
+           *           "maxPerDay": 1
+           *         },
+           *         "bookable": true
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['AgentBooking'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
   'events.catalog': {
     parameters: {
       query?: {

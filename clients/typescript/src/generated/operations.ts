@@ -6,6 +6,24 @@ import type { ApiResult, Body, Item, OperationSpec, PagePromise, Query, RequestO
 
 /** Every operation the client calls, by operationId: how to build its request. */
 export const OPERATIONS = {
+  'agents.booking.get': {
+    method: 'GET',
+    path: '/v1/agents/{id}/booking',
+    pathParams: ['id'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'agents.booking.update': {
+    method: 'PATCH',
+    path: '/v1/agents/{id}/booking',
+    pathParams: ['id'],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
   'analytics.events.create': {
     method: 'POST',
     path: '/v1/events',
@@ -922,6 +940,30 @@ export type ClientOperationId = keyof typeof OPERATIONS;
 
 /** One method per operation, grouped by the dotted parts of its operationId. */
 export interface Api {
+  agents: {
+    booking: {
+      /**
+       * An agent's booking page and hours
+       *
+       * Secret or read-only secret key with `appointments:read`. The agent's booking page (`bookingSlug`) and hours: weekdays, one or more ranges a day (`weeklyHours`), slot length, buffer, minimum notice, horizon, `maxPerDay`, time zone (docs/booking.md). 404 for an agent not the organization's.
+       *
+       * `GET /v1/agents/{id}/booking` (agents.booking.get)
+       */
+      get(id: string, options?: RequestOptions): Promise<ApiResult<'agents.booking.get'>>;
+      /**
+       * Change an agent's booking page and hours
+       *
+       * Secret key with `appointments:write` at access level 3. The agent's booking page (`bookingSlug`) and hours: weekdays, one or more ranges a day (`weeklyHours`), slot length, buffer, minimum notice, horizon, `maxPerDay`, time zone (docs/booking.md). `booking` merges member by member onto the current settings (the organization’s time zone when booking is turned on without one); `booking: null` turns online booking off. Appointments already booked stay. Records `agent.updated`. 409 DUPLICATE for a booking slug taken in the organization.
+       *
+       * `PATCH /v1/agents/{id}/booking` (agents.booking.update)
+       */
+      update(
+        id: string,
+        body: Body<'agents.booking.update'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'agents.booking.update'>>;
+    };
+  };
   analytics: {
     events: {
       /**
