@@ -2479,13 +2479,6 @@ ALTER TABLE ONLY public.finder_searches
     ADD CONSTRAINT finder_searches_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
--- Name: idempotency_keys idempotency_keys_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.idempotency_keys
-    ADD CONSTRAINT idempotency_keys_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
-
---
 -- Name: leads leads_contact_id_contacts_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 

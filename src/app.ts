@@ -10,6 +10,7 @@ import { registerAuth, registerBatchCharges } from './platform/auth/auth.plugin.
 import { fastifyCookie } from '@fastify/cookie';
 import { ConsoleSessions } from './platform/auth/console-sessions.ts';
 import { KeyVerifier } from './platform/auth/key-verifier.ts';
+import { OrganizationStates } from './platform/auth/organization-states.ts';
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -93,6 +94,14 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
 
   const verifier = new KeyVerifier(deps.db, app.log);
+  const states = new OrganizationStates(deps.db);
+  // An organization, agent or key change made here is seen by this process's next request.
+  const invalidator = {
+    invalidate() {
+      verifier.invalidate();
+      states.invalidate();
+    },
+  };
   const limits = RateLimits.create(
     config.redisUrl,
     {
@@ -131,9 +140,16 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   // Parses Cookie headers before the auth hook reads the console's session cookie.
   await app.register(fastifyCookie, { hook: 'onRequest' });
   const consoleSessions = new ConsoleSessions(deps.db, deps.clock);
-  registerAuth(app, { verifier, limits, adminToken: config.adminToken, consoleSessions });
-  registerInputGuard(app);
   const secrets = deps.secrets ?? openSecretBox(config);
+  registerAuth(app, {
+    verifier,
+    limits,
+    adminToken: config.adminToken,
+    consoleSessions,
+    states,
+    tokenCredentials: FEATURES.flatMap((feature) => feature.credentials?.({ db: deps.db, secrets }) ?? []),
+  });
+  registerInputGuard(app);
   registerIdempotency(app, deps.db, secrets);
   // After the idempotency plugin: a batch's write points are counted after its key is claimed.
   registerBatchCharges(app, limits);
@@ -164,7 +180,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   const context: AppContext = {
     config,
     db: deps.db,
-    verifier,
+    verifier: invalidator,
     clock: deps.clock ?? (() => new Date()),
     lookup: deps.lookup,
     demoPortal: deps.demoPortal ?? { publishableKey: null },

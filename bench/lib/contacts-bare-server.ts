@@ -10,7 +10,7 @@ import {
   ListContactsQuerySchema,
 } from '../../src/features/contacts/contacts.schema.ts';
 import { listContacts } from '../../src/features/contacts/contacts.service.ts';
-import type { Principal } from '../../src/platform/auth/principal.ts';
+import type { Caller } from '../../src/platform/auth/caller.ts';
 import { CursorMetaSchema, PageMetaSchema } from '../../src/platform/http/schemas.ts';
 import { listenBareTenantRoute, type BareTenantRouteOptions } from './bare-tenant-route.ts';
 import { serveChild } from './protocol.ts';
@@ -25,8 +25,8 @@ serveChild<ContactsBareServerOptions>((options) =>
     querystring: ListContactsQuerySchema,
     response: ContactListResponseSchema,
     read: (db, organizationId, query) => {
-      const principal = { organization: { id: organizationId } } as unknown as Principal;
-      return listContacts(db, principal, query as never);
+      const caller = { organization: { id: organizationId } } as unknown as Caller;
+      return listContacts(db, caller, query as never);
     },
   }),
 );

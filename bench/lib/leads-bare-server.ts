@@ -15,15 +15,16 @@ import { captureLead } from '../../src/features/leads/leads.service.ts';
 // The feature list registers every event type in the catalog `recordEvent` checks against (the app
 // imports it; this bare route does not build the app).
 import '../../src/features.ts';
-import type { Principal } from '../../src/platform/auth/principal.ts';
+import type { Caller } from '../../src/platform/auth/caller.ts';
 import { listenBareTenantRoute, type BareTenantRouteOptions } from './bare-tenant-route.ts';
 import { serveChild } from './protocol.ts';
 
 export type LeadsBareServerOptions = BareTenantRouteOptions;
 
-/** What captureLead reads of the principal: the organization, its country, the key's agent. */
-function principalOf(organizationId: string): Principal {
+/** What captureLead reads of the caller: the organization, its country, the key's agent. */
+function callerOf(organizationId: string): Caller {
   return {
+    credential: 'api_key',
     keyId: 'key_bare',
     keyPrefix: 'pk_live_bare',
     keyType: 'publishable',
@@ -45,8 +46,10 @@ function principalOf(organizationId: string): Principal {
       mcpMaskPersonalData: false,
       defaultLanguage: 'en',
       otherLanguages: [],
+      timezone: 'Europe/Madrid',
     },
     limits: { requestsPerMinute: 100_000, writesPerMinute: 100_000 },
+    grants: { scopes: ['leads:write'], accessLevel: 1 },
   };
 }
 
@@ -60,7 +63,7 @@ serveChild<LeadsBareServerOptions>((options) =>
     status: 201,
     transaction: true,
     read: async (db, organizationId, _query, request) => ({
-      data: await captureLead(db, principalOf(organizationId), request.body as CreateLeadBody),
+      data: await captureLead(db, callerOf(organizationId), request.body as CreateLeadBody),
     }),
   }),
 );

@@ -2,7 +2,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../db/database.ts';
-import { principalOf } from '../platform/auth/auth.plugin.ts';
+import { callerOf } from '../platform/auth/auth.plugin.ts';
 import { Errors } from '../platform/errors/errors.ts';
 import { SECRET_KEYS } from '../platform/http/route-config.ts';
 import { ErrorResponseSchema, ref } from '../platform/http/schemas.ts';
@@ -64,7 +64,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ db: Database; tools?: McpToo
       if (!JSONRPCMessageSchema.safeParse(request.body).success) throw notAMessage();
       const server = buildMcpServer(compiled, {
         db,
-        principal: principalOf(request),
+        caller: callerOf(request),
         log: request.log,
         requestId: request.id,
       });

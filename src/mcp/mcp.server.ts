@@ -90,8 +90,8 @@ function toolError(text: string): CallToolResult {
 }
 
 /** The missing scopes of `tool` for this key, as the refusal names them. */
-export function missingScopes(tool: McpToolDefinition, context: Pick<McpToolContext, 'principal'>) {
-  return tool.scopes.filter((scope) => !context.principal.scopes.includes(scope));
+export function missingScopes(tool: McpToolDefinition, context: Pick<McpToolContext, 'caller'>) {
+  return tool.scopes.filter((scope) => !context.caller.scopes.includes(scope));
 }
 
 /**
@@ -118,7 +118,7 @@ async function callTool(
     const raw = await tool.run(context, args);
     context.log.info({ tool: tool.name }, 'mcp tool call');
     // One place masks every tool's result, so no tool can leak what the organization hides.
-    const masked = context.principal.organization.mcpMaskPersonalData;
+    const masked = context.caller.organization.mcpMaskPersonalData;
     const result = masked ? maskPersonalData(raw) : raw;
     const summary = tool.summarize(raw, args);
     return {
@@ -147,7 +147,7 @@ export function buildMcpServer(tools: CompiledTool[], context: McpToolContext): 
     { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  const masked = context.principal.organization.mcpMaskPersonalData;
+  const masked = context.caller.organization.mcpMaskPersonalData;
   for (const { definition, input, output, maskedOutput } of tools) {
     server.registerTool(
       definition.name,

@@ -71,9 +71,9 @@ const ONE = pageRequest({ page: 1, pageSize: 1 });
 const FIRST_PROPERTY = { page: 1, pageSize: 1 } as PortalListQuery;
 
 /** Headline counts, each read through its feature's list service (one row plus its total). */
-async function headlineCounts({ db, principal }: McpToolContext): Promise<Summary['counts']> {
-  const organizationId = principal.organization.id;
-  const holds = (scope: Scope) => principal.scopes.includes(scope);
+async function headlineCounts({ db, caller }: McpToolContext): Promise<Summary['counts']> {
+  const organizationId = caller.organization.id;
+  const holds = (scope: Scope) => caller.scopes.includes(scope);
   const now = new Date();
   const counts: Summary['counts'] = {};
   if (holds('portal:read')) {
@@ -81,13 +81,13 @@ async function headlineCounts({ db, principal }: McpToolContext): Promise<Summar
       await searchPortalProperties(db, organizationId, FIRST_PROPERTY),
     ).meta.total;
   }
-  if (holds('contacts:read')) counts.contacts = pageOnly(await listContacts(db, principal, ONE)).meta.total;
+  if (holds('contacts:read')) counts.contacts = pageOnly(await listContacts(db, caller, ONE)).meta.total;
   if (holds('deals:read')) {
     counts.openDeals = pageOnly(await listDeals(db, organizationId, { status: 'OPEN' }, ONE)).meta.total;
   }
   if (holds('tasks:read')) {
-    counts.pendingTasks = (await listPendingTasks(db, organizationId, {}, ONE)).meta.total;
-    counts.overdueTasks = (await listPendingTasks(db, organizationId, { dueBefore: now }, ONE)).meta.total;
+    counts.pendingTasks = (await listPendingTasks(db, caller, {}, ONE)).meta.total;
+    counts.overdueTasks = (await listPendingTasks(db, caller, { dueBefore: now }, ONE)).meta.total;
   }
   if (holds('appointments:read')) {
     let upcoming = 0;
@@ -113,8 +113,8 @@ export function summaryTool(tools: McpToolDefinition[]): McpToolDefinition {
     input: Type.Object({}, { additionalProperties: false }),
     output: SummarySchema,
     run: async (context) => {
-      const key = describeKey(context.principal);
-      const held = context.principal.scopes as readonly string[];
+      const key = describeKey(context.caller);
+      const held = context.caller.scopes as readonly string[];
       return {
         organization: {
           id: key.organization.id,

@@ -3,7 +3,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../src/db/database.ts';
 import { events } from '../../src/db/schema.ts';
-import { principalOf } from '../../src/platform/auth/auth.plugin.ts';
+import { callerOf } from '../../src/platform/auth/auth.plugin.ts';
 import { Errors } from '../../src/platform/errors/errors.ts';
 import { defineEvent, eventCatalog } from '../../src/platform/events/catalog.ts';
 import { recordEvent } from '../../src/platform/events/record.ts';
@@ -51,7 +51,7 @@ export function probePlugin(db: Database): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const { organization } = principalOf(request);
+        const { organization } = callerOf(request);
         const { text, delayMs, fail } = request.body;
         if (fail === 'crash') throw new Error('probe crashed with SECRET_DETAIL');
         if (fail === 'conflict') throw Errors.duplicate('probe conflict');
@@ -94,7 +94,7 @@ export function probePlugin(db: Database): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const { organization } = principalOf(request);
+        const { organization } = callerOf(request);
         const rows = await db.tenantTx(organization.id, (tx) =>
           tx
             .select()

@@ -203,15 +203,9 @@ describe('headers in the document', () => {
       expect(
         parameters(path, route.method.toLowerCase()).includes(reference),
         `${route.method} ${path}`,
-        // Every POST but the MCP endpoint's and admin ones with no organization to scope the key to
-        // (a roll scopes it to the key's organization itself: decision 0212).
-      ).toBe(
-        route.method === 'POST' &&
-          route.url !== '/mcp' &&
-          (route.kind !== 'admin' ||
-            route.url.includes(':orgId') ||
-            route.url === '/admin/v1/api-keys/:keyId/roll'),
-      );
+        // Every POST but the MCP endpoint's (JSON-RPC): the operator's own (creating an organization)
+        // included, scoped to the operator (decision 0241).
+      ).toBe(route.method === 'POST' && route.url !== '/mcp');
     }
     const parameter = (
       doc.components as unknown as { parameters: Record<string, { schema: { pattern: string } }> }

@@ -92,12 +92,18 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
       for (const route of await routes()) {
         const where = `${route.method} ${route.url}`;
         expect(route.operationId, where).toBeTruthy();
-        expect(route.kind, `${where} declares config.auth, config.admin or config.public`).toBeDefined();
+        expect(
+          route.kind,
+          `${where} declares config.auth, config.admin, config.console, config.credential or config.public`,
+        ).toBeDefined();
         expect(route.hasResponseSchema, where).toBe(true);
         // Under /v1 only keyed routes, but the description and the routes whose URL carries its own
-        // credential (a visitor's manage link: a token the service signed, decision 0237).
+        // credential (a visitor's manage link: a token the service signed, decision 0237), resolved and
+        // checked at the edge like a key (decision 0241).
         if (route.url.startsWith('/v1/') && route.url !== '/v1/openapi.json')
-          expect(route.kind, where).toBe(route.url.includes('/:token') ? 'public' : 'keyed');
+          expect(route.kind, where).toBe(route.url.includes('/:token') ? 'token' : 'keyed');
+        // A URL that carries a token is never public: its token is a credential.
+        if (route.url.includes(':token')) expect(route.kind, where).toBe('token');
         if (route.url.startsWith('/admin/')) expect(route.kind, where).toBe('admin');
         if (route.kind === 'keyed') {
           expect(route.auth?.keyTypes.length, where).toBeGreaterThan(0);
@@ -114,7 +120,8 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
 
     it('answers 401 to every keyed route without a key, and to every admin route without the token', async () => {
       for (const route of await routes()) {
-        if (route.kind === 'public') continue;
+        // A URL credential that is missing or wrong is a 404 (the credential matrix proves it).
+        if (route.kind === 'public' || route.kind === 'token') continue;
         const response = await app.inject({
           method: route.method as Method,
           url: fill(route.url),

@@ -179,9 +179,11 @@ export type IdempotencyStatus = (typeof IDEMPOTENCY_STATUSES)[number];
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    organizationId: text('organization_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /**
+     * The organization the key is scoped to, or OPERATOR_IDEMPOTENCY_SCOPE for the operator's own POSTs
+     * (no foreign key since migration 0026: that scope names no organization; rows expire in 24 h).
+     */
+    organizationId: text('organization_id').notNull(),
     key: text('key').notNull(),
     /** SHA-256 of method, route and body: a reuse with anything else is a 409. */
     fingerprint: text('fingerprint').notNull(),

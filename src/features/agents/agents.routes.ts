@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
-import { actorOf } from '../../platform/auth/principal.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
+import { actorOf } from '../../platform/auth/caller.ts';
 import { ANY_KEY, SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { ErrorResponseSchema, ref, DeletedResponseSchema } from '../../platform/http/schemas.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
@@ -52,7 +52,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
       },
     },
     async (request) => ({
-      data: await agents.getAgentBooking(db, principalOf(request).organization.id, request.params.id),
+      data: await agents.getAgentBooking(db, callerOf(request).organization.id, request.params.id),
     }),
   );
 
@@ -75,14 +75,14 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
       },
     },
     async (request) => {
-      const principal = principalOf(request);
+      const caller = callerOf(request);
       return {
         data: await agents.updateAgentBooking(
           db,
-          principal.organization.id,
+          caller.organization.id,
           request.params.id,
           request.body,
-          actorOf(principal),
+          actorOf(caller),
         ),
       };
     },
@@ -104,7 +104,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         response: { 200: PortalAgentListResponseSchema },
       },
     },
-    async (request) => agents.listPortalAgents(db, principalOf(request).organization.id, request.query),
+    async (request) => agents.listPortalAgents(db, callerOf(request).organization.id, request.query),
   );
 
   app.post(

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { ANY_KEY } from '../../platform/http/route-config.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
 import {
@@ -36,7 +36,7 @@ const routes: FastifyPluginAsyncTypebox<analytics.AnalyticsDeps> = async (app, d
       },
     },
     async (request) => {
-      await analytics.acceptEvent(deps, principalOf(request).organization.id, request.body);
+      await analytics.acceptEvent(deps, callerOf(request).organization.id, request.body);
       return { data: { success: true as const } };
     },
   );

@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
+import { OPERATOR_GRANTOR } from '../../platform/auth/credentials.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
 import {
   ApiKeyListResponseSchema,
@@ -40,7 +42,9 @@ export const apiKeysAdminRoutes: FastifyPluginAsyncTypebox<apiKeys.ApiKeysDeps> 
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ data: await apiKeys.createApiKey(deps, request.params.orgId, request.body) }),
+      reply.code(201).send({
+        data: await apiKeys.createApiKey(deps, callerOf(request), request.params.orgId, request.body),
+      }),
   );
 
   app.get(
@@ -101,13 +105,15 @@ export const apiKeysAdminRoutes: FastifyPluginAsyncTypebox<apiKeys.ApiKeysDeps> 
         response: { 200: ApiKeyResponseSchema },
       },
     },
-    async (request) => ({ data: await apiKeys.updateApiKey(deps, request.params.keyId, request.body) }),
+    async (request) => ({
+      data: await apiKeys.updateApiKey(deps, OPERATOR_GRANTOR, request.params.keyId, request.body),
+    }),
   );
 
   app.post(
     '/admin/v1/api-keys/:keyId/roll',
     {
-      config: { ...ADMIN, idempotency: true },
+      config: ADMIN,
       schema: {
         operationId: 'admin.apiKeys.roll',
         summary: 'Roll a key: a new key with the same settings, the old one valid for an overlap',
@@ -133,6 +139,8 @@ export const apiKeysAdminRoutes: FastifyPluginAsyncTypebox<apiKeys.ApiKeysDeps> 
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ data: await apiKeys.rollApiKey(deps, request.params.keyId, request.body) }),
+      reply
+        .code(201)
+        .send({ data: await apiKeys.rollApiKey(deps, OPERATOR_GRANTOR, request.params.keyId, request.body) }),
   );
 };

@@ -10,6 +10,8 @@ import {
   isScope,
   type Scope,
 } from '../../platform/auth/scopes.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
+import { OPERATOR_ACTOR } from '../../platform/auth/credentials.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
@@ -36,10 +38,27 @@ export interface ApiKeysDeps {
 }
 
 /**
- * Operator actions are recorded with a SYSTEM actor. The developer console passes its own
- * (`{kind: 'CONSOLE', userId: <console session id>}`) to the functions below.
+ * Who makes or rolls a key: what it may grant (privilege never grows, decision 0241) and who the
+ * events name. The operator (OPERATOR_GRANTOR) grants anything; a console session's caller only what
+ * the console offers.
  */
-const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
+export type Grantor = Pick<Caller, 'credential' | 'grants'> & { actor?: Actor };
+
+/**
+ * 403 unless a key with `scopes` at `accessLevel` is within what `grantor` may grant: a credential
+ * never makes or rolls one with more rights than it holds itself.
+ */
+function requireGrantable(grantor: Grantor, scopes: readonly Scope[], accessLevel: number, doing: string) {
+  const beyond = scopes.filter((scope) => !grantor.grants.scopes.includes(scope));
+  if (beyond.length === 0 && accessLevel <= grantor.grants.accessLevel) return;
+  const what = [
+    ...(beyond.length > 0 ? [`the scopes ${beyond.join(', ')}`] : []),
+    ...(accessLevel > grantor.grants.accessLevel ? [`access level ${accessLevel}`] : []),
+  ].join(' and ');
+  throw Errors.forbidden(
+    `A ${grantor.credential.replaceAll('_', ' ')} cannot ${doing} a key with ${what}: only your operator can (support approval)`,
+  );
+}
 
 function toAdminApiKey(row: ApiKeyRow): AdminApiKey {
   const defaults = KEY_TYPE_LIMITS[row.type];
@@ -103,10 +122,11 @@ function checkScopes(type: KeyType, scopes: readonly Scope[]): void {
  */
 export async function createApiKey(
   deps: ApiKeysDeps,
+  grantor: Grantor,
   organizationId: string,
   body: CreateApiKeyBody,
-  actor: Actor = OPERATOR,
 ): Promise<CreatedApiKey> {
+  const actor = grantor.actor ?? OPERATOR_ACTOR;
   const record = await loadOrganization(deps, organizationId);
   const isTwin = record.row.liveOrganizationId !== null;
   const mode: KeyMode = body.mode ?? (isTwin ? 'test' : 'live');
@@ -125,6 +145,7 @@ export async function createApiKey(
   if (type === 'publishable' && accessLevel !== 1) {
     throw Errors.invalidField('body.accessLevel', 'must be 1 for a publishable key');
   }
+  requireGrantable(grantor, scopes, accessLevel, 'make');
   if (type === 'read_only_secret' && (body.writeLimitPerMinute ?? 0) > 0) {
     throw Errors.invalidField('body.writeLimitPerMinute', 'must be 0 for a read-only key');
   }
@@ -191,10 +212,11 @@ export async function listApiKeys(deps: ApiKeysDeps, organizationId: string, que
  */
 export async function updateApiKey(
   deps: ApiKeysDeps,
+  grantor: Grantor,
   keyId: string,
   body: UpdateApiKeyBody,
-  actor: Actor = OPERATOR,
 ): Promise<AdminApiKey> {
+  const actor = grantor.actor ?? OPERATOR_ACTOR;
   const current = await loadApiKey(deps, keyId);
   if (current.status === 'deactivated' && body.status !== undefined && body.status !== 'deactivated') {
     throw Errors.invalidField('body.status', 'cannot change: a deactivated key stays deactivated');
@@ -247,11 +269,14 @@ export async function apiKeyOrganizationId(deps: ApiKeysDeps, keyId: string): Pr
  */
 export async function rollApiKey(
   deps: ApiKeysDeps,
+  grantor: Grantor,
   keyId: string,
   body: RollApiKeyBody,
-  actor: Actor = OPERATOR,
 ): Promise<RolledApiKey> {
+  const actor = grantor.actor ?? OPERATOR_ACTOR;
   const current = await loadApiKey(deps, keyId);
+  // The new key has the old one's rights: a console session cannot roll an operator-made key into one.
+  requireGrantable(grantor, current.scopes.filter(isScope), current.accessLevel, 'roll');
   const now = Date.now();
   if (current.status === 'deactivated') {
     throw Errors.conflict(`API key ${keyId} is deactivated: create a new key instead of rolling it`);

@@ -2,7 +2,6 @@
 // `<organization>.<appointment>.<key id>.<signature>`, no key needed; the booking answers it, the
 // reminders carry it, the booking's self-service routes open it.
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
-import { Errors } from '../../platform/errors/errors.ts';
 import { isId } from '../../platform/ids/ids.ts';
 
 const CONTEXT = 'visit-manage';
@@ -23,17 +22,16 @@ export function manageUrl(
   return `${origin}/visits/${manageToken(secrets, organizationId, appointmentId)}`;
 }
 
-/** The organization and appointment a token names; 404 for anything this service did not sign. */
+/** The organization and appointment a token names; null for anything this service did not sign. */
 export function openManageToken(
   secrets: SecretBox,
   token: string,
-): { organizationId: string; appointmentId: string } {
+): { organizationId: string; appointmentId: string } | null {
   const [organizationId = '', appointmentId = '', keyId = '', tag = '', ...rest] = token.split('.');
   const signed =
     rest.length === 0 &&
     isId(organizationId, 'org') &&
     isId(appointmentId, 'apt') &&
     secrets.verify(`${keyId}.${tag}`, `${organizationId}.${appointmentId}`, CONTEXT);
-  if (!signed) throw Errors.notFound('Visit', 'this link');
-  return { organizationId, appointmentId };
+  return signed ? { organizationId, appointmentId } : null;
 }

@@ -22,9 +22,9 @@ export const listAppointmentsTool = defineTool({
   scopes: ['appointments:read'],
   input: ListAppointmentsInputSchema,
   output: ListOf(ref(AppointmentSchema)),
-  run: ({ db, principal }, args: Static<typeof ListAppointmentsInputSchema>) => {
+  run: ({ db, caller }, args: Static<typeof ListAppointmentsInputSchema>) => {
     const { filter, page } = pagedArguments(args);
-    return listAppointments(db, principal.organization.id, filter, page);
+    return listAppointments(db, caller.organization.id, filter, page);
   },
   summarize: (result) => pageSummary(result, 'appointment'),
 });

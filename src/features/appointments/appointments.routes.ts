@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { CURSOR_MODE_DESCRIPTION } from '../../platform/http/pagination.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { ErrorResponseSchema, ref, DeletedResponseSchema } from '../../platform/http/schemas.ts';
@@ -45,7 +45,7 @@ export const appointmentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = a
         response: { 200: AppointmentListResponseSchema },
       },
     },
-    async (request) => read.searchAppointments(db, principalOf(request).organization.id, request.query),
+    async (request) => read.searchAppointments(db, callerOf(request).organization.id, request.query),
   );
 
   app.get(
@@ -65,7 +65,7 @@ export const appointmentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = a
       },
     },
     async (request) => ({
-      data: await read.findAppointment(db, principalOf(request).organization.id, request.params.id),
+      data: await read.findAppointment(db, callerOf(request).organization.id, request.params.id),
     }),
   );
 

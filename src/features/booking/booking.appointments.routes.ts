@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
-import { actorOf } from '../../platform/auth/principal.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
+import { actorOf } from '../../platform/auth/caller.ts';
 import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
 import { AppointmentResponseSchema, cancelAppointment } from '../appointments/index.ts';
 import {
@@ -51,7 +51,7 @@ export const bookingAppointmentsRoutes: FastifyPluginAsyncTypebox<{ db: Database
       },
     },
     async (request, reply) => {
-      const appointment = await writes.createApiAppointment(db, principalOf(request), request.body);
+      const appointment = await writes.createApiAppointment(db, callerOf(request), request.body);
       return reply.code(201).send({ data: appointment });
     },
   );
@@ -76,7 +76,7 @@ export const bookingAppointmentsRoutes: FastifyPluginAsyncTypebox<{ db: Database
       },
     },
     async (request) => ({
-      data: await writes.rescheduleAppointment(db, principalOf(request), request.params.id, request.body),
+      data: await writes.rescheduleAppointment(db, callerOf(request), request.params.id, request.body),
     }),
   );
 
@@ -99,14 +99,14 @@ export const bookingAppointmentsRoutes: FastifyPluginAsyncTypebox<{ db: Database
       },
     },
     async (request) => {
-      const principal = principalOf(request);
+      const caller = callerOf(request);
       return {
         data: await cancelAppointment(
           db,
-          principal.organization.id,
+          caller.organization.id,
           request.params.id,
           request.body.reason,
-          actorOf(principal),
+          actorOf(caller),
         ),
       };
     },

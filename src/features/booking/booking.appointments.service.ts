@@ -1,7 +1,7 @@
 import type { Database, Tx } from '../../db/database.ts';
 import { databaseError, EXCLUSION_VIOLATION } from '../../db/errors.ts';
 import type { AgentBookingSettings } from '../../db/schema.ts';
-import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { newId } from '../../platform/ids/ids.ts';
 import { findBookingAgentById } from '../agents/index.ts';
@@ -62,10 +62,10 @@ async function slotAtomic<T>(body: { date: string; startTime: string }, work: ()
  */
 export async function createApiAppointment(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   body: CreateApiAppointmentBody,
 ): Promise<Appointment> {
-  return db.tenantTx(principal.organization.id, (tx) => createApiAppointmentInTx(tx, principal, body));
+  return db.tenantTx(caller.organization.id, (tx) => createApiAppointmentInTx(tx, caller, body));
 }
 
 /**
@@ -76,10 +76,10 @@ export async function createApiAppointment(
  */
 export async function createApiAppointmentInTx(
   tx: Tx,
-  principal: Principal,
+  caller: Caller,
   body: CreateApiAppointmentBody,
 ): Promise<Appointment> {
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   return slotAtomic(body, async () => {
     const agent = await findBookingAgentById(tx, organizationId, body.agentId);
     if (!agent)
@@ -105,7 +105,7 @@ export async function createApiAppointmentInTx(
       notes: null,
     });
     await recomputeContactScore(tx, organizationId, body.contactId);
-    await recordAppointmentCreated(tx, organizationId, row, actorOf(principal));
+    await recordAppointmentCreated(tx, organizationId, row, actorOf(caller));
     return toAppointment(row);
   });
 }
@@ -117,11 +117,11 @@ export async function createApiAppointmentInTx(
  */
 export async function rescheduleAppointment(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   appointmentId: string,
   body: RescheduleAppointmentBody,
 ): Promise<Appointment> {
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   return slotAtomic(body, () =>
     db.tenantTx(organizationId, async (tx) => {
       const current = await loadAppointment(tx, organizationId, appointmentId);
@@ -139,7 +139,7 @@ export async function rescheduleAppointment(
         organizationId,
         current,
         { startsAt: new Date(slot.startsAt), endsAt: new Date(slot.endsAt) },
-        actorOf(principal),
+        actorOf(caller),
       );
     }),
   );

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import type { AppContext } from '../../platform/features/manifest.ts';
 import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
 import {
@@ -17,18 +18,20 @@ import { AvailabilityQuerySchema, BookingAvailabilitySchema } from './booking.sc
 import { DataOf } from '../../platform/http/schemas.ts';
 
 const TAGS = ['Booking'];
-const PUBLIC = { public: true } as const;
+/** The visitor's link is the credential: the organization is checked at the edge as for any key. */
+const READ = { credential: { kind: 'visitor_link', write: false } } as const;
+const WRITE = { credential: { kind: 'visitor_link', write: true } } as const;
 const NO_KEY =
   'No key: the token of the manage link (`manageUrl` of the booking answer) is the credential, signed by the ' +
   'service and valid until the visit starts (404 for a token not ours, a deleted visit, or once it began). ';
 const NOT_FOUND = { 404: ref(ErrorResponseSchema) };
 
 /** A visitor's own visit, through the token of the link the booking answered (decision 0237). */
-export const bookingManageRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { db, secrets }) => {
+export const bookingManageRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { db }) => {
   app.get(
     '/v1/booking/manage/:token',
     {
-      config: PUBLIC,
+      config: READ,
       schema: {
         operationId: 'booking.manage.get',
         summary: 'A visitor’s own visit',
@@ -38,13 +41,13 @@ export const bookingManageRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
         response: { 200: ManagedVisitResponseSchema, ...NOT_FOUND },
       },
     },
-    async (request) => ({ data: await getManagedVisit(db, secrets, request.params.token) }),
+    async (request) => ({ data: await getManagedVisit(db, callerOf(request)) }),
   );
 
   app.get(
     '/v1/booking/manage/:token/availability',
     {
-      config: PUBLIC,
+      config: READ,
       schema: {
         operationId: 'booking.manage.availability',
         summary: 'Free slots to move a visit to',
@@ -56,14 +59,14 @@ export const bookingManageRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
       },
     },
     async (request) => ({
-      data: await managedAvailability(db, secrets, request.params.token, request.query),
+      data: await managedAvailability(db, callerOf(request), request.query),
     }),
   );
 
   app.post(
     '/v1/booking/manage/:token/cancel',
     {
-      config: { ...PUBLIC, optionalBody: true },
+      config: { ...WRITE, optionalBody: true },
       schema: {
         operationId: 'booking.manage.cancel',
         summary: 'The visitor cancels their visit',
@@ -78,14 +81,14 @@ export const bookingManageRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
       },
     },
     async (request) => ({
-      data: await cancelManagedVisit(db, secrets, request.params.token, request.body ?? {}),
+      data: await cancelManagedVisit(db, callerOf(request), request.body ?? {}),
     }),
   );
 
   app.post(
     '/v1/booking/manage/:token/move',
     {
-      config: PUBLIC,
+      config: WRITE,
       schema: {
         operationId: 'booking.manage.move',
         summary: 'The visitor moves their visit to another free slot',
@@ -106,6 +109,6 @@ export const bookingManageRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
         },
       },
     },
-    async (request) => ({ data: await moveManagedVisit(db, secrets, request.params.token, request.body) }),
+    async (request) => ({ data: await moveManagedVisit(db, callerOf(request), request.body) }),
   );
 };

@@ -4,7 +4,10 @@
 import type { Database, Tx } from '../../db/database.ts';
 import { databaseError, EXCLUSION_VIOLATION } from '../../db/errors.ts';
 import type { AgentBookingSettings, AppointmentRow } from '../../db/schema.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
+import type { TokenCredentialResolver } from '../../platform/auth/credentials.ts';
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
+import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { AppError, Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { newId } from '../../platform/ids/ids.ts';
@@ -25,6 +28,26 @@ import { wallClock } from './booking.slots.ts';
 
 /** Who the events name when a visitor acts through their link: the booking API, no key. */
 const VISITOR: Actor = { kind: 'API', userId: null };
+
+/**
+ * A visitor's manage link as a credential (manifest `credentials`, decision 0237): a token this service
+ * signed, naming the organization and the visit (the credential's id); nothing stored.
+ */
+export function visitorLinkCredential(secrets: SecretBox): TokenCredentialResolver {
+  return {
+    kind: 'visitor_link',
+    scopes: ['booking:write'],
+    actor: VISITOR,
+    notFound: () => Errors.notFound('Visit', 'this link'),
+    async resolve(token) {
+      const opened = openManageToken(secrets, token);
+      return opened && { organizationId: opened.organizationId, id: opened.appointmentId, agentId: null };
+    },
+  };
+}
+
+/** The visit a visitor-link caller holds. */
+const visitOf = (caller: Caller) => ({ organizationId: caller.organization.id, appointmentId: caller.keyId });
 const PICK = 'pick one from GET /v1/booking/manage/{token}/availability';
 const PICK_ANOTHER = 'pick another from GET /v1/booking/manage/{token}/availability';
 
@@ -78,24 +101,19 @@ function viewOf({ row, agent }: OpenVisit): ManagedVisit {
 }
 
 /** The visit a manage link names, as its visitor sees it. */
-export async function getManagedVisit(
-  db: Database,
-  secrets: SecretBox,
-  token: string,
-): Promise<ManagedVisit> {
-  const opened = openManageToken(secrets, token);
-  return viewOf(await db.readTx(opened.organizationId, (tx) => openVisit(tx, opened, false)));
+export async function getManagedVisit(db: Database, caller: Caller): Promise<ManagedVisit> {
+  const opened = visitOf(caller);
+  return viewOf(await readAs(db, caller, (tx) => openVisit(tx, opened, false)));
 }
 
 /** The agent's free slots of a month for moving the visit (its own time counts as free). */
 export async function managedAvailability(
   db: Database,
-  secrets: SecretBox,
-  token: string,
+  caller: Caller,
   query: AvailabilityQuery,
 ): Promise<BookingAvailability> {
-  const opened = openManageToken(secrets, token);
-  return db.readTx(opened.organizationId, async (tx) => {
+  const opened = visitOf(caller);
+  return readAs(db, caller, async (tx) => {
     const visit = await openVisit(tx, opened, false);
     const booking = visit.agent?.active ? visit.agent.booking : null;
     return availabilityOf(
@@ -137,12 +155,11 @@ const localTime = (visit: OpenVisit) => {
  */
 export async function cancelManagedVisit(
   db: Database,
-  secrets: SecretBox,
-  token: string,
+  caller: Caller,
   body: CancelVisitBody,
 ): Promise<ManagedVisit> {
-  const opened = openManageToken(secrets, token);
-  return db.tenantTx(opened.organizationId, async (tx) => {
+  const opened = visitOf(caller);
+  return writeAs(db, caller, async (tx) => {
     const visit = await openVisit(tx, opened, true);
     if (visit.row.status === 'CANCELLED') return viewOf(visit);
     const reason = body.reason?.trim() || undefined;
@@ -171,13 +188,12 @@ export async function cancelManagedVisit(
  */
 export async function moveManagedVisit(
   db: Database,
-  secrets: SecretBox,
-  token: string,
+  caller: Caller,
   body: MoveVisitBody,
 ): Promise<ManagedVisit> {
-  const opened = openManageToken(secrets, token);
+  const opened = visitOf(caller);
   try {
-    return await db.tenantTx(opened.organizationId, async (tx) => {
+    return await writeAs(db, caller, async (tx) => {
       const visit = await openVisit(tx, opened, true);
       requireActive(visit.row, 'moved');
       const booking: AgentBookingSettings | null = visit.agent?.active ? visit.agent.booking : null;

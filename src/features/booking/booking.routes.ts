@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../platform/features/manifest.ts';
 import { originOf } from '../../platform/http/origin.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { ANY_KEY } from '../../platform/http/route-config.ts';
 import {
   AvailabilityQuerySchema,
@@ -37,7 +37,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
       },
     },
     async (request) => ({
-      data: { data: await booking.listBookableAgents(db, principalOf(request).organization.id) },
+      data: { data: await booking.listBookableAgents(db, callerOf(request).organization.id) },
     }),
   );
 
@@ -63,7 +63,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
       data: {
         data: await booking.getAvailability(
           db,
-          principalOf(request).organization.id,
+          callerOf(request).organization.id,
           request.params.slug,
           request.query,
         ),
@@ -94,12 +94,12 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
       },
     },
     async (request, reply) => {
-      const principal = principalOf(request);
-      const receipt = await booking.bookSlot(db, principal, request.params.slug, request.body);
+      const caller = callerOf(request);
+      const receipt = await booking.bookSlot(db, caller, request.params.slug, request.body);
       const link = manageUrl(
         secrets,
         originOf(request, config.publicUrl),
-        principal.organization.id,
+        caller.organization.id,
         receipt.appointmentId,
       );
       return reply.code(201).send({ data: { data: { ...receipt, manageUrl: link } } });

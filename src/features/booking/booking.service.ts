@@ -1,7 +1,7 @@
 import type { Database, Tx } from '../../db/database.ts';
 import { databaseError, EXCLUSION_VIOLATION } from '../../db/errors.ts';
 import type { AgentBookingSettings } from '../../db/schema.ts';
-import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { newId } from '../../platform/ids/ids.ts';
@@ -250,14 +250,14 @@ export async function availabilityOf(
  */
 export async function bookSlot(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   slug: string,
   body: CreateBookingBody,
 ): Promise<Omit<BookingReceipt, 'manageUrl'>> {
-  const organizationId = principal.organization.id;
-  const phone = normalizePhone(body.phone, principal.organization.defaultCountry);
+  const organizationId = caller.organization.id;
+  const phone = normalizePhone(body.phone, caller.organization.defaultCountry);
   const type: AppointmentType = body.type ?? 'SHOWING';
-  const actor = actorOf(principal);
+  const actor = actorOf(caller);
   try {
     return await db.tenantTx(organizationId, async (tx) => {
       const agent = await requireBookingAgent(tx, organizationId, slug);

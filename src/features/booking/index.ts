@@ -3,6 +3,7 @@
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { bookingAppointmentsRoutes } from './booking.appointments.routes.ts';
 import { bookingAppointmentsSchemas } from './booking.appointments.schema.ts';
+import { visitorLinkCredential } from './booking.manage.ts';
 import { bookingManageRoutes } from './booking.manage.routes.ts';
 import { bookingPageRoutes } from './booking.page.routes.ts';
 import { bookingManageSchemas } from './booking.manage.schema.ts';
@@ -18,4 +19,5 @@ export const bookingFeature = defineFeature({
   name: 'booking',
   schemas: [...bookingSchemas, ...bookingManageSchemas, ...bookingAppointmentsSchemas],
   routes: [bookingRoutes, bookingManageRoutes, bookingPageRoutes, bookingAppointmentsRoutes],
+  credentials: ({ secrets }) => [visitorLinkCredential(secrets)],
 });

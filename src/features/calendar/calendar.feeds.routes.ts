@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import type { AppContext } from '../../platform/features/manifest.ts';
 import { originOf } from '../../platform/http/origin.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
@@ -56,7 +56,7 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
       },
     },
     async (request, reply) => {
-      const organizationId = principalOf(request).organization.id;
+      const organizationId = callerOf(request).organization.id;
       const body = await appointmentIcs(db, organizationId, request.params.id, host(request));
       return reply
         .type(ICS)
@@ -79,7 +79,7 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
         response: { 200: CalendarFeedListResponseSchema },
       },
     },
-    async (request) => ({ data: await listCalendarFeeds(db, principalOf(request).organization.id) }),
+    async (request) => ({ data: await listCalendarFeeds(db, callerOf(request).organization.id) }),
   );
 
   app.post(
@@ -101,7 +101,7 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
       },
     },
     async (request, reply) => {
-      const organizationId = principalOf(request).organization.id;
+      const organizationId = callerOf(request).organization.id;
       const { token, feed } = await rotateCalendarFeed(db, organizationId, request.params.agentId);
       return reply.code(201).send({ data: { ...feed, token, url: feedUrl(origin(request), token) } });
     },
@@ -123,7 +123,7 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
       },
     },
     async (request) => {
-      await deleteCalendarFeed(db, principalOf(request).organization.id, request.params.agentId);
+      await deleteCalendarFeed(db, callerOf(request).organization.id, request.params.agentId);
       return { data: { id: request.params.agentId, deleted: true as const } };
     },
   );
@@ -131,14 +131,15 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
   app.get(
     '/calendars/:token.ics',
     {
-      config: { public: true },
+      config: { credential: { kind: 'calendar', write: false } },
       schema: {
         operationId: 'calendar.feeds.ics',
         summary: "An agent's appointments as an iCalendar subscription",
         description:
           'No key: the URL carries the token (POST /v1/calendar/feeds/{agentId}). The agent’s appointments of ' +
           'the last 30 days and the next year (at most 2,000), as GET /v1/appointments/{id}.ics writes them; ' +
-          'calendars poll it (REFRESH-INTERVAL 15 minutes). 404 for a wrong, replaced or removed token.',
+          'calendars poll it (REFRESH-INTERVAL 15 minutes). 404 for a wrong, replaced or removed token; 403 ' +
+          'while the organization or the agent is not active.',
         tags: TAGS,
         params: CalendarTokenParamsSchema,
         response: {
@@ -150,7 +151,7 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
       },
     },
     async (request, reply) => {
-      const body = await subscriptionIcs(db, request.params.token, host(request));
+      const body = await subscriptionIcs(db, callerOf(request), host(request));
       return reply.type(ICS).header('cache-control', 'private, no-cache').send(body);
     },
   );

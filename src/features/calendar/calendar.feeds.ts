@@ -3,7 +3,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
 import type { CalendarFeedRow } from '../../db/schema.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
+import type { TokenCredentialResolver } from '../../platform/auth/credentials.ts';
 import { Errors } from '../../platform/errors/errors.ts';
+import { readAs } from '../../platform/tenancy/caller-tx.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import { findAgentProfile } from '../agents/index.ts';
 import { calendarOf } from './calendar.ics.ts';
@@ -81,23 +84,40 @@ export async function deleteCalendarFeed(
   if (!removed) throw Errors.notFound('Calendar feed of agent', agentId);
 }
 
+/** The calendar subscription URL as a credential (manifest `credentials`): its agent's appointments. */
+export function calendarCredential(db: Database): TokenCredentialResolver {
+  return {
+    kind: 'calendar',
+    scopes: ['appointments:read'],
+    actor: { kind: 'API', userId: null },
+    notFound: () => Errors.notFound('Calendar', 'this URL'),
+    async resolve(token) {
+      const feed = TOKEN.test(token)
+        ? await db.systemTx((tx) => store.findFeedByHash(tx, hashOf(token)))
+        : null;
+      return feed && { organizationId: feed.organizationId, id: feed.agentId, agentId: feed.agentId };
+    },
+  };
+}
+
 /**
- * An agent's subscription calendar by its token: their appointments of the last 30 days and the next
- * year (cancelled ones as CANCELLED), at most FEED_LIMIT. 404 for a wrong, replaced or removed token,
- * or an agent since deleted.
+ * An agent's subscription calendar (the caller of its URL, its agent checked active at the edge):
+ * their appointments of the last 30 days and the next year (cancelled ones as CANCELLED), at most
+ * FEED_LIMIT.
  */
 export async function subscriptionIcs(
   db: Database,
-  token: string,
+  caller: Caller,
   host: string,
   now = Date.now(),
 ): Promise<string> {
-  const feed = TOKEN.test(token) ? await db.systemTx((tx) => store.findFeedByHash(tx, hashOf(token))) : null;
-  if (!feed) throw Errors.notFound('Calendar', 'this URL');
-  return db.readTx(feed.organizationId, async (tx) => {
-    const agent = await findAgentProfile(tx, feed.organizationId, feed.agentId);
+  const organizationId = caller.organization.id;
+  const agentId = caller.agentId;
+  if (agentId === null) throw Errors.notFound('Calendar', 'this URL');
+  return readAs(db, caller, async (tx) => {
+    const agent = await findAgentProfile(tx, organizationId, agentId);
     if (!agent) throw Errors.notFound('Calendar', 'this URL');
-    const rows = await store.agentCalendar(tx, feed.organizationId, feed.agentId, {
+    const rows = await store.agentCalendar(tx, organizationId, agentId, {
       from: new Date(now - FEED_PAST_DAYS * DAY_MS),
       to: new Date(now + FEED_FUTURE_DAYS * DAY_MS),
       limit: FEED_LIMIT,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import type { AppContext } from '../../platform/features/manifest.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { DeletedResponseSchema, OrganizationIdParamsSchema, ref } from '../../platform/http/schemas.ts';
@@ -52,7 +52,7 @@ const TIME_OFF_CREATE =
 
 /** The agency's calendar: settings, closures and time off, through v1 and the admin API. */
 export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { db }) => {
-  const orgOf = (request: Parameters<typeof principalOf>[0]) => principalOf(request).organization.id;
+  const orgOf = (request: Parameters<typeof callerOf>[0]) => callerOf(request).organization.id;
 
   app.get(
     '/v1/calendar/settings',

@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import { defineFeature, type JobContext } from '../../platform/features/manifest.ts';
 import { messagingContext } from '../conversations/index.ts';
 import { sendDueReminders } from './calendar.reminders.ts';
+import { calendarCredential } from './calendar.feeds.ts';
 import { calendarFeedsRoutes } from './calendar.feeds.routes.ts';
 import { calendarRoutes } from './calendar.routes.ts';
 import { calendarFeedSchemas, calendarSchemas } from './calendar.schema.ts';
@@ -22,6 +23,7 @@ export const calendarFeature = defineFeature({
   name: 'calendar',
   schemas: [...calendarSchemas, ...calendarFeedSchemas],
   routes: [calendarRoutes, calendarFeedsRoutes],
+  credentials: ({ db }) => [calendarCredential(db)],
   jobs: ({ db, config, secrets }: JobContext) => [
     {
       // Appointment reminders that are due (24 h and 2 h before by default), each decided once.

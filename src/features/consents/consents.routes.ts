@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import {
   ConsentChannelParamsSchema,
@@ -36,7 +36,7 @@ export const consentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
     async (request) => ({
       data: await consents.setContactConsent(
         db,
-        principalOf(request),
+        callerOf(request),
         request.params.id,
         request.params.channel,
         request.body,
@@ -60,7 +60,7 @@ export const consentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
       },
     },
     async (request) => ({
-      data: await consents.getContactConsents(db, principalOf(request), request.params.id),
+      data: await consents.getContactConsents(db, callerOf(request), request.params.id),
     }),
   );
 };

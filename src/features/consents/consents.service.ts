@@ -1,5 +1,5 @@
 import type { Database, Tx } from '../../db/database.ts';
-import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import {
@@ -25,16 +25,16 @@ async function requireContact(tx: Tx, organizationId: string, id: string) {
  */
 export async function setContactConsent(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   contactId: string,
   channel: ConsentChannel,
   body: PutConsentBody,
 ): Promise<ContactConsents> {
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   return db.tenantTx(organizationId, async (tx) => {
     await requireContact(tx, organizationId, contactId);
     const consent = { channel, status: body.status, source: body.source.trim() };
-    await recordConsent(tx, organizationId, contactId, consent, actorOf(principal));
+    await recordConsent(tx, organizationId, contactId, consent, actorOf(caller));
     return readContactConsents(tx, organizationId, contactId);
   });
 }
@@ -42,10 +42,10 @@ export async function setContactConsent(
 /** A contact's current consent per channel and its history, newest first. */
 export async function getContactConsents(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   contactId: string,
 ): Promise<ContactConsents> {
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   return db.readTx(organizationId, async (tx) => {
     await requireContact(tx, organizationId, contactId);
     return readContactConsents(tx, organizationId, contactId);

@@ -1,5 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { APPROVAL_SCOPES, SCOPES } from '../../platform/auth/scopes.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { FeaturePlugin } from '../../platform/features/manifest.ts';
@@ -15,7 +16,7 @@ import {
 import { listEventLog, ListEventLogQuerySchema } from '../event-log/index.ts';
 import { listRequestLogs, ListRequestLogsQuerySchema } from '../request-logs/index.ts';
 import { eventDeliveries } from '../webhooks/index.ts';
-import { CONSOLE, IdParams, ModePageQuery, ModeQuery } from './console.schema.ts';
+import { CONSOLE, CONSOLE_WRITE, IdParams, ModePageQuery, ModeQuery } from './console.schema.ts';
 import * as consoleService from './console.service.ts';
 
 const CreateKeyBody = Type.Object(
@@ -39,15 +40,15 @@ export const consoleApiRoutes: FeaturePlugin = async (app, context) => {
   const deps: consoleService.ConsoleDeps = { db, consoleSessions, publicUrl: config.publicUrl };
   const keys = { db, verifier };
   const session = (request: FastifyRequest) => consoleService.consoleSessionOf(request);
-  const principal = (request: FastifyRequest, mode: 'live' | 'test' | undefined) =>
-    consoleService.consolePrincipal(deps, session(request), mode ?? 'live');
+  const caller = (request: FastifyRequest, mode: 'live' | 'test' | undefined) =>
+    consoleService.consoleCallerIn(deps, callerOf(request), mode ?? 'live');
   const orgOf = async (request: FastifyRequest, mode: 'live' | 'test' | undefined) =>
-    (await principal(request, mode)).organization.id;
+    (await caller(request, mode)).organization.id;
 
   /** A key of this organization (live or twin), else 404 as for any other id. */
   async function ownKey(request: FastifyRequest, keyId: string) {
     const key = await getApiKey(keys, keyId);
-    const own = await principal(request, 'live');
+    const own = await caller(request, 'live');
     const twin = await consoleService.twinOf(deps, own.organization.id);
     if (key.organizationId !== own.organization.id && key.organizationId !== twin)
       throw Errors.notFound('API key', keyId);
@@ -68,7 +69,7 @@ export const consoleApiRoutes: FeaturePlugin = async (app, context) => {
 
   app.post(
     '/console/api/keys',
-    { config: CONSOLE, schema: { hide: true, body: CreateKeyBody } },
+    { config: CONSOLE_WRITE, schema: { hide: true, body: CreateKeyBody } },
     async (request, reply) => {
       const approval = (request.body.scopes ?? []).filter((scope) => APPROVAL_SCOPES.includes(scope));
       if (approval.length > 0)
@@ -76,34 +77,34 @@ export const consoleApiRoutes: FeaturePlugin = async (app, context) => {
           'body.scopes',
           `${approval.join(', ')} need support approval: ask your operator`,
         );
-      const created = await createApiKey(
-        keys,
-        session(request).organizationId,
-        { ...request.body, accessLevel: 1 },
-        consoleService.consoleActor(session(request)),
-      );
+      const created = await createApiKey(keys, callerOf(request), session(request).organizationId, {
+        ...request.body,
+        accessLevel: 1,
+      });
       return reply.code(201).send({ data: created });
     },
   );
 
   app.post(
     '/console/api/keys/:id/revoke',
-    { config: CONSOLE, schema: { hide: true, params: IdParams } },
+    { config: CONSOLE_WRITE, schema: { hide: true, params: IdParams } },
     async (request) => {
       await ownKey(request, request.params.id);
-      const actor = consoleService.consoleActor(session(request));
-      return { data: await updateApiKey(keys, request.params.id, { status: 'deactivated' }, actor) };
+      return {
+        data: await updateApiKey(keys, callerOf(request), request.params.id, { status: 'deactivated' }),
+      };
     },
   );
 
   // A new key with the same settings; the old one keeps working for the overlap, then expires.
   app.post(
     '/console/api/keys/:id/roll',
-    { config: CONSOLE, schema: { hide: true, params: IdParams, body: RollApiKeyBodySchema } },
+    { config: CONSOLE_WRITE, schema: { hide: true, params: IdParams, body: RollApiKeyBodySchema } },
     async (request, reply) => {
       await ownKey(request, request.params.id);
-      const actor = consoleService.consoleActor(session(request));
-      return reply.code(201).send({ data: await rollApiKey(keys, request.params.id, request.body, actor) });
+      return reply
+        .code(201)
+        .send({ data: await rollApiKey(keys, callerOf(request), request.params.id, request.body) });
     },
   );
 
@@ -119,7 +120,7 @@ export const consoleApiRoutes: FeaturePlugin = async (app, context) => {
         status: 'active',
         pageSize: 100,
       });
-      return { data: await consoleService.limitUsage(app.rateLimits, await principal(request, mode), data) };
+      return { data: await consoleService.limitUsage(app.rateLimits, await caller(request, mode), data) };
     },
   );
 
@@ -154,7 +155,7 @@ export const consoleApiRoutes: FeaturePlugin = async (app, context) => {
     },
     async (request) => {
       const { mode, ...query } = request.query;
-      return listEventLog(db, await principal(request, mode), { order: 'desc', ...query });
+      return listEventLog(db, await caller(request, mode), { order: 'desc', ...query });
     },
   );
 

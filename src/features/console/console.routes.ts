@@ -65,7 +65,10 @@ export const consoleRoutes: FeaturePlugin = async (app, { db, consoleSessions, c
 
   app.get(
     '/console/api/session',
-    { config: { console: true }, schema: { hide: true, response: { 200: ConsoleSessionInfoSchema } } },
+    {
+      config: { console: { write: false } },
+      schema: { hide: true, response: { 200: ConsoleSessionInfoSchema } },
+    },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return consoleService.sessionInfo(deps, consoleService.consoleSessionOf(request));
@@ -74,7 +77,7 @@ export const consoleRoutes: FeaturePlugin = async (app, { db, consoleSessions, c
 
   app.post(
     '/console/api/sign-out',
-    { config: { console: true }, schema: { hide: true } },
+    { config: { console: { write: false } }, schema: { hide: true } },
     async (request, reply) => {
       await consoleSessions.revoke(consoleService.consoleSessionOf(request).id);
       reply.clearCookie(CONSOLE_COOKIE, { path: '/console', httpOnly: true, sameSite: 'strict' });

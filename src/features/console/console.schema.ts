@@ -46,7 +46,10 @@ export const consoleSchemas = [ConsoleLinkSchema];
 
 // The console API's shared route parts (console.api.routes.ts, console.webhooks.routes.ts).
 /** Route config of every console API route: the session cookie, Origin and X-CSRF-Token on changes. */
-export const CONSOLE = { console: true } as const;
+/** A console read (a read-only organization may still look). */
+export const CONSOLE = { console: { write: false } } as const;
+/** A console change: refused with 402 while the organization is read-only. */
+export const CONSOLE_WRITE = { console: { write: true } } as const;
 const Mode = Type.Optional(StringEnum(['live', 'test'] as const));
 export const ModeQuery = Type.Object({ mode: Mode }, { additionalProperties: false });
 export const ModePageQuery = Type.Object({ mode: Mode, ...pageQuery() }, { additionalProperties: false });

@@ -1,11 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import type { ConsoleSession, ConsoleSessions } from '../../platform/auth/console-sessions.ts';
-import { PLAN_WRITE_LIMITS } from '../../platform/auth/plans.ts';
-import type { Principal } from '../../platform/auth/principal.ts';
-import { SCOPES } from '../../platform/auth/scopes.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import type { Actor } from '../../platform/events/catalog.ts';
 import type { PolicyState, RateLimits } from '../../platform/rate-limit/rate-limits.ts';
 import type { AdminApiKey } from '../api-keys/index.ts';
 import { loadOrganization } from '../organizations/index.ts';
@@ -59,49 +56,19 @@ export async function requireOrganization(deps: ConsoleDeps, organizationId: str
 }
 
 /**
- * The principal console actions run as (decision 0211): the session's organization in the chosen
- * mode (test: its twin), every scope, level 3, and the actor CONSOLE with the session id, so the v1
- * services apply their own rules and events name the console.
+ * The caller console actions run as (decision 0211), in the chosen mode: the auth hook's caller (the
+ * session's live organization, checked as every credential is) or, in test mode, the same on its twin.
  */
-export async function consolePrincipal(
+export async function consoleCallerIn(
   deps: ConsoleDeps,
-  session: ConsoleSession,
+  caller: Caller,
   mode: 'live' | 'test',
-): Promise<Principal> {
-  const record = await loadOrganization(deps, session.organizationId);
-  const live = record.row;
-  const id = mode === 'test' ? record.testOrganizationId : live.id;
-  if (!id) throw Errors.invalidField('query.mode', 'this organization has no test twin');
-  return {
-    keyId: session.id,
-    keyPrefix: 'console',
-    keyType: 'secret',
-    mode,
-    scopes: [...SCOPES],
-    accessLevel: 3,
-    agentId: null,
-    organization: {
-      id,
-      liveOrganizationId: live.id,
-      name: live.name,
-      plan: live.plan,
-      isActive: live.isActive,
-      readOnly: live.readOnly,
-      livemode: mode === 'live',
-      writesPerMinute: live.writeLimitPerMinute ?? PLAN_WRITE_LIMITS[live.plan],
-      defaultCountry: live.defaultCountry,
-      defaultCurrency: live.defaultCurrency,
-      mcpMaskPersonalData: live.mcpMaskPersonalData,
-      defaultLanguage: live.defaultLanguage,
-      otherLanguages: live.otherLanguages,
-    },
-    limits: { requestsPerMinute: 0, writesPerMinute: 0 },
-    actor: consoleActor(session),
-  };
+): Promise<Caller> {
+  if (mode === 'live') return caller;
+  const twin = await twinOf(deps, caller.organization.id);
+  if (!twin) throw Errors.invalidField('query.mode', 'this organization has no test twin');
+  return { ...caller, mode, organization: { ...caller.organization, id: twin, livemode: false } };
 }
-
-/** The actor of console actions: kind CONSOLE, the session's id. */
-export const consoleActor = (session: ConsoleSession): Actor => ({ kind: 'CONSOLE', userId: session.id });
 
 /** The test twin of a live organization (null when it has none). */
 export async function twinOf(deps: ConsoleDeps, organizationId: string): Promise<string | null> {
@@ -124,10 +91,10 @@ export interface KeyUsage {
  */
 export async function limitUsage(
   rateLimits: RateLimits,
-  principal: Principal,
+  caller: Caller,
   keys: readonly AdminApiKey[],
 ): Promise<{ organizationWrites: PolicyState; keys: KeyUsage[] }> {
-  const organization = principal.organization;
+  const organization = caller.organization;
   const [organizationWrites, ...perKey] = await Promise.all([
     rateLimits.describeOrganizationWrites(organization.id, organization.writesPerMinute),
     ...keys.map((key) =>

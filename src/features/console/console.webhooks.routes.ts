@@ -1,5 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { eventCatalog } from '../../platform/events/catalog.ts';
 import type { FeaturePlugin } from '../../platform/features/manifest.ts';
 import { StringEnum } from '../../platform/http/schemas.ts';
@@ -23,22 +24,22 @@ import {
   UpdateWebhookBodySchema,
   type UrlPolicy,
 } from '../webhooks/index.ts';
-import { CONSOLE, IdParams, ModePageQuery, ModeQuery } from './console.schema.ts';
+import { CONSOLE, CONSOLE_WRITE, IdParams, ModePageQuery, ModeQuery } from './console.schema.ts';
 import * as consoleService from './console.service.ts';
 
 /**
  * The console's webhooks (issue 22, item 3): endpoints, secrets, the delivery log with every attempt,
- * resend and recover, and each endpoint's last 24 hours. Changes run as the console principal, so
+ * resend and recover, and each endpoint's last 24 hours. Changes run as the console caller, so
  * the v1 services record them as events with the actor CONSOLE.
  */
 export const consoleWebhookRoutes: FeaturePlugin = async (app, context) => {
   const { db, secrets, consoleSessions, config } = context;
   const deps: consoleService.ConsoleDeps = { db, consoleSessions, publicUrl: config.publicUrl };
   const urlPolicy: UrlPolicy = { allowPrivate: config.webhookAllowPrivateUrls, lookup: context.lookup };
-  const principal = (request: FastifyRequest, mode: 'live' | 'test' | undefined) =>
-    consoleService.consolePrincipal(deps, consoleService.consoleSessionOf(request), mode ?? 'live');
+  const caller = (request: FastifyRequest, mode: 'live' | 'test' | undefined) =>
+    consoleService.consoleCallerIn(deps, callerOf(request), mode ?? 'live');
   const orgOf = async (request: FastifyRequest, mode: 'live' | 'test' | undefined) =>
-    (await principal(request, mode)).organization.id;
+    (await caller(request, mode)).organization.id;
 
   // Webhooks -------------------------------------------------------------------------------------
   // The event-type picker: the catalog, with each type's description.
@@ -57,14 +58,14 @@ export const consoleWebhookRoutes: FeaturePlugin = async (app, context) => {
 
   app.post(
     '/console/api/webhooks',
-    { config: CONSOLE, schema: { hide: true, querystring: ModeQuery, body: CreateWebhookBodySchema } },
+    { config: CONSOLE_WRITE, schema: { hide: true, querystring: ModeQuery, body: CreateWebhookBodySchema } },
     async (request, reply) =>
       reply.code(201).send({
         data: await createSubscription(
           db,
           urlPolicy,
           secrets,
-          await principal(request, request.query.mode),
+          await caller(request, request.query.mode),
           request.body,
         ),
       }),
@@ -73,14 +74,14 @@ export const consoleWebhookRoutes: FeaturePlugin = async (app, context) => {
   app.patch(
     '/console/api/webhooks/:id',
     {
-      config: CONSOLE,
+      config: CONSOLE_WRITE,
       schema: { hide: true, params: IdParams, querystring: ModeQuery, body: UpdateWebhookBodySchema },
     },
     async (request) => ({
       data: await updateSubscription(
         db,
         urlPolicy,
-        await principal(request, request.query.mode),
+        await caller(request, request.query.mode),
         request.params.id,
         request.body,
       ),
@@ -89,9 +90,9 @@ export const consoleWebhookRoutes: FeaturePlugin = async (app, context) => {
 
   app.delete(
     '/console/api/webhooks/:id',
-    { config: CONSOLE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
+    { config: CONSOLE_WRITE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
     async (request) => ({
-      data: await deleteSubscription(db, await principal(request, request.query.mode), request.params.id),
+      data: await deleteSubscription(db, await caller(request, request.query.mode), request.params.id),
     }),
   );
 
@@ -105,7 +106,7 @@ export const consoleWebhookRoutes: FeaturePlugin = async (app, context) => {
       data: await rotateSecret(
         db,
         secrets,
-        await principal(request, request.query.mode),
+        await caller(request, request.query.mode),
         request.params.id,
         request.body.overlapHours,
       ),
@@ -116,7 +117,7 @@ export const consoleWebhookRoutes: FeaturePlugin = async (app, context) => {
   // CSRF token, and a cross-site page cannot read it even through a form.
   app.post(
     '/console/api/webhooks/:id/reveal-secret',
-    { config: CONSOLE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
+    { config: CONSOLE_WRITE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
     async (request) => ({
       data: await revealSecret(db, secrets, await orgOf(request, request.query.mode), request.params.id),
     }),
@@ -141,10 +142,10 @@ export const consoleWebhookRoutes: FeaturePlugin = async (app, context) => {
 
   app.post(
     '/console/api/webhooks/:id/test',
-    { config: CONSOLE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
+    { config: CONSOLE_WRITE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
     async (request, reply) =>
       reply.code(201).send({
-        data: await sendTestEvent(db, await principal(request, request.query.mode), request.params.id),
+        data: await sendTestEvent(db, await caller(request, request.query.mode), request.params.id),
       }),
   );
 
@@ -181,22 +182,22 @@ export const consoleWebhookRoutes: FeaturePlugin = async (app, context) => {
 
   app.post(
     '/console/api/deliveries/:id/retry',
-    { config: CONSOLE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
+    { config: CONSOLE_WRITE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
     async (request) => ({
-      data: await retryDelivery(db, await principal(request, request.query.mode), request.params.id),
+      data: await retryDelivery(db, await caller(request, request.query.mode), request.params.id),
     }),
   );
 
   app.post(
     '/console/api/webhooks/:id/recover',
     {
-      config: CONSOLE,
+      config: CONSOLE_WRITE,
       schema: { hide: true, params: IdParams, querystring: ModeQuery, body: RecoverBodySchema },
     },
     async (request) => ({
       data: await recoverDeliveries(
         db,
-        await principal(request, request.query.mode),
+        await caller(request, request.query.mode),
         request.params.id,
         request.body.since,
       ),

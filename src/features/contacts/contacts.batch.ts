@@ -1,7 +1,7 @@
 // POST /v1/contacts/batch: many contacts created or updated in one request, each item on its own.
 import type { Database, Tx } from '../../db/database.ts';
 import { inSavepoint } from '../../db/savepoint.ts';
-import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import {
   eachItem,
   itemErrorOf,
@@ -34,12 +34,12 @@ import {
  */
 async function writeItem(
   tx: Tx,
-  principal: Principal,
+  caller: Caller,
   item: ContactBatchItem,
   path: string,
   claim: UniqueClaim,
 ): Promise<{ status: Exclude<ContactBatchStatus, 'error'>; contact: Contact }> {
-  const { organization } = principal;
+  const { organization } = caller;
   const columns = await columnsOf(tx, organization.id, organization, item, path);
   const externalId = columns.externalId ?? null;
   if (externalId !== null) await store.lockExternalId(tx, organization.id, externalId);
@@ -48,7 +48,7 @@ async function writeItem(
     phone: columns.phone ?? null,
     emailKey: columns.emailKey ?? null,
   });
-  const actor = actorOf(principal);
+  const actor = actorOf(caller);
   if (!current) {
     const contact = await insertColumns(tx, organization.id, organization, columns, { source: 'API' }, actor);
     return { status: 'created', contact };
@@ -74,11 +74,11 @@ async function writeItem(
  */
 export async function writeContactBatch(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   body: ContactBatchBody,
   log?: ItemFailureLog,
 ): Promise<ContactBatchResult> {
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   // One transaction, one savepoint per item: a failed item rolls back alone, and the batch pays one
   // commit instead of one per item (decision 0181).
   const outcomes = await db.tenantTx(organizationId, (tx) =>
@@ -88,9 +88,7 @@ export async function writeContactBatch(
         const item = validateItem(ContactBatchItemSchema, raw, { field: 'contacts', index });
         const claim: UniqueClaim = { phone: null, emailKey: null, exceptId: null };
         try {
-          return await inSavepoint(tx, () =>
-            writeItem(tx, principal, item, itemPath('contacts', index), claim),
-          );
+          return await inSavepoint(tx, () => writeItem(tx, caller, item, itemPath('contacts', index), claim));
         } catch (error) {
           if (isDuplicateViolation(error)) await explainDuplicate(tx, organizationId, claim);
           throw error;

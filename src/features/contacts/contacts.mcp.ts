@@ -17,7 +17,7 @@ export const searchContactsTool = defineTool({
   scopes: ['contacts:read'],
   input: pageModeQuery(ListContactsQuerySchema),
   output: ListOf(ref(ContactSchema)),
-  run: async ({ db, principal }, args) => pageOnly(await listContacts(db, principal, args)),
+  run: async ({ db, caller }, args) => pageOnly(await listContacts(db, caller, args)),
   summarize: (result) => pageSummary(result, 'contact'),
 });
 

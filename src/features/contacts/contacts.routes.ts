@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { CURSOR_MODE_DESCRIPTION } from '../../platform/http/pagination.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
@@ -82,7 +82,7 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
         response: { 200: ContactListResponseSchema },
       },
     },
-    async (request) => contacts.listContacts(db, principalOf(request), request.query),
+    async (request) => contacts.listContacts(db, callerOf(request), request.query),
   );
 
   app.get(
@@ -101,7 +101,7 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
         response: { 200: ContactResponseSchema },
       },
     },
-    async (request) => ({ data: await contacts.getContact(db, principalOf(request), request.params.id) }),
+    async (request) => ({ data: await contacts.getContact(db, callerOf(request), request.params.id) }),
   );
 
   app.post(
@@ -118,7 +118,7 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ data: await write.createContact(db, principalOf(request), request.body) }),
+      reply.code(201).send({ data: await write.createContact(db, callerOf(request), request.body) }),
   );
 
   app.post(
@@ -135,7 +135,7 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
       },
     },
     async (request) => ({
-      data: await batch.writeContactBatch(db, principalOf(request), request.body, request.log),
+      data: await batch.writeContactBatch(db, callerOf(request), request.body, request.log),
     }),
   );
 
@@ -154,7 +154,7 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
       },
     },
     async (request) => ({
-      data: await write.updateContact(db, principalOf(request), request.params.id, request.body),
+      data: await write.updateContact(db, callerOf(request), request.params.id, request.body),
     }),
   );
 

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/database.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import type { ContactRow } from '../../db/schema.ts';
-import { type Principal } from '../../platform/auth/principal.ts';
+import { type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { jsonTimestampSql } from '../../platform/events/record.ts';
@@ -157,8 +157,8 @@ async function listIn(
 }
 
 /** Contacts of the key's organization, filtered, sorted and paged, or a cursor page (GET /v1/contacts). */
-export async function listContacts(db: Database, principal: Principal, query: ListContactsQuery) {
-  const organizationId = principal.organization.id;
+export async function listContacts(db: Database, caller: Caller, query: ListContactsQuery) {
+  const organizationId = caller.organization.id;
   return db.readTx(organizationId, (tx) => listIn(tx, organizationId, query));
 }
 
@@ -168,8 +168,8 @@ export async function listAdminContacts(db: Database, organizationId: string, qu
 }
 
 /** One contact; 404 outside the organization (GET /v1/contacts/{id}). */
-export async function getContact(db: Database, principal: Principal, contactId: string): Promise<Contact> {
-  const organizationId = principal.organization.id;
+export async function getContact(db: Database, caller: Caller, contactId: string): Promise<Contact> {
+  const organizationId = caller.organization.id;
   return db.readTx(organizationId, async (tx) => toContact(await loadContact(tx, organizationId, contactId)));
 }
 

@@ -2,7 +2,7 @@
 import type { Database, Tx } from '../../db/database.ts';
 import { databaseError, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import type { ContactRow } from '../../db/schema.ts';
-import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { tombstoneOf, type Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
@@ -227,14 +227,10 @@ async function insertNew(
 }
 
 /** Creates a contact with an API key (POST /v1/contacts): 409 DUPLICATE when its phone or email is taken. */
-export async function createContact(
-  db: Database,
-  principal: Principal,
-  body: CreateContactBody,
-): Promise<Contact> {
-  const organizationId = principal.organization.id;
+export async function createContact(db: Database, caller: Caller, body: CreateContactBody): Promise<Contact> {
+  const organizationId = caller.organization.id;
   return db.tenantTx(organizationId, (tx) =>
-    insertNew(tx, organizationId, principal.organization, body, { source: 'API' }, actorOf(principal)),
+    insertNew(tx, organizationId, caller.organization, body, { source: 'API' }, actorOf(caller)),
   );
 }
 
@@ -335,17 +331,17 @@ async function applyChanges(
  */
 export async function updateContact(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   contactId: string,
   body: UpdateContactBody,
 ): Promise<Contact> {
   return applyChanges(
     db,
-    principal.organization.id,
+    caller.organization.id,
     contactId,
     body,
-    async () => principal.organization,
-    actorOf(principal),
+    async () => caller.organization,
+    actorOf(caller),
   );
 }
 

@@ -42,10 +42,10 @@ export const getContactTool = defineTool({
   scopes: ['contacts:read'],
   input: GetContactInputSchema,
   output: GetContactOutputSchema,
-  run: async ({ db, principal }, args: Static<typeof GetContactInputSchema>) => {
-    const data = await getContact(db, principal, args.contactId);
-    if (!principal.scopes.includes('conversations:read')) return { data };
-    const recentMessages = await listRecentMessages(db, principal.organization.id, data.id, RECENT_MESSAGES);
+  run: async ({ db, caller }, args: Static<typeof GetContactInputSchema>) => {
+    const data = await getContact(db, caller, args.contactId);
+    if (!caller.scopes.includes('conversations:read')) return { data };
+    const recentMessages = await listRecentMessages(db, caller.organization.id, data.id, RECENT_MESSAGES);
     return { data, recentMessages };
   },
   summarize: ({ data }) =>

@@ -1,5 +1,5 @@
 import type { FeaturePlugin } from '../../platform/features/manifest.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { PageQuerySchema } from '../../platform/http/pagination.ts';
 import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
@@ -64,7 +64,7 @@ export const conversationsRoutes: FeaturePlugin = async (app, context) => {
       },
     },
     async (request) =>
-      conversations.listConversations(db, messaging, principalOf(request).organization.id, request.query),
+      conversations.listConversations(db, messaging, callerOf(request).organization.id, request.query),
   );
 
   app.get(
@@ -84,7 +84,7 @@ export const conversationsRoutes: FeaturePlugin = async (app, context) => {
       data: await conversations.getConversation(
         db,
         messaging,
-        principalOf(request).organization.id,
+        callerOf(request).organization.id,
         request.params.contactId,
       ),
     }),
@@ -111,7 +111,7 @@ export const conversationsRoutes: FeaturePlugin = async (app, context) => {
     async (request) =>
       conversations.listContactMessages(
         db,
-        principalOf(request).organization.id,
+        callerOf(request).organization.id,
         request.params.contactId,
         request.query,
       ),
@@ -136,15 +136,14 @@ export const conversationsRoutes: FeaturePlugin = async (app, context) => {
       },
     },
     async (request, reply) => {
-      const principal = principalOf(request);
+      const caller = callerOf(request);
       const header = request.headers['idempotency-key'];
       // Scoped to the organization so two tenants' keys never meet at the platform.
-      const idempotencyKey =
-        typeof header === 'string' ? `${principal.organization.id}:${header}` : undefined;
+      const idempotencyKey = typeof header === 'string' ? `${caller.organization.id}:${header}` : undefined;
       const message = await send.sendMessage(
         db,
         messaging,
-        principal,
+        caller,
         request.params.contactId,
         request.body,
         idempotencyKey,

@@ -1,7 +1,7 @@
 // Sending: POST /v1/conversations/{contactId}/messages, the back office's sends, and the sweep of sends a crash interrupted.
 import type { Database, Tx } from '../../db/database.ts';
 import type { MessageTemplateRow } from '../../db/schema.ts';
-import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { AppError, Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
@@ -35,12 +35,12 @@ export interface Sender {
   actor: Actor;
 }
 
-function senderOfPrincipal(principal: Principal): Sender {
+function senderOfCaller(caller: Caller): Sender {
   return {
-    organizationId: principal.organization.id,
-    livemode: principal.organization.livemode,
-    agentId: principal.agentId,
-    actor: actorOf(principal),
+    organizationId: caller.organization.id,
+    livemode: caller.organization.livemode,
+    agentId: caller.agentId,
+    actor: actorOf(caller),
   };
 }
 
@@ -133,12 +133,12 @@ async function queueMessage(
 export async function sendMessage(
   db: Database,
   context: MessagingContext,
-  principal: Principal,
+  caller: Caller,
   contactId: string,
   body: SendMessageBody,
   idempotencyKey?: string,
 ): Promise<Message> {
-  return deliver(db, context, senderOfPrincipal(principal), contactId, body, idempotencyKey);
+  return deliver(db, context, senderOfCaller(caller), contactId, body, idempotencyKey);
 }
 
 /**

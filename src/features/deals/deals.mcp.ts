@@ -19,9 +19,9 @@ export const listDealsTool = defineTool({
   scopes: ['deals:read'],
   input: ListDealsInputSchema,
   output: ListOf(ref(DealSchema)),
-  run: async ({ db, principal }, args: Static<typeof ListDealsInputSchema>) => {
+  run: async ({ db, caller }, args: Static<typeof ListDealsInputSchema>) => {
     const { page, pageSize, ...filter } = args;
-    return pageOnly(await listDeals(db, principal.organization.id, filter, { page, pageSize }));
+    return pageOnly(await listDeals(db, caller.organization.id, filter, { page, pageSize }));
   },
   summarize: (result) => pageSummary(result, 'deal'),
 });

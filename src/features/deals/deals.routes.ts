@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
-import { actorOf } from '../../platform/auth/principal.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
+import { actorOf } from '../../platform/auth/caller.ts';
 import { CURSOR_MODE_DESCRIPTION } from '../../platform/http/pagination.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { ErrorResponseSchema, ref, DeletedResponseSchema } from '../../platform/http/schemas.ts';
@@ -53,7 +53,7 @@ export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
         response: { 200: DealListResponseSchema },
       },
     },
-    async (request) => read.listDeals(db, principalOf(request).organization.id, request.query, request.query),
+    async (request) => read.listDeals(db, callerOf(request).organization.id, request.query, request.query),
   );
 
   app.get(
@@ -73,7 +73,7 @@ export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       },
     },
     async (request) => ({
-      data: await read.getDeal(db, principalOf(request).organization.id, request.params.id),
+      data: await read.getDeal(db, callerOf(request).organization.id, request.params.id),
     }),
   );
 
@@ -96,8 +96,8 @@ export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       },
     },
     async (request, reply) => {
-      const principal = principalOf(request);
-      const deal = await deals.createDeal(db, principal.organization.id, request.body, actorOf(principal));
+      const caller = callerOf(request);
+      const deal = await deals.createDeal(db, caller.organization.id, request.body, actorOf(caller));
       return reply.code(201).send({ data: deal });
     },
   );
@@ -119,14 +119,14 @@ export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       },
     },
     async (request) => {
-      const principal = principalOf(request);
+      const caller = callerOf(request);
       return {
         data: await deals.updateDeal(
           db,
-          principal.organization.id,
+          caller.organization.id,
           request.params.id,
           request.body,
-          actorOf(principal),
+          actorOf(caller),
         ),
       };
     },
@@ -148,9 +148,9 @@ export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       },
     },
     async (request) => {
-      const principal = principalOf(request);
+      const caller = callerOf(request);
       return {
-        data: await deals.deleteDeal(db, principal.organization.id, request.params.id, actorOf(principal)),
+        data: await deals.deleteDeal(db, caller.organization.id, request.params.id, actorOf(caller)),
       };
     },
   );
@@ -174,10 +174,10 @@ export const dealsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       },
     },
     async (request) => {
-      const principal = principalOf(request);
+      const caller = callerOf(request);
       return {
-        data: await deals.moveDeal(db, principal.organization.id, request.params.id, request.body, {
-          actor: actorOf(principal),
+        data: await deals.moveDeal(db, caller.organization.id, request.params.id, request.body, {
+          actor: actorOf(caller),
         }),
       };
     },

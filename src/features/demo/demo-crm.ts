@@ -15,6 +15,7 @@ import {
 } from '../contacts/index.ts';
 import { createPipeline } from '../pipelines/index.ts';
 import { createDeal, moveDeal } from '../deals/index.ts';
+import { operatorCallerOf } from '../../platform/auth/credentials.ts';
 import { createTask } from '../tasks/index.ts';
 import type { AgentKey } from './demo-data.ts';
 
@@ -122,8 +123,9 @@ export async function seedDemoCrm(
   }
 
   const kinds = ['CALL', 'EMAIL', 'FOLLOW_UP', 'MEETING'] as const;
+  const operator = await operatorCallerOf(db, organizationId);
   for (let i = 0; i < 12; i++) {
-    await createTask(db, organizationId, {
+    await createTask(db, operator, {
       title: `${kinds[i % kinds.length] === 'CALL' ? 'Call' : 'Follow up with'} contact #${i + 1}`,
       type: kinds[i % kinds.length],
       dueAt: new Date(now + (i - 2) * DAY).toISOString(),

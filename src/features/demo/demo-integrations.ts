@@ -8,7 +8,7 @@
 import pino from 'pino';
 import type { Database } from '../../db/database.ts';
 import { KeyVerifier } from '../../platform/auth/key-verifier.ts';
-import type { Principal } from '../../platform/auth/principal.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
 import { getAvailability } from '../booking/index.ts';
 import { setContactConsent } from '../consents/index.ts';
 import {
@@ -25,10 +25,10 @@ import { demoContactPhone } from './demo-crm.ts';
 
 const DAY = 86_400_000;
 
-async function principalOf(verifier: KeyVerifier, key: string): Promise<Principal> {
+async function callerOf(verifier: KeyVerifier, key: string): Promise<Caller> {
   const lookup = await verifier.lookup(key);
   if (lookup.outcome !== 'found') throw new Error('the demo key does not verify');
-  return lookup.principal;
+  return lookup.caller;
 }
 
 /** Needs the demo CRM (its contacts, in order) and portal (published listings, Javier's booking page). */
@@ -40,8 +40,8 @@ export async function seedDemoIntegrations(
 ): Promise<void> {
   const verifier = new KeyVerifier(db, pino({ level: 'silent' }), 0);
   try {
-    const portal = await principalOf(verifier, keys.publishable);
-    const server = await principalOf(verifier, keys.secret);
+    const portal = await callerOf(verifier, keys.publishable);
+    const server = await callerOf(verifier, keys.secret);
     const organizationId = server.organization.id;
     const listings = (await searchPortalProperties(db, organizationId, {})).data;
     const listing = (i: number) => {
@@ -112,7 +112,7 @@ export async function seedDemoIntegrations(
 }
 
 /** A second contact for the same person, as a portal form with another phone makes one. */
-async function duplicateOf(db: Database, portal: Principal, propertyId: string): Promise<string> {
+async function duplicateOf(db: Database, portal: Caller, propertyId: string): Promise<string> {
   const receipt = await requestVisit(db, portal, {
     firstName: 'Sergio',
     lastName: 'Pérez',

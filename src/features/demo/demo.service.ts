@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import { SCOPES } from '../../platform/auth/scopes.ts';
 import { createAgent, type CreateAgentBody } from '../agents/index.ts';
+import { OPERATOR_GRANTOR } from '../../platform/auth/credentials.ts';
 import { createApiKey } from '../api-keys/index.ts';
 import {
   countOrganizations,
@@ -48,11 +49,11 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoSeed> {
       defaultLanguage: 'en',
       languages: ['en', 'es'],
     });
-    const publishable = await createApiKey(deps, organization.id, {
+    const publishable = await createApiKey(deps, OPERATOR_GRANTOR, organization.id, {
       type: 'publishable',
       name: 'Demo portal',
     });
-    const secret = await createApiKey(deps, organization.id, {
+    const secret = await createApiKey(deps, OPERATOR_GRANTOR, organization.id, {
       type: 'secret',
       name: 'Demo server',
       scopes: [...SCOPES],

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import {
   EventIdParamsSchema,
@@ -35,7 +35,7 @@ export const eventLogRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
         response: { 200: EventLogListResponseSchema },
       },
     },
-    async (request) => eventLog.listEventLog(db, principalOf(request), request.query),
+    async (request) => eventLog.listEventLog(db, callerOf(request), request.query),
   );
 
   app.get(
@@ -53,6 +53,6 @@ export const eventLogRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
         response: { 200: EventLogEntryResponseSchema },
       },
     },
-    async (request) => eventLog.getLoggedEvent(db, principalOf(request), request.params.id),
+    async (request) => eventLog.getLoggedEvent(db, callerOf(request), request.params.id),
   );
 };

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import type { Principal } from '../../platform/auth/principal.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { envelopeOf } from '../../platform/events/envelope.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
@@ -20,10 +20,10 @@ function typeFilter(patterns: readonly string[] | undefined): { types: string[];
  * GET /v1/event-log: the organization's events in `sequence` order. The key's organization decides
  * the mode: a test key reads the test twin's log, a live key the live one.
  */
-export async function listEventLog(db: Database, principal: Principal, query: ListEventLogQuery) {
+export async function listEventLog(db: Database, caller: Caller, query: ListEventLogQuery) {
   const pageSize = query.pageSize ?? EVENT_LOG_DEFAULT_PAGE_SIZE;
   const order = query.order ?? 'asc';
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   const filter: store.EventLogFilter = {
     ...typeFilter(query.type),
     after: query.after,
@@ -47,8 +47,8 @@ export async function listEventLog(db: Database, principal: Principal, query: Li
 }
 
 /** GET /v1/event-log/{id}: one committed event of the key's organization, else 404. */
-export async function getLoggedEvent(db: Database, principal: Principal, id: string) {
-  const organizationId = principal.organization.id;
+export async function getLoggedEvent(db: Database, caller: Caller, id: string) {
+  const organizationId = caller.organization.id;
   const event = await db.readTx(organizationId, (tx) => store.findEvent(tx, organizationId, id));
   if (!event) throw Errors.notFound('Event', id);
   return { data: envelopeOf(event) };

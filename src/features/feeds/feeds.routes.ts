@@ -2,7 +2,7 @@ import { originOf as publicOrigin } from '../../platform/http/origin.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import type { AppContext } from '../../platform/features/manifest.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
@@ -18,7 +18,7 @@ import {
   feedUrls,
   feedValidators,
   getFeedSettings,
-  openFeed,
+  feedOrganizationOf,
   rotateFeedToken,
   type FeedFormat,
 } from './feeds.service.ts';
@@ -70,7 +70,7 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
         response: { 200: FeedSettingsResponseSchema },
       },
     },
-    async (request) => ({ data: await getFeedSettings(db, principalOf(request).organization.id) }),
+    async (request) => ({ data: await getFeedSettings(db, callerOf(request).organization.id) }),
   );
 
   app.post(
@@ -90,7 +90,7 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
       },
     },
     async (request, reply) => {
-      const { token, createdAt } = await rotateFeedToken(db, principalOf(request).organization.id);
+      const { token, createdAt } = await rotateFeedToken(db, callerOf(request).organization.id);
       return reply.code(201).send({ data: { token, urls: feedUrls(originOf(request), token), createdAt } });
     },
   );
@@ -109,14 +109,14 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
       },
     },
     async (request) => {
-      const organizationId = principalOf(request).organization.id;
+      const organizationId = callerOf(request).organization.id;
       await disableFeeds(db, organizationId);
       return { data: await getFeedSettings(db, organizationId) };
     },
   );
 
   async function serveFeed(format: FeedFormat, request: FastifyRequest, reply: FastifyReply) {
-    const organization = await openFeed(db, (request.params as { token: string }).token);
+    const organization = feedOrganizationOf(callerOf(request));
     const { etag, lastModified } = await feedValidators(db, organization.id, format);
     reply
       .header('etag', etag)
@@ -142,7 +142,7 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
   app.get(
     '/feeds/:token/kyero.xml',
     {
-      config: { public: true },
+      config: { credential: { kind: 'feed', write: false } },
       schema: {
         operationId: 'feeds.kyero.get',
         summary: 'Kyero v3 XML feed of the published listings',
@@ -164,7 +164,7 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
   app.get(
     '/feeds/:token/listings.json',
     {
-      config: { public: true },
+      config: { credential: { kind: 'feed', write: false } },
       schema: {
         operationId: 'feeds.json.get',
         summary: 'JSON feed of the published listings',

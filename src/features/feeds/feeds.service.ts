@@ -4,6 +4,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
+import type { TokenCredentialResolver } from '../../platform/auth/credentials.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { feedBatch, type FeedListing, type FeedPosition } from '../properties/index.ts';
 import { fitsKyero, KYERO_TAIL, kyeroHead, kyeroProperty } from './feeds.kyero.ts';
@@ -61,13 +63,29 @@ export async function disableFeeds(db: Database, organizationId: string): Promis
   await db.systemTx((tx) => store.setToken(tx, organizationId, null));
 }
 
-/** The organization a feed URL's token names; 404 (the same for every wrong token) otherwise. */
-export async function openFeed(db: Database, token: string): Promise<store.FeedOrganization> {
-  const organization = /^[A-Za-z0-9_-]{43}$/.test(token)
-    ? await store.findByTokenHash(db, hashOf(token))
-    : null;
-  if (!organization) throw Errors.notFound('Feed', 'this URL');
-  return organization;
+/**
+ * The feed URLs' token as a credential (manifest `credentials`): the organization it names, whose
+ * state the auth hook then checks as for any credential; 404 (the same for every wrong token) otherwise.
+ */
+export function feedCredential(db: Database): TokenCredentialResolver {
+  return {
+    kind: 'feed',
+    scopes: ['portal:read'],
+    actor: { kind: 'API', userId: null },
+    notFound: () => Errors.notFound('Feed', 'this URL'),
+    async resolve(token) {
+      const organization = /^[A-Za-z0-9_-]{43}$/.test(token)
+        ? await store.findByTokenHash(db, hashOf(token))
+        : null;
+      return organization && { organizationId: organization.id, id: organization.id, agentId: null };
+    },
+  };
+}
+
+/** What a feed shows of its caller's organization. */
+export function feedOrganizationOf(caller: Caller): store.FeedOrganization {
+  const { id, name, defaultLanguage, otherLanguages } = caller.organization;
+  return { id, name, defaultLanguage, otherLanguages };
 }
 
 /**

@@ -2,6 +2,12 @@
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { feedsRoutes } from './feeds.routes.ts';
 import { feedsSchemas } from './feeds.schema.ts';
+import { feedCredential } from './feeds.service.ts';
 
 /** The feeds feature's manifest (src/features.ts lists it). */
-export const feedsFeature = defineFeature({ name: 'feeds', schemas: feedsSchemas, routes: [feedsRoutes] });
+export const feedsFeature = defineFeature({
+  name: 'feeds',
+  schemas: feedsSchemas,
+  routes: [feedsRoutes],
+  credentials: ({ db }) => [feedCredential(db)],
+});

@@ -66,9 +66,9 @@ export const matchPropertiesForContactTool = defineTool({
   scopes: ['portal:read', 'contacts:read'],
   input: MatchInputSchema,
   output: MatchOutputSchema,
-  run: ({ db, principal }, args: Static<typeof MatchInputSchema>) => {
+  run: ({ db, caller }, args: Static<typeof MatchInputSchema>) => {
     const { contactId, limit, ...overrides } = args;
-    return matchPropertiesForContact(db, principal.organization.id, contactId, overrides, { limit });
+    return matchPropertiesForContact(db, caller.organization.id, contactId, overrides, { limit });
   },
   summarize: (result) => {
     const best = result.properties[0];

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { ANY_KEY } from '../../platform/http/route-config.ts';
 import { FinderBodySchema, FinderResponseSchema } from './finder.schema.ts';
 import { submitFinder } from './finder.submit.ts';
@@ -26,7 +26,7 @@ export const finderRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
       },
     },
     async (request, reply) => {
-      const result = await submitFinder(db, principalOf(request), request.body);
+      const result = await submitFinder(db, callerOf(request), request.body);
       return reply.code(201).send({ data: result });
     },
   );

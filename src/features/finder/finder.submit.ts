@@ -2,7 +2,7 @@
 // tenant transaction and, on the common path, ONE statement (decision 0226).
 import type { Database, Tx } from '../../db/database.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
-import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { checkRecordedEvents, recordEvent } from '../../platform/events/record.ts';
 import { newId } from '../../platform/ids/ids.ts';
@@ -55,8 +55,8 @@ interface Submission {
 }
 
 /** Checks the form (400s naming the field) before any transaction opens. */
-function submissionOf(principal: Principal, body: FinderBody): Submission {
-  const organization = principal.organization;
+function submissionOf(caller: Caller, body: FinderBody): Submission {
+  const organization = caller.organization;
   const criteria = criteriaOf(body);
   if (body.firstName.trim().length < 2) {
     throw Errors.invalidField('body.firstName', 'must have at least 2 characters other than spaces');
@@ -73,7 +73,7 @@ function submissionOf(principal: Principal, body: FinderBody): Submission {
     currency: organization.defaultCurrency,
     tags: ['finder'],
   };
-  return { organizationId: organization.id, criteria, body, person, actor: actorOf(principal) };
+  return { organizationId: organization.id, criteria, body, person, actor: actorOf(caller) };
 }
 
 /**
@@ -84,12 +84,8 @@ function submissionOf(principal: Principal, body: FinderBody): Submission {
  * round trips on PostgreSQL with BEGIN and COMMIT), unless the contact cannot be done there (a
  * parallel form of the same person, see `formContactSql`): then step by step, in the same transaction.
  */
-export async function submitFinder(
-  db: Database,
-  principal: Principal,
-  body: FinderBody,
-): Promise<FinderResult> {
-  const submission = submissionOf(principal, body);
+export async function submitFinder(db: Database, caller: Caller, body: FinderBody): Promise<FinderResult> {
+  const submission = submissionOf(caller, body);
   return db.tenantTx(
     submission.organizationId,
     async (tx) => (await submitInOneStatement(tx, submission)) ?? submitStepByStep(tx, submission),
@@ -103,10 +99,10 @@ export async function submitFinder(
  */
 export async function submitFinderStepByStep(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   body: FinderBody,
 ): Promise<FinderResult> {
-  const submission = submissionOf(principal, body);
+  const submission = submissionOf(caller, body);
   return db.tenantTx(submission.organizationId, (tx) => submitStepByStep(tx, submission));
 }
 

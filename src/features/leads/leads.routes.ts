@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { ANY_KEY, SECRET_KEYS } from '../../platform/http/route-config.ts';
 import {
   CreateLeadBodySchema,
@@ -48,7 +48,7 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
         response: { 200: LeadListResponseSchema },
       },
     },
-    async (request) => read.searchLeads(db, principalOf(request).organization.id, request.query),
+    async (request) => read.searchLeads(db, callerOf(request).organization.id, request.query),
   );
 
   app.get(
@@ -67,7 +67,7 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       },
     },
     async (request) => ({
-      data: await read.findLead(db, principalOf(request).organization.id, request.params.id),
+      data: await read.findLead(db, callerOf(request).organization.id, request.params.id),
     }),
   );
 
@@ -91,7 +91,7 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
     },
     async (request, reply) =>
       reply.code(201).send({
-        data: await leads.captureLead(db, principalOf(request), request.body, {
+        data: await leads.captureLead(db, callerOf(request), request.body, {
           referer: request.headers.referer,
         }),
       }),
@@ -114,6 +114,6 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ data: await leads.requestVisit(db, principalOf(request), request.body) }),
+      reply.code(201).send({ data: await leads.requestVisit(db, callerOf(request), request.body) }),
   );
 };

@@ -1,5 +1,5 @@
 import type { Database, Tx } from '../../db/database.ts';
-import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
@@ -43,11 +43,11 @@ function text(value: string | undefined): string | null {
  * counts "  x" as 3 characters) and a phone number that is valid in E.164 once read in the
  * agency's default country. Runs before the transaction: bad input costs no database work.
  */
-function checkPerson(principal: Principal, body: { firstName: string; phone: string }): { phone: string } {
+function checkPerson(caller: Caller, body: { firstName: string; phone: string }): { phone: string } {
   if (body.firstName.trim().length < 2) {
     throw Errors.invalidField('body.firstName', 'must have at least 2 characters other than spaces');
   }
-  return { phone: normalizePhone(body.phone, principal.organization.defaultCountry) };
+  return { phone: normalizePhone(body.phone, caller.organization.defaultCountry) };
 }
 
 /**
@@ -133,13 +133,13 @@ function referrerOf(body: CreateLeadBody, header: string | undefined): string | 
  */
 export async function captureLead(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   body: CreateLeadBody,
   request: { referer?: string } = {},
 ): Promise<LeadReceipt> {
-  const { phone } = checkPerson(principal, body);
-  const organizationId = principal.organization.id;
-  const actor = actorOf(principal);
+  const { phone } = checkPerson(caller, body);
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
   const receipt: LeadReceipt = { success: true };
 
   await db.tenantTx(organizationId, async (tx) => {
@@ -184,14 +184,14 @@ export async function captureLead(
  */
 export async function requestVisit(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   body: ScheduleVisitBody,
   now: Date = new Date(),
 ): Promise<VisitRequestReceipt> {
-  const { phone } = checkPerson(principal, body);
+  const { phone } = checkPerson(caller, body);
   checkPreferredDate(body.preferredDate, now);
-  const organizationId = principal.organization.id;
-  const actor = actorOf(principal);
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
 
   const request = await db.tenantTx(organizationId, async (tx) => {
     const property = await requirePortalProperty(tx, organizationId, body.propertyId);

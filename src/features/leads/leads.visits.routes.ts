@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
 import * as read from './leads.read.ts';
@@ -49,7 +49,7 @@ export const leadsVisitsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = as
         response: { 200: VisitRequestListResponseSchema },
       },
     },
-    async (request) => read.searchVisitRequests(db, principalOf(request).organization.id, request.query),
+    async (request) => read.searchVisitRequests(db, callerOf(request).organization.id, request.query),
   );
 
   app.get(
@@ -68,7 +68,7 @@ export const leadsVisitsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = as
       },
     },
     async (request) => ({
-      data: await read.findVisitRequest(db, principalOf(request).organization.id, request.params.id),
+      data: await read.findVisitRequest(db, callerOf(request).organization.id, request.params.id),
     }),
   );
 
@@ -93,7 +93,7 @@ export const leadsVisitsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = as
       },
     },
     async (request) => ({
-      data: await visits.confirmVisitRequest(db, principalOf(request), request.params.id, request.body),
+      data: await visits.confirmVisitRequest(db, callerOf(request), request.params.id, request.body),
     }),
   );
 
@@ -116,7 +116,7 @@ export const leadsVisitsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = as
       },
     },
     async (request) => ({
-      data: await visits.declineVisitRequest(db, principalOf(request), request.params.id, request.body),
+      data: await visits.declineVisitRequest(db, callerOf(request), request.params.id, request.body),
     }),
   );
 };

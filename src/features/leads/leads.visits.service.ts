@@ -1,6 +1,6 @@
 // Deciding a visit request through v1 (issue 21, item 5): confirm (an appointment is made) or decline.
 import type { Database, Tx } from '../../db/database.ts';
-import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { isId } from '../../platform/ids/ids.ts';
@@ -66,14 +66,14 @@ async function answer(tx: Tx, organizationId: string, id: string): Promise<Visit
  */
 export async function confirmVisitRequest(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   id: string,
   body: ConfirmVisitRequestBody,
 ): Promise<VisitRequest> {
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   return db.tenantTx(organizationId, async (tx) => {
     const request = await lockPending(tx, organizationId, id);
-    const appointment = await createApiAppointmentInTx(tx, principal, {
+    const appointment = await createApiAppointmentInTx(tx, caller, {
       agentId: body.agentId,
       contactId: request.contactId,
       propertyId: request.propertyId,
@@ -89,7 +89,7 @@ export async function confirmVisitRequest(
     await recordEvent(tx, {
       type: VisitRequestConfirmed.type,
       data: { visitRequest: eventVisitRequest(row), appointment: eventAppointment(appointment) },
-      actor: actorOf(principal),
+      actor: actorOf(caller),
     });
     return answer(tx, organizationId, id);
   });
@@ -101,11 +101,11 @@ export async function confirmVisitRequest(
  */
 export async function declineVisitRequest(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   id: string,
   body: DeclineVisitRequestBody,
 ): Promise<VisitRequest> {
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   return db.tenantTx(organizationId, async (tx) => {
     await lockPending(tx, organizationId, id);
     const row = await store.decideVisitRequest(tx, organizationId, id, {
@@ -116,7 +116,7 @@ export async function declineVisitRequest(
     await recordEvent(tx, {
       type: VisitRequestDeclined.type,
       data: { visitRequest: eventVisitRequest(row) },
-      actor: actorOf(principal),
+      actor: actorOf(caller),
     });
     return answer(tx, organizationId, id);
   });

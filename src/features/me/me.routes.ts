@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { ANY_KEY } from '../../platform/http/route-config.ts';
 import { MeResponseSchema, RateLimitsResponseSchema } from './me.schema.ts';
 import { describeKey, describeRateLimits } from './me.service.ts';
@@ -18,7 +18,7 @@ export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: MeResponseSchema },
       },
     },
-    async (request) => ({ data: describeKey(principalOf(request)) }),
+    async (request) => ({ data: describeKey(callerOf(request)) }),
   );
 
   app.get(
@@ -39,6 +39,6 @@ export const meRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RateLimitsResponseSchema },
       },
     },
-    async (request) => ({ data: await describeRateLimits(request.server.rateLimits, principalOf(request)) }),
+    async (request) => ({ data: await describeRateLimits(request.server.rateLimits, callerOf(request)) }),
   );
 };

@@ -1,12 +1,12 @@
-import { keyLimitsOf, type Principal } from '../../platform/auth/principal.ts';
+import { keyLimitsOf, type Caller } from '../../platform/auth/caller.ts';
 import type { RateLimits } from '../../platform/rate-limit/rate-limits.ts';
 import type { Me, RateLimitPolicy } from './me.schema.ts';
 
-/** Describes the calling key: what GET /v1/me answers. Needs no database: the principal has it all. */
-export function describeKey(principal: Principal): Me {
-  const { organization } = principal;
+/** Describes the calling key: what GET /v1/me answers. Needs no database: the caller has it all. */
+export function describeKey(caller: Caller): Me {
+  const { organization } = caller;
   return {
-    apiKeyId: principal.keyId,
+    apiKeyId: caller.keyId,
     organization: {
       id: organization.id,
       name: organization.name,
@@ -15,20 +15,20 @@ export function describeKey(principal: Principal): Me {
       readOnly: organization.readOnly,
       livemode: organization.livemode,
     },
-    scopes: principal.scopes,
-    keyType: principal.keyType,
-    mode: principal.mode,
-    accessLevel: principal.accessLevel,
-    agentId: principal.agentId,
+    scopes: caller.scopes,
+    keyType: caller.keyType,
+    mode: caller.mode,
+    accessLevel: caller.accessLevel,
+    agentId: caller.agentId,
     limits: {
-      requestsPerMinute: principal.limits.requestsPerMinute,
-      writesPerMinute: principal.limits.writesPerMinute,
+      requestsPerMinute: caller.limits.requestsPerMinute,
+      writesPerMinute: caller.limits.writesPerMinute,
       organizationWritesPerMinute: organization.writesPerMinute,
     },
   };
 }
 
 /** The policies of the calling key from the live counters: what GET /v1/rate-limits answers. */
-export function describeRateLimits(limits: RateLimits, principal: Principal): Promise<RateLimitPolicy[]> {
-  return limits.describe(keyLimitsOf(principal));
+export function describeRateLimits(limits: RateLimits, caller: Caller): Promise<RateLimitPolicy[]> {
+  return limits.describe(keyLimitsOf(caller));
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import {
   ContactNotesParamsSchema,
@@ -34,7 +34,7 @@ export const notesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
     },
     async (request, reply) =>
       reply.code(201).send({
-        data: await notes.addNote(db, principalOf(request), request.params.id, request.body),
+        data: await notes.addNote(db, callerOf(request), request.params.id, request.body),
       }),
   );
 
@@ -52,6 +52,6 @@ export const notesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
         response: { 200: NoteListResponseSchema },
       },
     },
-    async (request) => notes.listContactNotes(db, principalOf(request), request.params.id, request.query),
+    async (request) => notes.listContactNotes(db, callerOf(request), request.params.id, request.query),
   );
 };

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
@@ -29,11 +29,11 @@ async function requireContact(tx: Parameters<typeof findContactInTx>[0], organiz
 /** Adds a note to a contact and records `note.created`, in one transaction. */
 export async function addNote(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   contactId: string,
   body: CreateNoteBody,
 ): Promise<Note> {
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   return db.tenantTx(organizationId, async (tx) => {
     await requireContact(tx, organizationId, contactId);
     const note = toNote(
@@ -42,22 +42,17 @@ export async function addNote(
         organizationId,
         contactId,
         body: body.body.trim(),
-        authorAgentId: principal.agentId,
+        authorAgentId: caller.agentId,
       }),
     );
-    await recordEvent(tx, { type: NoteCreated.type, data: { note }, actor: actorOf(principal) });
+    await recordEvent(tx, { type: NoteCreated.type, data: { note }, actor: actorOf(caller) });
     return note;
   });
 }
 
 /** A contact's notes, newest first, paged. */
-export async function listContactNotes(
-  db: Database,
-  principal: Principal,
-  contactId: string,
-  query: NotesQuery,
-) {
-  const organizationId = principal.organization.id;
+export async function listContactNotes(db: Database, caller: Caller, contactId: string, query: NotesQuery) {
+  const organizationId = caller.organization.id;
   const page = pageRequest(query);
   return db.readTx(organizationId, async (tx) => {
     await requireContact(tx, organizationId, contactId);

@@ -11,7 +11,7 @@ export const listPipelinesTool = defineTool({
   scopes: ['deals:read'],
   input: ListPipelinesQuerySchema,
   output: PipelineListResponseSchema,
-  run: ({ db, principal }, args) => listPipelines(db, principal.organization.id, args),
+  run: ({ db, caller }, args) => listPipelines(db, caller.organization.id, args),
   summarize: (result) => pageSummary(result, 'pipeline'),
 });
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { ErrorResponseSchema, ref, DeletedResponseSchema } from '../../platform/http/schemas.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
@@ -38,7 +38,7 @@ export const pipelinesRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = asyn
         response: { 200: PipelineListResponseSchema },
       },
     },
-    async (request) => pipelines.listPipelines(db, principalOf(request).organization.id, request.query),
+    async (request) => pipelines.listPipelines(db, callerOf(request).organization.id, request.query),
   );
 
   app.post(

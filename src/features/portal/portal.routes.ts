@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { ANY_KEY } from '../../platform/http/route-config.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
 import { PortalResponseSchema, UpdatePortalSettingsBodySchema } from './portal.schema.ts';
@@ -24,7 +24,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         response: { 200: PortalResponseSchema },
       },
     },
-    async (request) => ({ data: await portal.getPortal(db, principalOf(request).organization.id) }),
+    async (request) => ({ data: await portal.getPortal(db, callerOf(request).organization.id) }),
   );
 
   app.get(

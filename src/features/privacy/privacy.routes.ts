@@ -1,5 +1,5 @@
 import type { FeaturePlugin } from '../../platform/features/manifest.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { ContactResponseSchema } from '../contacts/index.ts';
 import {
@@ -45,7 +45,7 @@ export const privacyRoutes: FeaturePlugin = async (app, { db, secrets }) => {
       },
     },
     async (request) => ({
-      data: await privacy.eraseContact(db, secrets, principalOf(request), request.params.id),
+      data: await privacy.eraseContact(db, secrets, callerOf(request), request.params.id),
     }),
   );
 
@@ -65,7 +65,7 @@ export const privacyRoutes: FeaturePlugin = async (app, { db, secrets }) => {
         response: { 200: ContactExportResponseSchema },
       },
     },
-    async (request) => ({ data: await privacy.exportContact(db, principalOf(request), request.params.id) }),
+    async (request) => ({ data: await privacy.exportContact(db, callerOf(request), request.params.id) }),
   );
 
   app.post(
@@ -85,7 +85,7 @@ export const privacyRoutes: FeaturePlugin = async (app, { db, secrets }) => {
     async (request) => ({
       data: await privacy.mergeContacts(
         db,
-        principalOf(request),
+        callerOf(request),
         request.params.id,
         request.body.sourceContactId,
       ),

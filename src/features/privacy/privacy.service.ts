@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import { actorOf, type Principal } from '../../platform/auth/principal.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { Errors } from '../../platform/errors/errors.ts';
@@ -17,12 +17,12 @@ const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
 export async function eraseContact(
   db: Database,
   secrets: SecretBox,
-  principal: Principal,
+  caller: Caller,
   contactId: string,
 ): Promise<Erasure> {
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   return db.tenantTx(organizationId, (tx) =>
-    eraseContactInTx(tx, secrets, organizationId, contactId, actorOf(principal)),
+    eraseContactInTx(tx, secrets, organizationId, contactId, actorOf(caller)),
   );
 }
 
@@ -40,25 +40,21 @@ export async function eraseAdminContact(
 }
 
 /** GET /v1/contacts/{id}/export: every record held about the person, one consistent snapshot. */
-export async function exportContact(
-  db: Database,
-  principal: Principal,
-  contactId: string,
-): Promise<ContactExport> {
-  const organizationId = principal.organization.id;
+export async function exportContact(db: Database, caller: Caller, contactId: string): Promise<ContactExport> {
+  const organizationId = caller.organization.id;
   return db.tenantTx(organizationId, (tx) => exportContactInTx(tx, organizationId, contactId));
 }
 
 /** POST /v1/contacts/{id}/merge: the source's records move to the contact, the source goes; one transaction. */
 export async function mergeContacts(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   targetId: string,
   sourceId: string,
 ): Promise<Contact> {
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   return db.tenantTx(organizationId, (tx) =>
-    mergeContactsInTx(tx, organizationId, targetId, sourceId, actorOf(principal)),
+    mergeContactsInTx(tx, organizationId, targetId, sourceId, actorOf(caller)),
   );
 }
 

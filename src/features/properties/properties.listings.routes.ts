@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
-import { actorOf } from '../../platform/auth/principal.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
+import { actorOf } from '../../platform/auth/caller.ts';
 import { CURSOR_MODE_DESCRIPTION, PageQuerySchema } from '../../platform/http/pagination.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import type { StorageSettings } from '../../platform/storage/open-storage.ts';
@@ -63,7 +63,7 @@ export const listingsRoutes: FastifyPluginAsyncTypebox<{ db: Database; config: S
         response: { 200: ListingListResponseSchema },
       },
     },
-    async (request) => listListings(db, principalOf(request).organization.id, request.query),
+    async (request) => listListings(db, callerOf(request).organization.id, request.query),
   );
 
   app.get(
@@ -82,7 +82,7 @@ export const listingsRoutes: FastifyPluginAsyncTypebox<{ db: Database; config: S
       },
     },
     async (request) => ({
-      data: await getListing(db, principalOf(request).organization.id, request.params.id),
+      data: await getListing(db, callerOf(request).organization.id, request.params.id),
     }),
   );
 
@@ -105,7 +105,7 @@ export const listingsRoutes: FastifyPluginAsyncTypebox<{ db: Database; config: S
       },
     },
     async (request) =>
-      listingHistory(db, principalOf(request).organization.id, request.params.id, request.query),
+      listingHistory(db, callerOf(request).organization.id, request.params.id, request.query),
   );
 
   app.post(
@@ -128,13 +128,8 @@ export const listingsRoutes: FastifyPluginAsyncTypebox<{ db: Database; config: S
       },
     },
     async (request, reply) => {
-      const principal = principalOf(request);
-      const listing = await writes.createProperty(
-        db,
-        principal.organization.id,
-        request.body,
-        actorOf(principal),
-      );
+      const caller = callerOf(request);
+      const listing = await writes.createProperty(db, caller.organization.id, request.body, actorOf(caller));
       return reply.code(201).send({ data: listing });
     },
   );
@@ -160,17 +155,17 @@ export const listingsRoutes: FastifyPluginAsyncTypebox<{ db: Database; config: S
       },
     },
     async (request) => {
-      const principal = principalOf(request);
+      const caller = callerOf(request);
       const listing = await writes.updateProperty(
         db,
-        principal.organization.id,
+        caller.organization.id,
         request.params.id,
         request.body,
-        actorOf(principal),
+        actorOf(caller),
       );
       // Uploaded photos the new list left out lose their files (decision 0233).
       if (request.body.photos !== undefined) {
-        await sweepListingFiles(photoFiles(config, db, request.log), principal.organization.id, listing.id);
+        await sweepListingFiles(photoFiles(config, db, request.log), caller.organization.id, listing.id);
       }
       return { data: listing };
     },
@@ -194,14 +189,14 @@ export const listingsRoutes: FastifyPluginAsyncTypebox<{ db: Database; config: S
       },
     },
     async (request) => {
-      const principal = principalOf(request);
+      const caller = callerOf(request);
       const deleted = await writes.deleteProperty(
         db,
-        principal.organization.id,
+        caller.organization.id,
         request.params.id,
-        actorOf(principal),
+        actorOf(caller),
       );
-      await sweepListingFiles(photoFiles(config, db, request.log), principal.organization.id, deleted.id);
+      await sweepListingFiles(photoFiles(config, db, request.log), caller.organization.id, deleted.id);
       return { data: deleted };
     },
   );

@@ -65,13 +65,13 @@ export const searchPropertiesTool = defineTool({
   scopes: ['portal:read'],
   input: SearchPropertiesInputSchema,
   output: PortalPropertyPageResponseSchema,
-  run: async ({ db, principal }, args) =>
+  run: async ({ db, caller }, args) =>
     pageOnly(
       await searchPortalProperties(
         db,
-        principal.organization.id,
+        caller.organization.id,
         portalQuery(args as SearchPropertiesInput),
-        servedIn(principal.organization, (args as SearchPropertiesInput).lang),
+        servedIn(caller.organization, (args as SearchPropertiesInput).lang),
       ),
     ),
   summarize: (result) => pageSummary(result, 'property', 'properties'),
@@ -100,12 +100,12 @@ export const getPropertyTool = defineTool({
   scopes: ['portal:read'],
   input: GetPropertyInputSchema,
   output: PortalPropertyResponseSchema,
-  run: async ({ db, principal }, args: Static<typeof GetPropertyInputSchema>) => ({
+  run: async ({ db, caller }, args: Static<typeof GetPropertyInputSchema>) => ({
     data: await getPortalProperty(
       db,
-      principal.organization.id,
+      caller.organization.id,
       args.propertyId,
-      servedIn(principal.organization, args.lang),
+      servedIn(caller.organization, args.lang),
     ),
   }),
   summarize: ({ data }) =>
@@ -127,8 +127,8 @@ export const searchListingsTool = defineTool({
   scopes: ['listings:read'],
   input: SearchListingsInputSchema,
   output: ListOf(ref(AdminPropertySchema)),
-  run: async ({ db, principal }, args: Static<typeof SearchListingsInputSchema>) =>
-    pageOnly(await listListings(db, principal.organization.id, args)),
+  run: async ({ db, caller }, args: Static<typeof SearchListingsInputSchema>) =>
+    pageOnly(await listListings(db, caller.organization.id, args)),
   summarize: (result) => pageSummary(result, 'listing'),
 });
 

@@ -3,8 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import fresh from 'fresh';
 import type { Config } from '../../config.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
-import { actorOf } from '../../platform/auth/principal.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
+import { actorOf } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { FeaturePlugin } from '../../platform/features/manifest.ts';
 import { PHOTO_WIDTHS } from '../../platform/images/images.ts';
@@ -95,16 +95,16 @@ export const photosRoutes: FeaturePlugin = async (app, { db, config }) => {
         },
       },
       async (request, reply) => {
-        const principal = principalOf(request);
+        const caller = callerOf(request);
         const body = request.body;
         const file = request.upload;
         if (file === null) throw Errors.invalidField('body.file', 'is required');
         const photo = await photos.uploadPhoto(
           context(request),
-          principal.organization.id,
+          caller.organization.id,
           request.params.id,
           { bytes: file.bytes, caption: body.caption, altText: body.altText, position: body.position },
-          actorOf(principal),
+          actorOf(caller),
         );
         return reply.code(201).send({ data: photo });
       },
@@ -127,7 +127,7 @@ export const photosRoutes: FeaturePlugin = async (app, { db, config }) => {
       },
     },
     async (request) => ({
-      data: await photos.listPhotos(db, principalOf(request).organization.id, request.params.id),
+      data: await photos.listPhotos(db, callerOf(request).organization.id, request.params.id),
     }),
   );
 
@@ -149,16 +149,16 @@ export const photosRoutes: FeaturePlugin = async (app, { db, config }) => {
       },
     },
     async (request) => {
-      const principal = principalOf(request);
+      const caller = callerOf(request);
       const { id, photoId } = request.params;
       return {
         data: await photos.updatePhoto(
           db,
-          principal.organization.id,
+          caller.organization.id,
           id,
           photoId,
           request.body,
-          actorOf(principal),
+          actorOf(caller),
         ),
       };
     },
@@ -182,14 +182,14 @@ export const photosRoutes: FeaturePlugin = async (app, { db, config }) => {
       },
     },
     async (request) => {
-      const principal = principalOf(request);
+      const caller = callerOf(request);
       return {
         data: await photos.reorderPhotos(
           db,
-          principal.organization.id,
+          caller.organization.id,
           request.params.id,
           request.body.photoIds,
-          actorOf(principal),
+          actorOf(caller),
         ),
       };
     },
@@ -212,15 +212,15 @@ export const photosRoutes: FeaturePlugin = async (app, { db, config }) => {
       },
     },
     async (request) => {
-      const principal = principalOf(request);
+      const caller = callerOf(request);
       const { id, photoId } = request.params;
       return {
         data: await photos.deletePhoto(
           context(request),
-          principal.organization.id,
+          caller.organization.id,
           id,
           photoId,
-          actorOf(principal),
+          actorOf(caller),
         ),
       };
     },

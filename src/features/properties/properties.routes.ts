@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { servedLanguage } from '../../platform/http/languages.ts';
 import { CURSOR_MODE_DESCRIPTION } from '../../platform/http/pagination.ts';
 import { ANY_KEY } from '../../platform/http/route-config.ts';
@@ -40,7 +40,7 @@ const LANGUAGE_NOTE =
 
 /** The language to answer in (Content-Language says it); answers vary on Accept-Language. */
 function answerLanguage(request: FastifyRequest, reply: FastifyReply): string {
-  const language = servedLanguage(request, principalOf(request).organization);
+  const language = servedLanguage(request, callerOf(request).organization);
   reply.header('content-language', language);
   return language;
 }
@@ -74,7 +74,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database; config:
     async (request, reply) =>
       portal.searchPortalProperties(
         db,
-        principalOf(request).organization.id,
+        callerOf(request).organization.id,
         request.query as PortalListQuery,
         answerLanguage(request, reply),
       ),
@@ -100,7 +100,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database; config:
     async (request, reply) =>
       portal.listFeaturedProperties(
         db,
-        principalOf(request).organization.id,
+        callerOf(request).organization.id,
         request.query,
         answerLanguage(request, reply),
       ),
@@ -126,7 +126,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database; config:
     async (request, reply) => {
       const data = await portal.getPortalProperty(
         db,
-        principalOf(request).organization.id,
+        callerOf(request).organization.id,
         request.params.id,
         answerLanguage(request, reply),
       );
@@ -150,7 +150,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database; config:
         response: { 200: PortalFiltersResponseSchema },
       },
     },
-    async (request) => ({ data: await portal.portalFilters(db, principalOf(request).organization.id) }),
+    async (request) => ({ data: await portal.portalFilters(db, callerOf(request).organization.id) }),
   );
 
   app.post(

@@ -1,7 +1,7 @@
 import { originOf as publicOrigin } from '../../platform/http/origin.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import type { AppContext } from '../../platform/features/manifest.ts';
@@ -78,7 +78,7 @@ export const resoRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { d
       },
     },
     async (request) =>
-      listResoProperties(db, principalOf(request).organization.id, request.query, originOf(request)),
+      listResoProperties(db, callerOf(request).organization.id, request.query, originOf(request)),
   );
 
   app.get(
@@ -103,7 +103,7 @@ export const resoRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { d
     async (request) =>
       getResoProperty(
         db,
-        principalOf(request).organization.id,
+        callerOf(request).organization.id,
         request.params.ListingKey,
         request.query,
         originOf(request),

@@ -22,9 +22,9 @@ export const listPendingTasksTool = defineTool({
   scopes: ['tasks:read'],
   input: ListPendingTasksInputSchema,
   output: ListOf(ref(TaskSchema)),
-  run: ({ db, principal }, args: Static<typeof ListPendingTasksInputSchema>) => {
+  run: ({ db, caller }, args: Static<typeof ListPendingTasksInputSchema>) => {
     const { filter, page } = pagedArguments(args);
-    return listPendingTasks(db, principal.organization.id, filter, page);
+    return listPendingTasks(db, caller, filter, page);
   },
   summarize: (result) => pageSummary(result, 'pending task'),
 });

@@ -1,5 +1,6 @@
 import type { Database, Tx } from '../../db/database.ts';
 import type { TaskRow } from '../../db/schema.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { tombstoneOf } from '../../platform/events/catalog.ts';
@@ -13,7 +14,7 @@ import {
   type PageRequest,
 } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
-import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import { requireAppointmentRef } from '../appointments/index.ts';
 import { TaskCreated, TaskDeleted, TaskUpdated } from './tasks.events.ts';
@@ -28,9 +29,6 @@ import type {
 import * as store from './tasks.store.ts';
 import { isContactOf } from '../contacts/index.ts';
 import { isAgentOf } from '../agents/index.ts';
-
-/** Back-office changes are recorded with a SYSTEM actor (the operator). */
-const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
 
@@ -85,16 +83,13 @@ function completedAt(status: string, current: TaskRow | null, now: Date): Date |
 }
 
 /**
- * Creates a task (PENDING TODO by default), recorded as `actor`'s: the operator in the back office, the
- * key's `actorOf` through v1. Referenced ids must be the organization's.
+ * Creates a task (PENDING TODO by default), recorded as the caller's (the operator in the back office, a
+ * key through v1). Referenced ids must be the organization's.
  */
-export async function createTask(
-  db: Database,
-  organizationId: string,
-  body: CreateTaskBody,
-  actor: Actor = OPERATOR,
-): Promise<Task> {
-  return inTenantOrganization(db, organizationId, async (tx) => {
+export async function createTask(db: Database, caller: Caller, body: CreateTaskBody): Promise<Task> {
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
+  return writeAs(db, caller, async (tx) => {
     await checkReferences(tx, organizationId, body);
     const status = body.status ?? 'PENDING';
     const row = await store.insertTask(tx, {
@@ -148,16 +143,16 @@ async function changeTask(
   return task;
 }
 
-/** Changes some fields of a task, recorded as `actor`'s; DONE stamps `completedAt`, leaving DONE clears it. */
+/** Changes some fields of a task, recorded as the caller's; DONE stamps `completedAt`, leaving DONE clears it. */
 export async function updateTask(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   taskId: string,
   body: UpdateTaskBody,
-  actor: Actor = OPERATOR,
 ): Promise<Task> {
-  return inTenantOrganization(db, organizationId, async (tx) =>
-    changeTask(tx, organizationId, await loadTask(tx, organizationId, taskId, true), body, actor),
+  const organizationId = caller.organization.id;
+  return writeAs(db, caller, async (tx) =>
+    changeTask(tx, organizationId, await loadTask(tx, organizationId, taskId, true), body, actorOf(caller)),
   );
 }
 
@@ -166,13 +161,10 @@ export async function updateTask(
  * An already DONE task is answered as it is, with no write and no event (decision 0196): a retried
  * "done" is not a second completion.
  */
-export async function completeTask(
-  db: Database,
-  organizationId: string,
-  taskId: string,
-  actor: Actor,
-): Promise<Task> {
-  return inTenantOrganization(db, organizationId, async (tx) => {
+export async function completeTask(db: Database, caller: Caller, taskId: string): Promise<Task> {
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
+  return writeAs(db, caller, async (tx) => {
     // Locked so that two simultaneous completes record one event: the second waits, then sees DONE.
     const current = await loadTask(tx, organizationId, taskId, true);
     if (current.status === 'DONE') return toTask(current);
@@ -180,26 +172,20 @@ export async function completeTask(
   });
 }
 
-/** Deletes a task for good, recording the `task.deleted` tombstone as `actor`'s. */
+/** Deletes a task for good, recording the `task.deleted` tombstone as the caller's. */
 export async function deleteTask(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   taskId: string,
-  actor: Actor = OPERATOR,
 ): Promise<{ id: string; deleted: true }> {
-  return inTenantOrganization(db, organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
+  return writeAs(db, caller, async (tx) => {
     const row = isId(taskId, 'task') ? await store.deleteTask(tx, organizationId, taskId) : null;
     if (!row) throw Errors.notFound('Task', taskId);
     await recordEvent(tx, { type: TaskDeleted.type, data: { task: tombstoneOf(row.id) }, actor });
     return { id: taskId, deleted: true as const };
   });
-}
-
-/** One task, back-office view; 404 outside the organization. */
-export async function getAdminTask(db: Database, organizationId: string, taskId: string): Promise<Task> {
-  return inTenantOrganization(db, organizationId, async (tx) =>
-    toTask(await loadTask(tx, organizationId, taskId)),
-  );
 }
 
 /** The filters and sort of a list query, parsed (dates) and checked (range in order). */
@@ -243,19 +229,14 @@ async function listOf(
   return cursorPage(await store.listTasksByUpdatedAt(tx, organizationId, filter, request), request, toTask);
 }
 
-/** The back office's task list: the same filters, sort, paging and cursor mode as GET /v1/tasks. */
-export async function listAdminTasks(db: Database, organizationId: string, query: ListTasksQuery) {
-  return inTenantOrganization(db, organizationId, (tx) => listOf(tx, organizationId, query));
+/** The caller's organization's tasks, soonest due first by default, or a cursor page. */
+export async function listTasks(db: Database, caller: Caller, query: ListTasksQuery) {
+  return readAs(db, caller, (tx) => listOf(tx, caller.organization.id, query));
 }
 
-/** GET /v1/tasks: the key's organization's tasks, soonest due first by default, or a cursor page. */
-export async function searchTasks(db: Database, organizationId: string, query: ListTasksQuery) {
-  return db.readTx(organizationId, (tx) => listOf(tx, organizationId, query));
-}
-
-/** GET /v1/tasks/{id}: 404 when malformed, unknown or another organization's. */
-export async function findTask(db: Database, organizationId: string, id: string): Promise<Task> {
-  return db.readTx(organizationId, async (tx) => toTask(await loadTask(tx, organizationId, id)));
+/** One task: 404 when malformed, unknown or another organization's. */
+export async function findTask(db: Database, caller: Caller, id: string): Promise<Task> {
+  return readAs(db, caller, async (tx) => toTask(await loadTask(tx, caller.organization.id, id)));
 }
 
 /** What the MCP tool `list_pending_tasks` filters on. */
@@ -271,15 +252,16 @@ export interface PendingTaskFilter {
  */
 export async function listPendingTasks(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   filter: PendingTaskFilter,
   page: PageRequest,
 ): Promise<{ data: Task[]; meta: PageMeta }> {
+  const organizationId = caller.organization.id;
   const dueBefore =
     typeof filter.dueBefore === 'string'
       ? parseDateOrDateTime(filter.dueBefore, 'dueBefore')
       : filter.dueBefore;
-  return db.readTx(organizationId, (tx) =>
+  return readAs(db, caller, (tx) =>
     pageOf(
       tx,
       organizationId,

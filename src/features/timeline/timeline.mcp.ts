@@ -25,7 +25,7 @@ export const getContactTimelineTool = defineTool({
   scopes: ['contacts:read'],
   input: GetContactTimelineInputSchema,
   output: ListOf(ref(TimelineItemSchema)),
-  run: async ({ db, principal }, { contactId, ...page }) => contactTimeline(db, principal, contactId, page),
+  run: async ({ db, caller }, { contactId, ...page }) => contactTimeline(db, caller, contactId, page),
   summarize: (result) => pageSummary(result, 'timeline item'),
 });
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { TimelineParamsSchema, TimelineQuerySchema, TimelineResponseSchema } from './timeline.schema.ts';
 import { contactTimeline } from './timeline.service.ts';
@@ -25,6 +25,6 @@ export const timelineRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async
         response: { 200: TimelineResponseSchema },
       },
     },
-    async (request) => contactTimeline(db, principalOf(request), request.params.id, request.query),
+    async (request) => contactTimeline(db, callerOf(request), request.params.id, request.query),
   );
 };

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import type { Principal } from '../../platform/auth/principal.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
 import { isId } from '../../platform/ids/ids.ts';
@@ -11,20 +11,15 @@ import * as store from './timeline.store.ts';
  * GET /v1/contacts/{id}/timeline: everything that happened with a contact, newest first, one page.
  * Messages only for a key that may read conversations.
  */
-export async function contactTimeline(
-  db: Database,
-  principal: Principal,
-  contactId: string,
-  query: TimelineQuery,
-) {
-  const organizationId = principal.organization.id;
+export async function contactTimeline(db: Database, caller: Caller, contactId: string, query: TimelineQuery) {
+  const organizationId = caller.organization.id;
   const page = pageRequest(query);
   return db.readTx(organizationId, async (tx) => {
     const contact = isId(contactId, 'ct') ? await findContactInTx(tx, organizationId, contactId) : null;
     if (!contact) throw Errors.notFound('Contact', contactId);
     const { rows, total } = await store.timelinePage(tx, organizationId, contactId, {
       ...page,
-      messages: principal.scopes.includes('conversations:read'),
+      messages: caller.scopes.includes('conversations:read'),
     });
     const data: TimelineItem[] = rows.map((row) => ({
       type: row.type,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import {
   ContactUsageParamsSchema,
@@ -44,7 +44,7 @@ export const usageRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       },
     },
     async (request) => {
-      await usage.recordUsageEvent(db, principalOf(request), request.body);
+      await usage.recordUsageEvent(db, callerOf(request), request.body);
       return { data: { success: true as const } };
     },
   );
@@ -75,7 +75,7 @@ export const usageRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
         response: { 200: UsageEventBatchResponseSchema },
       },
     },
-    async (request) => ({ data: await usage.recordUsageBatch(db, principalOf(request), request.body) }),
+    async (request) => ({ data: await usage.recordUsageBatch(db, callerOf(request), request.body) }),
   );
 
   app.get(
@@ -98,7 +98,7 @@ export const usageRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
     async (request) => ({
       data: await usage.getContactUsage(
         db,
-        principalOf(request).organization.id,
+        callerOf(request).organization.id,
         request.params.id,
         request.query,
       ),

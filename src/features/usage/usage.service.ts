@@ -1,5 +1,5 @@
 import type { Database, Tx } from '../../db/database.ts';
-import type { Principal } from '../../platform/auth/principal.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { eachItem, itemErrorOf, itemPath, validateItem } from '../../platform/http/batch.ts';
 import { isId } from '../../platform/ids/ids.ts';
@@ -101,13 +101,13 @@ async function appendUsageEvents(
  */
 export async function recordUsageEvent(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   body: RecordUsageEventBody,
   now = new Date(),
 ): Promise<string | null> {
   const prepared = prepareUsageEvent(body, now, 'body');
   if (prepared.identity === null) return null;
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   const [owner] = await db.tenantTx(organizationId, (tx) =>
     appendUsageEvents(tx, organizationId, [prepared]),
   );
@@ -123,7 +123,7 @@ export async function recordUsageEvent(
  */
 export async function recordUsageBatch(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   body: UsageEventBatchBody,
   now = new Date(),
 ): Promise<UsageEventBatchResult> {
@@ -135,7 +135,7 @@ export async function recordUsageBatch(
     ),
   );
   const accepted = outcomes.flatMap((outcome) => (outcome.error ? [] : [outcome.value]));
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   if (accepted.some((prepared) => prepared.identity !== null)) {
     await db.tenantTx(organizationId, (tx) => appendUsageEvents(tx, organizationId, accepted));
   }

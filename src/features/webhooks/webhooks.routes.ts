@@ -1,4 +1,4 @@
-import { principalOf } from '../../platform/auth/auth.plugin.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import type { FeaturePlugin } from '../../platform/features/manifest.ts';
 import type { RouteAuth } from '../../platform/http/route-config.ts';
 import {
@@ -44,7 +44,7 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
     allowPrivate: context.config.webhookAllowPrivateUrls,
     lookup: context.lookup,
   };
-  const orgOf = (request: Parameters<typeof principalOf>[0]) => principalOf(request).organization.id;
+  const orgOf = (request: Parameters<typeof callerOf>[0]) => callerOf(request).organization.id;
 
   app.post(
     '/v1/webhooks',
@@ -68,7 +68,7 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
           db,
           urlPolicy,
           context.secrets,
-          principalOf(request),
+          callerOf(request),
           request.body,
         ),
       }),
@@ -106,7 +106,7 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
         response: { 200: SampleResponseSchema },
       },
     },
-    async (request) => webhooks.sample(db, principalOf(request), request.params.type),
+    async (request) => webhooks.sample(db, callerOf(request), request.params.type),
   );
 
   app.get(
@@ -149,7 +149,7 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
       data: await webhooks.updateSubscription(
         db,
         urlPolicy,
-        principalOf(request),
+        callerOf(request),
         request.params.id,
         request.body,
       ),
@@ -170,7 +170,7 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
       },
     },
     async (request) => ({
-      data: await webhooks.deleteSubscription(db, principalOf(request), request.params.id),
+      data: await webhooks.deleteSubscription(db, callerOf(request), request.params.id),
     }),
   );
 
@@ -195,7 +195,7 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
       data: await webhooks.rotateSecret(
         db,
         context.secrets,
-        principalOf(request),
+        callerOf(request),
         request.params.id,
         request.body.overlapHours,
       ),
@@ -218,9 +218,7 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
       },
     },
     async (request, reply) =>
-      reply
-        .code(202)
-        .send({ data: await webhooks.sendTestEvent(db, principalOf(request), request.params.id) }),
+      reply.code(202).send({ data: await webhooks.sendTestEvent(db, callerOf(request), request.params.id) }),
   );
 
   app.get(
@@ -265,12 +263,7 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
     },
     async (request, reply) =>
       reply.code(202).send({
-        data: await webhooks.recoverDeliveries(
-          db,
-          principalOf(request),
-          request.params.id,
-          request.body.since,
-        ),
+        data: await webhooks.recoverDeliveries(db, callerOf(request), request.params.id, request.body.since),
       }),
   );
 
@@ -292,6 +285,6 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
     async (request, reply) =>
       reply
         .code(202)
-        .send({ data: await webhooks.retryDelivery(db, principalOf(request), request.params.deliveryId) }),
+        .send({ data: await webhooks.retryDelivery(db, callerOf(request), request.params.deliveryId) }),
   );
 };

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/database.ts';
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookSubscriptionRow } from '../../db/schema.ts';
-import type { Principal } from '../../platform/auth/principal.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
-import { actorOf } from '../../platform/auth/principal.ts';
+import { actorOf } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { eventCatalog, fieldTree } from '../../platform/events/catalog.ts';
 import { envelopeOf } from '../../platform/events/envelope.ts';
@@ -103,10 +103,10 @@ export async function createSubscription(
   db: Database,
   policy: UrlPolicy,
   secrets: SecretBox,
-  principal: Principal,
+  caller: Caller,
   body: CreateWebhookBody,
 ): Promise<WebhookSubscriptionWithSecret> {
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   // The schema (WebhookEventTypePattern) checked the patterns against the catalog.
   const url = await checkWebhookUrl(body.url, policy);
   return db.tenantTx(organizationId, async (tx) => {
@@ -130,7 +130,7 @@ export async function createSubscription(
     await recordEvent(tx, {
       type: events.WebhookCreated.type,
       data: { subscription: values },
-      actor: actorOf(principal),
+      actor: actorOf(caller),
     });
     const row = await store.insertSubscription(tx, {
       ...values,
@@ -163,11 +163,11 @@ export async function getSubscription(db: Database, organizationId: string, id: 
 export async function updateSubscription(
   db: Database,
   policy: UrlPolicy,
-  principal: Principal,
+  caller: Caller,
   id: string,
   body: UpdateWebhookBody,
 ): Promise<WebhookSubscription> {
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   const url = body.url === undefined ? undefined : await checkWebhookUrl(body.url, policy);
   return db.tenantTx(organizationId, async (tx) => {
     await loadSubscription(tx, organizationId, id, true);
@@ -185,15 +185,15 @@ export async function updateSubscription(
     await recordEvent(tx, {
       type: events.WebhookUpdated.type,
       data: { subscription: eventSubscription(row), changes: Object.keys(body).sort() },
-      actor: actorOf(principal),
+      actor: actorOf(caller),
     });
     return toSubscription(row);
   });
 }
 
 /** DELETE: the subscription and its delivery log go; queued deliveries are not sent. */
-export async function deleteSubscription(db: Database, principal: Principal, id: string) {
-  const organizationId = principal.organization.id;
+export async function deleteSubscription(db: Database, caller: Caller, id: string) {
+  const organizationId = caller.organization.id;
   return db.tenantTx(organizationId, async (tx) => {
     const row = await loadSubscription(tx, organizationId, id, true);
     await store.deleteSubscription(tx, organizationId, id);
@@ -201,7 +201,7 @@ export async function deleteSubscription(db: Database, principal: Principal, id:
     await recordEvent(tx, {
       type: events.WebhookDeleted.type,
       data: { subscription: eventSubscription(row) },
-      actor: actorOf(principal),
+      actor: actorOf(caller),
     });
     return { id, deleted: true as const };
   });
@@ -214,11 +214,11 @@ export async function deleteSubscription(db: Database, principal: Principal, id:
 export async function rotateSecret(
   db: Database,
   secrets: SecretBox,
-  principal: Principal,
+  caller: Caller,
   id: string,
   overlapHours = ROTATION_OVERLAP_HOURS,
 ): Promise<WebhookSubscriptionWithSecret> {
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   return db.tenantTx(organizationId, async (tx) => {
     const current = await loadSubscription(tx, organizationId, id, true);
     const context = secretContext(id);
@@ -237,7 +237,7 @@ export async function rotateSecret(
         subscription: eventSubscription(rotated),
         previousSecretExpiresAt: iso(rotated.previousSecretExpiresAt),
       },
-      actor: actorOf(principal),
+      actor: actorOf(caller),
     });
     return withSecret(rotated, secret);
   });
@@ -246,17 +246,17 @@ export async function rotateSecret(
 /** Records a `webhook.test` event delivered to this subscription only (even when it is disabled: 409). */
 export async function sendTestEvent(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   id: string,
 ): Promise<{ eventId: string; deliveryId: string }> {
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   return db.tenantTx(organizationId, async (tx) => {
     const row = await loadSubscription(tx, organizationId, id);
     if (!row.enabled) throw Errors.duplicate('This webhook subscription is disabled: enable it first');
     const event = await recordEvent(tx, {
       type: events.WebhookTest.type,
       data: { subscription: { id: row.id, url: row.url }, message: 'This is a test event from agency-crm.' },
-      actor: actorOf(principal),
+      actor: actorOf(caller),
       deliverTo: row.id,
     });
     const delivery = await store.findDeliveryOfEvent(tx, event.id);
@@ -296,10 +296,10 @@ export async function listDeliveries(
 /** Queues a delivery again (any status but PENDING), with a fresh retry schedule. */
 export async function retryDelivery(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   deliveryId: string,
 ): Promise<WebhookDelivery> {
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   return db.tenantTx(organizationId, async (tx) => {
     const row = isId(deliveryId, 'whd') ? await store.findDelivery(tx, organizationId, deliveryId) : null;
     if (!row) throw Errors.notFound('Webhook delivery', deliveryId);
@@ -314,7 +314,7 @@ export async function retryDelivery(
         subscription: { id: subscription.id, url: subscription.url },
         delivery: { id: row.id, eventId: row.eventId, eventType: row.eventType },
       },
-      actor: actorOf(principal),
+      actor: actorOf(caller),
     });
     return toDelivery(queued, await store.attemptsOf(tx, [deliveryId]));
   });
@@ -326,11 +326,11 @@ export async function retryDelivery(
  */
 export async function recoverDeliveries(
   db: Database,
-  principal: Principal,
+  caller: Caller,
   subscriptionId: string,
   since: string,
 ): Promise<{ requeued: number; retried: number; added: number; hasMore: boolean }> {
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   return db.tenantTx(organizationId, async (tx) => {
     const subscription = await loadSubscription(tx, organizationId, subscriptionId);
     if (!subscription.enabled)
@@ -349,7 +349,7 @@ export async function recoverDeliveries(
         retried: queued.retried,
         added: queued.added,
       },
-      actor: actorOf(principal),
+      actor: actorOf(caller),
     });
     return { requeued: queued.retried + queued.added, ...queued };
   });
@@ -359,10 +359,10 @@ export async function recoverDeliveries(
  * GET /v1/webhooks/sample/{type}: the organization's last real event of that type, or a synthetic
  * envelope (`evt_sample`, the catalog's field tree with null leaves, the key's livemode).
  */
-export async function sample(db: Database, principal: Principal, type: string) {
+export async function sample(db: Database, caller: Caller, type: string) {
   const definition = eventCatalog.get(type);
   if (!definition) throw Errors.notFound('Event type', type);
-  const organizationId = principal.organization.id;
+  const organizationId = caller.organization.id;
   const last = await db.tenantTx(organizationId, (tx) => store.lastEventOfType(tx, organizationId, type));
   if (last?.sequence != null) {
     return {
@@ -376,7 +376,7 @@ export async function sample(db: Database, principal: Principal, type: string) {
       type,
       createdAt: new Date(),
       organizationId,
-      livemode: principal.organization.livemode,
+      livemode: caller.organization.livemode,
       actor: { kind: null, userId: null },
       data: fieldTree(definition.schema) as Record<string, unknown>,
       sequence: 0,

@@ -10,7 +10,17 @@ import { rateLimitHeaders, type RateLimits, type RateLimitState } from '../rate-
 import { CONSOLE_COOKIE, type ConsoleSession, type ConsoleSessions } from './console-sessions.ts';
 import type { KeyVerifier } from './key-verifier.ts';
 import { planRefusal } from './plans.ts';
-import { keyLimitsOf, type Principal } from './principal.ts';
+import { keyLimitsOf, type Caller } from './caller.ts';
+import {
+  admitAgent,
+  admitOrganization,
+  consoleCaller,
+  operatorCaller,
+  resolveTokenCaller,
+  type TokenCredentialResolver,
+} from './credentials.ts';
+import type { OrganizationStates } from './organization-states.ts';
+import { OPERATOR_IDEMPOTENCY_SCOPE } from '../idempotency/idempotency.store.ts';
 import { PUBLISHABLE_SCOPES } from './scopes.ts';
 
 export interface AuthDependencies {
@@ -18,6 +28,10 @@ export interface AuthDependencies {
   limits: RateLimits;
   adminToken: string;
   consoleSessions: ConsoleSessions;
+  /** Organization and agent states of every credential but API keys (whose lookup reads them). */
+  states: OrganizationStates;
+  /** The URL credentials the features issue (manifest `credentials`), by kind. */
+  tokenCredentials: readonly TokenCredentialResolver[];
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -68,8 +82,8 @@ function fromBrowser(request: FastifyRequest): boolean {
   return request.headers.origin !== undefined || request.headers['sec-fetch-site'] !== undefined;
 }
 
-function keyTypeRefusal(principal: Principal, auth: RouteAuth): AppError {
-  if (principal.keyType === 'publishable') {
+function keyTypeRefusal(caller: Caller, auth: RouteAuth): AppError {
+  if (caller.keyType === 'publishable') {
     return Errors.forbidden(
       `Publishable keys can only call public portal endpoints; this key may use the scopes ${PUBLISHABLE_SCOPES.join(', ')}. Use a secret key from your server for this endpoint.`,
     );
@@ -94,14 +108,10 @@ function presentedKey(request: FastifyRequest, auth: RouteAuth): string {
 }
 
 /**
- * Resolves the key to a principal: IP block (429), key missing, unknown, deactivated or expired
+ * Resolves the key to a caller: IP block (429), key missing, unknown, deactivated or expired
  * (401), suspended key, inactive organization or plan without API access (403).
  */
-async function identify(
-  request: FastifyRequest,
-  deps: AuthDependencies,
-  auth: RouteAuth,
-): Promise<Principal> {
+async function identify(request: FastifyRequest, deps: AuthDependencies, auth: RouteAuth): Promise<Caller> {
   const blockedFor = await deps.limits.blockedFor(request.ip);
   if (blockedFor > 0) {
     throw Errors.rateLimited(
@@ -126,34 +136,35 @@ async function identify(
     await deps.limits.recordAuthFailure(request.ip);
     throw Errors.expiredKey();
   }
-  const { principal } = lookup;
+  const { caller } = lookup;
   if (lookup.status === 'suspended') throw Errors.suspendedKey();
-  if (!principal.organization.isActive) throw Errors.forbidden('This organization is not active');
-  const planProblem = planRefusal(principal.organization.plan, principal.keyType);
+  admitOrganization(caller, false);
+  if (!lookup.agentActive) admitAgent(false);
+  const planProblem = planRefusal(caller.organization.plan, caller.keyType);
   if (planProblem) throw Errors.forbidden(planProblem);
-  return principal;
+  return caller;
 }
 
 /**
  * Applies what the route declares, in a fixed order: browser use of a secret key, key type,
  * read-only key on a write, scope, access level (403), read-only organization (402).
  */
-function authorize(request: FastifyRequest, principal: Principal, auth: RouteAuth): void {
-  if (principal.keyType !== 'publishable' && fromBrowser(request)) throw Errors.secretKeyInBrowser();
-  if (!auth.keyTypes.includes(principal.keyType)) throw keyTypeRefusal(principal, auth);
-  if (auth.write && principal.keyType === 'read_only_secret') {
+function authorize(request: FastifyRequest, caller: Caller, auth: RouteAuth): void {
+  if (caller.keyType !== 'publishable' && fromBrowser(request)) throw Errors.secretKeyInBrowser();
+  if (!auth.keyTypes.includes(caller.keyType)) throw keyTypeRefusal(caller, auth);
+  if (auth.write && caller.keyType === 'read_only_secret') {
     throw Errors.forbidden('Read-only keys cannot make changes');
   }
-  if (auth.scope !== null && !principal.scopes.includes(auth.scope)) {
+  if (auth.scope !== null && !caller.scopes.includes(auth.scope)) {
     throw Errors.forbidden(`This API key lacks the scope ${auth.scope}`);
   }
   const level = auth.accessLevel ?? 1;
-  if (principal.accessLevel < level) {
+  if (caller.accessLevel < level) {
     throw Errors.forbidden(
-      `This operation needs access level ${level} (granted after support review); this key has level ${principal.accessLevel}`,
+      `This operation needs access level ${level} (granted after support review); this key has level ${caller.accessLevel}`,
     );
   }
-  if (auth.write && principal.organization.readOnly) throw Errors.readOnlyAccount();
+  admitOrganization(caller, auth.write);
 }
 
 function setLimitHeaders(reply: FastifyReply, state: RateLimitState) {
@@ -189,7 +200,7 @@ const API_KEY_CHALLENGE = 'ApiKey realm="agency-crm", in="header", name="X-API-K
  * Register it on the root instance before any route.
  */
 export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
-  app.decorateRequest('principal', null);
+  app.decorateRequest('caller', null);
   app.decorateRequest('idempotencyScope', null);
   app.decorateRequest('rateLimit', null);
   app.decorateRequest('consoleSession', null);
@@ -205,7 +216,10 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
     }
   });
 
-  // The one hook every request passes: request id header, then the route's credential rules.
+  const tokenResolvers = new Map(deps.tokenCredentials.map((resolver) => [resolver.kind, resolver]));
+
+  // The one hook every request passes: request id header, then the route's credential, turned into
+  // one caller whatever its kind, its organization (and agent) checked the same way (decision 0241).
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     const { config } = request.routeOptions;
@@ -216,25 +230,44 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
         reply.header('www-authenticate', 'Bearer realm="agency-crm admin"');
         throw new AppError('UNAUTHORIZED', 'Admin API: send Authorization: Bearer <ADMIN_TOKEN>');
       }
-      // Admin routes under /organizations/{orgId}/ scope Idempotency-Key to that organization.
+      // Under /organizations/{orgId}/ the operator acts on that organization (resolved once the
+      // input is validated, below) and Idempotency-Key is scoped to it; elsewhere to the operator's own.
       const orgId = (request.params as { orgId?: string }).orgId;
-      if (orgId !== undefined && isId(orgId, 'org')) request.idempotencyScope = orgId;
+      request.idempotencyScope = orgId === undefined ? OPERATOR_IDEMPOTENCY_SCOPE : orgId;
       return;
     }
     if (config.console) {
       const session = await consoleSessionOf(request, deps.consoleSessions);
+      const organization = await deps.states.organization(session.organizationId);
+      if (!organization) throw Errors.forbidden('This organization is not active');
+      const caller = consoleCaller(session, organization);
       bindLogContext(request.log, { organizationId: session.organizationId, keyId: session.id });
+      admitOrganization(caller, config.console.write);
       request.consoleSession = session;
+      request.caller = caller;
       request.idempotencyScope = session.organizationId;
+      return;
+    }
+    if (config.credential) {
+      const resolver = tokenResolvers.get(config.credential.kind);
+      const token = (request.params as { token?: string }).token;
+      if (!resolver || token === undefined)
+        throw Errors.internal(
+          new Error(`route ${request.routeOptions.url} has no ${config.credential.kind} token`),
+        );
+      const caller = await resolveTokenCaller(resolver, token, deps.states, config.credential.write);
+      bindLogContext(request.log, { organizationId: caller.organization.id, keyId: caller.keyId });
+      request.caller = caller;
+      request.idempotencyScope = caller.organization.id;
       return;
     }
     const auth = config.auth;
     if (!auth) return;
     if (auth.keyTypes.includes('publishable')) setCors(reply);
 
-    let principal: Principal;
+    let caller: Caller;
     try {
-      principal = await identify(request, deps, auth);
+      caller = await identify(request, deps, auth);
     } catch (error) {
       // RFC 9110 11.6.1: every 401 names the scheme it wants, RFC 6750's Bearer on the MCP endpoint.
       if (error instanceof AppError && error.statusCode === 401) {
@@ -242,23 +275,34 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
       }
       throw error;
     }
-    bindLogContext(request.log, { organizationId: principal.organization.id, keyId: principal.keyId });
-    deps.verifier.touch(principal.keyId);
+    bindLogContext(request.log, { organizationId: caller.organization.id, keyId: caller.keyId });
+    deps.verifier.touch(caller.keyId);
     // Set before the limit and scope checks, so a 429 or 403 to a known key is in the organization's
     // request log too (platform/request-logs); the route itself only runs once they pass.
-    request.principal = principal;
+    request.caller = caller;
 
     // Counted before the route's own rules, so every answer to a known key carries the headers.
     // A read-only key's write is refused below (403), not counted as a write.
     const state = await deps.limits.consume({
-      ...keyLimitsOf(principal),
-      write: auth.write && principal.keyType !== 'read_only_secret',
+      ...keyLimitsOf(caller),
+      write: auth.write && caller.keyType !== 'read_only_secret',
     });
     setLimitHeaders(reply, state);
     request.rateLimit = state;
 
-    authorize(request, principal, auth);
-    request.idempotencyScope = principal.organization.id;
+    authorize(request, caller, auth);
+    request.idempotencyScope = caller.organization.id;
+  });
+
+  // The operator's caller on an organization's routes: after validation (a malformed id or body is a
+  // 400 first, as on every route), before the Idempotency-Key claim (route-level hooks run after).
+  app.addHook('preHandler', async (request) => {
+    if (!request.routeOptions.config.admin) return;
+    const orgId = (request.params as { orgId?: string }).orgId;
+    if (orgId === undefined) return;
+    const organization = isId(orgId, 'org') ? await deps.states.organization(orgId) : null;
+    if (!organization) throw Errors.notFound('Organization', orgId);
+    request.caller = operatorCaller(organization);
   });
 
   // Preflight: answered for routes open to publishable keys, refused for the rest.
@@ -287,12 +331,12 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
 export function registerBatchCharges(app: FastifyInstance, limits: RateLimits) {
   const charge: preHandlerAsyncHookHandler = async function (request, reply) {
     const batch = request.routeOptions.config.auth?.batch;
-    const { principal, rateLimit } = request;
-    if (!batch || !principal || !rateLimit) return;
+    const { caller, rateLimit } = request;
+    if (!batch || !caller || !rateLimit) return;
     const items = (request.body as Record<string, unknown> | null)?.[batch.items];
     const points = Math.ceil((Array.isArray(items) ? items.length : 0) / batch.itemsPerWritePoint) - 1;
     if (points <= 0) return;
-    request.rateLimit = await limits.chargeWrites(keyLimitsOf(principal), rateLimit, points);
+    request.rateLimit = await limits.chargeWrites(keyLimitsOf(caller), rateLimit, points);
     setLimitHeaders(reply, request.rateLimit);
   };
   app.addHook('onRoute', (route) => {
@@ -300,9 +344,8 @@ export function registerBatchCharges(app: FastifyInstance, limits: RateLimits) {
   });
 }
 
-/** The principal of a keyed route (set by the auth hook; absent only on a misdeclared route). */
-export function principalOf(request: FastifyRequest): Principal {
-  if (!request.principal)
-    throw Errors.internal(new Error(`route ${request.routeOptions.url} has no principal`));
-  return request.principal;
+/** The caller of a keyed route (set by the auth hook; absent only on a misdeclared route). */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw Errors.internal(new Error(`route ${request.routeOptions.url} has no caller`));
+  return request.caller;
 }

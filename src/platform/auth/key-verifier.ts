@@ -1,11 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database.ts';
-import { apiKeys, organizations, type KeyStatus } from '../../db/schema.ts';
+import { agents, apiKeys, organizations, type KeyStatus } from '../../db/schema.ts';
 import type { Logger } from '../logging/logger.ts';
 import { hashKey, parseKey, type KeyMode, type KeyType } from './keys.ts';
-import { KEY_TYPE_LIMITS, PLAN_WRITE_LIMITS, type Plan } from './plans.ts';
-import type { Principal } from './principal.ts';
+import { aliasLive, callerOrganizationOf, liveOrganizationColumns } from './organization-states.ts';
+import { KEY_TYPE_LIMITS } from './plans.ts';
+import type { Caller } from './caller.ts';
 import { isScope } from './scopes.ts';
 
 /**
@@ -18,7 +18,7 @@ const CACHE_MAX_ENTRIES = 10_000;
 
 export type KeyLookup =
   | { outcome: 'unknown' }
-  | { outcome: 'found'; status: KeyStatus; expiresAt: Date | null; principal: Principal };
+  | { outcome: 'found'; status: KeyStatus; expiresAt: Date | null; agentActive: boolean; caller: Caller };
 
 interface CacheEntry {
   lookup: KeyLookup;
@@ -108,67 +108,54 @@ export class KeyVerifier {
   }
 
   private async load(hash: string): Promise<KeyLookup> {
-    const live = alias(organizations, 'live');
+    const live = aliasLive();
     const rows = await this.db.systemTx((tx) =>
       tx
         .select({
           key: apiKeys,
           acting: { id: organizations.id, liveOrganizationId: organizations.liveOrganizationId },
-          live: {
-            id: live.id,
-            name: live.name,
-            plan: live.plan,
-            isActive: live.isActive,
-            readOnly: live.readOnly,
-            writeLimitPerMinute: live.writeLimitPerMinute,
-            defaultCountry: live.defaultCountry,
-            defaultCurrency: live.defaultCurrency,
-            mcpMaskPersonalData: live.mcpMaskPersonalData,
-            defaultLanguage: live.defaultLanguage,
-            otherLanguages: live.otherLanguages,
-          },
+          live: liveOrganizationColumns(live),
+          agentActive: agents.active,
         })
         .from(apiKeys)
         .innerJoin(organizations, sql`${organizations.id} = ${apiKeys.organizationId}`)
         .innerJoin(live, sql`${live.id} = coalesce(${organizations.liveOrganizationId}, ${organizations.id})`)
+        .leftJoin(
+          agents,
+          sql`${agents.organizationId} = ${apiKeys.organizationId} AND ${agents.id} = ${apiKeys.agentId}`,
+        )
         .where(eq(apiKeys.keyHash, hash))
         .limit(1),
     );
     const row = rows[0];
     if (!row) return { outcome: 'unknown' };
-    const { key, acting } = row;
-    const liveOrg = row.live;
-    // The twin of a downgraded organization must not keep the old organization-wide write limit.
-    const orgWriteLimit = liveOrg.writeLimitPerMinute ?? PLAN_WRITE_LIMITS[liveOrg.plan as Plan];
+    const { key } = row;
     const defaults = KEY_TYPE_LIMITS[key.type as KeyType];
-    const principal: Principal = {
+    const scopes = key.scopes.filter(isScope);
+    const accessLevel = Math.min(3, Math.max(1, key.accessLevel)) as 1 | 2 | 3;
+    const caller: Caller = {
+      credential: 'api_key',
       keyId: key.id,
       keyPrefix: key.keyPrefix,
       keyType: key.type as KeyType,
       mode: key.mode as KeyMode,
-      scopes: key.scopes.filter(isScope),
-      accessLevel: Math.min(3, Math.max(1, key.accessLevel)) as 1 | 2 | 3,
+      scopes,
+      accessLevel,
       agentId: key.agentId,
-      organization: {
-        id: acting.id,
-        liveOrganizationId: liveOrg.id,
-        name: liveOrg.name,
-        plan: liveOrg.plan as Plan,
-        isActive: liveOrg.isActive,
-        readOnly: liveOrg.readOnly,
-        livemode: acting.liveOrganizationId === null,
-        writesPerMinute: orgWriteLimit,
-        defaultCountry: liveOrg.defaultCountry,
-        defaultCurrency: liveOrg.defaultCurrency,
-        mcpMaskPersonalData: liveOrg.mcpMaskPersonalData,
-        defaultLanguage: liveOrg.defaultLanguage,
-        otherLanguages: liveOrg.otherLanguages,
-      },
+      organization: callerOrganizationOf(row.acting, row.live),
       limits: {
         requestsPerMinute: key.rateLimitPerMinute ?? defaults.requestsPerMinute,
         writesPerMinute: key.writeLimitPerMinute ?? defaults.writesPerMinute,
       },
+      grants: { scopes, accessLevel },
     };
-    return { outcome: 'found', status: key.status as KeyStatus, expiresAt: key.expiresAt, principal };
+    return {
+      outcome: 'found',
+      status: key.status as KeyStatus,
+      expiresAt: key.expiresAt,
+      // A key bound to an agent works while that agent is active (and exists: nothing unbinds its keys).
+      agentActive: key.agentId === null || row.agentActive === true,
+      caller,
+    };
   }
 }

@@ -3,13 +3,15 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import { newId } from '../ids/ids.ts';
+import { loggedUrl } from '../logging/redact-url.ts';
 import { AppError, Errors, type ErrorDetail } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /**
-     * The code and message of the error envelope this request was answered with (null until then):
-     * kept here so what records the request (platform/request-logs) need not parse the response.
+     * The code and message of the error envelope this request was answered with (null until then),
+     * a token in the path redacted (decision 0240): kept here so what records the request
+     * (platform/request-logs) need not parse the response.
      */
     errorSummary: { code: string; message: string } | null;
   }
@@ -197,19 +199,30 @@ export function errorBody(error: AppError, requestId: string) {
   };
 }
 
+/**
+ * The message as the log and request_logs keep it: a 404, a 405 or a refused preflight names the
+ * request's path, whose token (a calendar or visitor link) is a credential (decision 0240). The
+ * response still names the path as the client sent it.
+ */
+function loggedMessage(request: FastifyRequest, message: string): string {
+  const queryAt = request.url.indexOf('?');
+  const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
+  if (!message.includes(path)) return message;
+  const shown = loggedUrl(request, path);
+  return shown === path ? message : message.replaceAll(path, shown);
+}
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, thrown: unknown) {
   const error = toAppError(thrown);
+  const message = loggedMessage(request, error.message);
   if (error.statusCode >= 500) {
     // The cause is logged, never rendered: stack traces and SQL stay out of responses.
     request.log.error({ err: error.cause ?? thrown, code: error.code }, 'request failed');
   } else {
-    request.log.info(
-      { code: error.code, statusCode: error.statusCode, msg: error.message },
-      'request refused',
-    );
+    request.log.info({ code: error.code, statusCode: error.statusCode, msg: message }, 'request refused');
   }
   if (error.headers) reply.headers(error.headers);
-  request.errorSummary = { code: error.code, message: error.message };
+  request.errorSummary = { code: error.code, message };
   return reply
     .code(error.statusCode)
     .type('application/json; charset=utf-8')

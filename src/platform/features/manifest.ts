@@ -4,6 +4,7 @@ import type { Metric } from 'prom-client';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { ConsoleSessions } from '../auth/console-sessions.ts';
+import type { TokenCredentialResolver } from '../auth/credentials.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { EventDefinition } from '../events/catalog.ts';
 import type { Job } from '../jobs/scheduler.ts';
@@ -66,6 +67,11 @@ export interface FeatureManifest {
   routes?: readonly FeaturePlugin[];
   /** Operator routes under /admin/v1. */
   adminRoutes?: readonly FeaturePlugin[];
+  /**
+   * The URL credentials the feature issues (a feed, a calendar, a visitor's link): the auth hook
+   * resolves a route's `:token` with them, then checks the organization as for any credential.
+   */
+  credentials?: (context: { db: Database; secrets: SecretBox }) => TokenCredentialResolver[];
   /** Read-only tools of the MCP endpoint, in the order tools/list shows them. */
   mcpTools?: readonly McpToolDefinition[];
   /** Timed jobs of the worker. */

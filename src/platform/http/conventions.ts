@@ -1,8 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { CredentialKind } from '../auth/caller.ts';
 import type { RouteAuth, RouteDeprecation } from './route-config.ts';
 import { ErrorResponseSchema, ref } from './schemas.ts';
 
-export type RouteKind = 'keyed' | 'admin' | 'public';
+/**
+ * Who a route admits, from its declaration: `keyed` (an API key, `config.auth`), `admin` (the operator
+ * token), `console` (a console session), `token` (a URL credential, `config.credential`) or `public`.
+ */
+export type RouteKind = 'keyed' | 'admin' | 'console' | 'token' | 'public';
 
 /** One registered route as the shared security suite and the docs see it. */
 export interface RouteEntry {
@@ -10,6 +15,10 @@ export interface RouteEntry {
   url: string;
   operationId: string | undefined;
   kind: RouteKind | undefined;
+  /** The credential kinds it accepts (none for a public route): the security matrix walks them. */
+  credentials: CredentialKind[];
+  /** A change: a read-only organization's caller gets 402 (the operator excepted). */
+  write: boolean;
   auth: RouteAuth | undefined;
   hasResponseSchema: boolean;
   hidden: boolean;
@@ -40,6 +49,7 @@ function errorStatuses(
   kind: RouteKind | undefined,
   auth: RouteAuth | undefined,
   route: { hasParams: boolean; takesBody: boolean; idempotent: boolean },
+  write: boolean,
 ) {
   // 400: the input guard reads every request (bad text, nesting, Host); 500: anything unforeseen.
   const statuses = new Set<number>([400, 500]);
@@ -48,6 +58,11 @@ function errorStatuses(
     if (auth?.write) [402, 409].forEach((s) => statuses.add(s));
   }
   if (kind === 'admin') statuses.add(401);
+  // A console session: missing (401), another origin or no CSRF token, an inactive organization (403).
+  if (kind === 'console') [401, 403].forEach((s) => statuses.add(s));
+  // A URL credential of an inactive organization or agent (403).
+  if (kind === 'token') statuses.add(403);
+  if ((kind === 'console' || kind === 'token') && write) statuses.add(402);
   // A back-office change can clash with a unique code or name; a POST with a reused Idempotency-Key too.
   if ((kind === 'admin' && route.takesBody) || route.idempotent) statuses.add(409);
   if (route.hasParams) statuses.add(404);
@@ -56,12 +71,36 @@ function errorStatuses(
   return [...statuses].sort((a, b) => a - b);
 }
 
+type CredentialConfig = {
+  auth?: RouteAuth;
+  admin?: boolean;
+  public?: boolean;
+  console?: { write: boolean };
+  credential?: { kind: CredentialKind; write: boolean };
+};
+
 function kindOf(route: RouteOptions): RouteKind | undefined {
-  const config = route.config as { auth?: RouteAuth; admin?: boolean; public?: boolean } | undefined;
+  const config = route.config as CredentialConfig | undefined;
   if (config?.auth) return 'keyed';
   if (config?.admin) return 'admin';
+  if (config?.console) return 'console';
+  if (config?.credential) return 'token';
   if (config?.public) return 'public';
   return undefined;
+}
+
+/** The credential kinds a route accepts and whether it writes, from its declaration. */
+function credentialsOf(
+  route: RouteOptions,
+  methods: string[],
+): { credentials: CredentialKind[]; write: boolean } {
+  const config = route.config as CredentialConfig | undefined;
+  if (config?.auth) return { credentials: ['api_key'], write: config.auth.write };
+  if (config?.admin)
+    return { credentials: ['operator'], write: methods.some((m) => m !== 'GET' && m !== 'HEAD') };
+  if (config?.console) return { credentials: ['console'], write: config.console.write };
+  if (config?.credential) return { credentials: [config.credential.kind], write: config.credential.write };
+  return { credentials: [], write: false };
 }
 
 /**
@@ -80,6 +119,7 @@ export function registerRouteConventions(app: FastifyInstance) {
     }
     const schema = (route.schema ??= {}) as Record<string, unknown> & { response?: Record<string, unknown> };
     const kind = kindOf(route);
+    const { credentials, write } = credentialsOf(route, methods);
     const config = route.config as
       | {
           auth?: RouteAuth;
@@ -99,21 +139,22 @@ export function registerRouteConventions(app: FastifyInstance) {
       schema.body = { $ref: `${body.$id}#` };
     }
 
-    // The idempotency plugin honours Idempotency-Key on POSTs scoped to an organization: a key's, or
-    // the admin path's `:orgId` (an admin POST without one, creating an organization, has no scope,
-    // unless it declares `idempotency: true` and scopes the key itself).
-    const idempotent =
-      methods.includes('POST') &&
-      config?.idempotency !== false &&
-      (kind !== 'admin' || pathParams.includes('orgId') || config?.idempotency === true);
+    // The idempotency plugin honours Idempotency-Key on every POST (but MCP's JSON-RPC), scoped to
+    // the caller's organization, or to the operator's own scope for an admin POST naming none.
+    const idempotent = methods.includes('POST') && config?.idempotency !== false;
     if (!hidden) {
       const response = (schema.response ??= {});
       const takesBody = methods.some((method) => method !== 'GET' && method !== 'HEAD');
-      for (const status of errorStatuses(kind, config?.auth, {
-        hasParams: pathParams.length > 0,
-        takesBody,
-        idempotent,
-      })) {
+      for (const status of errorStatuses(
+        kind,
+        config?.auth,
+        {
+          hasParams: pathParams.length > 0,
+          takesBody,
+          idempotent,
+        },
+        write,
+      )) {
         response[String(status)] ??= errorRef();
       }
       if (config?.deprecated) {
@@ -135,6 +176,8 @@ export function registerRouteConventions(app: FastifyInstance) {
         url: route.url,
         operationId: schema.operationId as string | undefined,
         kind,
+        credentials,
+        write,
         auth: config?.auth,
         // A route that exists only to refuse a method (GET /mcp: 405) documents that refusal instead.
         hasResponseSchema: Object.keys(schema.response ?? {}).some((s) => s.startsWith('2') || s === '405'),

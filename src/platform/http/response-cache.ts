@@ -93,7 +93,7 @@ export function registerResponseCache(
   });
 
   function lookup(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
-    const organization = request.principal?.organization;
+    const organization = request.caller?.organization;
     if (cache === null || organization === undefined) return done();
     const organizationId = organization.id;
     const state: Lookup = { key: requestKey(request, organization), hit: null, seen: null };
@@ -131,7 +131,7 @@ export function registerResponseCache(
         language: typeof language === 'string' ? language : undefined,
       });
     }
-    const shared = request.principal?.keyType === 'publishable';
+    const shared = request.caller?.keyType === 'publishable';
     reply
       .header('etag', etag)
       .header('cache-control', shared ? publicControl : privateControl)

@@ -1,6 +1,6 @@
 import type { KeyType } from '../auth/keys.ts';
 import type { ConsoleSession } from '../auth/console-sessions.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Caller, TokenCredentialKind } from '../auth/caller.ts';
 import type { Scope } from '../auth/scopes.ts';
 import type { RateLimitState } from '../rate-limit/rate-limits.ts';
 
@@ -55,12 +55,20 @@ declare module 'fastify' {
     admin?: boolean;
     /** Reachable without any credential (health, OpenAPI, docs). */
     public?: boolean;
-    /** A developer-console route: the console session cookie, plus Origin and X-CSRF-Token on changes. */
-    console?: boolean;
     /**
-     * `false`: a POST that is not a resource creation (MCP's JSON-RPC) takes no Idempotency-Key.
-     * `true` on an admin POST without `:orgId`: the route sets `request.idempotencyScope` itself in a
-     * preHandler (API key roll), so it honours Idempotency-Key and documents it.
+     * A developer-console route: the console session cookie, plus Origin and X-CSRF-Token on changes.
+     * `write`: a change (a read-only organization gets 402).
+     */
+    console?: { write: boolean };
+    /**
+     * A route whose URL carries its credential in the `:token` path parameter (a feed, a calendar
+     * subscription, a visitor's manage link), resolved by the feature that issues it (manifest
+     * `credentials`). `write`: a change (a read-only organization gets 402).
+     */
+    credential?: { kind: TokenCredentialKind; write: boolean };
+    /**
+     * `false`: a POST that is not a resource creation (MCP's JSON-RPC) takes no Idempotency-Key. Every
+     * other POST honours it, scoped to the caller's organization or the operator's own scope.
      */
     idempotency?: boolean;
     /** The body may be left out: it is then validated as `{}` (a POST whose fields all have defaults). */
@@ -74,8 +82,8 @@ declare module 'fastify' {
     cache?: 'portal';
   }
   interface FastifyRequest {
-    /** Set by the auth hook on keyed routes. */
-    principal: Principal | null;
+    /** Set by the auth hook: every credential kind (API key, console, URL token, operator on an organization). */
+    caller: Caller | null;
     /** Organization an Idempotency-Key is scoped to, set by the auth hook or admin routes. */
     idempotencyScope: string | null;
     /** What the auth hook counted against the key's rate limits (its headers describe it). */

@@ -5,6 +5,13 @@ import { queryRows, type Tx } from '../../db/database.ts';
 export const CLAIM_LEASE_S = 120;
 export const RECORD_TTL_H = 24;
 
+/**
+ * The scope of the operator's own Idempotency-Keys: an admin POST naming no organization (creating
+ * one). No organization has this id (ids are random base62; this one is not), and the table has no
+ * foreign key to organizations since migration 0026; its rows expire like every other.
+ */
+export const OPERATOR_IDEMPOTENCY_SCOPE = 'org_operator00000000000000';
+
 export type Claim =
   | { kind: 'claimed' }
   | { kind: 'mismatch' }

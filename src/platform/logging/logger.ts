@@ -1,20 +1,24 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { LoggerOptions } from 'pino';
+import { loggedUrl, REDACTED, type LoggedRequest } from './redact-url.ts';
 
 export type Logger = FastifyBaseLogger;
 
 /**
- * Paths pino replaces with "[redacted]": credentials in request headers and secret-like members of
- * a logged object. A key or token must never reach a log line. Explicit paths only: wildcards
- * (`*.key`) are evaluated against the bindings of every per-request child logger, which cost ~10%
- * of the cheapest route's CPU in bench/.
+ * Paths pino replaces with "[redacted]": credentials in request headers (the console's CSRF token
+ * among them) and secret-like members of a logged object; credentials in URLs are the `req`
+ * serializer's (redact-url.ts). A key or token must never reach a log line. Explicit paths only:
+ * wildcards (`*.key`) are evaluated against the bindings of every per-request child logger, which
+ * cost ~10% of the cheapest route's CPU in bench/.
  */
 export const REDACT_PATHS = [
   'req.headers["x-api-key"]',
   'req.headers.authorization',
   'req.headers.cookie',
+  'req.headers["x-csrf-token"]',
   'headers["x-api-key"]',
   'headers.authorization',
+  'headers["x-csrf-token"]',
   'key',
   'secret',
   'previousSecret',
@@ -46,6 +50,13 @@ export function bindLogContext(log: Logger, context: LogContext): void {
   (log as unknown as WithContext)[LOG_CONTEXT] = context;
 }
 
+/** What the `req` serializer reads of a Fastify request. */
+interface SerializedRequest extends LoggedRequest {
+  method: string;
+  headers: Record<string, unknown>;
+  ip?: string;
+}
+
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
@@ -54,12 +65,13 @@ export function loggerOptions(level: string): LoggerOptions {
       // A fresh object: pino merges the line's own fields into what the mixin returns.
       return context ? { organizationId: context.organizationId, keyId: context.keyId } : {};
     },
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
     serializers: {
-      req(request: { method: string; url: string; headers: Record<string, unknown>; ip?: string }) {
+      // The Fastify request: its URL without credentials or query values (decision 0240).
+      req(request: SerializedRequest) {
         return {
           method: request.method,
-          url: request.url,
+          url: loggedUrl(request),
           headers: request.headers,
           remoteAddress: request.ip,
         };

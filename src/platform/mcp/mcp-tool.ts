@@ -2,13 +2,13 @@ import type { Static, TSchema } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import { pageRequest, type PageRequest } from '../http/pagination.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Caller } from '../auth/caller.ts';
 import type { Scope } from '../auth/scopes.ts';
 
 /** What a tool runs with: the database and the caller, resolved by the auth hook from the bearer key. */
 export interface McpToolContext {
   db: Database;
-  principal: Principal;
+  caller: Caller;
   log: FastifyBaseLogger;
   /** The HTTP request's id (X-Request-Id), quoted in internal-error messages. */
   requestId: string;

@@ -30,7 +30,7 @@ export interface RateLimitState {
   policies: { name: PolicyName; limit: number }[];
 }
 
-/** The limits of one key and its organization (the principal's). */
+/** The limits of one key and its organization (the caller's). */
 export interface KeyLimits {
   keyId: string;
   organizationId: string;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/database.ts';
+import { loggedUrl } from '../logging/redact-url.ts';
 import { maskText } from '../text/mask.ts';
 import { RequestLogRecorder, type RecorderOptions, type RequestLogLine } from './recorder.ts';
 
@@ -28,22 +29,23 @@ function isRecorded(path: string): boolean {
   return path.startsWith('/v1/') || path === '/mcp';
 }
 
-/** The line of one answered request of an organization (the principal's acting one: a twin for test keys). */
+/** The line of one answered request of an organization (the caller's acting one: a twin for test keys). */
 export function requestLogLine(request: FastifyRequest, reply: FastifyReply): RequestLogLine | null {
-  const principal = request.principal;
-  if (!principal) return null;
+  const caller = request.caller;
+  if (!caller) return null;
   const query = request.url.indexOf('?');
   const path = query === -1 ? request.url : request.url.slice(0, query);
   if (!isRecorded(path)) return null;
   const error = request.errorSummary;
   return {
-    organizationId: principal.organization.id,
+    organizationId: caller.organization.id,
     at: new Date(Date.now() - reply.elapsedTime),
     requestId: request.id,
-    keyId: principal.keyId,
-    keyPrefix: principal.keyPrefix,
+    keyId: caller.keyId,
+    keyPrefix: caller.keyPrefix,
     method: request.method,
-    path,
+    // A visitor link's token is a credential (decision 0240): kept as /v1/booking/manage/[redacted].
+    path: loggedUrl(request, path),
     operationId: (request.routeOptions.schema?.operationId as string | undefined) ?? null,
     mcpTool: path === '/mcp' ? mcpToolOf(request.body) : null,
     status: reply.statusCode,

@@ -127,6 +127,46 @@ describe('organizations', () => {
   });
 });
 
+describe("Idempotency-Key on the operator's POSTs (issue 36 item 5)", () => {
+  it('creates one organization for one key: the retry replays it, another body is a 409', async () => {
+    const key = `org-create-${Date.now()}`;
+    const body = { name: 'Idempotent Realty', plan: 'STARTER' };
+    const first = await admin(app, 'POST', '/admin/v1/organizations', body, { 'idempotency-key': key });
+    const created = expectStatus(first, 201).data;
+    const again = await admin(app, 'POST', '/admin/v1/organizations', body, { 'idempotency-key': key });
+    expect(expectStatus(again, 201).data.id).toBe(created.id);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    const listed = expectStatus(await admin(app, 'GET', '/admin/v1/organizations?pageSize=100'), 200);
+    expect(listed.data.filter((org: { name: string }) => org.name === 'Idempotent Realty')).toHaveLength(1);
+    const other = await admin(
+      app,
+      'POST',
+      '/admin/v1/organizations',
+      { ...body, name: 'Other' },
+      { 'idempotency-key': key },
+    );
+    expectError(other, 409, 'DUPLICATE');
+  });
+
+  it("documents Idempotency-Key on every POST, admin included (MCP's JSON-RPC aside)", async () => {
+    const document = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const posts = Object.entries(
+      document.paths as Record<string, Record<string, { parameters?: { $ref?: string }[] }>>,
+    )
+      .filter(([path, item]) => item.post && path !== '/mcp')
+      .map(([path, item]) => ({
+        path,
+        refs: (item.post?.parameters ?? []).map((p) => p.$ref),
+      }));
+    expect(posts.length).toBeGreaterThan(50);
+    expect(
+      posts
+        .filter((post) => !post.refs.includes('#/components/parameters/IdempotencyKey'))
+        .map((post) => post.path),
+    ).toEqual([]);
+  });
+});
+
 describe('API keys', () => {
   it('creates keys with the documented defaults, showing the key only once', async () => {
     const org = await createOrganization(app);

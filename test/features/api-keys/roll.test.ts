@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '../../../src/db/schema.ts';
+import { DEFAULT_SECRET_SCOPES } from '../../../src/platform/auth/scopes.ts';
 import { rollApiKey, updateApiKey } from '../../../src/features/api-keys/index.ts';
 import { createAgent, createApiKey, createOrganization } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
@@ -208,14 +209,19 @@ describe('roll: errors', () => {
   });
 });
 
-describe('actor parameter (the developer console records its own actor)', () => {
-  it('rollApiKey and updateApiKey record the actor they are given', async () => {
+describe('grantor parameter (the developer console records its own actor)', () => {
+  it("rollApiKey and updateApiKey record the grantor's actor", async () => {
     const org = await createOrganization(app);
     const key = await createApiKey(app, org.id, { type: 'secret' });
     const deps = { db: await testDatabase(), verifier: { invalidate() {} } };
     const actor = { kind: 'CONSOLE', userId: 'cs_session_1' } as const;
-    const rolled = await rollApiKey(deps, key.id, { overlapHours: 1 }, actor);
-    await updateApiKey(deps, rolled.key.id, { status: 'deactivated' }, actor);
+    const grantor = {
+      credential: 'console',
+      grants: { scopes: DEFAULT_SECRET_SCOPES, accessLevel: 1 },
+      actor,
+    } as const;
+    const rolled = await rollApiKey(deps, grantor, key.id, { overlapHours: 1 });
+    await updateApiKey(deps, grantor, rolled.key.id, { status: 'deactivated' });
     const recorded = (await keyEvents(org.id)).filter((entry) => entry.actor.kind === 'CONSOLE');
     expect(recorded.map(({ type, keyId, actor: by }) => ({ type, keyId, by }))).toEqual(
       expect.arrayContaining([

@@ -5,9 +5,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, type Tenant } from '../../helpers/factories.ts';
-import { admin, api, expectStatus } from '../../helpers/http.ts';
-import { buildTestApp } from '../../helpers/test-app.ts';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../../src/db/database.ts';
+import { SCOPES } from '../../../src/platform/auth/scopes.ts';
+import { createApiKey, createTenant, type Tenant } from '../../helpers/factories.ts';
+import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
+import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 import { consoleClient, ORIGIN } from './support.ts';
 
 type Client = ReturnType<typeof consoleClient>;
@@ -29,6 +32,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close();
 });
+
+async function keyCount(organizationId: string): Promise<number> {
+  const db = await testDatabase();
+  const [row] = await db.systemTx((tx) =>
+    queryRows<{ count: number }>(
+      tx,
+      sql`SELECT count(*)::int AS count FROM api_keys WHERE organization_id = ${organizationId}`,
+    ),
+  );
+  return row?.count ?? 0;
+}
 
 describe('console links', () => {
   it('mint a 15-minute link that opens an 8-hour HttpOnly SameSite=Strict session once', async () => {
@@ -198,6 +212,57 @@ describe('console keys', () => {
         kind: 'CONSOLE',
         userId: expect.stringMatching(/^cs_/),
       });
+  });
+});
+
+describe('console keys never grow privilege (decision 0241)', () => {
+  it('refuse to roll an operator-made level-3 key with approval scopes: 403, no key, nothing changed', async () => {
+    const strong = await createApiKey(app, tenant.org.id, {
+      type: 'secret',
+      scopes: [...SCOPES],
+      accessLevel: 3,
+    });
+    const { cookie, csrf } = await signIn(tenant.org.id);
+    const headers = { origin: ORIGIN, 'x-csrf-token': csrf };
+    const before = await keyCount(tenant.org.id);
+    const rolled = await consoleCall(cookie, 'POST', `/console/api/keys/${strong.id}/roll`, {
+      body: { overlapHours: 0 },
+      headers,
+    });
+    const error = expectError(rolled, 403, 'FORBIDDEN');
+    expect(error.message).toContain('only your operator can');
+    expect(error.message).toContain('listings:write');
+    expect(error.message).toContain('access level 3');
+    expect(rolled.body).not.toMatch(/service_sk_/);
+    expect(await keyCount(tenant.org.id)).toBe(before);
+    // The old key is untouched (no expiry set by the refused roll) and keeps working.
+    expectStatus(await api(app, 'GET', '/v1/me', { key: strong.key }), 200);
+    const listed = (await consoleCall(cookie, 'GET', '/console/api/keys')).json().data as {
+      id: string;
+      expiresAt: string | null;
+    }[];
+    expect(listed.find((key) => key.id === strong.id)?.expiresAt).toBeNull();
+  });
+
+  it('still roll a key the console could have made itself', async () => {
+    const plain = await createApiKey(app, tenant.org.id, { type: 'secret' });
+    const { cookie, csrf } = await signIn(tenant.org.id);
+    const rolled = await consoleCall(cookie, 'POST', `/console/api/keys/${plain.id}/roll`, {
+      body: { overlapHours: 0 },
+      headers: { origin: ORIGIN, 'x-csrf-token': csrf },
+    });
+    expect(rolled.statusCode, rolled.body).toBe(201);
+  });
+
+  it('let the operator roll the operator-made key', async () => {
+    const strong = await createApiKey(app, tenant.org.id, {
+      type: 'secret',
+      scopes: [...SCOPES],
+      accessLevel: 3,
+    });
+    const rolled = expectStatus(await admin(app, 'POST', `/admin/v1/api-keys/${strong.id}/roll`, {}), 201);
+    expect(rolled.data.key.scopes).toEqual([...SCOPES]);
+    expect(rolled.data.key.accessLevel).toBe(3);
   });
 });
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/db/database.ts';
 import { submitFinderStepByStep } from '../../../src/features/finder/finder.submit.ts';
 import type { FinderBody } from '../../../src/features/finder/finder.schema.ts';
-import type { Principal } from '../../../src/platform/auth/principal.ts';
+import type { Caller } from '../../../src/platform/auth/caller.ts';
 import { createApiKey, createProperty } from '../../helpers/factories.ts';
 import { admin, api, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
@@ -94,11 +94,11 @@ async function run(target: Agency, steps: Step[], stepByStep: boolean): Promise<
             AND (phone = ${phone ?? null} OR email_key = ${email ?? null})`,
       );
     } else if (stepByStep) {
-      const principal = {
+      const caller = {
         organization: { id: target.id, defaultCountry: 'ES', defaultCurrency: 'EUR' },
         agentId: null,
-      } as unknown as Principal;
-      answers.push(await submitFinderStepByStep(await testDatabase(), principal, step.finder as FinderBody));
+      } as unknown as Caller;
+      answers.push(await submitFinderStepByStep(await testDatabase(), caller, step.finder as FinderBody));
     } else {
       const response = await api(app, 'POST', '/v1/finder', { key: target.publishable, body: step.finder });
       answers.push(expectStatus(response, 201).data);

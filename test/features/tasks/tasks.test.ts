@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listPendingTasks } from '../../../src/features/tasks/tasks.service.ts';
+import { operatorCallerOf } from '../../../src/platform/auth/credentials.ts';
 import { eventCatalog } from '../../../src/platform/events/catalog.ts';
 import { pageRequest } from '../../../src/platform/http/pagination.ts';
 import { createAgent, createApiKey, createTenant, type Tenant } from '../../helpers/factories.ts';
@@ -337,34 +338,31 @@ describe('GET /v1/tasks', () => {
   it('offers the MCP read service: pending tasks by assignee and due date', async () => {
     const db = await testDatabase();
     const page = pageRequest({ pageSize: 10 });
-    expect(names(await listPendingTasks(db, org.org.id, {}, page))).toEqual([
-      'mar1',
-      'mar1b',
+    const mine = await operatorCallerOf(db, org.org.id);
+    const theirs = await operatorCallerOf(db, other.org.id);
+    expect(names(await listPendingTasks(db, mine, {}, page))).toEqual(['mar1', 'mar1b', 'mar2', 'undated']);
+    expect(names(await listPendingTasks(db, mine, { assigneeId: agents.a }, page))).toEqual([
       'mar2',
       'undated',
     ]);
-    expect(names(await listPendingTasks(db, org.org.id, { assigneeId: agents.a }, page))).toEqual([
-      'mar2',
-      'undated',
-    ]);
-    const due = await listPendingTasks(db, org.org.id, { dueBefore: '2031-03-02' }, page);
+    const due = await listPendingTasks(db, mine, { dueBefore: '2031-03-02' }, page);
     expect(names(due)).toEqual(['mar1', 'mar1b']);
     expect(due.meta).toEqual({ total: 2, page: 1, pageSize: 10, totalPages: 1 });
     expect(
       names(
         await listPendingTasks(
           db,
-          org.org.id,
+          mine,
           { assigneeId: agents.a, dueBefore: new Date('2031-03-03T00:00:00Z') },
           page,
         ),
       ),
     ).toEqual(['mar2']);
-    await expect(listPendingTasks(db, org.org.id, { dueBefore: '2031-02-30' }, page)).rejects.toMatchObject({
+    await expect(listPendingTasks(db, mine, { dueBefore: '2031-02-30' }, page)).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       message: expect.stringContaining('dueBefore'),
     });
-    expect((await listPendingTasks(db, other.org.id, { assigneeId: agents.a }, page)).data).toEqual([]);
+    expect((await listPendingTasks(db, theirs, { assigneeId: agents.a }, page)).data).toEqual([]);
   });
 });
 

@@ -1265,7 +1265,7 @@ export interface paths {
     };
     /**
      * List the agency's tasks
-     * @description Filters combine with AND: `status`, `type`, `assigneeId`, `contactId`, and `dueAfter` (at or after) / `dueBefore` (strictly before), which take a date (its midnight UTC) or a date-time and leave out undated tasks. Sorted by dueAt, soonest first, undated tasks last, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     * @description Secret or read-only secret key with `tasks:read`. Filters combine with AND: `status`, `type`, `assigneeId`, `contactId`, and `dueAfter` (at or after) / `dueBefore` (strictly before), which take a date (its midnight UTC) or a date-time and leave out undated tasks. Sorted by dueAt, soonest first, undated tasks last, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      */
     get: operations['tasks.list'];
     put?: never;
@@ -1302,7 +1302,7 @@ export interface paths {
     options?: never;
     head?: never;
     /**
-     * Change a task (reassign, reschedule, cancel, reopen)
+     * Change a task (reassign, reschedule, complete, cancel, reopen)
      * @description Secret key with `tasks:write` (access level 3). Only the fields sent change. `status: DONE` sets `completedAt` (kept while DONE); any other status clears it. Null clears `description`, `dueAt` and the links. Records `task.updated` naming the fields sent. 404 when the id is malformed, unknown or of another organization.
      */
     patch: operations['tasks.update'];
@@ -27646,6 +27646,30 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
       /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
@@ -27855,6 +27879,31 @@ export interface operations {
            *       "error": {
            *         "code": "FORBIDDEN",
            *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
