@@ -30,6 +30,29 @@ export default tseslint.config(
     },
   },
   {
+    // One caller (decision 0241): a tenant transaction opens from the request's caller (readAs/writeAs,
+    // platform/tenancy/caller-tx.ts), never on an organization id passed along. A place that truly has no
+    // caller (a worker job, the idempotency record at the edge) says why in an eslint-disable comment.
+    files: ['src/**/*.ts'],
+    ignores: ['src/platform/tenancy/caller-tx.ts', 'src/db/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Use named exports (STYLE.md).' },
+        {
+          selector: 'CallExpression[callee.property.name=/^(tenantTx|readTx)$/]',
+          message:
+            'Open tenant transactions from the caller: readAs/writeAs (platform/tenancy/caller-tx.ts, decision 0241).',
+        },
+        {
+          selector: 'CallExpression[callee.name="inTenantOrganization"]',
+          message:
+            'Open tenant transactions from the caller: readAs/writeAs (platform/tenancy/caller-tx.ts, decision 0241).',
+        },
+      ],
+    },
+  },
+  {
     // platform/ is machinery: it must never reach into a feature (STYLE.md "Dependencies point one way").
     files: ['src/platform/**/*.ts'],
     rules: {

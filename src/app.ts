@@ -188,7 +188,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     consoleSessions,
   };
   for (const feature of FEATURES) {
-    for (const plugin of [...(feature.routes ?? []), ...(feature.adminRoutes ?? [])]) {
+    for (const plugin of feature.routes ?? []) {
       await app.register(plugin, context);
     }
   }

@@ -11,6 +11,7 @@ import {
   type PortalListQuery,
 } from '../../src/features/properties/properties.schema.ts';
 import { searchPortalProperties } from '../../src/features/properties/properties.portal.ts';
+import type { Caller } from '../../src/platform/auth/caller.ts';
 import { CursorMetaSchema, PageMetaSchema } from '../../src/platform/http/schemas.ts';
 import { listenBareTenantRoute, type BareTenantRouteOptions } from './bare-tenant-route.ts';
 import { serveChild } from './protocol.ts';
@@ -28,6 +29,10 @@ serveChild<BareSqlServerOptions>(async (options) => {
     schemas: [PageMetaSchema, CursorMetaSchema, ...propertiesSchemas],
     querystring: PortalListQuerySchema,
     response: PortalPropertyListResponseSchema,
-    read: (db, organizationId, query) => searchPortalProperties(db, organizationId, query as PortalListQuery),
+    read: (db, organizationId, query) => {
+      // What the search reads of its caller: the organization.
+      const caller = { organization: { id: organizationId } } as unknown as Caller;
+      return searchPortalProperties(db, caller, query as PortalListQuery);
+    },
   });
 });

@@ -9,6 +9,7 @@ import {
   propertiesSchemas,
 } from '../../src/features/properties/properties.schema.ts';
 import { getPortalProperty } from '../../src/features/properties/properties.portal.ts';
+import type { Caller } from '../../src/platform/auth/caller.ts';
 import { listenBareTenantRoute, type BareTenantRouteOptions } from './bare-tenant-route.ts';
 import { serveChild } from './protocol.ts';
 
@@ -21,7 +22,12 @@ serveChild<DetailBareServerOptions>((options) =>
     params: PropertyIdParamsSchema,
     response: PortalPropertyResponseSchema,
     read: async (db, organizationId, _query, request) => ({
-      data: await getPortalProperty(db, organizationId, (request.params as { id: string }).id),
+      data: await getPortalProperty(
+        db,
+        // What the read takes of its caller: the organization.
+        { organization: { id: organizationId } } as unknown as Caller,
+        (request.params as { id: string }).id,
+      ),
     }),
   }),
 );

@@ -14,6 +14,7 @@ import { openDatabase } from '../../src/db/database.ts';
 import { pageOnly } from '../../src/platform/http/pagination.ts';
 import type { PortalListQuery } from '../../src/features/properties/properties.schema.ts';
 import { searchPortalProperties } from '../../src/features/properties/properties.portal.ts';
+import type { Caller } from '../../src/platform/auth/caller.ts';
 import { requireDatabaseUrl } from '../lib/bench-database.ts';
 import { cityCentre, citiesOf } from '../lib/portal-data.ts';
 import { startPortalStack } from '../lib/portal-stack.ts';
@@ -241,6 +242,8 @@ function served(c: Case, plan: Plan): 'index' | 'filter' | '-' {
 }
 
 async function runCases(databaseUrl: string, organizationId: string, list: Case[]): Promise<CaseResult[]> {
+  // What the search reads of its caller: the organization.
+  const caller = { organization: { id: organizationId } } as unknown as Caller;
   const db = await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 1 });
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -248,7 +251,7 @@ async function runCases(databaseUrl: string, organizationId: string, list: Case[
     const results: CaseResult[] = [];
     for (const c of list) {
       const { result, statements } = await recordStatements('from "properties"', () =>
-        searchPortalProperties(db, organizationId, parsedQuery(c.qs)),
+        searchPortalProperties(db, caller, parsedQuery(c.qs)),
       );
       const items = statements.find((s) => s.text.includes('left join "agents"'));
       if (!items || statements.length !== 1)

@@ -72,18 +72,17 @@ const FIRST_PROPERTY = { page: 1, pageSize: 1 } as PortalListQuery;
 
 /** Headline counts, each read through its feature's list service (one row plus its total). */
 async function headlineCounts({ db, caller }: McpToolContext): Promise<Summary['counts']> {
-  const organizationId = caller.organization.id;
   const holds = (scope: Scope) => caller.scopes.includes(scope);
   const now = new Date();
   const counts: Summary['counts'] = {};
   if (holds('portal:read')) {
     counts.publishedProperties = pageOnly(
-      await searchPortalProperties(db, organizationId, FIRST_PROPERTY),
+      await searchPortalProperties(db, caller, FIRST_PROPERTY),
     ).meta.total;
   }
   if (holds('contacts:read')) counts.contacts = pageOnly(await listContacts(db, caller, ONE)).meta.total;
   if (holds('deals:read')) {
-    counts.openDeals = pageOnly(await listDeals(db, organizationId, { status: 'OPEN' }, ONE)).meta.total;
+    counts.openDeals = pageOnly(await listDeals(db, caller, { status: 'OPEN' }, ONE)).meta.total;
   }
   if (holds('tasks:read')) {
     counts.pendingTasks = (await listPendingTasks(db, caller, {}, ONE)).meta.total;
@@ -92,7 +91,7 @@ async function headlineCounts({ db, caller }: McpToolContext): Promise<Summary['
   if (holds('appointments:read')) {
     let upcoming = 0;
     for (const status of ['SCHEDULED', 'CONFIRMED'] as const) {
-      upcoming += (await listAppointments(db, organizationId, { from: now, status }, ONE)).meta.total;
+      upcoming += (await listAppointments(db, caller, { from: now, status }, ONE)).meta.total;
     }
     counts.upcomingAppointments = upcoming;
   }

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { callerOf } from '../../platform/auth/auth.plugin.ts';
-import { actorOf } from '../../platform/auth/caller.ts';
 import { ANY_KEY, SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { ErrorResponseSchema, ref, DeletedResponseSchema } from '../../platform/http/schemas.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
@@ -51,9 +50,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         response: { 200: AgentBookingResponseSchema },
       },
     },
-    async (request) => ({
-      data: await agents.getAgentBooking(db, callerOf(request).organization.id, request.params.id),
-    }),
+    async (request) => ({ data: await agents.getAgentBooking(db, callerOf(request), request.params.id) }),
   );
 
   app.patch(
@@ -74,18 +71,9 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         response: { 200: AgentBookingResponseSchema, ...CLASH },
       },
     },
-    async (request) => {
-      const caller = callerOf(request);
-      return {
-        data: await agents.updateAgentBooking(
-          db,
-          caller.organization.id,
-          request.params.id,
-          request.body,
-          actorOf(caller),
-        ),
-      };
-    },
+    async (request) => ({
+      data: await agents.updateAgentBooking(db, callerOf(request), request.params.id, request.body),
+    }),
   );
 
   app.get(
@@ -104,7 +92,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         response: { 200: PortalAgentListResponseSchema },
       },
     },
-    async (request) => agents.listPortalAgents(db, callerOf(request).organization.id, request.query),
+    async (request) => agents.listPortalAgents(db, callerOf(request), request.query),
   );
 
   app.post(
@@ -124,7 +112,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ data: await agents.createAgent(db, request.params.orgId, request.body) }),
+      reply.code(201).send({ data: await agents.createAgent(db, callerOf(request), request.body) }),
   );
 
   app.get(
@@ -144,7 +132,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         response: { 200: AdminAgentListResponseSchema },
       },
     },
-    async (request) => agents.listAgents(db, request.params.orgId, request.query),
+    async (request) => agents.listAgents(db, callerOf(request), request.query),
   );
 
   app.get(
@@ -163,9 +151,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         response: { 200: AdminAgentResponseSchema },
       },
     },
-    async (request) => ({
-      data: await agents.getAgent(db, request.params.orgId, request.params.agentId),
-    }),
+    async (request) => ({ data: await agents.getAgent(db, callerOf(request), request.params.agentId) }),
   );
 
   app.patch(
@@ -184,7 +170,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
       },
     },
     async (request) => ({
-      data: await agents.updateAgent(db, request.params.orgId, request.params.agentId, request.body),
+      data: await agents.updateAgent(db, callerOf(request), request.params.agentId, request.body),
     }),
   );
 
@@ -203,8 +189,6 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         response: { 200: DeletedResponseSchema, ...CLASH },
       },
     },
-    async (request) => ({
-      data: await agents.deleteAgent(db, request.params.orgId, request.params.agentId),
-    }),
+    async (request) => ({ data: await agents.deleteAgent(db, callerOf(request), request.params.agentId) }),
   );
 };

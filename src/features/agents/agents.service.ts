@@ -1,11 +1,11 @@
 import type { Database, Tx } from '../../db/database.ts';
 import type { AgentBookingSettings, AgentRow } from '../../db/schema.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
-import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { normalizePhone } from '../../platform/text/phone.ts';
 import { canonicalTimeZone, minutesOf } from '../../platform/time/clock-time.ts';
 import { AgentCreated, AgentDeleted, AgentUpdated } from './agents.events.ts';
@@ -21,9 +21,6 @@ import {
   type UpdateAgentBody,
 } from './agents.schema.ts';
 import * as store from './agents.store.ts';
-
-/** Back-office changes are recorded with a SYSTEM actor (the operator). */
-const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
 
 const fullName = (agent: Pick<AgentRow, 'firstName' | 'lastName'>) =>
   [agent.firstName, agent.lastName].filter(Boolean).join(' ');
@@ -166,15 +163,15 @@ async function loadAgent(tx: Tx, organizationId: string, agentId: string): Promi
   return row;
 }
 
-/** Creates an agent (back office); 409 DUPLICATE when the booking slug is taken in the organization. */
-export async function createAgent(
-  db: Database,
-  organizationId: string,
-  body: CreateAgentBody,
-): Promise<AdminAgent> {
-  return inTenantOrganization(
+/**
+ * Creates an agent, recorded as the caller's (the operator in the back office); 409 DUPLICATE when the
+ * booking slug is taken in the organization.
+ */
+export async function createAgent(db: Database, caller: Caller, body: CreateAgentBody): Promise<AdminAgent> {
+  const organizationId = caller.organization.id;
+  return writeAs(
     db,
-    organizationId,
+    caller,
     async (tx, organization) => {
       const row = await store.insertAgent(tx, {
         id: newId('agt'),
@@ -191,7 +188,11 @@ export async function createAgent(
         booking: bookingSettings(null, body.booking, organization.timezone),
       });
       if (!row) throw slugTaken(body.bookingSlug ?? '');
-      await recordEvent(tx, { type: AgentCreated.type, data: { agent: eventAgent(row) }, actor: OPERATOR });
+      await recordEvent(tx, {
+        type: AgentCreated.type,
+        data: { agent: eventAgent(row) },
+        actor: actorOf(caller),
+      });
       return toAdminAgent(row);
     },
     slugConflict(body.bookingSlug),
@@ -199,35 +200,33 @@ export async function createAgent(
 }
 
 /** One agent, back-office view; 404 outside the organization. */
-export async function getAgent(db: Database, organizationId: string, agentId: string): Promise<AdminAgent> {
-  return inTenantOrganization(db, organizationId, async (tx) =>
-    toAdminAgent(await loadAgent(tx, organizationId, agentId)),
-  );
+export async function getAgent(db: Database, caller: Caller, agentId: string): Promise<AdminAgent> {
+  return readAs(db, caller, async (tx) => toAdminAgent(await loadAgent(tx, caller.organization.id, agentId)));
 }
 
 /** The organization's agents by name, optionally only (in)active or (not) bookable ones. */
-export async function listAgents(db: Database, organizationId: string, query: ListAgentsQuery) {
+export async function listAgents(db: Database, caller: Caller, query: ListAgentsQuery) {
   const page = pageRequest(query);
-  const { items, total } = await inTenantOrganization(db, organizationId, (tx) =>
-    store.listAgents(tx, organizationId, { active: query.active, bookable: query.bookable }, page),
+  const { items, total } = await readAs(db, caller, (tx) =>
+    store.listAgents(tx, caller.organization.id, { active: query.active, bookable: query.bookable }, page),
   );
   return { data: items.map(toAdminAgent), meta: pageMeta(total, page) };
 }
 
 /**
- * Changes some fields of an agent. `booking` merges member by member onto the current settings
- * (null turns online booking off); the result is checked as a whole.
+ * Changes some fields of an agent, recorded as the caller's. `booking` merges member by member onto
+ * the current settings (null turns online booking off); the result is checked as a whole.
  */
 export async function updateAgent(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   agentId: string,
   body: UpdateAgentBody,
-  actor: Actor = OPERATOR,
 ): Promise<AdminAgent> {
-  return inTenantOrganization(
+  const organizationId = caller.organization.id;
+  return writeAs(
     db,
-    organizationId,
+    caller,
     async (tx, organization) => {
       const current = await loadAgent(tx, organizationId, agentId);
       const changes: Partial<store.NewAgent> = {};
@@ -254,7 +253,7 @@ export async function updateAgent(
       await recordEvent(tx, {
         type: AgentUpdated.type,
         data: { agent: eventAgent(row), changes: Object.keys(body).sort() },
-        actor,
+        actor: actorOf(caller),
       });
       return toAdminAgent(row);
     },
@@ -269,10 +268,11 @@ export async function updateAgent(
  */
 export async function deleteAgent(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   agentId: string,
 ): Promise<{ id: string; deleted: true }> {
-  return inTenantOrganization(db, organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  return writeAs(db, caller, async (tx) => {
     await loadAgent(tx, organizationId, agentId);
     const upcoming = await store.countUpcomingAppointments(tx, organizationId, agentId, new Date());
     if (upcoming > 0) {
@@ -282,16 +282,20 @@ export async function deleteAgent(
     }
     const row = await store.deleteAgent(tx, organizationId, agentId);
     if (!row) throw Errors.notFound('Agent', agentId);
-    await recordEvent(tx, { type: AgentDeleted.type, data: { agent: eventAgent(row) }, actor: OPERATOR });
+    await recordEvent(tx, {
+      type: AgentDeleted.type,
+      data: { agent: eventAgent(row) },
+      actor: actorOf(caller),
+    });
     return { id: agentId, deleted: true as const };
   });
 }
 
 /** The portal's team page: active agents shown on the portal, by name. */
-export async function listPortalAgents(db: Database, organizationId: string, query: PortalAgentsQuery) {
+export async function listPortalAgents(db: Database, caller: Caller, query: PortalAgentsQuery) {
   const page = pageRequest(query);
-  const { items, total } = await db.readTx(organizationId, (tx) =>
-    store.listPortalAgents(tx, organizationId, page),
+  const { items, total } = await readAs(db, caller, (tx) =>
+    store.listPortalAgents(tx, caller.organization.id, page),
   );
   return { data: items.map(toPortalAgent), meta: pageMeta(total, page) };
 }
@@ -395,24 +399,19 @@ const bookingOf = (agent: AdminAgent): AgentBooking => ({
 });
 
 /** An agent's booking page and hours (v1, `appointments:read`); 404 for an agent not the organization's. */
-export async function getAgentBooking(
-  db: Database,
-  organizationId: string,
-  agentId: string,
-): Promise<AgentBooking> {
-  return bookingOf(await getAgent(db, organizationId, agentId));
+export async function getAgentBooking(db: Database, caller: Caller, agentId: string): Promise<AgentBooking> {
+  return bookingOf(await getAgent(db, caller, agentId));
 }
 
 /**
  * Changes an agent's booking page and hours through v1 (`appointments:write`): the back office's
- * update, with the key as the actor of `agent.updated`.
+ * update of those two fields, recorded as the caller's.
  */
 export async function updateAgentBooking(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   agentId: string,
   body: Pick<UpdateAgentBody, 'booking' | 'bookingSlug'>,
-  actor: Actor,
 ): Promise<AgentBooking> {
-  return bookingOf(await updateAgent(db, organizationId, agentId, body, actor));
+  return bookingOf(await updateAgent(db, caller, agentId, body));
 }

@@ -36,7 +36,7 @@ const routes: FastifyPluginAsyncTypebox<analytics.AnalyticsDeps> = async (app, d
       },
     },
     async (request) => {
-      await analytics.acceptEvent(deps, callerOf(request).organization.id, request.body);
+      await analytics.acceptEvent(deps, callerOf(request), request.body);
       return { data: { success: true as const } };
     },
   );
@@ -59,7 +59,7 @@ const routes: FastifyPluginAsyncTypebox<analytics.AnalyticsDeps> = async (app, d
       },
     },
     async (request) => ({
-      data: await analytics.getAnalyticsReport(deps.db, request.params.orgId, request.query),
+      data: await analytics.getAnalyticsReport(deps.db, callerOf(request), request.query),
     }),
   );
 };

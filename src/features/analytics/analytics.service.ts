@@ -1,8 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/database.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { isId } from '../../platform/ids/ids.ts';
-import { requireTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { requirePortalProperty } from '../properties/index.ts';
 import {
   ANALYTICS_EVENT_TYPES,
@@ -59,14 +60,15 @@ export interface AnalyticsDeps {
  */
 export async function acceptEvent(
   deps: AnalyticsDeps,
-  organizationId: string,
+  caller: Caller,
   body: RecordAnalyticsEventBody,
 ): Promise<void> {
+  const organizationId = caller.organization.id;
   const propertyId = body.propertyId ?? null;
   if (propertyId !== null && !deps.knownProperties.has(organizationId, propertyId)) {
     // A malformed id is refused without opening a transaction (same answer as an unknown one).
     if (!isId(propertyId, 'prop')) throw Errors.invalidField('body.propertyId', NOT_A_PORTAL_PROPERTY);
-    await deps.db.tenantTx(organizationId, (tx) => requirePortalProperty(tx, organizationId, propertyId));
+    await writeAs(deps.db, caller, (tx) => requirePortalProperty(tx, organizationId, propertyId));
     deps.knownProperties.add(organizationId, propertyId);
   }
   deps.writer.enqueue({
@@ -132,26 +134,22 @@ const DEFAULT_REPORT_DAYS = 30;
 const TOP_PROPERTIES = 50;
 
 /**
- * Daily aggregates of an organization for its dashboard: totals per type, counts per UTC day and
- * type, and the top properties; 404 for an unknown organization, 400 for a reversed or too long range.
+ * Daily aggregates of the caller's organization for its dashboard: totals per type, counts per UTC day
+ * and type, and the top properties; 400 for a reversed or too long range.
  */
 export async function getAnalyticsReport(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   query: AnalyticsReportQuery,
   now = Date.now(),
 ): Promise<AnalyticsReport> {
+  const organizationId = caller.organization.id;
   const range = dayRange(query, { defaultDays: DEFAULT_REPORT_DAYS, maxDays: MAX_REPORT_DAYS }, now);
-  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
-
   const filter = { ...range, propertyId: query.propertyId, type: query.type };
-  const { byDay, byProperty } = await db.readTx(organizationId, async (tx) => {
-    await requireTenantOrganization(tx, organizationId);
-    return {
-      byDay: await store.sumDailyByDay(tx, organizationId, filter),
-      byProperty: await store.sumDailyByProperty(tx, organizationId, filter, TOP_PROPERTIES),
-    };
-  });
+  const { byDay, byProperty } = await readAs(db, caller, async (tx) => ({
+    byDay: await store.sumDailyByDay(tx, organizationId, filter),
+    byProperty: await store.sumDailyByProperty(tx, organizationId, filter, TOP_PROPERTIES),
+  }));
 
   const totals = Object.fromEntries(ANALYTICS_EVENT_TYPES.map((type) => [type, 0])) as Record<
     AnalyticsEventType,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../../platform/auth/auth.plugin.ts';
-import { OPERATOR_GRANTOR } from '../../platform/auth/credentials.ts';
+import { operatorCallerOf } from '../../platform/auth/credentials.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
 import {
   ApiKeyListResponseSchema,
@@ -20,6 +20,10 @@ const TAGS = ['Admin'];
 
 /** The operator's API keys at /admin/v1 (bearer ADMIN_TOKEN, enforced by the auth plugin). */
 export const apiKeysAdminRoutes: FastifyPluginAsyncTypebox<apiKeys.ApiKeysDeps> = async (app, deps) => {
+  /** The operator acting on the organization a key belongs to (404 for an unknown key). */
+  const keyOperator = async (keyId: string) =>
+    operatorCallerOf(deps.db, await apiKeys.apiKeyOrganizationId(deps, keyId));
+
   app.post(
     '/admin/v1/organizations/:orgId/api-keys',
     {
@@ -43,7 +47,7 @@ export const apiKeysAdminRoutes: FastifyPluginAsyncTypebox<apiKeys.ApiKeysDeps> 
     },
     async (request, reply) =>
       reply.code(201).send({
-        data: await apiKeys.createApiKey(deps, callerOf(request), request.params.orgId, request.body),
+        data: await apiKeys.createApiKey(deps, callerOf(request), request.body),
       }),
   );
 
@@ -106,7 +110,12 @@ export const apiKeysAdminRoutes: FastifyPluginAsyncTypebox<apiKeys.ApiKeysDeps> 
       },
     },
     async (request) => ({
-      data: await apiKeys.updateApiKey(deps, OPERATOR_GRANTOR, request.params.keyId, request.body),
+      data: await apiKeys.updateApiKey(
+        deps,
+        await keyOperator(request.params.keyId),
+        request.params.keyId,
+        request.body,
+      ),
     }),
   );
 
@@ -139,8 +148,13 @@ export const apiKeysAdminRoutes: FastifyPluginAsyncTypebox<apiKeys.ApiKeysDeps> 
       },
     },
     async (request, reply) =>
-      reply
-        .code(201)
-        .send({ data: await apiKeys.rollApiKey(deps, OPERATOR_GRANTOR, request.params.keyId, request.body) }),
+      reply.code(201).send({
+        data: await apiKeys.rollApiKey(
+          deps,
+          await keyOperator(request.params.keyId),
+          request.params.keyId,
+          request.body,
+        ),
+      }),
   );
 };

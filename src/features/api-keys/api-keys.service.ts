@@ -10,10 +10,9 @@ import {
   isScope,
   type Scope,
 } from '../../platform/auth/scopes.ts';
-import type { Caller } from '../../platform/auth/caller.ts';
-import { OPERATOR_ACTOR } from '../../platform/auth/credentials.ts';
+import { actorOf, inMode, type Caller } from '../../platform/auth/caller.ts';
+import { writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
@@ -38,17 +37,10 @@ export interface ApiKeysDeps {
 }
 
 /**
- * Who makes or rolls a key: what it may grant (privilege never grows, decision 0241) and who the
- * events name. The operator (OPERATOR_GRANTOR) grants anything; a console session's caller only what
- * the console offers.
- */
-export type Grantor = Pick<Caller, 'credential' | 'grants'> & { actor?: Actor };
-
-/**
  * 403 unless a key with `scopes` at `accessLevel` is within what `grantor` may grant: a credential
  * never makes or rolls one with more rights than it holds itself.
  */
-function requireGrantable(grantor: Grantor, scopes: readonly Scope[], accessLevel: number, doing: string) {
+function requireGrantable(grantor: Caller, scopes: readonly Scope[], accessLevel: number, doing: string) {
   const beyond = scopes.filter((scope) => !grantor.grants.scopes.includes(scope));
   if (beyond.length === 0 && accessLevel <= grantor.grants.accessLevel) return;
   const what = [
@@ -122,11 +114,11 @@ function checkScopes(type: KeyType, scopes: readonly Scope[]): void {
  */
 export async function createApiKey(
   deps: ApiKeysDeps,
-  grantor: Grantor,
-  organizationId: string,
+  caller: Caller,
   body: CreateApiKeyBody,
 ): Promise<CreatedApiKey> {
-  const actor = grantor.actor ?? OPERATOR_ACTOR;
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
   const record = await loadOrganization(deps, organizationId);
   const isTwin = record.row.liveOrganizationId !== null;
   const mode: KeyMode = body.mode ?? (isTwin ? 'test' : 'live');
@@ -145,7 +137,7 @@ export async function createApiKey(
   if (type === 'publishable' && accessLevel !== 1) {
     throw Errors.invalidField('body.accessLevel', 'must be 1 for a publishable key');
   }
-  requireGrantable(grantor, scopes, accessLevel, 'make');
+  requireGrantable(caller, scopes, accessLevel, 'make');
   if (type === 'read_only_secret' && (body.writeLimitPerMinute ?? 0) > 0) {
     throw Errors.invalidField('body.writeLimitPerMinute', 'must be 0 for a read-only key');
   }
@@ -155,7 +147,7 @@ export async function createApiKey(
   }
 
   const key = generateKey(type, mode);
-  const row = await deps.db.tenantTx(actingId, async (tx) => {
+  const row = await writeAs(deps.db, inMode(caller, actingId, mode === 'live'), async (tx) => {
     // A bound agent sends the key's messages (DESIGN.md): it must be an agent of the acting organization.
     if (body.agentId !== undefined && !(await isAgentOf(tx, actingId, body.agentId))) {
       throw Errors.invalidField('body.agentId', 'does not name an agent of the organization the key acts on');
@@ -184,9 +176,11 @@ export async function createApiKey(
   return { ...toAdminApiKey(row), key };
 }
 
-async function loadApiKey(deps: ApiKeysDeps, keyId: string): Promise<ApiKeyRow> {
+/** A key by id (looked up across tenants, as a credential is); 404 too when it is not `caller`'s organization's. */
+async function loadApiKey(deps: ApiKeysDeps, keyId: string, caller?: Caller): Promise<ApiKeyRow> {
   const row = isId(keyId, 'key') ? await deps.db.systemTx((tx) => store.findApiKeyById(tx, keyId)) : null;
-  if (!row) throw Errors.notFound('API key', keyId);
+  if (!row || (caller !== undefined && row.organizationId !== caller.organization.id))
+    throw Errors.notFound('API key', keyId);
   return row;
 }
 
@@ -212,12 +206,12 @@ export async function listApiKeys(deps: ApiKeysDeps, organizationId: string, que
  */
 export async function updateApiKey(
   deps: ApiKeysDeps,
-  grantor: Grantor,
+  caller: Caller,
   keyId: string,
   body: UpdateApiKeyBody,
 ): Promise<AdminApiKey> {
-  const actor = grantor.actor ?? OPERATOR_ACTOR;
-  const current = await loadApiKey(deps, keyId);
+  const actor = actorOf(caller);
+  const current = await loadApiKey(deps, keyId, caller);
   if (current.status === 'deactivated' && body.status !== undefined && body.status !== 'deactivated') {
     throw Errors.invalidField('body.status', 'cannot change: a deactivated key stays deactivated');
   }
@@ -240,7 +234,7 @@ export async function updateApiKey(
     changes.expiresAt = expiresAt;
   }
 
-  const updated = await deps.db.tenantTx(current.organizationId, async (tx) => {
+  const updated = await writeAs(deps.db, caller, async (tx) => {
     const row = await store.updateApiKey(tx, current.organizationId, keyId, changes);
     if (!row) throw Errors.notFound('API key', keyId);
     await recordEvent(tx, {
@@ -269,14 +263,14 @@ export async function apiKeyOrganizationId(deps: ApiKeysDeps, keyId: string): Pr
  */
 export async function rollApiKey(
   deps: ApiKeysDeps,
-  grantor: Grantor,
+  caller: Caller,
   keyId: string,
   body: RollApiKeyBody,
 ): Promise<RolledApiKey> {
-  const actor = grantor.actor ?? OPERATOR_ACTOR;
-  const current = await loadApiKey(deps, keyId);
+  const actor = actorOf(caller);
+  const current = await loadApiKey(deps, keyId, caller);
   // The new key has the old one's rights: a console session cannot roll an operator-made key into one.
-  requireGrantable(grantor, current.scopes.filter(isScope), current.accessLevel, 'roll');
+  requireGrantable(caller, current.scopes.filter(isScope), current.accessLevel, 'roll');
   const now = Date.now();
   if (current.status === 'deactivated') {
     throw Errors.conflict(`API key ${keyId} is deactivated: create a new key instead of rolling it`);
@@ -300,7 +294,7 @@ export async function rollApiKey(
       : overlapEnd;
 
   const key = generateKey(current.type, current.mode);
-  const { created, rolled } = await deps.db.tenantTx(current.organizationId, async (tx) => {
+  const { created, rolled } = await writeAs(deps.db, caller, async (tx) => {
     const rolledRow = await store.updateApiKey(tx, current.organizationId, keyId, {
       expiresAt: oldExpiresAt,
     });

@@ -36,6 +36,6 @@ export {
 export const apiKeysFeature = defineFeature({
   name: 'api-keys',
   schemas: apiKeysSchemas,
-  adminRoutes: [apiKeysAdminRoutes],
+  routes: [apiKeysAdminRoutes],
   events: [ApiKeyCreated, ApiKeyUpdated],
 });

@@ -1,9 +1,11 @@
 // The v1 appointment lifecycle (issue 21, item 4): events of a v1 create, reschedule, cancel.
 import type { Database, Tx } from '../../db/database.ts';
 import type { AppointmentRow } from '../../db/schema.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
+import { writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { recomputeContactScore } from '../contacts/index.ts';
 import { AppointmentCreated, AppointmentUpdated } from './appointments.events.ts';
 import type { Appointment } from './appointments.schema.ts';
@@ -89,19 +91,19 @@ const recordUpdated = (
 /**
  * Cancels an appointment through v1: status CANCELLED, the agent's time free again, the reason kept
  * as a `Cancelled: …` line after the notes (there is no column of its own). Records
- * `appointment.updated` naming `status` and `notes`. An appointment already CANCELLED is answered as
- * it is, with no event (a retried cancel is harmless); COMPLETED or NO_SHOW is a 409 CONFLICT.
+ * `appointment.updated` naming `status` and `notes`, as the caller's. An appointment already CANCELLED
+ * is answered as it is, with no event (a retried cancel is harmless); COMPLETED or NO_SHOW is a 409 CONFLICT.
  */
 export async function cancelAppointment(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   appointmentId: string,
   reason: string | undefined,
-  actor: Actor,
 ): Promise<Appointment> {
-  return db.tenantTx(organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  return writeAs(db, caller, async (tx) => {
     const current = await loadAppointment(tx, organizationId, appointmentId);
-    return cancelAppointmentInTx(tx, organizationId, current, reason, actor);
+    return cancelAppointmentInTx(tx, organizationId, current, reason, actorOf(caller));
   });
 }
 

@@ -24,7 +24,7 @@ export const listAppointmentsTool = defineTool({
   output: ListOf(ref(AppointmentSchema)),
   run: ({ db, caller }, args: Static<typeof ListAppointmentsInputSchema>) => {
     const { filter, page } = pagedArguments(args);
-    return listAppointments(db, caller.organization.id, filter, page);
+    return listAppointments(db, caller, filter, page);
   },
   summarize: (result) => pageSummary(result, 'appointment'),
 });

@@ -1,5 +1,6 @@
 // Reading appointments: the back office's and v1 lists with their filters, one appointment, agent calendars.
 import type { Database, Tx } from '../../db/database.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import {
@@ -10,7 +11,7 @@ import {
   type PageMeta,
   type PageRequest,
 } from '../../platform/http/pagination.ts';
-import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { readAs } from '../../platform/tenancy/caller-tx.ts';
 import {
   type Appointment,
   type AppointmentStatus,
@@ -18,16 +19,6 @@ import {
 } from './appointments.schema.ts';
 import * as store from './appointments.store.ts';
 import { loadAppointment, toAppointment } from './appointments.service.ts';
-
-export async function getAdminAppointment(
-  db: Database,
-  organizationId: string,
-  appointmentId: string,
-): Promise<Appointment> {
-  return inTenantOrganization(db, organizationId, async (tx) =>
-    toAppointment(await loadAppointment(tx, organizationId, appointmentId)),
-  );
-}
 
 /** The filters and sort of a list query, parsed (dates) and checked (range in order). */
 function listFilter(query: Omit<ListAppointmentsQuery, 'page' | 'pageSize'>) {
@@ -70,28 +61,15 @@ async function listOf(
   return cursorPage(rows, request, toAppointment);
 }
 
-/** The back office's appointment list: the same filters, sort, paging and cursor mode as GET /v1/appointments. */
-export async function listAdminAppointments(
-  db: Database,
-  organizationId: string,
-  query: ListAppointmentsQuery,
-) {
-  return inTenantOrganization(db, organizationId, (tx) => listOf(tx, organizationId, query));
+/** The caller's organization's appointments, soonest first by default, or a cursor page. */
+export async function searchAppointments(db: Database, caller: Caller, query: ListAppointmentsQuery) {
+  return readAs(db, caller, (tx) => listOf(tx, caller.organization.id, query));
 }
 
-/** GET /v1/appointments: the key's organization's appointments, soonest first by default, or a cursor page. */
-export async function searchAppointments(db: Database, organizationId: string, query: ListAppointmentsQuery) {
-  return db.readTx(organizationId, (tx) => listOf(tx, organizationId, query));
-}
-
-/** GET /v1/appointments/{id}: 404 when malformed, unknown or another organization's. */
-export async function findAppointment(
-  db: Database,
-  organizationId: string,
-  id: string,
-): Promise<Appointment> {
-  return db.readTx(organizationId, async (tx) =>
-    toAppointment(await loadAppointment(tx, organizationId, id)),
+/** One appointment: 404 when malformed, unknown or another organization's. */
+export async function findAppointment(db: Database, caller: Caller, id: string): Promise<Appointment> {
+  return readAs(db, caller, async (tx) =>
+    toAppointment(await loadAppointment(tx, caller.organization.id, id)),
   );
 }
 
@@ -111,7 +89,7 @@ export interface AppointmentRangeFilter {
  */
 export async function listAppointments(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   filter: AppointmentRangeFilter,
   page: PageRequest,
 ): Promise<{ data: Appointment[]; meta: PageMeta }> {
@@ -123,7 +101,7 @@ export async function listAppointments(
     agentId: filter.agentId,
     status: filter.status,
   };
-  return db.readTx(organizationId, (tx) =>
-    pageOf(tx, organizationId, parsed, { by: 'startsAt', order: 'asc' }, page),
+  return readAs(db, caller, (tx) =>
+    pageOf(tx, caller.organization.id, parsed, { by: 'startsAt', order: 'asc' }, page),
   );
 }

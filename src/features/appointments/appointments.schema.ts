@@ -120,10 +120,6 @@ export const ListAppointmentsQuerySchema = Type.Object(
 export type ListAppointmentsQuery = Static<typeof ListAppointmentsQuerySchema>;
 
 export const AppointmentIdParamsSchema = Type.Object({ id: Type.String() }, { additionalProperties: false });
-export const OrgAppointmentParamsSchema = Type.Object(
-  { orgId: Type.String(), appointmentId: Type.String() },
-  { additionalProperties: false },
-);
 
 export const AppointmentResponseSchema = DataOf(ref(AppointmentSchema));
 export const AppointmentListResponseSchema = ListOf(ref(AppointmentSchema), { cursorMode: true });

@@ -1,11 +1,11 @@
 import type { Database, Tx } from '../../db/database.ts';
 import { ACTIVE_APPOINTMENT_STATUSES, type AppointmentRow } from '../../db/schema.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import type { Actor } from '../../platform/events/catalog.ts';
 import { tombstoneOf } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
-import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { AppointmentCreated } from './appointments.events.ts';
 import { AppointmentDeleted, AppointmentUpdated } from './appointments.events.ts';
 import {
@@ -21,8 +21,6 @@ import * as store from './appointments.store.ts';
 import { recomputeContactScore } from '../contacts/index.ts';
 import { isPropertyOf } from '../properties/index.ts';
 
-/** Back-office changes are recorded with a SYSTEM actor (the operator). */
-const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
 const MINUTE = 60_000;
 /** Length of a back-office appointment for an agent without booking settings (no slot length to go by). */
 const DEFAULT_MINUTES = 30;
@@ -181,16 +179,17 @@ async function checkFree(
 /**
  * Creates an appointment in the back office (source ADMIN): the agent, contact and property must be
  * the organization's (400 naming the field), and an active appointment must not overlap another
- * active one of the agent (409 DUPLICATE). Records `appointment.created`, as a booking does.
+ * active one of the agent (409 DUPLICATE). Records `appointment.created` as the caller's, as a booking does.
  */
 export async function createAppointment(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   body: CreateAppointmentBody,
 ): Promise<Appointment> {
-  return inTenantOrganization(
+  const organizationId = caller.organization.id;
+  return writeAs(
     db,
-    organizationId,
+    caller,
     async (tx) => {
       const agent = await requireAgent(tx, organizationId, body.agentId);
       const contact = await requireContact(tx, organizationId, body.contactId);
@@ -216,7 +215,7 @@ export async function createAppointment(
       await recordEvent(tx, {
         type: AppointmentCreated.type,
         data: { appointment: eventAppointment(row, agent), contact: eventContact(contact) },
-        actor: OPERATOR,
+        actor: actorOf(caller),
       });
       return toAppointment(row);
     },
@@ -231,13 +230,14 @@ export async function createAppointment(
  */
 export async function updateAppointment(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   appointmentId: string,
   body: UpdateAppointmentBody,
 ): Promise<Appointment> {
-  return inTenantOrganization(
+  const organizationId = caller.organization.id;
+  return writeAs(
     db,
-    organizationId,
+    caller,
     async (tx) => {
       const current = await loadAppointment(tx, organizationId, appointmentId);
       const agent =
@@ -280,7 +280,7 @@ export async function updateAppointment(
           contact: eventContact(contact),
           changes: Object.keys(body).sort(),
         },
-        actor: OPERATOR,
+        actor: actorOf(caller),
       });
       return toAppointment(row);
     },
@@ -288,15 +288,16 @@ export async function updateAppointment(
   );
 }
 
-/** Deletes an appointment (its time is free again; tasks linked to it stay, unlinked). */
+/** Deletes an appointment (its time is free again; tasks linked to it stay, unlinked), recorded as the caller's. */
 export async function deleteAppointment(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   appointmentId: string,
 ): Promise<{ id: string; deleted: true }> {
-  return inTenantOrganization(
+  const organizationId = caller.organization.id;
+  return writeAs(
     db,
-    organizationId,
+    caller,
     async (tx) => {
       const row = isId(appointmentId, 'apt')
         ? await store.deleteAppointment(tx, organizationId, appointmentId)
@@ -306,7 +307,7 @@ export async function deleteAppointment(
       await recordEvent(tx, {
         type: AppointmentDeleted.type,
         data: { appointment: tombstoneOf(row.id) },
-        actor: OPERATOR,
+        actor: actorOf(caller),
       });
       return { id: appointmentId, deleted: true as const };
     },

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { callerOf } from '../../platform/auth/auth.plugin.ts';
-import { actorOf } from '../../platform/auth/caller.ts';
 import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
 import { AppointmentResponseSchema, cancelAppointment } from '../appointments/index.ts';
 import {
@@ -99,16 +98,7 @@ export const bookingAppointmentsRoutes: FastifyPluginAsyncTypebox<{ db: Database
       },
     },
     async (request) => {
-      const caller = callerOf(request);
-      return {
-        data: await cancelAppointment(
-          db,
-          caller.organization.id,
-          request.params.id,
-          request.body.reason,
-          actorOf(caller),
-        ),
-      };
+      return { data: await cancelAppointment(db, callerOf(request), request.params.id, request.body.reason) };
     },
   );
 };

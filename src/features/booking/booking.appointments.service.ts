@@ -1,3 +1,4 @@
+import { writeAs } from '../../platform/tenancy/caller-tx.ts';
 import type { Database, Tx } from '../../db/database.ts';
 import { databaseError, EXCLUSION_VIOLATION } from '../../db/errors.ts';
 import type { AgentBookingSettings } from '../../db/schema.ts';
@@ -65,7 +66,7 @@ export async function createApiAppointment(
   caller: Caller,
   body: CreateApiAppointmentBody,
 ): Promise<Appointment> {
-  return db.tenantTx(caller.organization.id, (tx) => createApiAppointmentInTx(tx, caller, body));
+  return writeAs(db, caller, (tx) => createApiAppointmentInTx(tx, caller, body));
 }
 
 /**
@@ -123,7 +124,7 @@ export async function rescheduleAppointment(
 ): Promise<Appointment> {
   const organizationId = caller.organization.id;
   return slotAtomic(body, () =>
-    db.tenantTx(organizationId, async (tx) => {
+    writeAs(db, caller, async (tx) => {
       const current = await loadAppointment(tx, organizationId, appointmentId);
       requireActive(current, 'rescheduled');
       const agent = await findBookingAgentById(tx, organizationId, current.agentId);

@@ -37,7 +37,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
       },
     },
     async (request) => ({
-      data: { data: await booking.listBookableAgents(db, callerOf(request).organization.id) },
+      data: { data: await booking.listBookableAgents(db, callerOf(request)) },
     }),
   );
 
@@ -61,12 +61,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
     },
     async (request) => ({
       data: {
-        data: await booking.getAvailability(
-          db,
-          callerOf(request).organization.id,
-          request.params.slug,
-          request.query,
-        ),
+        data: await booking.getAvailability(db, callerOf(request), request.params.slug, request.query),
       },
     }),
   );

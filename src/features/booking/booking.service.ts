@@ -1,3 +1,4 @@
+import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import type { Database, Tx } from '../../db/database.ts';
 import { databaseError, EXCLUSION_VIOLATION } from '../../db/errors.ts';
 import type { AgentBookingSettings } from '../../db/schema.ts';
@@ -179,8 +180,9 @@ export async function requireFreeSlot(
 }
 
 /** The agents that take online bookings, by name. */
-export async function listBookableAgents(db: Database, organizationId: string): Promise<BookingAgentCard[]> {
-  const agents = await db.readTx(organizationId, (tx) => listBookingAgents(tx, organizationId));
+export async function listBookableAgents(db: Database, caller: Caller): Promise<BookingAgentCard[]> {
+  const organizationId = caller.organization.id;
+  const agents = await readAs(db, caller, (tx) => listBookingAgents(tx, organizationId));
   return agents
     .filter((agent): agent is BookingAgent & { booking: AgentBookingSettings } => agent.booking !== null)
     .map((agent) => ({
@@ -203,12 +205,13 @@ export async function listBookableAgents(db: Database, organizationId: string): 
  */
 export async function getAvailability(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   slug: string,
   query: AvailabilityQuery,
   now = Date.now(),
 ): Promise<BookingAvailability> {
-  return db.readTx(organizationId, async (tx) =>
+  const organizationId = caller.organization.id;
+  return readAs(db, caller, async (tx) =>
     availabilityOf(tx, organizationId, await requireBookingAgent(tx, organizationId, slug), query, now),
   );
 }
@@ -259,7 +262,7 @@ export async function bookSlot(
   const type: AppointmentType = body.type ?? 'SHOWING';
   const actor = actorOf(caller);
   try {
-    return await db.tenantTx(organizationId, async (tx) => {
+    return await writeAs(db, caller, async (tx) => {
       const agent = await requireBookingAgent(tx, organizationId, slug);
       const property =
         body.propertyId === undefined

@@ -56,8 +56,7 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
       },
     },
     async (request, reply) => {
-      const organizationId = callerOf(request).organization.id;
-      const body = await appointmentIcs(db, organizationId, request.params.id, host(request));
+      const body = await appointmentIcs(db, callerOf(request), request.params.id, host(request));
       return reply
         .type(ICS)
         .header('content-disposition', `attachment; filename="${request.params.id}.ics"`)
@@ -79,7 +78,7 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
         response: { 200: CalendarFeedListResponseSchema },
       },
     },
-    async (request) => ({ data: await listCalendarFeeds(db, callerOf(request).organization.id) }),
+    async (request) => ({ data: await listCalendarFeeds(db, callerOf(request)) }),
   );
 
   app.post(
@@ -101,8 +100,7 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
       },
     },
     async (request, reply) => {
-      const organizationId = callerOf(request).organization.id;
-      const { token, feed } = await rotateCalendarFeed(db, organizationId, request.params.agentId);
+      const { token, feed } = await rotateCalendarFeed(db, callerOf(request), request.params.agentId);
       return reply.code(201).send({ data: { ...feed, token, url: feedUrl(origin(request), token) } });
     },
   );
@@ -123,7 +121,7 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
       },
     },
     async (request) => {
-      await deleteCalendarFeed(db, callerOf(request).organization.id, request.params.agentId);
+      await deleteCalendarFeed(db, callerOf(request), request.params.agentId);
       return { data: { id: request.params.agentId, deleted: true as const } };
     },
   );

@@ -6,7 +6,7 @@ import type { CalendarFeedRow } from '../../db/schema.ts';
 import type { Caller } from '../../platform/auth/caller.ts';
 import type { TokenCredentialResolver } from '../../platform/auth/credentials.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import { readAs } from '../../platform/tenancy/caller-tx.ts';
+import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import { findAgentProfile } from '../agents/index.ts';
 import { calendarOf } from './calendar.ics.ts';
@@ -38,17 +38,17 @@ const feedOf = (row: CalendarFeedRow): CalendarFeed => ({
 export const feedUrl = (origin: string, token: string) => `${origin}/calendars/${token}.ics`;
 
 /** One appointment as an iCalendar file; 404 as GET /v1/appointments/{id}. */
-export async function appointmentIcs(db: Database, organizationId: string, id: string, host: string) {
+export async function appointmentIcs(db: Database, caller: Caller, id: string, host: string) {
   const row = isId(id, 'apt')
-    ? await db.readTx(organizationId, (tx) => store.findCalendarAppointment(tx, organizationId, id))
+    ? await readAs(db, caller, (tx) => store.findCalendarAppointment(tx, caller.organization.id, id))
     : null;
   if (!row) throw Errors.notFound('Appointment', id);
   return calendarOf('Appointment', [row], host);
 }
 
 /** The organization's agents with a calendar subscription URL (its token's first characters only). */
-export async function listCalendarFeeds(db: Database, organizationId: string): Promise<CalendarFeed[]> {
-  return (await db.readTx(organizationId, (tx) => store.listFeeds(tx, organizationId))).map(feedOf);
+export async function listCalendarFeeds(db: Database, caller: Caller): Promise<CalendarFeed[]> {
+  return (await readAs(db, caller, (tx) => store.listFeeds(tx, caller.organization.id))).map(feedOf);
 }
 
 /**
@@ -57,12 +57,13 @@ export async function listCalendarFeeds(db: Database, organizationId: string): P
  */
 export async function rotateCalendarFeed(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   agentId: string,
 ): Promise<{ token: string; feed: CalendarFeed }> {
+  const organizationId = caller.organization.id;
   // 32 random bytes, base64url: 256 bits, nothing to guess.
   const token = randomBytes(32).toString('base64url');
-  const row = await db.tenantTx(organizationId, async (tx) => {
+  const row = await writeAs(db, caller, async (tx) => {
     if (!(await findAgentProfile(tx, organizationId, agentId))) throw Errors.notFound('Agent', agentId);
     return store.setFeed(tx, organizationId, agentId, { hash: hashOf(token), prefix: token.slice(0, 6) });
   });
@@ -70,12 +71,9 @@ export async function rotateCalendarFeed(
 }
 
 /** Turns an agent's subscription URL off (404 from then on); 404 when there was none. */
-export async function deleteCalendarFeed(
-  db: Database,
-  organizationId: string,
-  agentId: string,
-): Promise<void> {
-  const removed = await db.tenantTx(organizationId, async (tx) => {
+export async function deleteCalendarFeed(db: Database, caller: Caller, agentId: string): Promise<void> {
+  const organizationId = caller.organization.id;
+  const removed = await writeAs(db, caller, async (tx) => {
     const feeds = await store.listFeeds(tx, organizationId);
     if (!feeds.some((feed) => feed.agentId === agentId)) return false;
     await store.setFeed(tx, organizationId, agentId, null);

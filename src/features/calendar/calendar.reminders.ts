@@ -61,6 +61,7 @@ async function decide(
   tally: ReminderTally,
 ): Promise<Target | null> {
   const { organizationId, appointmentId, startsAt } = appointment;
+  // eslint-disable-next-line no-restricted-syntax -- the reminders worker job: one appointment's organization, no request caller.
   return db.tenantTx(organizationId, async (tx) => {
     const settings = await store.findSettings(tx, organizationId);
     const current = await store.contactOfAppointment(tx, organizationId, appointmentId);
@@ -102,6 +103,7 @@ async function decide(
 /** The template's variables for this appointment, or the reason it cannot be filled. */
 async function variablesFor(deps: ReminderDependencies, target: Target) {
   const { organizationId, appointmentId } = target.key;
+  // eslint-disable-next-line no-restricted-syntax -- the reminders worker job: one appointment's organization, no request caller.
   return deps.db.readTx(organizationId, async (tx) => {
     const template = await findMessageTemplate(tx, organizationId, target.templateId);
     const row = await store.findCalendarAppointment(tx, organizationId, appointmentId);
@@ -164,6 +166,7 @@ async function send(deps: ReminderDependencies, target: Target, tally: ReminderT
       };
     }
   }
+  // eslint-disable-next-line no-restricted-syntax -- the reminders worker job: one appointment's organization, no request caller.
   await deps.db.tenantTx(organizationId, (tx) => store.settleReminder(tx, target.key, outcome));
   if (outcome.status === 'SENT') tally.sent += 1;
   else if (outcome.status === 'SKIPPED') tally.skipped += 1;

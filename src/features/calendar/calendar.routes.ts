@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import type { AppContext } from '../../platform/features/manifest.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
@@ -16,6 +17,7 @@ import {
   TimeOffListResponseSchema,
   TimeOffResponseSchema,
   UpdateCalendarSettingsBodySchema,
+  type UpdateCalendarSettingsBody,
 } from './calendar.schema.ts';
 import * as calendar from './calendar.service.ts';
 
@@ -50,9 +52,21 @@ const TIME_OFF_CREATE =
   'it is offered and a booking of one is a 400. Appointments already in it stay (move or cancel them). 400 when ' +
   'the agent is not the organization’s. ';
 
-/** The agency's calendar: settings, closures and time off, through v1 and the admin API. */
-export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { db }) => {
-  const orgOf = (request: Parameters<typeof callerOf>[0]) => callerOf(request).organization.id;
+/**
+ * The agency's calendar: settings, closures and time off, through v1 and the admin API (its paths are
+ * its own, so each surface keeps its route; both call the same service with their caller).
+ */
+export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { db, verifier }) => {
+  /** A settings change: this process's next request sees the organization's new time zone at once. */
+  const changeSettings = async (
+    request: FastifyRequest,
+    body: UpdateCalendarSettingsBody,
+    twinField: string,
+  ) => {
+    const settings = await calendar.updateCalendarSettings(db, callerOf(request), body, twinField);
+    verifier.invalidate();
+    return { data: settings };
+  };
 
   app.get(
     '/v1/calendar/settings',
@@ -66,7 +80,7 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
         response: { 200: CalendarSettingsResponseSchema },
       },
     },
-    async (request) => ({ data: await calendar.getCalendarSettings(db, orgOf(request)) }),
+    async (request) => ({ data: await calendar.getCalendarSettings(db, callerOf(request)) }),
   );
 
   app.patch(
@@ -84,9 +98,7 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
         response: { 200: CalendarSettingsResponseSchema },
       },
     },
-    async (request) => ({
-      data: await calendar.updateCalendarSettings(db, orgOf(request), request.body, 'header.x-api-key'),
-    }),
+    async (request) => changeSettings(request, request.body, 'header.x-api-key'),
   );
 
   app.get(
@@ -102,7 +114,7 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
         response: { 200: ClosureListResponseSchema },
       },
     },
-    async (request) => ({ data: await calendar.listClosures(db, orgOf(request), request.query) }),
+    async (request) => ({ data: await calendar.listClosures(db, callerOf(request), request.query) }),
   );
 
   app.post(
@@ -119,7 +131,7 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ data: await calendar.createClosure(db, orgOf(request), request.body) }),
+      reply.code(201).send({ data: await calendar.createClosure(db, callerOf(request), request.body) }),
   );
 
   app.delete(
@@ -136,7 +148,7 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
       },
     },
     async (request) => {
-      await calendar.deleteClosure(db, orgOf(request), request.params.id);
+      await calendar.deleteClosure(db, callerOf(request), request.params.id);
       return { data: { id: request.params.id, deleted: true as const } };
     },
   );
@@ -154,7 +166,7 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
         response: { 200: TimeOffListResponseSchema },
       },
     },
-    async (request) => calendar.listTimeOff(db, orgOf(request), request.query),
+    async (request) => calendar.listTimeOff(db, callerOf(request), request.query),
   );
 
   app.post(
@@ -171,7 +183,7 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ data: await calendar.createTimeOff(db, orgOf(request), request.body) }),
+      reply.code(201).send({ data: await calendar.createTimeOff(db, callerOf(request), request.body) }),
   );
 
   app.delete(
@@ -188,12 +200,12 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
       },
     },
     async (request) => {
-      await calendar.deleteTimeOff(db, orgOf(request), request.params.id);
+      await calendar.deleteTimeOff(db, callerOf(request), request.params.id);
       return { data: { id: request.params.id, deleted: true as const } };
     },
   );
 
-  // The back office: the same operations by organization id.
+  // The back office: the same operations on the organization of its path, through the operator's caller.
   app.get(
     '/admin/v1/organizations/:orgId/calendar',
     {
@@ -207,7 +219,7 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
         response: { 200: CalendarSettingsResponseSchema },
       },
     },
-    async (request) => ({ data: await calendar.getCalendarSettings(db, request.params.orgId) }),
+    async (request) => ({ data: await calendar.getCalendarSettings(db, callerOf(request)) }),
   );
 
   app.patch(
@@ -224,9 +236,7 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
         response: { 200: CalendarSettingsResponseSchema },
       },
     },
-    async (request) => ({
-      data: await calendar.updateCalendarSettings(db, request.params.orgId, request.body, 'path.orgId'),
-    }),
+    async (request) => changeSettings(request, request.body, 'path.orgId'),
   );
 
   app.get(
@@ -243,7 +253,7 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
         response: { 200: ClosureListResponseSchema },
       },
     },
-    async (request) => ({ data: await calendar.listClosures(db, request.params.orgId, request.query) }),
+    async (request) => ({ data: await calendar.listClosures(db, callerOf(request), request.query) }),
   );
 
   app.post(
@@ -261,7 +271,7 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ data: await calendar.createClosure(db, request.params.orgId, request.body) }),
+      reply.code(201).send({ data: await calendar.createClosure(db, callerOf(request), request.body) }),
   );
 
   app.delete(
@@ -278,7 +288,7 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
       },
     },
     async (request) => {
-      await calendar.deleteClosure(db, request.params.orgId, request.params.id);
+      await calendar.deleteClosure(db, callerOf(request), request.params.id);
       return { data: { id: request.params.id, deleted: true as const } };
     },
   );
@@ -297,7 +307,7 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
         response: { 200: TimeOffListResponseSchema },
       },
     },
-    async (request) => calendar.listTimeOff(db, request.params.orgId, request.query),
+    async (request) => calendar.listTimeOff(db, callerOf(request), request.query),
   );
 
   app.post(
@@ -315,7 +325,7 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ data: await calendar.createTimeOff(db, request.params.orgId, request.body) }),
+      reply.code(201).send({ data: await calendar.createTimeOff(db, callerOf(request), request.body) }),
   );
 
   app.delete(
@@ -332,7 +342,7 @@ export const calendarRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app,
       },
     },
     async (request) => {
-      await calendar.deleteTimeOff(db, request.params.orgId, request.params.id);
+      await calendar.deleteTimeOff(db, callerOf(request), request.params.id);
       return { data: { id: request.params.id, deleted: true as const } };
     },
   );

@@ -4,9 +4,11 @@
 import type { Database, Tx } from '../../db/database.ts';
 import { databaseError } from '../../db/errors.ts';
 import type { AgentTimeOffRow, ClosureRow } from '../../db/schema.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
+import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import {
   addDays,
   canonicalTimeZone,
@@ -50,35 +52,28 @@ async function requireSettings(tx: Tx, organizationId: string): Promise<store.Ca
   return row;
 }
 
-/**
- * 404 for an id that is not an organization's (before it reaches the tenant setting, which refuses a
- * malformed id with a 500): the admin routes take any string as orgId.
- */
-function requireOrganizationId(organizationId: string): void {
-  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
-}
-
-export async function getCalendarSettings(db: Database, organizationId: string): Promise<CalendarSettings> {
-  requireOrganizationId(organizationId);
-  return toSettings(await db.readTx(organizationId, (tx) => requireSettings(tx, organizationId)));
+/** The caller's organization's calendar settings. */
+export async function getCalendarSettings(db: Database, caller: Caller): Promise<CalendarSettings> {
+  return toSettings(await readAs(db, caller, (tx) => requireSettings(tx, caller.organization.id)));
 }
 
 /**
- * Changes the calendar settings of a live organization, mirrored onto its test twin (test keys see
- * the agency's real calendar). A twin's own change is a 400 naming `twinField`. The time zone is
- * stored by its canonical name; a holiday country or region date-holidays does not know is a 400.
+ * Changes the calendar settings of the caller's live organization, mirrored onto its test twin (test
+ * keys see the agency's real calendar). A twin's own change is a 400 naming `twinField` (the request
+ * field that chose the twin: the key, or the admin path's organization). The time zone is stored by its
+ * canonical name; a holiday country or region date-holidays does not know is a 400.
  */
 export async function updateCalendarSettings(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   body: UpdateCalendarSettingsBody,
   twinField: string,
 ): Promise<CalendarSettings> {
-  const current = await db.systemTx((tx) => requireSettings(tx, organizationId));
-  if (current.liveOrganizationId !== null) {
+  const { id: organizationId, livemode, liveOrganizationId } = caller.organization;
+  if (!livemode) {
     throw Errors.invalidField(
       twinField,
-      `names the test twin of ${current.liveOrganizationId}: calendar settings are the live organization's (change them there; the twin follows)`,
+      `names the test twin of ${liveOrganizationId}: calendar settings are the live organization's (change them there; the twin follows)`,
     );
   }
   const changes: store.SettingsChanges = {};
@@ -102,21 +97,19 @@ export async function updateCalendarSettings(
     changes.reminderOffsetsMinutes = [...body.reminderOffsetsMinutes].sort((a, b) => b - a);
   }
   if (body.reminderTemplateId !== undefined && body.reminderTemplateId !== null) {
-    await requireReminderTemplate(db, organizationId, body.reminderTemplateId);
+    await requireReminderTemplate(db, caller, body.reminderTemplateId);
   }
   if (body.reminderTemplateId !== undefined) changes.reminderTemplateId = body.reminderTemplateId;
+  // The organizations table is a reference table, and the twin's row changes with the live one's:
+  // written in a system transaction, by the caller's (live) organization id.
   await db.systemTx((tx) => store.updateSettings(tx, organizationId, changes));
-  return getCalendarSettings(db, organizationId);
+  return getCalendarSettings(db, caller);
 }
 
 /** 400 unless the template is the organization's and a reminder can fill every variable it names. */
-async function requireReminderTemplate(
-  db: Database,
-  organizationId: string,
-  templateId: string,
-): Promise<void> {
-  const template = await db.readTx(organizationId, (tx) =>
-    findMessageTemplate(tx, organizationId, templateId),
+async function requireReminderTemplate(db: Database, caller: Caller, templateId: string): Promise<void> {
+  const template = await readAs(db, caller, (tx) =>
+    findMessageTemplate(tx, caller.organization.id, templateId),
   );
   if (!template) {
     throw Errors.invalidField(
@@ -184,11 +177,11 @@ async function closuresIn(
  */
 export async function listClosures(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   query: ListClosuresQuery,
 ): Promise<Closure[]> {
-  requireOrganizationId(organizationId);
-  return db.readTx(organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  return readAs(db, caller, async (tx) => {
     const settings = await requireSettings(tx, organizationId);
     const from = query.from === undefined ? dateIn(settings.timezone) : requireDate(query.from, 'query.from');
     const to = query.to === undefined ? addDays(from, 365) : requireDate(query.to, 'query.to');
@@ -201,20 +194,15 @@ export async function listClosures(
 }
 
 /** Adds days the agency is closed (in its time zone): no slot is offered on them. */
-export async function createClosure(
-  db: Database,
-  organizationId: string,
-  body: CreateClosureBody,
-): Promise<Closure> {
-  requireOrganizationId(organizationId);
+export async function createClosure(db: Database, caller: Caller, body: CreateClosureBody): Promise<Closure> {
+  const organizationId = caller.organization.id;
   const startDate = requireDate(body.startDate, 'body.startDate');
   const endDate = body.endDate === undefined ? startDate : requireDate(body.endDate, 'body.endDate');
   if (endDate < startDate) throw Errors.invalidField('body.endDate', 'must not be before startDate');
   if (daysBetween(startDate, endDate) >= MAX_ENTRY_DAYS) {
     throw Errors.invalidField('body.endDate', `must be within ${MAX_ENTRY_DAYS} days of startDate`);
   }
-  return db.tenantTx(organizationId, async (tx) => {
-    await requireSettings(tx, organizationId);
+  return writeAs(db, caller, async (tx) => {
     const row = await store.insertClosure(tx, {
       id: newId('clo'),
       organizationId,
@@ -226,10 +214,10 @@ export async function createClosure(
   });
 }
 
-export async function deleteClosure(db: Database, organizationId: string, id: string): Promise<void> {
-  requireOrganizationId(organizationId);
+/** Deletes one of the agency's closures: its days are bookable again. 404 for an unknown id. */
+export async function deleteClosure(db: Database, caller: Caller, id: string): Promise<void> {
   const deleted = isId(id, 'clo')
-    ? await db.tenantTx(organizationId, (tx) => store.deleteClosure(tx, organizationId, id))
+    ? await writeAs(db, caller, (tx) => store.deleteClosure(tx, caller.organization.id, id))
     : false;
   if (!deleted) throw Errors.notFound('Closure', id);
 }
@@ -252,18 +240,16 @@ function instant(value: string, field: string): Date {
 }
 
 /** The time off that ends after `from` (default now), earliest first, paged. */
-export async function listTimeOff(db: Database, organizationId: string, query: ListTimeOffQuery) {
-  requireOrganizationId(organizationId);
+export async function listTimeOff(db: Database, caller: Caller, query: ListTimeOffQuery) {
   const page = pageRequest(query);
   const filter = {
     agentId: query.agentId,
     from: query.from === undefined ? new Date() : instant(query.from, 'query.from'),
     to: query.to === undefined ? undefined : instant(query.to, 'query.to'),
   };
-  const { items, total } = await db.readTx(organizationId, async (tx) => {
-    await requireSettings(tx, organizationId);
-    return store.listTimeOff(tx, organizationId, filter, page);
-  });
+  const { items, total } = await readAs(db, caller, (tx) =>
+    store.listTimeOff(tx, caller.organization.id, filter, page),
+  );
   return { data: items.map(toTimeOff), meta: pageMeta(total, page) };
 }
 
@@ -272,12 +258,8 @@ export async function listTimeOff(db: Database, organizationId: string, query: L
  * Appointments already booked in it stay (the agency moves or cancels them). 400 for an agent not
  * the organization's, an end not after the start, or more than a year.
  */
-export async function createTimeOff(
-  db: Database,
-  organizationId: string,
-  body: CreateTimeOffBody,
-): Promise<TimeOff> {
-  requireOrganizationId(organizationId);
+export async function createTimeOff(db: Database, caller: Caller, body: CreateTimeOffBody): Promise<TimeOff> {
+  const organizationId = caller.organization.id;
   const startsAt = instant(body.startsAt, 'body.startsAt');
   const endsAt = instant(body.endsAt, 'body.endsAt');
   if (endsAt <= startsAt) throw Errors.invalidField('body.endsAt', 'must be later than startsAt');
@@ -288,8 +270,7 @@ export async function createTimeOff(
     Errors.invalidField('body.agentId', 'does not name an agent of this organization');
   if (!isId(body.agentId, 'agt')) throw unknownAgent();
   try {
-    return await db.tenantTx(organizationId, async (tx) => {
-      await requireSettings(tx, organizationId);
+    return await writeAs(db, caller, async (tx) => {
       const row = await store.insertTimeOff(tx, {
         id: newId('off'),
         organizationId,
@@ -306,10 +287,10 @@ export async function createTimeOff(
   }
 }
 
-export async function deleteTimeOff(db: Database, organizationId: string, id: string): Promise<void> {
-  requireOrganizationId(organizationId);
+/** Deletes an agent's time off: their slots in it are offered again. 404 for an unknown id. */
+export async function deleteTimeOff(db: Database, caller: Caller, id: string): Promise<void> {
   const deleted = isId(id, 'off')
-    ? await db.tenantTx(organizationId, (tx) => store.deleteTimeOff(tx, organizationId, id))
+    ? await writeAs(db, caller, (tx) => store.deleteTimeOff(tx, caller.organization.id, id))
     : false;
   if (!deleted) throw Errors.notFound('Time off', id);
 }

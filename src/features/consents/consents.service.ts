@@ -2,6 +2,7 @@ import type { Database, Tx } from '../../db/database.ts';
 import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { isId } from '../../platform/ids/ids.ts';
+import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import {
   findContactInTx,
   readContactConsents,
@@ -31,7 +32,7 @@ export async function setContactConsent(
   body: PutConsentBody,
 ): Promise<ContactConsents> {
   const organizationId = caller.organization.id;
-  return db.tenantTx(organizationId, async (tx) => {
+  return writeAs(db, caller, async (tx) => {
     await requireContact(tx, organizationId, contactId);
     const consent = { channel, status: body.status, source: body.source.trim() };
     await recordConsent(tx, organizationId, contactId, consent, actorOf(caller));
@@ -46,7 +47,7 @@ export async function getContactConsents(
   contactId: string,
 ): Promise<ContactConsents> {
   const organizationId = caller.organization.id;
-  return db.readTx(organizationId, async (tx) => {
+  return readAs(db, caller, async (tx) => {
     await requireContact(tx, organizationId, contactId);
     return readContactConsents(tx, organizationId, contactId);
   });

@@ -38,8 +38,6 @@ export const consoleWebhookRoutes: FeaturePlugin = async (app, context) => {
   const urlPolicy: UrlPolicy = { allowPrivate: config.webhookAllowPrivateUrls, lookup: context.lookup };
   const caller = (request: FastifyRequest, mode: 'live' | 'test' | undefined) =>
     consoleService.consoleCallerIn(deps, callerOf(request), mode ?? 'live');
-  const orgOf = async (request: FastifyRequest, mode: 'live' | 'test' | undefined) =>
-    (await caller(request, mode)).organization.id;
 
   // Webhooks -------------------------------------------------------------------------------------
   // The event-type picker: the catalog, with each type's description.
@@ -53,7 +51,7 @@ export const consoleWebhookRoutes: FeaturePlugin = async (app, context) => {
     '/console/api/webhooks',
     { config: CONSOLE, schema: { hide: true, querystring: ModePageQuery } },
     async (request) =>
-      listSubscriptions(db, await orgOf(request, request.query.mode), { pageSize: 100, ...request.query }),
+      listSubscriptions(db, await caller(request, request.query.mode), { pageSize: 100, ...request.query }),
   );
 
   app.post(
@@ -119,7 +117,7 @@ export const consoleWebhookRoutes: FeaturePlugin = async (app, context) => {
     '/console/api/webhooks/:id/reveal-secret',
     { config: CONSOLE_WRITE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
     async (request) => ({
-      data: await revealSecret(db, secrets, await orgOf(request, request.query.mode), request.params.id),
+      data: await revealSecret(db, secrets, await caller(request, request.query.mode), request.params.id),
     }),
   );
 
@@ -128,12 +126,12 @@ export const consoleWebhookRoutes: FeaturePlugin = async (app, context) => {
     '/console/api/webhooks/stats',
     { config: CONSOLE, schema: { hide: true, querystring: ModeQuery } },
     async (request) => {
-      const organizationId = await orgOf(request, request.query.mode);
-      const { data } = await listSubscriptions(db, organizationId, { pageSize: 100 });
+      const modeCaller = await caller(request, request.query.mode);
+      const { data } = await listSubscriptions(db, modeCaller, { pageSize: 100 });
       return {
         data: await endpointStats(
           db,
-          organizationId,
+          modeCaller,
           data.map((hook) => hook.id),
         ),
       };
@@ -167,7 +165,7 @@ export const consoleWebhookRoutes: FeaturePlugin = async (app, context) => {
     },
     async (request) => {
       const { mode, ...query } = request.query;
-      return listDeliveries(db, await orgOf(request, mode), request.params.id, query);
+      return listDeliveries(db, await caller(request, mode), request.params.id, query);
     },
   );
 
@@ -176,7 +174,7 @@ export const consoleWebhookRoutes: FeaturePlugin = async (app, context) => {
     '/console/api/deliveries/:id',
     { config: CONSOLE, schema: { hide: true, params: IdParams, querystring: ModeQuery } },
     async (request) => ({
-      data: await deliveryDetail(db, await orgOf(request, request.query.mode), request.params.id),
+      data: await deliveryDetail(db, await caller(request, request.query.mode), request.params.id),
     }),
   );
 

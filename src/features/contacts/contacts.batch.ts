@@ -2,6 +2,7 @@
 import type { Database, Tx } from '../../db/database.ts';
 import { inSavepoint } from '../../db/savepoint.ts';
 import { actorOf, type Caller } from '../../platform/auth/caller.ts';
+import { writeAs } from '../../platform/tenancy/caller-tx.ts';
 import {
   eachItem,
   itemErrorOf,
@@ -81,7 +82,7 @@ export async function writeContactBatch(
   const organizationId = caller.organization.id;
   // One transaction, one savepoint per item: a failed item rolls back alone, and the batch pays one
   // commit instead of one per item (decision 0181).
-  const outcomes = await db.tenantTx(organizationId, (tx) =>
+  const outcomes = await writeAs(db, caller, (tx) =>
     eachItem(
       body.contacts,
       async (raw, index) => {

@@ -306,10 +306,6 @@ export const ListContactsQuerySchema = Type.Object(
 export type ListContactsQuery = Static<typeof ListContactsQuerySchema>;
 
 export const ContactIdParamsSchema = Type.Object({ id: Type.String() }, { additionalProperties: false });
-export const OrgContactParamsSchema = Type.Object(
-  { orgId: Type.String(), contactId: Type.String() },
-  { additionalProperties: false },
-);
 
 export const ContactResponseSchema = DataOf(ref(ContactSchema));
 export const ContactListResponseSchema = ListOf(ref(ContactSchema), { cursorMode: true });

@@ -4,12 +4,11 @@ import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import type { ContactRow } from '../../db/schema.ts';
 import { type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import type { Actor } from '../../platform/events/catalog.ts';
 import { jsonTimestampSql } from '../../platform/events/record.ts';
 import { countedPageMeta, cursorPage, listRequest, type ListMeta } from '../../platform/http/pagination.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import { fold } from '../../platform/text/fold.ts';
-import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { readAs } from '../../platform/tenancy/caller-tx.ts';
 import {
   type Contact,
   type ContactSource,
@@ -91,9 +90,6 @@ export function searchText(row: Pick<ContactRow, 'firstName' | 'lastName' | 'ema
 // ---------------------------------------------------------------------------------------------
 // The contacts API (v1, secret keys) and the back office: list, read, create, change, delete.
 
-/** Back-office changes are recorded with a SYSTEM actor (the operator). */
-export const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
-
 /** What writes fall back on: the organization's phone country and currency. */
 export interface OrganizationDefaults {
   defaultCountry: string;
@@ -156,30 +152,16 @@ async function listIn(
   return { data: items.map(toContact), meta: countedPageMeta(total, request, items.length) };
 }
 
-/** Contacts of the key's organization, filtered, sorted and paged, or a cursor page (GET /v1/contacts). */
+/**
+ * Contacts of the caller's organization, filtered, sorted and paged, or a cursor page (GET /v1/contacts,
+ * the back office's list, MCP's search_contacts).
+ */
 export async function listContacts(db: Database, caller: Caller, query: ListContactsQuery) {
-  const organizationId = caller.organization.id;
-  return db.readTx(organizationId, (tx) => listIn(tx, organizationId, query));
+  return readAs(db, caller, (tx) => listIn(tx, caller.organization.id, query));
 }
 
-/** Contacts of an organization for the back office: the same filters as GET /v1/contacts. */
-export async function listAdminContacts(db: Database, organizationId: string, query: ListContactsQuery) {
-  return inTenantOrganization(db, organizationId, (tx) => listIn(tx, organizationId, query));
-}
-
-/** One contact; 404 outside the organization (GET /v1/contacts/{id}). */
+/** One contact of the caller's organization; 404 outside it. */
 export async function getContact(db: Database, caller: Caller, contactId: string): Promise<Contact> {
   const organizationId = caller.organization.id;
-  return db.readTx(organizationId, async (tx) => toContact(await loadContact(tx, organizationId, contactId)));
-}
-
-/** One contact, back-office view; 404 outside the organization. */
-export async function getAdminContact(
-  db: Database,
-  organizationId: string,
-  contactId: string,
-): Promise<Contact> {
-  return inTenantOrganization(db, organizationId, async (tx) =>
-    toContact(await loadContact(tx, organizationId, contactId)),
-  );
+  return readAs(db, caller, async (tx) => toContact(await loadContact(tx, organizationId, contactId)));
 }

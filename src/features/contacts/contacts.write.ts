@@ -9,10 +9,7 @@ import { recordEvent } from '../../platform/events/record.ts';
 import { nextCode } from '../../platform/ids/codes.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
 import { normalizePhone } from '../../platform/text/phone.ts';
-import {
-  inTenantOrganization,
-  requireTenantOrganization,
-} from '../../platform/tenancy/tenant-organization.ts';
+import { writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { CONSENT_SOURCES, recordConsent } from './contacts.consent.ts';
 import { ContactCreated, ContactDeleted, ContactUpdated } from './contacts.events.ts';
 import {
@@ -24,13 +21,7 @@ import {
 } from './contacts.schema.ts';
 import * as store from './contacts.store.ts';
 import { isAgentOf } from '../agents/index.ts';
-import {
-  loadContact,
-  OPERATOR,
-  searchText,
-  toContact,
-  type OrganizationDefaults,
-} from './contacts.service.ts';
+import { loadContact, searchText, toContact, type OrganizationDefaults } from './contacts.service.ts';
 
 function duplicateOf(holder: ContactRow, what: 'phone' | 'email', value: string) {
   return Errors.duplicate(
@@ -67,11 +58,12 @@ export interface UniqueClaim {
 /**
  * Runs a write; when a parallel write took the phone or email between our check and our statement
  * (a unique violation that aborted the transaction), answers the same 409 as the check, naming the
- * contact that won, read in a fresh transaction.
+ * contact that won, read in a fresh transaction of the caller's organization. That one is opened as a
+ * write, on the primary: a replica may not have the winner yet.
  */
-export async function mappingDuplicates<T>(
+async function mappingDuplicates<T>(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   claim: UniqueClaim,
   work: () => Promise<T>,
 ): Promise<T> {
@@ -79,7 +71,7 @@ export async function mappingDuplicates<T>(
     return await work();
   } catch (error) {
     if (isDuplicateViolation(error))
-      await db.tenantTx(organizationId, (tx) => explainDuplicate(tx, organizationId, claim));
+      await writeAs(db, caller, (tx) => explainDuplicate(tx, caller.organization.id, claim));
     throw error;
   }
 }
@@ -226,22 +218,16 @@ async function insertNew(
   return insertColumns(tx, organizationId, organization, columns, defaults, actor);
 }
 
-/** Creates a contact with an API key (POST /v1/contacts): 409 DUPLICATE when its phone or email is taken. */
+/**
+ * Creates a contact of the caller's organization, recorded as the caller's: 409 DUPLICATE when its
+ * phone or email is taken. Without `source`, API; the back office's rule differs: its contacts did
+ * not come through the API, so they default to OTHER.
+ */
 export async function createContact(db: Database, caller: Caller, body: CreateContactBody): Promise<Contact> {
   const organizationId = caller.organization.id;
-  return db.tenantTx(organizationId, (tx) =>
-    insertNew(tx, organizationId, caller.organization, body, { source: 'API' }, actorOf(caller)),
-  );
-}
-
-/** Creates a contact in the back office: the same rules as the API, source OTHER by default. */
-export async function createAdminContact(
-  db: Database,
-  organizationId: string,
-  body: CreateContactBody,
-): Promise<Contact> {
-  return inTenantOrganization(db, organizationId, (tx, organization) =>
-    insertNew(tx, organizationId, organization, body, { source: 'OTHER' }, OPERATOR),
+  const source: ContactSource = caller.credential === 'operator' ? 'OTHER' : 'API';
+  return writeAs(db, caller, (tx, organization) =>
+    insertNew(tx, organizationId, organization, body, { source }, actorOf(caller)),
   );
 }
 
@@ -305,27 +291,8 @@ export async function changeColumns(
   return { contact, changes: changed };
 }
 
-async function applyChanges(
-  db: Database,
-  organizationId: string,
-  contactId: string,
-  body: UpdateContactBody,
-  defaultsOf: (tx: Tx) => Promise<OrganizationDefaults>,
-  actor: Actor,
-): Promise<Contact> {
-  const claim: UniqueClaim = { phone: null, emailKey: null, exceptId: contactId };
-  return mappingDuplicates(db, organizationId, claim, () =>
-    db.tenantTx(organizationId, async (tx) => {
-      const defaults = await defaultsOf(tx);
-      const current = await loadContact(tx, organizationId, contactId);
-      const columns = await columnsOf(tx, organizationId, defaults, body);
-      return (await changeColumns(tx, organizationId, current, columns, defaults, actor, claim)).contact;
-    }),
-  );
-}
-
 /**
- * Changes some fields of a contact (PATCH /v1/contacts/{id}): null clears a nullable field; a new
+ * Changes some fields of a contact, recorded as the caller's: null clears a nullable field; a new
  * phone or email is checked for duplicates; `contact.updated` names the fields that really changed,
  * and a request that changes nothing records no event.
  */
@@ -335,31 +302,15 @@ export async function updateContact(
   contactId: string,
   body: UpdateContactBody,
 ): Promise<Contact> {
-  return applyChanges(
-    db,
-    caller.organization.id,
-    contactId,
-    body,
-    async () => caller.organization,
-    actorOf(caller),
-  );
-}
-
-/** Changes some fields of a contact in the back office: the same rules as the API. */
-export async function updateAdminContact(
-  db: Database,
-  organizationId: string,
-  contactId: string,
-  body: UpdateContactBody,
-): Promise<Contact> {
-  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
-  return applyChanges(
-    db,
-    organizationId,
-    contactId,
-    body,
-    (tx) => requireTenantOrganization(tx, organizationId),
-    OPERATOR,
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
+  const claim: UniqueClaim = { phone: null, emailKey: null, exceptId: contactId };
+  return mappingDuplicates(db, caller, claim, () =>
+    writeAs(db, caller, async (tx, organization) => {
+      const current = await loadContact(tx, organizationId, contactId);
+      const columns = await columnsOf(tx, organizationId, organization, body);
+      return (await changeColumns(tx, organizationId, current, columns, organization, actor, claim)).contact;
+    }),
   );
 }
 

@@ -42,7 +42,7 @@ export {
   upsertPortalContact,
   type ContactMatchKey,
 } from './contacts.upsert.ts';
-export { createAdminContact, lockContact, removeContactInTx } from './contacts.write.ts';
+export { createContact, lockContact, removeContactInTx } from './contacts.write.ts';
 export { absorbContactFields } from './contacts.absorb.ts';
 export { handoverChanges, redacted, type ContactHandover } from './contacts.handover.ts';
 

@@ -1,16 +1,17 @@
 // Receipts and inbound messages: the provider's hook and the back office's inbound route.
 import type { Database, Tx } from '../../db/database.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { newId } from '../../platform/ids/ids.ts';
 import { fold } from '../../platform/text/fold.ts';
-import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { type Contact, optOutContact, recomputeContactScore } from '../contacts/index.ts';
 import { MessageReceived, MessageStatusChanged } from './conversations.events.ts';
 import { type Message, type MessageStatus, type MessageType } from './conversations.schema.ts';
 import * as store from './conversations.store.ts';
-import { loadContact, messageOf, OPERATOR, type MessagingContext } from './conversations.service.ts';
+import { loadContact, messageOf, type MessagingContext } from './conversations.service.ts';
 import { SERVICE_WINDOW_MS } from './conversations.modes.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -121,23 +122,24 @@ export async function recordInbound(
 }
 
 /**
- * POST /admin/v1/organizations/{orgId}/contacts/{contactId}/inbound-messages: records a message from
- * the contact as the platform's hook would (no messaging number needed), at the service's clock.
+ * Records a message from the contact as the platform's hook would (no messaging number needed), at the
+ * service's clock, as the caller's (the back office's `…/contacts/{contactId}/inbound-messages`).
  */
-export async function recordAdminInbound(
+export async function receiveMessage(
   db: Database,
   context: MessagingContext,
-  organizationId: string,
+  caller: Caller,
   contactId: string,
   body: string,
 ): Promise<Message> {
-  return inTenantOrganization(db, organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  return writeAs(db, caller, async (tx) => {
     const contact = await loadContact(tx, organizationId, contactId);
     const message = await recordInbound(
       tx,
       organizationId,
       { contact, body, type: 'TEXT', chatMessageId: null, at: context.clock() },
-      OPERATOR,
+      actorOf(caller),
     );
     if (!message) throw Errors.internal(new Error('a back-office inbound message collided'));
     return message;

@@ -45,7 +45,7 @@ export const getContactTool = defineTool({
   run: async ({ db, caller }, args: Static<typeof GetContactInputSchema>) => {
     const data = await getContact(db, caller, args.contactId);
     if (!caller.scopes.includes('conversations:read')) return { data };
-    const recentMessages = await listRecentMessages(db, caller.organization.id, data.id, RECENT_MESSAGES);
+    const recentMessages = await listRecentMessages(db, caller, data.id, RECENT_MESSAGES);
     return { data, recentMessages };
   },
   summarize: ({ data }) =>

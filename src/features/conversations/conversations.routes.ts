@@ -1,8 +1,9 @@
 import type { FeaturePlugin } from '../../platform/features/manifest.ts';
-import { callerOf } from '../../platform/auth/auth.plugin.ts';
+import { adminMount, defineOperation, keyMount, mountOperations } from '../../platform/http/operation.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { PageQuerySchema } from '../../platform/http/pagination.ts';
 import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
+import type { Database } from '../../db/database.ts';
 import {
   ContactIdParamsSchema,
   ConversationListResponseSchema,
@@ -10,7 +11,6 @@ import {
   InboundMessageBodySchema,
   MessageListResponseSchema,
   MessageResponseSchema,
-  OrgContactParamsSchema,
   SendMessageBodySchema,
   UpdateConversationBodySchema,
 } from './conversations.schema.ts';
@@ -18,11 +18,10 @@ import * as conversations from './conversations.service.ts';
 import * as inbound from './conversations.inbound.ts';
 import * as send from './conversations.send.ts';
 
-const READ = { auth: { scope: 'conversations:read', keyTypes: SECRET_KEYS, write: false } } as const;
-const SEND = { auth: { scope: 'messages:write', keyTypes: ['secret'], write: true } } as const;
-const ADMIN = { admin: true } as const;
 const TAGS = ['Conversations'];
-const ADMIN_TAGS = ['Admin: conversations'];
+const ADMIN = adminMount(['Admin: conversations']);
+const READ = keyMount({ scope: 'conversations:read', keyTypes: SECRET_KEYS, write: false }, TAGS);
+const SEND = keyMount({ scope: 'messages:write', keyTypes: ['secret'], write: true }, TAGS);
 
 const SEND_DESCRIPTION =
   'Send free text (`body`) while the 24-hour service window is open, or an APPROVED template (`templateId`, ' +
@@ -39,195 +38,118 @@ const SEND_DESCRIPTION =
 
 const CONVERSATION_DESCRIPTION =
   'Answers for any contact of the organization, also before the first message (`id` null, window ' +
-  'never opened), so a client can check `canSendFreeForm` before it sends.';
+  'never opened), so a client can check `canSendFreeForm` before it sends. 404 when the contact is not ' +
+  "the organization's (in the back office, also when the organization is unknown).";
 
-const ADMIN_NOT_FOUND = '404 when the organization is unknown or the contact is not one of its.';
-
-/** Conversations over the messaging channel: the v1 API and the back office's inbox controls. */
-export const conversationsRoutes: FeaturePlugin = async (app, context) => {
-  const { db } = context;
-  const messaging = conversations.messagingContext(context);
-  app.get(
-    '/v1/conversations',
-    {
-      config: READ,
-      schema: {
-        operationId: 'conversations.list',
-        summary: 'List conversations with their messaging state',
-        description:
-          'One item per contact who has exchanged messages, the most recent first: the last message, who ' +
-          'handles it (`mode`), what the API may send now (`messagingMode`, `canSendFreeForm`) and when the ' +
-          'service window closes (`windowExpiresAt`).',
-        tags: TAGS,
-        querystring: PageQuerySchema,
-        response: { 200: ConversationListResponseSchema },
-      },
-    },
-    async (request) =>
-      conversations.listConversations(db, messaging, callerOf(request).organization.id, request.query),
-  );
-
-  app.get(
-    '/v1/conversations/:contactId',
-    {
-      config: READ,
-      schema: {
-        operationId: 'conversations.get',
-        summary: "A contact's conversation state",
-        description: CONVERSATION_DESCRIPTION,
-        tags: TAGS,
-        params: ContactIdParamsSchema,
-        response: { 200: ConversationResponseSchema },
-      },
-    },
-    async (request) => ({
-      data: await conversations.getConversation(
-        db,
-        messaging,
-        callerOf(request).organization.id,
-        request.params.contactId,
-      ),
+/**
+ * Conversations over the messaging channel, each operation declared once (decision 0241): the reads and
+ * sends on v1, a conversation's state on v1 and in the back office, the inbox controls in the back office.
+ */
+const operations = (db: Database, messaging: conversations.MessagingContext) => [
+  defineOperation({
+    id: 'conversations.list',
+    method: 'GET',
+    path: '/conversations',
+    summary: 'List conversations with their messaging state',
+    description:
+      'One item per contact who has exchanged messages, the most recent first: the last message, who ' +
+      'handles it (`mode`), what the API may send now (`messagingMode`, `canSendFreeForm`) and when the ' +
+      'service window closes (`windowExpiresAt`).',
+    querystring: PageQuerySchema,
+    response: { 200: ConversationListResponseSchema },
+    mounts: [READ],
+    handle: (caller, { query }) => conversations.listConversations(db, messaging, caller, query),
+  }),
+  defineOperation({
+    id: 'conversations.get',
+    method: 'GET',
+    path: '/conversations/:contactId',
+    summary: "A contact's conversation state",
+    description: CONVERSATION_DESCRIPTION,
+    params: ContactIdParamsSchema,
+    response: { 200: ConversationResponseSchema },
+    mounts: [READ, ADMIN],
+    handle: async (caller, { params }) => ({
+      data: await conversations.getConversation(db, messaging, caller, params.contactId),
     }),
-  );
-
-  app.get(
-    '/v1/conversations/:contactId/messages',
-    {
-      config: READ,
-      schema: {
-        operationId: 'conversations.messages.list',
-        summary: "A contact's messages, newest first",
-        description:
-          'Secret or read-only secret key with `conversations:read`. Every message with the contact, both ' +
-          'directions, newest first, failed sends included (`status` FAILED, `failureReason`); paged ' +
-          "(`pageSize` 20 by default, at most 100). 404 when the contact is not the organization's; no " +
-          'messages yet is `data: []`.',
-        tags: TAGS,
-        params: ContactIdParamsSchema,
-        querystring: PageQuerySchema,
-        response: { 200: MessageListResponseSchema },
-      },
+  }),
+  defineOperation({
+    id: 'conversations.messages.list',
+    method: 'GET',
+    path: '/conversations/:contactId/messages',
+    summary: "A contact's messages, newest first",
+    description:
+      'Every message with the contact, both directions, newest first, failed sends included (`status` ' +
+      'FAILED, `failureReason`); paged (`pageSize` 20 by default, at most 100). 404 when the contact is not ' +
+      "the organization's; no messages yet is `data: []`.",
+    params: ContactIdParamsSchema,
+    querystring: PageQuerySchema,
+    response: { 200: MessageListResponseSchema },
+    mounts: [READ],
+    handle: (caller, { params, query }) =>
+      conversations.listContactMessages(db, caller, params.contactId, query),
+  }),
+  defineOperation({
+    id: 'conversations.messages.send',
+    method: 'POST',
+    path: '/conversations/:contactId/messages',
+    summary: 'Send a message to a contact',
+    description: SEND_DESCRIPTION,
+    params: ContactIdParamsSchema,
+    body: SendMessageBodySchema,
+    response: {
+      201: MessageResponseSchema,
+      409: ref(ErrorResponseSchema),
+      502: ref(ErrorResponseSchema),
     },
-    async (request) =>
-      conversations.listContactMessages(
-        db,
-        callerOf(request).organization.id,
-        request.params.contactId,
-        request.query,
-      ),
-  );
-
-  app.post(
-    '/v1/conversations/:contactId/messages',
-    {
-      config: SEND,
-      schema: {
-        operationId: 'conversations.messages.send',
-        summary: 'Send a message to a contact',
-        description: SEND_DESCRIPTION,
-        tags: TAGS,
-        params: ContactIdParamsSchema,
-        body: SendMessageBodySchema,
-        response: {
-          201: MessageResponseSchema,
-          409: ref(ErrorResponseSchema),
-          502: ref(ErrorResponseSchema),
-        },
-      },
-    },
-    async (request, reply) => {
-      const caller = callerOf(request);
+    status: 201,
+    mounts: [SEND],
+    handle: async (caller, { params, body, request }) => {
       const header = request.headers['idempotency-key'];
       // Scoped to the organization so two tenants' keys never meet at the platform.
       const idempotencyKey = typeof header === 'string' ? `${caller.organization.id}:${header}` : undefined;
-      const message = await send.sendMessage(
-        db,
-        messaging,
-        caller,
-        request.params.contactId,
-        request.body,
-        idempotencyKey,
-      );
-      return reply.code(201).send({ data: message });
+      return {
+        data: await send.sendMessage(db, messaging, caller, params.contactId, body, idempotencyKey),
+      };
     },
-  );
-
-  app.get(
-    '/admin/v1/organizations/:orgId/conversations/:contactId',
-    {
-      config: ADMIN,
-      schema: {
-        operationId: 'admin.conversations.get',
-        summary: "A contact's conversation state",
-        description: `Admin bearer token. ${CONVERSATION_DESCRIPTION} ${ADMIN_NOT_FOUND}`,
-        tags: ADMIN_TAGS,
-        params: OrgContactParamsSchema,
-        response: { 200: ConversationResponseSchema },
-      },
-    },
-    async (request) => ({
-      data: await conversations.getAdminConversation(
-        db,
-        messaging,
-        request.params.orgId,
-        request.params.contactId,
-      ),
+  }),
+  defineOperation({
+    id: 'conversations.update',
+    method: 'PATCH',
+    path: '/conversations/:contactId',
+    summary: 'Take a conversation over, hand it back, or block the number',
+    description:
+      '`mode: HUMAN` means a person handles it in the inbox: the API answers 409 HUMAN_AGENT_ONLY until ' +
+      '`mode: AUTOMATED` hands it back. `blocked: true` makes every send 409 BLOCKED.',
+    params: ContactIdParamsSchema,
+    body: UpdateConversationBodySchema,
+    response: { 200: ConversationResponseSchema },
+    mounts: [ADMIN],
+    handle: async (caller, { params, body }) => ({
+      data: await conversations.updateConversation(db, messaging, caller, params.contactId, body),
     }),
-  );
-
-  app.patch(
-    '/admin/v1/organizations/:orgId/conversations/:contactId',
-    {
-      config: ADMIN,
-      schema: {
-        operationId: 'admin.conversations.update',
-        summary: 'Take a conversation over, hand it back, or block the number',
-        description:
-          '`mode: HUMAN` means a person handles it in the inbox: the API answers 409 HUMAN_AGENT_ONLY until ' +
-          '`mode: AUTOMATED` hands it back. `blocked: true` makes every send 409 BLOCKED.',
-        tags: ADMIN_TAGS,
-        params: OrgContactParamsSchema,
-        body: UpdateConversationBodySchema,
-        response: { 200: ConversationResponseSchema },
-      },
-    },
-    async (request) => ({
-      data: await conversations.updateAdminConversation(
-        db,
-        messaging,
-        request.params.orgId,
-        request.params.contactId,
-        request.body,
-      ),
+  }),
+  defineOperation({
+    id: 'conversations.inbound',
+    method: 'POST',
+    path: '/contacts/:contactId/inbound-messages',
+    summary: 'Record a message received from the contact',
+    description:
+      "Does what the platform's inbound hook does, without a platform: stores the message, opens the " +
+      '24-hour service window, opts the contact out on STOP, BAJA or UNSUBSCRIBE, raises the score and ' +
+      'records `message.received`.',
+    params: ContactIdParamsSchema,
+    body: InboundMessageBodySchema,
+    response: { 201: MessageResponseSchema },
+    status: 201,
+    mounts: [ADMIN],
+    handle: async (caller, { params, body }) => ({
+      data: await inbound.receiveMessage(db, messaging, caller, params.contactId, body.body),
     }),
-  );
+  }),
+];
 
-  app.post(
-    '/admin/v1/organizations/:orgId/contacts/:contactId/inbound-messages',
-    {
-      config: ADMIN,
-      schema: {
-        operationId: 'admin.conversations.inbound',
-        summary: 'Record a message received from the contact',
-        description:
-          "Does what the platform's inbound hook does, without a platform: stores the message, opens the " +
-          '24-hour service window, opts the contact out on STOP, BAJA or UNSUBSCRIBE, raises the score and ' +
-          'records `message.received`.',
-        tags: ADMIN_TAGS,
-        params: OrgContactParamsSchema,
-        body: InboundMessageBodySchema,
-        response: { 201: MessageResponseSchema },
-      },
-    },
-    async (request, reply) =>
-      reply.code(201).send({
-        data: await inbound.recordAdminInbound(
-          db,
-          messaging,
-          request.params.orgId,
-          request.params.contactId,
-          request.body.body,
-        ),
-      }),
-  );
+/** Conversations over the messaging channel: every operation on each surface that offers it. */
+export const conversationsRoutes: FeaturePlugin = async (app, context) => {
+  mountOperations(app, operations(context.db, conversations.messagingContext(context)));
 };

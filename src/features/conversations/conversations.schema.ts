@@ -152,10 +152,6 @@ export const ContactIdParamsSchema = Type.Object(
   { contactId: Type.String() },
   { additionalProperties: false },
 );
-export const OrgContactParamsSchema = Type.Object(
-  { orgId: Type.String(), contactId: Type.String() },
-  { additionalProperties: false },
-);
 
 export const UpdateConversationBodySchema = Type.Object(
   {

@@ -1,11 +1,13 @@
-// Sending: POST /v1/conversations/{contactId}/messages, the back office's sends, and the sweep of sends a crash interrupted.
+// Sending: POST /v1/conversations/{contactId}/messages, the reminders' sends, and the sweep of sends a crash interrupted.
 import type { Database, Tx } from '../../db/database.ts';
 import type { MessageTemplateRow } from '../../db/schema.ts';
 import { actorOf, type Caller } from '../../platform/auth/caller.ts';
+import { OPERATOR_ACTOR } from '../../platform/auth/credentials.ts';
 import { AppError, Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { newId } from '../../platform/ids/ids.ts';
+import { writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { isAgentOf } from '../agents/index.ts';
 import { type Contact } from '../contacts/index.ts';
 import { MessageSent, MessageStatusChanged } from './conversations.events.ts';
@@ -13,13 +15,7 @@ import { sandboxProvider, type OutboundMessage } from './conversations.provider.
 import { type Message, type SendMessageBody } from './conversations.schema.ts';
 import * as store from './conversations.store.ts';
 import { findActiveMessagingNumber, findMessageTemplate } from '../messaging-setup/index.ts';
-import {
-  loadContact,
-  messageOf,
-  OPERATOR,
-  PLATFORM,
-  type MessagingContext,
-} from './conversations.service.ts';
+import { loadContact, messageOf, PLATFORM, type MessagingContext } from './conversations.service.ts';
 import { conflict, renderTemplate, resolveMessagingMode } from './conversations.modes.ts';
 import { applyStatus } from './conversations.inbound.ts';
 
@@ -33,14 +29,17 @@ export interface Sender {
   livemode: boolean;
   agentId: string | null;
   actor: Actor;
+  /** Opens a transaction of the organization: the caller's, or a worker's own (no request caller). */
+  write: <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
 }
 
-function senderOfCaller(caller: Caller): Sender {
+function senderOfCaller(db: Database, caller: Caller): Sender {
   return {
     organizationId: caller.organization.id,
     livemode: caller.organization.livemode,
     agentId: caller.agentId,
     actor: actorOf(caller),
+    write: (work) => writeAs(db, caller, work),
   };
 }
 
@@ -138,12 +137,13 @@ export async function sendMessage(
   body: SendMessageBody,
   idempotencyKey?: string,
 ): Promise<Message> {
-  return deliver(db, context, senderOfCaller(caller), contactId, body, idempotencyKey);
+  return deliver(context, senderOfCaller(db, caller), contactId, body, idempotencyKey);
 }
 
 /**
- * Sends as the agency itself (no key), with the same rules: the demo seed's replies, appointment
- * reminders (with an `idempotencyKey` for the platform). Test twins and the sandbox behave as for a key.
+ * Sends as the agency itself from a worker job, with no request caller (appointment reminders, with an
+ * `idempotencyKey` for the platform), by the same rules, recorded as the operator's (SYSTEM). Test twins
+ * and the sandbox behave as for a key. A request sends with `sendMessage` and its caller.
  */
 export async function sendAsOrganization(
   db: Database,
@@ -153,17 +153,18 @@ export async function sendAsOrganization(
   body: SendMessageBody,
   idempotencyKey?: string,
 ): Promise<Message> {
-  const sender = {
+  const sender: Sender = {
     organizationId: organization.id,
     livemode: organization.livemode,
     agentId: null,
-    actor: OPERATOR,
+    actor: OPERATOR_ACTOR,
+    // eslint-disable-next-line no-restricted-syntax -- a worker job's send (reminders): no request caller.
+    write: (work) => db.tenantTx(organization.id, work),
   };
-  return deliver(db, context, sender, contactId, body, idempotencyKey);
+  return deliver(context, sender, contactId, body, idempotencyKey);
 }
 
 async function deliver(
-  db: Database,
   context: MessagingContext,
   sender: Sender,
   contactId: string,
@@ -172,12 +173,12 @@ async function deliver(
 ): Promise<Message> {
   const { organizationId, actor } = sender;
   const now = context.clock();
-  const queued = await db.tenantTx(organizationId, (tx) => queueMessage(tx, sender, contactId, body, now));
+  const queued = await sender.write((tx) => queueMessage(tx, sender, contactId, body, now));
 
   const provider = sender.livemode ? context.provider : sandboxProvider;
   const result = await provider.send({ ...queued.outbound, idempotencyKey });
 
-  const message = await db.tenantTx(organizationId, async (tx) => {
+  const message = await sender.write(async (tx) => {
     if (!result.ok) {
       await store.updateMessage(tx, organizationId, queued.messageId, {
         status: 'FAILED',
@@ -236,6 +237,7 @@ export async function failInterruptedSends(db: Database, now = new Date()): Prom
   for (;;) {
     const stale = await db.systemTx((tx) => store.findStaleQueuedMessages(tx, before, STALE_BATCH));
     for (const { organizationId, id } of stale) {
+      // eslint-disable-next-line no-restricted-syntax -- a worker job across tenants: no request caller.
       await db.tenantTx(organizationId, async (tx) => {
         const row = await store.failQueuedMessage(
           tx,

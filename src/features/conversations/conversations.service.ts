@@ -1,10 +1,11 @@
 import type { Database, Tx } from '../../db/database.ts';
 import type { ConversationRow } from '../../db/schema.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import type { AppContext } from '../../platform/features/manifest.ts';
 import { pageMeta, pageRequest, type PageMeta, type PageQuery } from '../../platform/http/pagination.ts';
 import { newId } from '../../platform/ids/ids.ts';
-import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { httpProvider, sandboxProvider, type MessagingProvider } from './conversations.provider.ts';
 import {
   type Conversation,
@@ -46,8 +47,6 @@ export function messagingContext(context: Pick<AppContext, 'config' | 'clock'>):
   };
 }
 
-/** Back-office actions are recorded with a SYSTEM actor (the operator). */
-export const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
 /** Receipts are the platform speaking (the sandbox's simulated ones too). */
 export const PLATFORM: Actor = { kind: 'INTEGRATION', userId: null };
 
@@ -120,13 +119,13 @@ async function conversationOf(tx: Tx, organizationId: string, contactId: string,
 export async function listConversations(
   db: Database,
   context: MessagingContext,
-  organizationId: string,
+  caller: Caller,
   query: PageQuery,
 ): Promise<{ data: Conversation[]; meta: PageMeta }> {
   const page = pageRequest(query);
   const now = context.clock();
-  const { items, total } = await db.readTx(organizationId, (tx) =>
-    store.listConversations(tx, organizationId, page),
+  const { items, total } = await readAs(db, caller, (tx) =>
+    store.listConversations(tx, caller.organization.id, page),
   );
   return {
     data: items.map((item) => toConversation(item.contact, item.conversation, item.lastMessage, now)),
@@ -134,25 +133,30 @@ export async function listConversations(
   };
 }
 
-/** GET /v1/conversations/{contactId}: the state of one contact's conversation (one before the first message too). */
+/**
+ * The state of one contact's conversation (one before the first message too): v1 and the back office.
+ * 404 when the contact is not the caller's organization's.
+ */
 export async function getConversation(
   db: Database,
   context: MessagingContext,
-  organizationId: string,
+  caller: Caller,
   contactId: string,
 ): Promise<Conversation> {
-  return db.readTx(organizationId, (tx) => conversationOf(tx, organizationId, contactId, context.clock()));
+  const organizationId = caller.organization.id;
+  return readAs(db, caller, (tx) => conversationOf(tx, organizationId, contactId, context.clock()));
 }
 
 /** GET /v1/conversations/{contactId}/messages: the contact's messages, newest first. */
 export async function listContactMessages(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   contactId: string,
   query: PageQuery,
 ): Promise<{ data: Message[]; meta: PageMeta }> {
+  const organizationId = caller.organization.id;
   const page = pageRequest(query);
-  return db.readTx(organizationId, async (tx) => {
+  return readAs(db, caller, async (tx) => {
     const contact = await loadContact(tx, organizationId, contactId);
     const { items, total } = await store.listMessages(tx, organizationId, contact.id, page);
     return { data: items.map(toMessage), meta: pageMeta(total, page) };
@@ -165,12 +169,13 @@ export async function listContactMessages(
  */
 export async function listRecentMessages(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   contactId: string,
   limit: number,
 ): Promise<Message[]> {
+  const organizationId = caller.organization.id;
   const size = Math.min(100, Math.max(1, Math.trunc(limit)));
-  return db.readTx(organizationId, async (tx) => {
+  return readAs(db, caller, async (tx) => {
     const contact = await loadContact(tx, organizationId, contactId);
     const { items } = await store.listMessages(
       tx,
@@ -183,30 +188,19 @@ export async function listRecentMessages(
   });
 }
 
-/** Back office: one contact's conversation. */
-export async function getAdminConversation(
-  db: Database,
-  context: MessagingContext,
-  organizationId: string,
-  contactId: string,
-): Promise<Conversation> {
-  return inTenantOrganization(db, organizationId, (tx) =>
-    conversationOf(tx, organizationId, contactId, context.clock()),
-  );
-}
-
 /**
- * Back office: a person takes the conversation over (`mode: HUMAN`; the API then answers 409
- * HUMAN_AGENT_ONLY) or hands it back (`AUTOMATED`), or blocks the number (409 BLOCKED).
+ * A person takes the conversation over (`mode: HUMAN`; the API then answers 409 HUMAN_AGENT_ONLY) or
+ * hands it back (`AUTOMATED`), or blocks the number (409 BLOCKED): the back office's inbox controls.
  */
-export async function updateAdminConversation(
+export async function updateConversation(
   db: Database,
   context: MessagingContext,
-  organizationId: string,
+  caller: Caller,
   contactId: string,
   body: UpdateConversationBody,
 ): Promise<Conversation> {
-  return inTenantOrganization(db, organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  return writeAs(db, caller, async (tx) => {
     const contact = await loadContact(tx, organizationId, contactId);
     await store.upsertConversation(tx, {
       id: newId('conv'),

@@ -8,12 +8,12 @@ import { failInterruptedSends } from './conversations.send.ts';
 
 export { sandboxProvider, type MessagingProvider } from './conversations.provider.ts';
 export type { MessageStatus, MessageType } from './conversations.schema.ts';
-export { applyStatus, recordAdminInbound, recordInbound } from './conversations.inbound.ts';
-export { sendAsOrganization } from './conversations.send.ts';
+export { applyStatus, receiveMessage, recordInbound } from './conversations.inbound.ts';
+export { sendAsOrganization, sendMessage } from './conversations.send.ts';
 export {
   messagingContext,
   PLATFORM,
-  updateAdminConversation,
+  updateConversation,
   type MessagingContext,
 } from './conversations.service.ts';
 

@@ -21,7 +21,7 @@ export const listDealsTool = defineTool({
   output: ListOf(ref(DealSchema)),
   run: async ({ db, caller }, args: Static<typeof ListDealsInputSchema>) => {
     const { page, pageSize, ...filter } = args;
-    return pageOnly(await listDeals(db, caller.organization.id, filter, { page, pageSize }));
+    return pageOnly(await listDeals(db, caller, filter, { page, pageSize }));
   },
   summarize: (result) => pageSummary(result, 'deal'),
 });

@@ -3,8 +3,8 @@ import type { Database, Tx } from '../../db/database.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { countedPageMeta, cursorPage, listRequest, type ListMeta } from '../../platform/http/pagination.ts';
-import { isId } from '../../platform/ids/ids.ts';
-import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
+import { readAs } from '../../platform/tenancy/caller-tx.ts';
 import { type Deal, type DealFilter } from './deals.schema.ts';
 import * as store from './deals.store.ts';
 import { loadDeal, toDeal } from './deals.service.ts';
@@ -75,40 +75,24 @@ async function dealsPage(
 }
 
 /**
- * The organization's deals matching `filter` (filters and sort), one page, or a cursor page when
- * `filter` holds `updatedAfter` or `cursor` (v1; the MCP tool pages only).
+ * The caller's organization's deals matching `filter` (filters and sort), one page, or a cursor page
+ * when `filter` holds `updatedAfter` or `cursor` (v1 and the back office; the MCP tool pages only).
  */
 export async function listDeals(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   filter: DealFilter,
   page: { page?: number; pageSize?: number } = {},
 ): Promise<{ data: Deal[]; meta: ListMeta }> {
+  const organizationId = caller.organization.id;
   const request = dealListRequest(organizationId, filter, page);
-  return db.readTx(organizationId, (tx) => dealsPage(tx, organizationId, request));
+  return readAs(db, caller, (tx) => dealsPage(tx, organizationId, request));
 }
 
-/** The same list for the back office (404 for an unknown organization). */
-export async function listAdminDeals(
-  db: Database,
-  organizationId: string,
-  query: DealFilter & { page?: number; pageSize?: number },
-) {
-  const request = dealListRequest(organizationId, query, query);
-  return inTenantOrganization(db, organizationId, (tx) => dealsPage(tx, organizationId, request));
-}
-
-/** One deal of the organization; 404 when unknown or another tenant's (v1 and MCP). */
-export async function getDeal(db: Database, organizationId: string, dealId: string): Promise<Deal> {
-  if (!isId(dealId, 'deal')) throw Errors.notFound('Deal', dealId);
-  const found = await db.readTx(organizationId, (tx) => store.findDealById(tx, organizationId, dealId));
-  if (!found) throw Errors.notFound('Deal', dealId);
-  return toDeal(found.deal, found.stageName);
-}
-
-/** One deal, back-office view (the same resource). */
-export async function getAdminDeal(db: Database, organizationId: string, dealId: string): Promise<Deal> {
-  return inTenantOrganization(db, organizationId, async (tx) => {
+/** One deal of the caller's organization; 404 when malformed, unknown or another tenant's. */
+export async function getDeal(db: Database, caller: Caller, dealId: string): Promise<Deal> {
+  const organizationId = caller.organization.id;
+  return readAs(db, caller, async (tx) => {
     const found = await loadDeal(tx, organizationId, dealId);
     return toDeal(found.deal, found.stageName);
   });

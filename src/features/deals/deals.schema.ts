@@ -220,8 +220,9 @@ export const DealResponseSchema = DataOf(ref(DealSchema));
 export const DealListResponseSchema = ListOf(ref(DealSchema), { cursorMode: true });
 
 export const DealIdParamsSchema = Type.Object({ id: Type.String() }, { additionalProperties: false });
+/** The back office's move (its own route: its body differs from v1's). */
 export const OrgDealParamsSchema = Type.Object(
-  { orgId: Type.String(), dealId: Type.String() },
+  { orgId: Type.String(), id: Type.String() },
   { additionalProperties: false },
 );
 

@@ -2,6 +2,7 @@ import type { Database, Tx } from '../../db/database.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import { databaseError } from '../../db/errors.ts';
 import type { DealRow, PipelineStageRow } from '../../db/schema.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { tombstoneOf } from '../../platform/events/catalog.ts';
@@ -10,7 +11,7 @@ import { nextCode } from '../../platform/ids/codes.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
 import { type Contact, findContactInTx } from '../contacts/index.ts';
 import { placeOfNewDeal, requireStage } from '../pipelines/index.ts';
-import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { writeAs } from '../../platform/tenancy/caller-tx.ts';
 import {
   DealCreated,
   DealDeleted,
@@ -34,8 +35,6 @@ import * as store from './deals.store.ts';
 import { isPropertyOf } from '../properties/index.ts';
 import { isAgentOf } from '../agents/index.ts';
 
-/** Back-office changes are recorded with a SYSTEM actor (the operator). */
-const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
 const FOREIGN_KEY_VIOLATION = '23503';
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
@@ -134,18 +133,15 @@ async function refusingRaces<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Creates a deal (back office) with the next `DL-` code: its status and probability follow the
- * stage's kind, closedAt is set when it starts WON or LOST. The contact, agent, property and stage
+ * Creates a deal with the next `DL-` code, recorded as the caller's: its status and probability follow
+ * the stage's kind, closedAt is set when it starts WON or LOST. The contact, agent, property and stage
  * must be the organization's (400 naming the field).
  */
-export async function createDeal(
-  db: Database,
-  organizationId: string,
-  body: CreateDealBody,
-  actor: Actor = OPERATOR,
-): Promise<Deal> {
+export async function createDeal(db: Database, caller: Caller, body: CreateDealBody): Promise<Deal> {
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
   return refusingRaces(() =>
-    inTenantOrganization(db, organizationId, async (tx, organization) => {
+    writeAs(db, caller, async (tx, organization) => {
       const title = body.title.trim();
       if (title.length === 0) throw Errors.invalidField('body.title', 'must not be blank');
       const contact = await requireContact(tx, organizationId, body.contactId);
@@ -205,17 +201,18 @@ const MOVE_ONLY = 'cannot change here: move the deal (POST /v1/deals/{id}/move)'
 
 /**
  * Changes some fields of a deal (not its stage: that is a move, with its events). `lostReason`
- * only on a LOST deal. Records `deal.updated` naming the fields sent.
+ * only on a LOST deal. Records `deal.updated` naming the fields sent, as the caller's.
  */
 export async function updateDeal(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   dealId: string,
   body: UpdateDealBody,
-  actor: Actor = OPERATOR,
 ): Promise<Deal> {
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
   return refusingRaces(() =>
-    inTenantOrganization(db, organizationId, async (tx) => {
+    writeAs(db, caller, async (tx) => {
       const current = await loadDeal(tx, organizationId, dealId, { lock: true });
       if (body.pipelineId !== undefined) throw Errors.invalidField('body.pipelineId', MOVE_ONLY);
       if (body.stageId !== undefined) throw Errors.invalidField('body.stageId', MOVE_ONLY);
@@ -264,14 +261,15 @@ export async function updateDeal(
   );
 }
 
-/** Deletes a deal; records `deal.deleted` with the deal as it was. */
+/** Deletes a deal; records `deal.deleted` (a tombstone) as the caller's. */
 export async function deleteDeal(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   dealId: string,
-  actor: Actor = OPERATOR,
 ): Promise<{ id: string; deleted: true }> {
-  return inTenantOrganization(db, organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
+  return writeAs(db, caller, async (tx) => {
     await loadDeal(tx, organizationId, dealId, { lock: true });
     const row = await store.deleteDeal(tx, organizationId, dealId);
     if (!row) throw Errors.notFound('Deal', dealId);
@@ -281,24 +279,32 @@ export async function deleteDeal(
 }
 
 /**
+ * Who a move is recorded as: the caller. The back office's rule differs: the operator moves a deal on
+ * someone's behalf, a person (USER) or an automation (`automated`), and the move names them.
+ */
+function moverOf(caller: Caller, automated: boolean): Actor {
+  if (caller.credential !== 'operator') return actorOf(caller);
+  return { kind: automated ? 'AUTOMATION' : 'USER', userId: null };
+}
+
+/**
  * Moves a deal to another stage of its pipeline, in one transaction: status from the stage's kind,
  * the stage's probability (WON 100, LOST 0), stageEnteredAt now, closedAt set on WON/LOST and
  * cleared on OPEN, lostReason kept only on LOST. Keeps the move in deal_stage_changes (the
  * timeline's DEAL_MOVE) and records `deal.stage_changed`, plus `deal.won` or
- * `deal.lost` on entering such a stage, each with the deal, its contact and the transition (actor
- * AUTOMATION when `automated`, else USER). Moving to the stage the deal is in changes nothing and
- * records nothing (automations may repeat themselves).
+ * `deal.lost` on entering such a stage, each with the deal, its contact and the transition (actor:
+ * `moverOf`). Moving to the stage the deal is in changes nothing and records nothing (automations
+ * may repeat themselves).
  */
 export async function moveDeal(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   dealId: string,
   body: MoveDealBody,
-  /** v1: the key's actor (API), and a LOST stage needs a `lostReason`. Default: the back office's rules. */
-  api?: { actor: Actor },
 ): Promise<Deal> {
+  const organizationId = caller.organization.id;
   return refusingRaces(() =>
-    inTenantOrganization(db, organizationId, async (tx) => {
+    writeAs(db, caller, async (tx) => {
       const current = await loadDeal(tx, organizationId, dealId, { lock: true });
       const target = await requireStage(tx, organizationId, body.stageId);
       if (target.pipelineId !== current.deal.pipelineId)
@@ -309,7 +315,10 @@ export async function moveDeal(
       const lostReason = body.lostReason ?? null;
       if (lostReason !== null && target.kind !== 'LOST')
         throw Errors.invalidField('body.lostReason', 'only applies when moving into a LOST stage');
-      if (api && target.kind === 'LOST' && (lostReason === null || lostReason.trim() === ''))
+      // The back office's rule differs: its move takes `lostReason` as optional even into a LOST
+      // stage (MoveDealBody); every other caller must say why a deal was lost.
+      const reasonRequired = caller.credential !== 'operator';
+      if (reasonRequired && target.kind === 'LOST' && (lostReason === null || lostReason.trim() === ''))
         throw Errors.invalidField('body.lostReason', 'is required when moving into a LOST stage');
       if (target.id === current.deal.stageId) return toDeal(current.deal, current.stageName);
 
@@ -338,7 +347,7 @@ export async function moveDeal(
           automated,
         },
       };
-      const actor: Actor = api?.actor ?? { kind: automated ? 'AUTOMATION' : 'USER', userId: null };
+      const actor = moverOf(caller, automated);
       // The history row rides in the move's transaction: no move without its row, no row without a move.
       await store.insertDealStageChange(tx, {
         id: newId('dsc'),

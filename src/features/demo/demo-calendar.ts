@@ -1,6 +1,7 @@
 // The demo agency's calendar (issue 26, docs/booking.md): Málaga's time zone and Andalusia's public
 // holidays, a summer closure, and reminders with the visit_reminder template.
 import type { Database } from '../../db/database.ts';
+import { operatorCallerOf } from '../../platform/auth/credentials.ts';
 import { createClosure, updateCalendarSettings } from '../calendar/index.ts';
 
 export async function seedDemoCalendar(
@@ -9,15 +10,16 @@ export async function seedDemoCalendar(
   reminderTemplateId: string,
   now = new Date(),
 ): Promise<void> {
+  const operator = await operatorCallerOf(db, organizationId);
   await updateCalendarSettings(
     db,
-    organizationId,
+    operator,
     { timezone: 'Europe/Madrid', holidays: { country: 'ES', region: 'AN' }, reminderTemplateId },
     'path.orgId',
   );
   // The Feria de Málaga week of the next August: the agency closes.
   const year = now.getUTCMonth() >= 7 ? now.getUTCFullYear() + 1 : now.getUTCFullYear();
-  await createClosure(db, organizationId, {
+  await createClosure(db, operator, {
     startDate: `${year}-08-17`,
     endDate: `${year}-08-21`,
     name: 'Feria de Málaga',

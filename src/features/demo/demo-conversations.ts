@@ -5,13 +5,14 @@
  * the sandbox, at times relative to the seed.
  */
 import type { Database } from '../../db/database.ts';
+import { operatorCallerOf } from '../../platform/auth/credentials.ts';
 import { createMessageTemplate, createMessagingNumber } from '../messaging-setup/index.ts';
 import {
   type MessagingContext,
-  recordAdminInbound,
+  receiveMessage,
   sandboxProvider,
-  sendAsOrganization,
-  updateAdminConversation,
+  sendMessage,
+  updateConversation,
 } from '../conversations/index.ts';
 
 const MINUTE = 60_000;
@@ -27,14 +28,14 @@ export async function seedDemoConversations(
   contactIds: readonly string[],
   now = Date.now(),
 ): Promise<{ reminderTemplateId: string }> {
-  const organization = { id: organizationId, livemode: true };
+  const operator = await operatorCallerOf(db, organizationId);
   const contact = (i: number) => {
     const id = contactIds[i];
     if (!id) throw new Error(`the demo conversations need contact #${i}`);
     return id;
   };
-  await createMessagingNumber(db, organizationId, { phone: '+34951000111', providerNumberId: 'demo-number' });
-  const followUp = await createMessageTemplate(db, organizationId, {
+  await createMessagingNumber(db, operator, { phone: '+34951000111', providerNumberId: 'demo-number' });
+  const followUp = await createMessageTemplate(db, operator, {
     name: 'visit_followup',
     language: 'es',
     category: 'MARKETING',
@@ -42,21 +43,21 @@ export async function seedDemoConversations(
     status: 'APPROVED',
   });
   // The appointment reminders' template (docs/booking.md "Reminders"): its variables are a reminder's.
-  const reminder = await createMessageTemplate(db, organizationId, {
+  const reminder = await createMessageTemplate(db, operator, {
     name: 'visit_reminder',
     language: 'es',
     category: 'UTILITY',
     body: 'Hola {{firstName}}, le recordamos su visita el {{date}} a las {{time}} con {{agentName}}. Responda a este mensaje si necesita cambiarla.',
     status: 'APPROVED',
   });
-  await createMessageTemplate(db, organizationId, {
+  await createMessageTemplate(db, operator, {
     name: 'price_drop',
     language: 'es',
     category: 'MARKETING',
     body: 'Buenas noticias, {{name}}: el precio de {{property}} ha bajado a {{price}}.',
     status: 'PENDING',
   });
-  await createMessageTemplate(db, organizationId, {
+  await createMessageTemplate(db, operator, {
     name: 'login_code',
     language: 'en',
     category: 'AUTHENTICATION',
@@ -66,45 +67,39 @@ export async function seedDemoConversations(
 
   // Open windows: the contact wrote two hours ago and got a free-text answer.
   for (const i of [0, 1]) {
-    await recordAdminInbound(
+    await receiveMessage(
       db,
       at(now - 2 * HOUR),
-      organizationId,
+      operator,
       contact(i),
       'Hola, ¿sigue disponible el piso de la calle Larios?',
     );
-    await sendAsOrganization(db, at(now - 2 * HOUR + 10 * MINUTE), organization, contact(i), {
+    await sendMessage(db, at(now - 2 * HOUR + 10 * MINUTE), operator, contact(i), {
       body: 'Sí, sigue disponible. ¿Le viene bien visitarlo mañana por la tarde?',
     });
   }
   // Closed windows: a conversation three days ago, then a template (the only way back in).
   for (const i of [2, 3]) {
-    await recordAdminInbound(
-      db,
-      at(now - 3 * DAY),
-      organizationId,
-      contact(i),
-      '¿Aceptan mascotas en el alquiler?',
-    );
-    await sendAsOrganization(db, at(now - 3 * DAY + 15 * MINUTE), organization, contact(i), {
+    await receiveMessage(db, at(now - 3 * DAY), operator, contact(i), '¿Aceptan mascotas en el alquiler?');
+    await sendMessage(db, at(now - 3 * DAY + 15 * MINUTE), operator, contact(i), {
       body: 'Sí, el propietario acepta mascotas pequeñas.',
     });
-    await sendAsOrganization(db, at(now - DAY), organization, contact(i), {
+    await sendMessage(db, at(now - DAY), operator, contact(i), {
       templateId: followUp.id,
       variables: { name: 'cliente', street: 'Calle Larios' },
     });
   }
   // Opted out: the contact answered BAJA.
-  await recordAdminInbound(db, at(now - 5 * DAY), organizationId, contact(4), 'Hola');
-  await recordAdminInbound(db, at(now - 4 * DAY), organizationId, contact(4), 'BAJA');
+  await receiveMessage(db, at(now - 5 * DAY), operator, contact(4), 'Hola');
+  await receiveMessage(db, at(now - 4 * DAY), operator, contact(4), 'BAJA');
   // Taken over: a person answers this one in the inbox.
-  await recordAdminInbound(
+  await receiveMessage(
     db,
     at(now - 30 * MINUTE),
-    organizationId,
+    operator,
     contact(5),
     'Quiero negociar el precio, ¿me llaman?',
   );
-  await updateAdminConversation(db, at(now), organizationId, contact(5), { mode: 'HUMAN' });
+  await updateConversation(db, at(now), operator, contact(5), { mode: 'HUMAN' });
   return { reminderTemplateId: reminder.id };
 }

@@ -7,12 +7,7 @@
 import type { Database } from '../../db/database.ts';
 import { fold } from '../../platform/text/fold.ts';
 import { createAppointment } from '../appointments/index.ts';
-import {
-  CONTACT_STATUSES,
-  type ContactSource,
-  type ContactType,
-  createAdminContact,
-} from '../contacts/index.ts';
+import { CONTACT_STATUSES, type ContactSource, type ContactType, createContact } from '../contacts/index.ts';
 import { createPipeline } from '../pipelines/index.ts';
 import { createDeal, moveDeal } from '../deals/index.ts';
 import { operatorCallerOf } from '../../platform/auth/credentials.ts';
@@ -60,11 +55,12 @@ export async function seedDemoCrm(
   now = Date.now(),
 ): Promise<{ contactIds: string[] }> {
   const agents = Object.values(agentIds);
+  const operator = await operatorCallerOf(db, organizationId);
   const contactIds: string[] = [];
   for (let i = 0; i < 30; i++) {
     const firstName = FIRST[i % FIRST.length] as string;
     const lastName = LAST[(i * 3) % LAST.length] as string;
-    const contact = await createAdminContact(db, organizationId, {
+    const contact = await createContact(db, operator, {
       firstName,
       lastName,
       email: `${fold(firstName)}.${fold(lastName)}${i}@example.com`,
@@ -82,7 +78,7 @@ export async function seedDemoCrm(
     contactIds.push(contact.id);
   }
 
-  const pipeline = await createPipeline(db, organizationId, {
+  const pipeline = await createPipeline(db, operator, {
     name: 'Sales',
     stages: [
       { name: 'New lead', kind: 'OPEN' },
@@ -100,7 +96,7 @@ export async function seedDemoCrm(
   const targets = [0, 0, 1, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 0];
   for (let i = 0; i < targets.length; i++) {
     const contactId = contactIds[i * 2] as string;
-    const deal = await createDeal(db, organizationId, {
+    const deal = await createDeal(db, operator, {
       title: `${i % 3 === 0 ? 'Purchase' : 'Sale'} — ${CITIES[i % CITIES.length]} #${i + 1}`,
       contactId,
       pipelineId: pipeline.id,
@@ -114,7 +110,7 @@ export async function seedDemoCrm(
     });
     const target = stages[targets[i] as number];
     if (target && target.id !== first.id) {
-      await moveDeal(db, organizationId, deal.id, {
+      await moveDeal(db, operator, deal.id, {
         stageId: target.id,
         automated: i % 2 === 0,
         ...(target.kind === 'LOST' ? { lostReason: 'Chose another agency' } : {}),
@@ -123,7 +119,6 @@ export async function seedDemoCrm(
   }
 
   const kinds = ['CALL', 'EMAIL', 'FOLLOW_UP', 'MEETING'] as const;
-  const operator = await operatorCallerOf(db, organizationId);
   for (let i = 0; i < 12; i++) {
     await createTask(db, operator, {
       title: `${kinds[i % kinds.length] === 'CALL' ? 'Call' : 'Follow up with'} contact #${i + 1}`,
@@ -139,7 +134,7 @@ export async function seedDemoCrm(
   for (let i = 0; i < 6; i++) {
     const day = new Date(now + (i + 1) * DAY);
     day.setUTCHours(11, 0, 0, 0);
-    await createAppointment(db, organizationId, {
+    await createAppointment(db, operator, {
       agentId: agents[i % 2] as string,
       contactId: contactIds[20 + i] as string,
       startsAt: day.toISOString(),

@@ -42,8 +42,7 @@ export async function seedDemoIntegrations(
   try {
     const portal = await callerOf(verifier, keys.publishable);
     const server = await callerOf(verifier, keys.secret);
-    const organizationId = server.organization.id;
-    const listings = (await searchPortalProperties(db, organizationId, {})).data;
+    const listings = (await searchPortalProperties(db, portal, {})).data;
     const listing = (i: number) => {
       const property = listings[i % listings.length];
       if (!property) throw new Error('the demo integrations need published listings');
@@ -87,7 +86,7 @@ export async function seedDemoIntegrations(
     const toConfirm = await visit('Tomás', '+34 655 100 201', 2);
     const toDecline = await visit('Rocío', '+34 655 100 202', 3);
     await visit('Hugo', '+34 655 100 203', 0);
-    const slot = await firstFreeSlot(db, organizationId, now + 8 * DAY);
+    const slot = await firstFreeSlot(db, portal, now + 8 * DAY);
     if (slot)
       await confirmVisitRequest(db, server, toConfirm, { agentId: demo.javierId, ...slot, type: 'SHOWING' });
     await declineVisitRequest(db, server, toDecline, { reason: 'The owner accepted an offer yesterday.' });
@@ -120,18 +119,18 @@ async function duplicateOf(db: Database, portal: Caller, propertyId: string): Pr
     propertyId,
     preferredTime: 'morning',
   });
-  return (await findVisitRequest(db, portal.organization.id, receipt.visitRequestId)).contact.id;
+  return (await findVisitRequest(db, portal, receipt.visitRequestId)).contact.id;
 }
 
 /** Javier's first free slot on or after `from` (his page's own availability), or none. */
 async function firstFreeSlot(
   db: Database,
-  organizationId: string,
+  portal: Caller,
   from: number,
 ): Promise<{ date: string; startTime: string } | null> {
   for (const at of [from, from + 31 * DAY]) {
     const day = new Date(at);
-    const month = await getAvailability(db, organizationId, 'javier-morales', {
+    const month = await getAvailability(db, portal, 'javier-morales', {
       year: day.getUTCFullYear(),
       month: day.getUTCMonth(),
     });

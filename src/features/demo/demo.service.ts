@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import { SCOPES } from '../../platform/auth/scopes.ts';
 import { createAgent, type CreateAgentBody } from '../agents/index.ts';
-import { OPERATOR_GRANTOR } from '../../platform/auth/credentials.ts';
+import { operatorCallerOf } from '../../platform/auth/credentials.ts';
 import { createApiKey } from '../api-keys/index.ts';
 import {
   countOrganizations,
@@ -49,11 +49,12 @@ export async function seedDemo(deps: DemoDeps): Promise<DemoSeed> {
       defaultLanguage: 'en',
       languages: ['en', 'es'],
     });
-    const publishable = await createApiKey(deps, OPERATOR_GRANTOR, organization.id, {
+    const operator = await operatorCallerOf(deps.db, organization.id);
+    const publishable = await createApiKey(deps, operator, {
       type: 'publishable',
       name: 'Demo portal',
     });
-    const secret = await createApiKey(deps, OPERATOR_GRANTOR, organization.id, {
+    const secret = await createApiKey(deps, operator, {
       type: 'secret',
       name: 'Demo server',
       scopes: [...SCOPES],
@@ -87,19 +88,21 @@ async function seedDemoPortal(
   db: Database,
   organizationId: string,
 ): Promise<Record<keyof typeof DEMO_AGENTS, string>> {
+  // Read after the organization's languages were set: the listings' translations are checked against them.
+  const operator = await operatorCallerOf(db, organizationId);
   const agentIds = {} as Record<keyof typeof DEMO_AGENTS, string>;
   for (const [key, body] of Object.entries(DEMO_AGENTS) as [keyof typeof DEMO_AGENTS, CreateAgentBody][]) {
-    agentIds[key] = (await createAgent(db, organizationId, body)).id;
+    agentIds[key] = (await createAgent(db, operator, body)).id;
   }
-  await updatePortalSettings(db, organizationId, DEMO_PORTAL);
+  await updatePortalSettings(db, operator, DEMO_PORTAL);
   const stock = demoProperties(agentIds);
-  const imported = await importProperties(db, organizationId, stock);
+  const imported = await importProperties(db, operator, stock);
   if (imported.failed > 0) throw new Error(`demo properties refused: ${JSON.stringify(imported.errors)}`);
   // Every 15th listing was reduced by 5 % after it was listed: a price history, and `previousPrice`.
   const reduced = stock
     .filter((_, index) => index % 15 === 2)
     .map((row) => ({ ...row, price: Math.round(row.price * 0.95) }));
-  const reimported = await importProperties(db, organizationId, reduced);
+  const reimported = await importProperties(db, operator, reduced);
   if (reimported.failed > 0) throw new Error(`demo reductions refused: ${JSON.stringify(reimported.errors)}`);
   return agentIds;
 }

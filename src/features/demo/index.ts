@@ -12,6 +12,5 @@ export { DEMO_ORGANIZATION_NAME, seedDemo, seedDemoIfEmpty } from './demo.servic
 export const demoFeature = defineFeature({
   name: 'demo',
   schemas: demoSchemas,
-  routes: [demoRoutes],
-  adminRoutes: [demoAdminRoutes],
+  routes: [demoRoutes, demoAdminRoutes],
 });

@@ -4,6 +4,7 @@ import { Errors } from '../../platform/errors/errors.ts';
 import { envelopeOf } from '../../platform/events/envelope.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import { purgeOlderThan } from '../../platform/jobs/purge.ts';
+import { readAs } from '../../platform/tenancy/caller-tx.ts';
 import { EVENT_LOG_DEFAULT_PAGE_SIZE, type ListEventLogQuery } from './event-log.schema.ts';
 import * as store from './event-log.store.ts';
 
@@ -37,7 +38,7 @@ export async function listEventLog(db: Database, caller: Caller, query: ListEven
     order,
     limit: pageSize + 1,
   };
-  const rows = await db.readTx(organizationId, (tx) => store.listEvents(tx, organizationId, filter));
+  const rows = await readAs(db, caller, (tx) => store.listEvents(tx, organizationId, filter));
   const hasMore = rows.length > pageSize;
   const page = rows.slice(0, pageSize);
   const last = page.at(-1)?.sequence;
@@ -49,7 +50,7 @@ export async function listEventLog(db: Database, caller: Caller, query: ListEven
 /** GET /v1/event-log/{id}: one committed event of the key's organization, else 404. */
 export async function getLoggedEvent(db: Database, caller: Caller, id: string) {
   const organizationId = caller.organization.id;
-  const event = await db.readTx(organizationId, (tx) => store.findEvent(tx, organizationId, id));
+  const event = await readAs(db, caller, (tx) => store.findEvent(tx, organizationId, id));
   if (!event) throw Errors.notFound('Event', id);
   return { data: envelopeOf(event) };
 }

@@ -18,7 +18,6 @@ import {
   feedUrls,
   feedValidators,
   getFeedSettings,
-  feedOrganizationOf,
   rotateFeedToken,
   type FeedFormat,
 } from './feeds.service.ts';
@@ -70,7 +69,7 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
         response: { 200: FeedSettingsResponseSchema },
       },
     },
-    async (request) => ({ data: await getFeedSettings(db, callerOf(request).organization.id) }),
+    async (request) => ({ data: await getFeedSettings(db, callerOf(request)) }),
   );
 
   app.post(
@@ -90,7 +89,7 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
       },
     },
     async (request, reply) => {
-      const { token, createdAt } = await rotateFeedToken(db, callerOf(request).organization.id);
+      const { token, createdAt } = await rotateFeedToken(db, callerOf(request));
       return reply.code(201).send({ data: { token, urls: feedUrls(originOf(request), token), createdAt } });
     },
   );
@@ -109,21 +108,21 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
       },
     },
     async (request) => {
-      const organizationId = callerOf(request).organization.id;
-      await disableFeeds(db, organizationId);
-      return { data: await getFeedSettings(db, organizationId) };
+      const caller = callerOf(request);
+      await disableFeeds(db, caller);
+      return { data: await getFeedSettings(db, caller) };
     },
   );
 
   async function serveFeed(format: FeedFormat, request: FastifyRequest, reply: FastifyReply) {
-    const organization = feedOrganizationOf(callerOf(request));
-    const { etag, lastModified } = await feedValidators(db, organization.id, format);
+    const caller = callerOf(request);
+    const { etag, lastModified } = await feedValidators(db, caller, format);
     reply
       .header('etag', etag)
       .header('last-modified', lastModified.toUTCString())
       .header('cache-control', 'no-cache');
     if (notModified(request, etag, lastModified)) return reply.code(304).send();
-    return reply.type(CONTENT_TYPES[format]).send(feedStream(db, organization, format));
+    return reply.type(CONTENT_TYPES[format]).send(feedStream(db, caller, format));
   }
 
   const feedResponses = (format: FeedFormat) => ({

@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Database } from '../../db/database.ts';
 import type { Caller } from '../../platform/auth/caller.ts';
+import { readAs } from '../../platform/tenancy/caller-tx.ts';
 import type { TokenCredentialResolver } from '../../platform/auth/credentials.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { feedBatch, type FeedListing, type FeedPosition } from '../properties/index.ts';
@@ -34,7 +35,9 @@ export interface FeedSettings {
   createdAt: string | null;
 }
 
-export async function getFeedSettings(db: Database, organizationId: string): Promise<FeedSettings> {
+/** Whether the caller's organization's feed URLs answer, and its token's first characters. */
+export async function getFeedSettings(db: Database, caller: Caller): Promise<FeedSettings> {
+  const organizationId = caller.organization.id;
   const state = await db.systemTx((tx) => store.findTokenState(tx, organizationId));
   return {
     enabled: Boolean(state?.prefix),
@@ -46,21 +49,22 @@ export async function getFeedSettings(db: Database, organizationId: string): Pro
 /** A new token for the organization's feeds (the previous one stops working at once); shown only now. */
 export async function rotateFeedToken(
   db: Database,
-  organizationId: string,
+  caller: Caller,
 ): Promise<{ token: string; createdAt: string }> {
+  const organizationId = caller.organization.id;
   // 32 random bytes, base64url: 256 bits, nothing to guess.
   const token = randomBytes(32).toString('base64url');
   // The organizations table is a reference table: written in a system transaction, by id.
   await db.systemTx((tx) =>
     store.setToken(tx, organizationId, { hash: hashOf(token), prefix: token.slice(0, 6) }),
   );
-  const settings = await getFeedSettings(db, organizationId);
+  const settings = await getFeedSettings(db, caller);
   return { token, createdAt: settings.createdAt ?? new Date().toISOString() };
 }
 
 /** Turns the feeds off: their URLs answer 404. */
-export async function disableFeeds(db: Database, organizationId: string): Promise<void> {
-  await db.systemTx((tx) => store.setToken(tx, organizationId, null));
+export async function disableFeeds(db: Database, caller: Caller): Promise<void> {
+  await db.systemTx((tx) => store.setToken(tx, caller.organization.id, null));
 }
 
 /**
@@ -94,10 +98,11 @@ export function feedOrganizationOf(caller: Caller): store.FeedOrganization {
  */
 export async function feedValidators(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   format: FeedFormat,
 ): Promise<{ etag: string; lastModified: Date }> {
-  const { version, changedAt } = await store.portalVersion(db, organizationId);
+  const organizationId = caller.organization.id;
+  const { version, changedAt } = await readAs(db, caller, (tx) => store.portalVersion(tx, organizationId));
   return {
     etag: `"${format}-${organizationId.slice(4)}-${version}"`,
     // Before any change: the epoch (a portal's If-Modified-Since then always matches until a change).
@@ -106,19 +111,19 @@ export async function feedValidators(
 }
 
 /** Every published listing, a batch at a time, pulled as the client reads. */
-async function* listings(db: Database, organizationId: string): AsyncGenerator<FeedListing> {
+async function* listings(db: Database, caller: Caller): AsyncGenerator<FeedListing> {
   let after: FeedPosition | null = null;
   do {
-    const batch = await feedBatch(db, organizationId, after, FEED_BATCH);
+    const batch = await feedBatch(db, caller, after, FEED_BATCH);
     yield* batch.items;
     after = batch.next;
   } while (after !== null);
 }
 
-async function* kyeroChunks(db: Database, organization: store.FeedOrganization): AsyncGenerator<string> {
+async function* kyeroChunks(db: Database, caller: Caller): AsyncGenerator<string> {
   yield kyeroHead(new Date());
   let chunk = '';
-  for await (const listing of listings(db, organization.id)) {
+  for await (const listing of listings(db, caller)) {
     if (!fitsKyero(listing)) continue;
     chunk += kyeroProperty(listing);
     if (chunk.length >= 64 * 1024) {
@@ -129,7 +134,8 @@ async function* kyeroChunks(db: Database, organization: store.FeedOrganization):
   yield chunk + KYERO_TAIL;
 }
 
-async function* jsonChunks(db: Database, organization: store.FeedOrganization): AsyncGenerator<string> {
+async function* jsonChunks(db: Database, caller: Caller): AsyncGenerator<string> {
+  const organization = feedOrganizationOf(caller);
   const head = {
     organization: {
       id: organization.id,
@@ -142,7 +148,7 @@ async function* jsonChunks(db: Database, organization: store.FeedOrganization): 
   yield `${JSON.stringify(head).slice(0, -1)},"listings":[`;
   let chunk = '';
   let first = true;
-  for await (const { listing, texts } of listings(db, organization.id)) {
+  for await (const { listing, texts } of listings(db, caller)) {
     chunk += `${first ? '\n' : ',\n'}${JSON.stringify({ property: listing, texts })}`;
     first = false;
     if (chunk.length >= 64 * 1024) {
@@ -153,9 +159,9 @@ async function* jsonChunks(db: Database, organization: store.FeedOrganization): 
   yield `${chunk}\n]}\n`;
 }
 
-/** The feed's body as a stream: the database is read only as fast as the client takes it. */
-export function feedStream(db: Database, organization: store.FeedOrganization, format: FeedFormat): Readable {
-  return Readable.from(format === 'kyero' ? kyeroChunks(db, organization) : jsonChunks(db, organization), {
+/** The caller's feed as a stream: the database is read only as fast as the client takes it. */
+export function feedStream(db: Database, caller: Caller, format: FeedFormat): Readable {
+  return Readable.from(format === 'kyero' ? kyeroChunks(db, caller) : jsonChunks(db, caller), {
     objectMode: false,
   });
 }

@@ -60,20 +60,18 @@ export async function setToken(
 
 /** The organization's portal version and when it last changed (migration 0024); version 0 before any. */
 export async function portalVersion(
-  db: Database,
+  tx: Tx,
   organizationId: string,
 ): Promise<{ version: string; changedAt: Date | null }> {
-  const rows = await db.readTx(organizationId, (tx) =>
-    tx
-      .select({
-        version: sql<string>`${organizationCounters.value}::text`,
-        changedAt: organizationCounters.changedAt,
-      })
-      .from(organizationCounters)
-      .where(
-        sql`${organizationCounters.organizationId} = ${organizationId} AND ${organizationCounters.name} = 'portal_version'`,
-      )
-      .limit(1),
-  );
+  const rows = await tx
+    .select({
+      version: sql<string>`${organizationCounters.value}::text`,
+      changedAt: organizationCounters.changedAt,
+    })
+    .from(organizationCounters)
+    .where(
+      sql`${organizationCounters.organizationId} = ${organizationId} AND ${organizationCounters.name} = 'portal_version'`,
+    )
+    .limit(1);
   return rows[0] ?? { version: '0', changedAt: null };
 }

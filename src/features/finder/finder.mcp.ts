@@ -68,7 +68,7 @@ export const matchPropertiesForContactTool = defineTool({
   output: MatchOutputSchema,
   run: ({ db, caller }, args: Static<typeof MatchInputSchema>) => {
     const { contactId, limit, ...overrides } = args;
-    return matchPropertiesForContact(db, caller.organization.id, contactId, overrides, { limit });
+    return matchPropertiesForContact(db, caller, contactId, overrides, { limit });
   },
   summarize: (result) => {
     const best = result.properties[0];

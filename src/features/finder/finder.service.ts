@@ -1,3 +1,5 @@
+import { readAs } from '../../platform/tenancy/caller-tx.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
 import type { Database, Tx } from '../../db/database.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { fold } from '../../platform/text/fold.ts';
@@ -236,12 +238,13 @@ export interface ContactMatches {
  */
 export async function matchPropertiesForContact(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   contactId: string,
   overrides: FinderCriteria,
   options: { limit?: number } = {},
 ): Promise<ContactMatches> {
-  return db.readTx(organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  return readAs(db, caller, async (tx) => {
     const contact = isId(contactId, 'ct') ? await findContactInTx(tx, organizationId, contactId) : null;
     if (!contact) throw Errors.notFound('Contact', contactId);
     const given = Object.entries(overrides).filter(([, value]) => value !== undefined);

@@ -1,5 +1,6 @@
 // POST /v1/finder's write: the search, the person as a contact, the count and the events, in one
 // tenant transaction and, on the common path, ONE statement (decision 0226).
+import { writeAs } from '../../platform/tenancy/caller-tx.ts';
 import type { Database, Tx } from '../../db/database.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { actorOf, type Caller } from '../../platform/auth/caller.ts';
@@ -86,8 +87,9 @@ function submissionOf(caller: Caller, body: FinderBody): Submission {
  */
 export async function submitFinder(db: Database, caller: Caller, body: FinderBody): Promise<FinderResult> {
   const submission = submissionOf(caller, body);
-  return db.tenantTx(
-    submission.organizationId,
+  return writeAs(
+    db,
+    caller,
     async (tx) => (await submitInOneStatement(tx, submission)) ?? submitStepByStep(tx, submission),
   );
 }
@@ -103,7 +105,7 @@ export async function submitFinderStepByStep(
   body: FinderBody,
 ): Promise<FinderResult> {
   const submission = submissionOf(caller, body);
-  return db.tenantTx(submission.organizationId, (tx) => submitStepByStep(tx, submission));
+  return writeAs(db, caller, (tx) => submitStepByStep(tx, submission));
 }
 
 /** The whole submission in one statement; null when it saved nothing and must go step by step. */

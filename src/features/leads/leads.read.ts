@@ -1,4 +1,6 @@
 // Reading what the portal's forms left, through v1: leads (GET /v1/leads, /v1/leads/{id}) and visit requests.
+import { readAs } from '../../platform/tenancy/caller-tx.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
 import type { Database } from '../../db/database.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
@@ -62,21 +64,23 @@ function listFilter(query: ListLeadsQuery): store.LeadListFilter {
 /** GET /v1/leads: the organization's leads matching the filters, newest first, one page. */
 export async function searchLeads(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   query: ListLeadsQuery,
 ): Promise<{ data: Lead[]; meta: PageMeta }> {
+  const organizationId = caller.organization.id;
   const filter = listFilter(query);
   const page = pageRequest(query);
-  const { items, total } = await db.readTx(organizationId, (tx) =>
+  const { items, total } = await readAs(db, caller, (tx) =>
     store.listLeads(tx, organizationId, filter, page),
   );
   return { data: items.map(toLead), meta: countedPageMeta(total, page, items.length) };
 }
 
 /** GET /v1/leads/{id}: 404 when the id is malformed, unknown or another organization's (one answer). */
-export async function findLead(db: Database, organizationId: string, id: string): Promise<Lead> {
+export async function findLead(db: Database, caller: Caller, id: string): Promise<Lead> {
+  const organizationId = caller.organization.id;
   const row = isId(id, 'lead')
-    ? await db.readTx(organizationId, (tx) => store.findLeadById(tx, organizationId, id))
+    ? await readAs(db, caller, (tx) => store.findLeadById(tx, organizationId, id))
     : null;
   if (!row) throw Errors.notFound('Lead', id);
   return toLead(row);
@@ -104,13 +108,10 @@ export function toVisitRequest({
 }
 
 /** GET /v1/visit-requests/{id}: 404 when the id is malformed, unknown or another organization's (one answer). */
-export async function findVisitRequest(
-  db: Database,
-  organizationId: string,
-  id: string,
-): Promise<VisitRequest> {
+export async function findVisitRequest(db: Database, caller: Caller, id: string): Promise<VisitRequest> {
+  const organizationId = caller.organization.id;
   const row = isId(id, 'vr')
-    ? await db.readTx(organizationId, (tx) => store.findVisitRequestById(tx, organizationId, id))
+    ? await readAs(db, caller, (tx) => store.findVisitRequestById(tx, organizationId, id))
     : null;
   if (!row) throw Errors.notFound('Visit request', id);
   return toVisitRequest(row);
@@ -119,11 +120,12 @@ export async function findVisitRequest(
 /** GET /v1/visit-requests: the organization's visit requests (of one status, if asked), newest first. */
 export async function searchVisitRequests(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   query: ListVisitRequestsQuery,
 ): Promise<{ data: VisitRequest[]; meta: PageMeta }> {
+  const organizationId = caller.organization.id;
   const page = pageRequest(query);
-  const { items, total } = await db.readTx(organizationId, (tx) =>
+  const { items, total } = await readAs(db, caller, (tx) =>
     store.listVisitRequests(tx, organizationId, { status: query.status }, page),
   );
   return { data: items.map(toVisitRequest), meta: countedPageMeta(total, page, items.length) };

@@ -48,7 +48,7 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
         response: { 200: LeadListResponseSchema },
       },
     },
-    async (request) => read.searchLeads(db, callerOf(request).organization.id, request.query),
+    async (request) => read.searchLeads(db, callerOf(request), request.query),
   );
 
   app.get(
@@ -67,7 +67,7 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       },
     },
     async (request) => ({
-      data: await read.findLead(db, callerOf(request).organization.id, request.params.id),
+      data: await read.findLead(db, callerOf(request), request.params.id),
     }),
   );
 

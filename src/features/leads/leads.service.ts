@@ -1,3 +1,4 @@
+import { writeAs } from '../../platform/tenancy/caller-tx.ts';
 import type { Database, Tx } from '../../db/database.ts';
 import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
@@ -142,7 +143,7 @@ export async function captureLead(
   const actor = actorOf(caller);
   const receipt: LeadReceipt = { success: true };
 
-  await db.tenantTx(organizationId, async (tx) => {
+  await writeAs(db, caller, async (tx) => {
     const property =
       body.propertyId === undefined ? null : await requirePortalProperty(tx, organizationId, body.propertyId);
     const { contact, created, matchedOn } = await upsertVisitor(
@@ -193,7 +194,7 @@ export async function requestVisit(
   const organizationId = caller.organization.id;
   const actor = actorOf(caller);
 
-  const request = await db.tenantTx(organizationId, async (tx) => {
+  const request = await writeAs(db, caller, async (tx) => {
     const property = await requirePortalProperty(tx, organizationId, body.propertyId);
     const { contact } = await upsertVisitor(
       tx,

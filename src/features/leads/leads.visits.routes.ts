@@ -49,7 +49,7 @@ export const leadsVisitsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = as
         response: { 200: VisitRequestListResponseSchema },
       },
     },
-    async (request) => read.searchVisitRequests(db, callerOf(request).organization.id, request.query),
+    async (request) => read.searchVisitRequests(db, callerOf(request), request.query),
   );
 
   app.get(
@@ -68,7 +68,7 @@ export const leadsVisitsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = as
       },
     },
     async (request) => ({
-      data: await read.findVisitRequest(db, callerOf(request).organization.id, request.params.id),
+      data: await read.findVisitRequest(db, callerOf(request), request.params.id),
     }),
   );
 

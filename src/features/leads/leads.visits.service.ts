@@ -1,4 +1,5 @@
 // Deciding a visit request through v1 (issue 21, item 5): confirm (an appointment is made) or decline.
+import { writeAs } from '../../platform/tenancy/caller-tx.ts';
 import type { Database, Tx } from '../../db/database.ts';
 import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
@@ -71,7 +72,7 @@ export async function confirmVisitRequest(
   body: ConfirmVisitRequestBody,
 ): Promise<VisitRequest> {
   const organizationId = caller.organization.id;
-  return db.tenantTx(organizationId, async (tx) => {
+  return writeAs(db, caller, async (tx) => {
     const request = await lockPending(tx, organizationId, id);
     const appointment = await createApiAppointmentInTx(tx, caller, {
       agentId: body.agentId,
@@ -106,7 +107,7 @@ export async function declineVisitRequest(
   body: DeclineVisitRequestBody,
 ): Promise<VisitRequest> {
   const organizationId = caller.organization.id;
-  return db.tenantTx(organizationId, async (tx) => {
+  return writeAs(db, caller, async (tx) => {
     await lockPending(tx, organizationId, id);
     const row = await store.decideVisitRequest(tx, organizationId, id, {
       status: 'DECLINED',

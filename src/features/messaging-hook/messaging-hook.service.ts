@@ -2,7 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
 import { AppError, Errors } from '../../platform/errors/errors.ts';
 import { toE164 } from '../../platform/text/phone.ts';
-import { requireTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { operatorCallerOf } from '../../platform/auth/credentials.ts';
+import { writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { findContactByPhone, upsertPortalContact } from '../contacts/index.ts';
 import {
   applyStatus,
@@ -116,9 +117,11 @@ export async function handleMessagingHook(
   const organizationId = number.organizationId;
   const now = context.clock();
   const counts = { received: 0, statuses: 0, ignored: 0 };
+  // The provider's signed hook acts as the platform on the number's organization: what its contacts
+  // send is recorded even while the organization is inactive or read-only (nothing lost meanwhile).
+  const platform = await operatorCallerOf(db, organizationId);
 
-  await db.tenantTx(organizationId, async (tx) => {
-    const organization = await requireTenantOrganization(tx, organizationId);
+  await writeAs(db, platform, async (tx, organization) => {
     for (const entry of Array.isArray(payload.entry) ? payload.entry : []) {
       for (const change of Array.isArray(entry?.changes) ? entry.changes : []) {
         const value = change?.value;

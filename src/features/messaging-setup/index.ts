@@ -18,5 +18,5 @@ export {
 export const messagingSetupFeature = defineFeature({
   name: 'messaging-setup',
   schemas: messagingSetupSchemas,
-  adminRoutes: [conversationsSetupRoutes],
+  routes: [conversationsSetupRoutes],
 });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { PageQuerySchema } from '../../platform/http/pagination.ts';
 import { ErrorResponseSchema, ref, DeletedResponseSchema } from '../../platform/http/schemas.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
@@ -42,9 +43,7 @@ export const conversationsSetupRoutes: FastifyPluginAsyncTypebox<{ db: Database 
       },
     },
     async (request, reply) =>
-      reply
-        .code(201)
-        .send({ data: await setup.createMessagingNumber(db, request.params.orgId, request.body) }),
+      reply.code(201).send({ data: await setup.createMessagingNumber(db, callerOf(request), request.body) }),
   );
   app.get(
     numbers,
@@ -62,7 +61,7 @@ export const conversationsSetupRoutes: FastifyPluginAsyncTypebox<{ db: Database 
         response: { 200: MessagingNumberListResponseSchema },
       },
     },
-    async (request) => setup.listMessagingNumbers(db, request.params.orgId, request.query),
+    async (request) => setup.listMessagingNumbers(db, callerOf(request), request.query),
   );
   app.get(
     `${numbers}/:numberId`,
@@ -81,7 +80,7 @@ export const conversationsSetupRoutes: FastifyPluginAsyncTypebox<{ db: Database 
       },
     },
     async (request) => ({
-      data: await setup.getMessagingNumber(db, request.params.orgId, request.params.numberId),
+      data: await setup.getMessagingNumber(db, callerOf(request), request.params.numberId),
     }),
   );
   app.patch(
@@ -103,12 +102,7 @@ export const conversationsSetupRoutes: FastifyPluginAsyncTypebox<{ db: Database 
       },
     },
     async (request) => ({
-      data: await setup.updateMessagingNumber(
-        db,
-        request.params.orgId,
-        request.params.numberId,
-        request.body,
-      ),
+      data: await setup.updateMessagingNumber(db, callerOf(request), request.params.numberId, request.body),
     }),
   );
   app.delete(
@@ -128,7 +122,7 @@ export const conversationsSetupRoutes: FastifyPluginAsyncTypebox<{ db: Database 
       },
     },
     async (request) => ({
-      data: await setup.deleteMessagingNumber(db, request.params.orgId, request.params.numberId),
+      data: await setup.deleteMessagingNumber(db, callerOf(request), request.params.numberId),
     }),
   );
 
@@ -150,9 +144,7 @@ export const conversationsSetupRoutes: FastifyPluginAsyncTypebox<{ db: Database 
       },
     },
     async (request, reply) =>
-      reply
-        .code(201)
-        .send({ data: await setup.createMessageTemplate(db, request.params.orgId, request.body) }),
+      reply.code(201).send({ data: await setup.createMessageTemplate(db, callerOf(request), request.body) }),
   );
   app.get(
     templates,
@@ -170,7 +162,7 @@ export const conversationsSetupRoutes: FastifyPluginAsyncTypebox<{ db: Database 
         response: { 200: MessageTemplateListResponseSchema },
       },
     },
-    async (request) => setup.listMessageTemplates(db, request.params.orgId, request.query),
+    async (request) => setup.listMessageTemplates(db, callerOf(request), request.query),
   );
   app.get(
     `${templates}/:templateId`,
@@ -189,7 +181,7 @@ export const conversationsSetupRoutes: FastifyPluginAsyncTypebox<{ db: Database 
       },
     },
     async (request) => ({
-      data: await setup.getMessageTemplate(db, request.params.orgId, request.params.templateId),
+      data: await setup.getMessageTemplate(db, callerOf(request), request.params.templateId),
     }),
   );
   app.patch(
@@ -211,12 +203,7 @@ export const conversationsSetupRoutes: FastifyPluginAsyncTypebox<{ db: Database 
       },
     },
     async (request) => ({
-      data: await setup.updateMessageTemplate(
-        db,
-        request.params.orgId,
-        request.params.templateId,
-        request.body,
-      ),
+      data: await setup.updateMessageTemplate(db, callerOf(request), request.params.templateId, request.body),
     }),
   );
   app.delete(
@@ -233,7 +220,7 @@ export const conversationsSetupRoutes: FastifyPluginAsyncTypebox<{ db: Database 
       },
     },
     async (request) => ({
-      data: await setup.deleteMessageTemplate(db, request.params.orgId, request.params.templateId),
+      data: await setup.deleteMessageTemplate(db, callerOf(request), request.params.templateId),
     }),
   );
 };

@@ -1,5 +1,6 @@
 import type { Database, Tx } from '../../db/database.ts';
 import type { MessageTemplateRow, MessagingNumberRow } from '../../db/schema.ts';
+import type { Caller, CallerOrganization } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import {
   pageMeta,
@@ -9,7 +10,7 @@ import {
   type PageRequest,
 } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
-import { inTenantOrganization, type TenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { normalizePhone } from '../../platform/text/phone.ts';
 import type {
   CreateMessageTemplateBody,
@@ -75,26 +76,26 @@ const DUPLICATES = {
     'This organization already has a template with this name and language',
 };
 
-/** Runs `work` in the organization's transaction (404 for an unknown one); unique violations are 409s. */
-function inSetup<T>(
+/** Runs a set-up change in the caller's organization's transaction; unique violations are 409s. */
+function changeSetup<T>(
   db: Database,
-  organizationId: string,
-  work: (tx: Tx, organization: TenantOrganization) => Promise<T>,
+  caller: Caller,
+  work: (tx: Tx, organization: CallerOrganization) => Promise<T>,
 ): Promise<T> {
-  return inTenantOrganization(db, organizationId, work, DUPLICATES);
+  return writeAs(db, caller, work, DUPLICATES);
 }
 
 /** One page of a set-up list (numbers or templates), each row in its API shape. */
 function listPage<Row, Item>(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   query: PageQuery,
   list: (tx: Tx, organizationId: string, page: PageRequest) => Promise<{ items: Row[]; total: number }>,
   toItem: (row: Row) => Item,
 ): Promise<{ data: Item[]; meta: PageMeta }> {
   const page = pageRequest(query);
-  return inSetup(db, organizationId, async (tx) => {
-    const { items, total } = await list(tx, organizationId, page);
+  return readAs(db, caller, async (tx) => {
+    const { items, total } = await list(tx, caller.organization.id, page);
     return { data: items.map(toItem), meta: pageMeta(total, page) };
   });
 }
@@ -144,10 +145,11 @@ async function checkNoOtherActive(tx: Tx, organizationId: string, exceptId: stri
 /** Adds a messaging number (active by default); its platform id defaults to the phone's digits. */
 export async function createMessagingNumber(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   body: CreateMessagingNumberBody,
 ): Promise<MessagingNumber> {
-  return inSetup(db, organizationId, async (tx, organization) => {
+  const organizationId = caller.organization.id;
+  return changeSetup(db, caller, async (tx, organization) => {
     const phone = normalizePhone(body.phone, organization.defaultCountry);
     const active = body.active ?? true;
     if (active) await checkNoOtherActive(tx, organizationId, null);
@@ -162,32 +164,30 @@ export async function createMessagingNumber(
   });
 }
 
+/** The caller's organization's messaging numbers, active or not, oldest first, paged. */
 export async function listMessagingNumbers(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   query: PageQuery,
 ): Promise<{ data: MessagingNumber[]; meta: PageMeta }> {
-  return listPage(db, organizationId, query, store.listMessagingNumbers, toMessagingNumber);
+  return listPage(db, caller, query, store.listMessagingNumbers, toMessagingNumber);
 }
 
-export async function getMessagingNumber(
-  db: Database,
-  organizationId: string,
-  id: string,
-): Promise<MessagingNumber> {
-  return inSetup(db, organizationId, async (tx) =>
-    toMessagingNumber(await loadNumber(tx, organizationId, id)),
-  );
+/** One messaging number of the caller's organization; 404 outside it. */
+export async function getMessagingNumber(db: Database, caller: Caller, id: string): Promise<MessagingNumber> {
+  const organizationId = caller.organization.id;
+  return readAs(db, caller, async (tx) => toMessagingNumber(await loadNumber(tx, organizationId, id)));
 }
 
 /** Changes the phone, platform id or activity; activating one while another is active is a 409. */
 export async function updateMessagingNumber(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   id: string,
   body: UpdateMessagingNumberBody,
 ): Promise<MessagingNumber> {
-  return inSetup(db, organizationId, async (tx, organization) => {
+  const organizationId = caller.organization.id;
+  return changeSetup(db, caller, async (tx, organization) => {
     await loadNumber(tx, organizationId, id);
     const changes: Partial<store.NewMessagingNumber> = {};
     if (body.phone !== undefined) changes.phone = normalizePhone(body.phone, organization.defaultCountry);
@@ -202,12 +202,14 @@ export async function updateMessagingNumber(
   });
 }
 
+/** Deletes a messaging number; messages already exchanged stay. */
 export async function deleteMessagingNumber(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   id: string,
 ): Promise<{ id: string; deleted: true }> {
-  return inSetup(db, organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  return changeSetup(db, caller, async (tx) => {
     const row = isId(id, 'mnum') ? await store.deleteMessagingNumber(tx, organizationId, id) : null;
     if (!row) throw Errors.notFound('Messaging number', id);
     return { id, deleted: true as const };
@@ -223,10 +225,11 @@ async function loadTemplate(tx: Tx, organizationId: string, id: string): Promise
 /** Adds a template (PENDING unless given, language `en` unless given); its variables are read from the body. */
 export async function createMessageTemplate(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   body: CreateMessageTemplateBody,
 ): Promise<MessageTemplate> {
-  return inSetup(db, organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  return changeSetup(db, caller, async (tx) => {
     const row = await store.insertMessageTemplate(tx, {
       id: newId('tpl'),
       organizationId,
@@ -241,32 +244,30 @@ export async function createMessageTemplate(
   });
 }
 
+/** The caller's organization's message templates, whatever their review status, oldest first, paged. */
 export async function listMessageTemplates(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   query: PageQuery,
 ): Promise<{ data: MessageTemplate[]; meta: PageMeta }> {
-  return listPage(db, organizationId, query, store.listMessageTemplates, toMessageTemplate);
+  return listPage(db, caller, query, store.listMessageTemplates, toMessageTemplate);
 }
 
-export async function getMessageTemplate(
-  db: Database,
-  organizationId: string,
-  id: string,
-): Promise<MessageTemplate> {
-  return inSetup(db, organizationId, async (tx) =>
-    toMessageTemplate(await loadTemplate(tx, organizationId, id)),
-  );
+/** One message template of the caller's organization; 404 outside it. */
+export async function getMessageTemplate(db: Database, caller: Caller, id: string): Promise<MessageTemplate> {
+  const organizationId = caller.organization.id;
+  return readAs(db, caller, async (tx) => toMessageTemplate(await loadTemplate(tx, organizationId, id)));
 }
 
 /** Changes a template (e.g. APPROVED once the platform accepted it); a new body re-reads its variables. */
 export async function updateMessageTemplate(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   id: string,
   body: UpdateMessageTemplateBody,
 ): Promise<MessageTemplate> {
-  return inSetup(db, organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  return changeSetup(db, caller, async (tx) => {
     await loadTemplate(tx, organizationId, id);
     const changes: Partial<store.NewMessageTemplate> = { ...body };
     if (body.body !== undefined) changes.variables = templateVariables(body.body);
@@ -279,10 +280,11 @@ export async function updateMessageTemplate(
 /** Deletes a template; messages sent with it keep their text (their templateId becomes null). */
 export async function deleteMessageTemplate(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   id: string,
 ): Promise<{ id: string; deleted: true }> {
-  return inSetup(db, organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  return changeSetup(db, caller, async (tx) => {
     const row = isId(id, 'tpl') ? await store.deleteMessageTemplate(tx, organizationId, id) : null;
     if (!row) throw Errors.notFound('Message template', id);
     return { id, deleted: true as const };

@@ -4,6 +4,7 @@ import { Errors } from '../../platform/errors/errors.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
+import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { findContactInTx } from '../contacts/index.ts';
 import { NoteCreated } from './notes.events.ts';
 import type { CreateNoteBody, Note, NotesQuery } from './notes.schema.ts';
@@ -34,7 +35,7 @@ export async function addNote(
   body: CreateNoteBody,
 ): Promise<Note> {
   const organizationId = caller.organization.id;
-  return db.tenantTx(organizationId, async (tx) => {
+  return writeAs(db, caller, async (tx) => {
     await requireContact(tx, organizationId, contactId);
     const note = toNote(
       await store.insertNote(tx, {
@@ -54,7 +55,7 @@ export async function addNote(
 export async function listContactNotes(db: Database, caller: Caller, contactId: string, query: NotesQuery) {
   const organizationId = caller.organization.id;
   const page = pageRequest(query);
-  return db.readTx(organizationId, async (tx) => {
+  return readAs(db, caller, async (tx) => {
     await requireContact(tx, organizationId, contactId);
     const { rows, total } = await store.listNotes(tx, organizationId, contactId, page);
     return { data: rows.map(toNote), meta: pageMeta(total, page) };

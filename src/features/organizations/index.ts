@@ -17,5 +17,5 @@ export {
 export const organizationsFeature = defineFeature({
   name: 'organizations',
   schemas: organizationsSchemas,
-  adminRoutes: [organizationsAdminRoutes],
+  routes: [organizationsAdminRoutes],
 });

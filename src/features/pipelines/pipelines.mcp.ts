@@ -11,7 +11,7 @@ export const listPipelinesTool = defineTool({
   scopes: ['deals:read'],
   input: ListPipelinesQuerySchema,
   output: PipelineListResponseSchema,
-  run: ({ db, caller }, args) => listPipelines(db, caller.organization.id, args),
+  run: ({ db, caller }, args) => listPipelines(db, caller, args),
   summarize: (result) => pageSummary(result, 'pipeline'),
 });
 

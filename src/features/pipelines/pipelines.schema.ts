@@ -108,10 +108,7 @@ export const PipelineListResponseSchema = ListOf(ref(PipelineSchema));
 export const ListPipelinesQuerySchema = Type.Object({ ...pageQuery() }, { additionalProperties: false });
 export type ListPipelinesQuery = Static<typeof ListPipelinesQuerySchema>;
 
-export const OrgPipelineParamsSchema = Type.Object(
-  { orgId: Type.String(), pipelineId: Type.String() },
-  { additionalProperties: false },
-);
+export const PipelineIdParamsSchema = Type.Object({ id: Type.String() }, { additionalProperties: false });
 
 export const pipelinesSchemas: TSchema[] = [
   PipelineStageSchema,

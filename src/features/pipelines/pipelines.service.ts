@@ -1,10 +1,11 @@
 import type { Database, Tx } from '../../db/database.ts';
 import { databaseError } from '../../db/errors.ts';
 import type { PipelineRow, PipelineStageRow } from '../../db/schema.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { pageMeta, pageRequest, type PageMeta } from '../../platform/http/pagination.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
-import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import type {
   CreatePipelineBody,
   Pipeline,
@@ -54,22 +55,13 @@ async function pipelinesPage(tx: Tx, organizationId: string, query: { page?: num
   return { data: await withStages(tx, organizationId, items), meta: pageMeta(total, page) };
 }
 
-/** The organization's pipelines with their stages in order, the default first (v1 and MCP). */
+/** The caller's organization's pipelines with their stages in order, the default first (v1, back office, MCP). */
 export async function listPipelines(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   query: { page?: number; pageSize?: number } = {},
 ): Promise<{ data: Pipeline[]; meta: PageMeta }> {
-  return db.readTx(organizationId, (tx) => pipelinesPage(tx, organizationId, query));
-}
-
-/** The same list for the back office (404 for an unknown organization). */
-export async function listAdminPipelines(
-  db: Database,
-  organizationId: string,
-  query: { page?: number; pageSize?: number },
-) {
-  return inTenantOrganization(db, organizationId, (tx) => pipelinesPage(tx, organizationId, query));
+  return readAs(db, caller, (tx) => pipelinesPage(tx, caller.organization.id, query));
 }
 
 async function loadPipeline(tx: Tx, organizationId: string, pipelineId: string): Promise<PipelineRow> {
@@ -82,13 +74,10 @@ async function pipelineView(tx: Tx, organizationId: string, row: PipelineRow): P
   return toPipeline(row, await store.listStages(tx, organizationId, [row.id]));
 }
 
-/** One pipeline with its stages (back office). */
-export async function getAdminPipeline(
-  db: Database,
-  organizationId: string,
-  pipelineId: string,
-): Promise<Pipeline> {
-  return inTenantOrganization(db, organizationId, async (tx) =>
+/** One pipeline of the caller's organization with its stages; 404 outside it. */
+export async function getPipeline(db: Database, caller: Caller, pipelineId: string): Promise<Pipeline> {
+  const organizationId = caller.organization.id;
+  return readAs(db, caller, async (tx) =>
     pipelineView(tx, organizationId, await loadPipeline(tx, organizationId, pipelineId)),
   );
 }
@@ -158,10 +147,11 @@ const planned = (stage: {
 /** Creates a pipeline with its stages; the organization's first pipeline is its default. */
 export async function createPipeline(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   body: CreatePipelineBody,
 ): Promise<Pipeline> {
-  return inTenantOrganization(db, organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  return writeAs(db, caller, async (tx) => {
     const stages = body.stages.map(planned);
     checkStages(stages);
     const name = body.name.trim();
@@ -214,12 +204,13 @@ async function refusingRacedDeals<T>(work: () => Promise<T>): Promise<T> {
  */
 export async function updatePipeline(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   pipelineId: string,
   body: UpdatePipelineBody,
 ): Promise<Pipeline> {
+  const organizationId = caller.organization.id;
   return refusingRacedDeals(() =>
-    inTenantOrganization(db, organizationId, async (tx) => {
+    writeAs(db, caller, async (tx) => {
       await store.lockPipelines(tx, organizationId);
       const current = await loadPipeline(tx, organizationId, pipelineId);
       const changes: { name?: string; isDefault?: boolean } = {};
@@ -297,11 +288,12 @@ async function replaceStages(tx: Tx, organizationId: string, pipelineId: string,
  */
 export async function deletePipeline(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   pipelineId: string,
 ): Promise<{ id: string; deleted: true }> {
+  const organizationId = caller.organization.id;
   return refusingRacedDeals(() =>
-    inTenantOrganization(db, organizationId, async (tx) => {
+    writeAs(db, caller, async (tx) => {
       await store.lockPipelines(tx, organizationId);
       await loadPipeline(tx, organizationId, pipelineId);
       const deals = await store.countDealsInPipeline(tx, organizationId, pipelineId);

@@ -1,13 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Database } from '../../db/database.ts';
 import { callerOf } from '../../platform/auth/auth.plugin.ts';
+import type { AppContext } from '../../platform/features/manifest.ts';
 import { ANY_KEY } from '../../platform/http/route-config.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
 import { PortalResponseSchema, UpdatePortalSettingsBodySchema } from './portal.schema.ts';
 import * as portal from './portal.service.ts';
 
-/** The agency's branding for its website (GET /v1/portal) and the back office's settings. */
-export const portalRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+/**
+ * The agency's branding for its website (GET /v1/portal) and the back office's settings (their paths
+ * and rules differ, so each keeps its route; both read through the same service with their caller).
+ */
+export const portalRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { db, verifier }) => {
   app.get(
     '/v1/portal',
     {
@@ -24,7 +27,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         response: { 200: PortalResponseSchema },
       },
     },
-    async (request) => ({ data: await portal.getPortal(db, callerOf(request).organization.id) }),
+    async (request) => ({ data: await portal.getPortal(db, callerOf(request)) }),
   );
 
   app.get(
@@ -42,7 +45,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         response: { 200: PortalResponseSchema },
       },
     },
-    async (request) => ({ data: await portal.getPortal(db, request.params.orgId) }),
+    async (request) => ({ data: await portal.getPortal(db, callerOf(request)) }),
   );
 
   app.patch(
@@ -61,6 +64,11 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         response: { 200: PortalResponseSchema },
       },
     },
-    async (request) => ({ data: await portal.updatePortalSettings(db, request.params.orgId, request.body) }),
+    async (request) => {
+      const data = await portal.updatePortalSettings(db, callerOf(request), request.body);
+      // Callers carry the organization's defaults: this process's next request sees the new ones at once.
+      verifier.invalidate();
+      return { data };
+    },
   );
 };

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import { isId } from '../../platform/ids/ids.ts';
+import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { normalizePhone } from '../../platform/text/phone.ts';
 import type { Portal, UpdatePortalSettingsBody } from './portal.schema.ts';
 import * as store from './portal.store.ts';
@@ -23,11 +24,10 @@ function toPortal(record: store.PortalRecord): Portal {
   };
 }
 
-/** The portal's branding and contact data; the agency name falls back to the organization's. */
-export async function getPortal(db: Database, organizationId: string): Promise<Portal> {
-  const record = isId(organizationId, 'org')
-    ? await db.readTx(organizationId, (tx) => store.findPortal(tx, organizationId))
-    : null;
+/** The caller's organization's portal branding and contact data; the agency name falls back to the organization's. */
+export async function getPortal(db: Database, caller: Caller): Promise<Portal> {
+  const organizationId = caller.organization.id;
+  const record = await readAs(db, caller, (tx) => store.findPortal(tx, organizationId));
   if (!record) throw Errors.notFound('Organization', organizationId);
   return toPortal(record);
 }
@@ -44,15 +44,16 @@ function merge<T extends Record<string, unknown>>(
 }
 
 /**
- * Changes the portal settings (nested objects merge member by member) and, for a live
- * organization, its default currency and phone country, which its test twin mirrors.
+ * Changes the caller's organization's portal settings (nested objects merge member by member) and,
+ * for a live organization, its default currency and phone country, which its test twin mirrors.
  */
 export async function updatePortalSettings(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   body: UpdatePortalSettingsBody,
 ): Promise<Portal> {
-  const current = await getPortal(db, organizationId);
+  const organizationId = caller.organization.id;
+  const current = await getPortal(db, caller);
   const contact = merge(current.contact, body.contact);
   const country = body.defaultCountry ?? current.defaultCountry;
   for (const field of ['phone', 'messagingPhone'] as const) {
@@ -66,6 +67,8 @@ export async function updatePortalSettings(
         'and defaultCurrency of a test organization follow its live organization: change them there',
       );
     }
+    // The organizations table is a reference table, and the twin's row follows the live one's:
+    // written in a system transaction, by the caller's (live) organization id.
     await db.systemTx((tx) =>
       store.updateOrganizationDefaults(tx, organizationId, {
         defaultCountry: body.defaultCountry,
@@ -73,7 +76,7 @@ export async function updatePortalSettings(
       }),
     );
   }
-  await db.tenantTx(organizationId, (tx) =>
+  await writeAs(db, caller, (tx) =>
     store.upsertPortalSettings(tx, organizationId, {
       agencyName: body.agencyName === undefined ? current.agencyName : body.agencyName,
       logoUrl: body.logoUrl === undefined ? current.logoUrl : body.logoUrl,
@@ -82,5 +85,5 @@ export async function updatePortalSettings(
       socialLinks: merge(current.socialLinks, body.socialLinks) as Record<string, string>,
     }),
   );
-  return getPortal(db, organizationId);
+  return getPortal(db, caller);
 }

@@ -52,13 +52,6 @@ export const PrivacyContactParamsSchema = Type.Object(
   { id: Type.String({ description: 'ct_… identifier of the contact' }) },
   { additionalProperties: false },
 );
-export const PrivacyOrgContactParamsSchema = Type.Object(
-  {
-    orgId: Type.String({ description: 'org_… identifier of the organization' }),
-    contactId: Type.String({ description: 'ct_… identifier of the contact' }),
-  },
-  { additionalProperties: false },
-);
 
 export const MergeContactBodySchema = Type.Object(
   {

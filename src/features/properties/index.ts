@@ -19,7 +19,7 @@ import { propertiesSchemas } from './properties.schema.ts';
 export { PropertyCreated, PropertyUpdated } from './properties.events.ts';
 export { recordPortalRemoval } from './properties.removal.ts';
 export { statusProblem } from './properties.lifecycle.ts';
-export { OPERATOR, recordPropertyChanges } from './properties.writes.ts';
+export { recordPropertyChanges } from './properties.writes.ts';
 export {
   AMENITIES,
   CreatePropertyBodySchema,

@@ -3,6 +3,8 @@
 // in batches on the portal's (organization_id, created_at, id) partial index, so a feed of any size
 // streams in constant memory. created_at never changes, so a walk sees each listing at most once.
 import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
+import type { Caller } from '../../platform/auth/caller.ts';
+import { readAs } from '../../platform/tenancy/caller-tx.ts';
 import type { Database } from '../../db/database.ts';
 import { agents, properties } from '../../db/schema.ts';
 import type { PortalProperty } from './properties.schema.ts';
@@ -25,11 +27,12 @@ export interface FeedPosition {
 /** Up to `limit` published listings after `after`, oldest first, and where the next batch starts. */
 export async function feedBatch(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   after: FeedPosition | null,
   limit: number,
 ): Promise<{ items: FeedListing[]; next: FeedPosition | null }> {
-  const rows = await db.readTx(organizationId, (tx) =>
+  const organizationId = caller.organization.id;
+  const rows = await readAs(db, caller, (tx) =>
     tx
       .select({
         property: portalColumns,

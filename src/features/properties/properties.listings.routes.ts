@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { callerOf } from '../../platform/auth/auth.plugin.ts';
-import { actorOf } from '../../platform/auth/caller.ts';
 import { CURSOR_MODE_DESCRIPTION, PageQuerySchema } from '../../platform/http/pagination.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import type { StorageSettings } from '../../platform/storage/open-storage.ts';
@@ -63,7 +62,7 @@ export const listingsRoutes: FastifyPluginAsyncTypebox<{ db: Database; config: S
         response: { 200: ListingListResponseSchema },
       },
     },
-    async (request) => listListings(db, callerOf(request).organization.id, request.query),
+    async (request) => listListings(db, callerOf(request), request.query),
   );
 
   app.get(
@@ -81,9 +80,7 @@ export const listingsRoutes: FastifyPluginAsyncTypebox<{ db: Database; config: S
         response: { 200: ListingResponseSchema },
       },
     },
-    async (request) => ({
-      data: await getListing(db, callerOf(request).organization.id, request.params.id),
-    }),
+    async (request) => ({ data: await getListing(db, callerOf(request), request.params.id) }),
   );
 
   app.get(
@@ -104,8 +101,7 @@ export const listingsRoutes: FastifyPluginAsyncTypebox<{ db: Database; config: S
         response: { 200: PropertyChangeListResponseSchema },
       },
     },
-    async (request) =>
-      listingHistory(db, callerOf(request).organization.id, request.params.id, request.query),
+    async (request) => listingHistory(db, callerOf(request), request.params.id, request.query),
   );
 
   app.post(
@@ -127,11 +123,8 @@ export const listingsRoutes: FastifyPluginAsyncTypebox<{ db: Database; config: S
         response: { 201: ListingResponseSchema, ...CONFLICT },
       },
     },
-    async (request, reply) => {
-      const caller = callerOf(request);
-      const listing = await writes.createProperty(db, caller.organization.id, request.body, actorOf(caller));
-      return reply.code(201).send({ data: listing });
-    },
+    async (request, reply) =>
+      reply.code(201).send({ data: await writes.createProperty(db, callerOf(request), request.body) }),
   );
 
   app.patch(
@@ -156,16 +149,10 @@ export const listingsRoutes: FastifyPluginAsyncTypebox<{ db: Database; config: S
     },
     async (request) => {
       const caller = callerOf(request);
-      const listing = await writes.updateProperty(
-        db,
-        caller.organization.id,
-        request.params.id,
-        request.body,
-        actorOf(caller),
-      );
+      const listing = await writes.updateProperty(db, caller, request.params.id, request.body);
       // Uploaded photos the new list left out lose their files (decision 0233).
       if (request.body.photos !== undefined) {
-        await sweepListingFiles(photoFiles(config, db, request.log), caller.organization.id, listing.id);
+        await sweepListingFiles(photoFiles(config, db, request.log), caller, listing.id);
       }
       return { data: listing };
     },
@@ -190,13 +177,8 @@ export const listingsRoutes: FastifyPluginAsyncTypebox<{ db: Database; config: S
     },
     async (request) => {
       const caller = callerOf(request);
-      const deleted = await writes.deleteProperty(
-        db,
-        caller.organization.id,
-        request.params.id,
-        actorOf(caller),
-      );
-      await sweepListingFiles(photoFiles(config, db, request.log), caller.organization.id, deleted.id);
+      const deleted = await writes.deleteProperty(db, caller, request.params.id);
+      await sweepListingFiles(photoFiles(config, db, request.log), caller, deleted.id);
       return { data: deleted };
     },
   );

@@ -1,6 +1,7 @@
 // The agency's listing API's reads (/v1/listings): every status, the back-office view, the history.
 import type { Database } from '../../db/database.ts';
 import type { PropertyChangeRow } from '../../db/schema.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
 import {
   countedPageMeta,
   cursorPage,
@@ -9,12 +10,13 @@ import {
   type ListMeta,
   type PageMeta,
 } from '../../platform/http/pagination.ts';
+import { readAs } from '../../platform/tenancy/caller-tx.ts';
 import { fold } from '../../platform/text/fold.ts';
 import { listPropertyChanges } from './properties.changes.store.ts';
 import type { ListingListQuery, PropertyChange } from './properties.listings.schema.ts';
 import { portalFilter } from './properties.portal.ts';
 import type { AdminProperty, PortalListQuery, PropertyStatus } from './properties.schema.ts';
-import { loadAdminProperty, toAdminProperty } from './properties.service.ts';
+import { loadListing, toAdminProperty } from './properties.service.ts';
 import * as store from './properties.store.ts';
 
 function filterOf(query: ListingListQuery): store.AdminPropertyFilter {
@@ -43,15 +45,19 @@ function filterOf(query: ListingListQuery): store.AdminPropertyFilter {
   };
 }
 
-/** GET /v1/listings: newest first in page mode, oldest change first in cursor mode. */
+/**
+ * The caller's organization's listings (GET /v1/listings, the back office's property list): newest
+ * first in page mode, oldest change first in cursor mode.
+ */
 export async function listListings(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   query: ListingListQuery,
 ): Promise<{ data: AdminProperty[]; meta: ListMeta }> {
+  const organizationId = caller.organization.id;
   const filter = filterOf(query);
   const request = listRequest(query, { list: 'listings', organizationId });
-  return db.readTx(organizationId, async (tx) => {
+  return readAs(db, caller, async (tx) => {
     if (request.mode === 'cursor') {
       const rows = await store.listPropertiesByUpdatedAt(tx, organizationId, filter, request);
       return cursorPage(rows, request, toAdminProperty);
@@ -61,11 +67,9 @@ export async function listListings(
   });
 }
 
-/** GET /v1/listings/{id}: 404 for a malformed, unknown or other organization's id. */
-export async function getListing(db: Database, organizationId: string, id: string): Promise<AdminProperty> {
-  return db.readTx(organizationId, async (tx) =>
-    toAdminProperty(await loadAdminProperty(tx, organizationId, id)),
-  );
+/** One listing, back-office view, whatever its status: 404 for a malformed, unknown or other organization's id. */
+export async function getListing(db: Database, caller: Caller, id: string): Promise<AdminProperty> {
+  return readAs(db, caller, async (tx) => toAdminProperty(await loadListing(tx, caller.organization.id, id)));
 }
 
 function toChange(row: PropertyChangeRow): PropertyChange {
@@ -85,13 +89,14 @@ function toChange(row: PropertyChangeRow): PropertyChange {
 /** GET /v1/listings/{id}/history: its price and status changes, oldest first; 404 as for the listing. */
 export async function listingHistory(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   id: string,
   query: { page?: number; pageSize?: number },
 ): Promise<{ data: PropertyChange[]; meta: PageMeta }> {
+  const organizationId = caller.organization.id;
   const page = pageRequest(query);
-  return db.readTx(organizationId, async (tx) => {
-    await loadAdminProperty(tx, organizationId, id);
+  return readAs(db, caller, async (tx) => {
+    await loadListing(tx, organizationId, id);
     const { items, total } = await listPropertyChanges(tx, organizationId, id, page);
     return { data: items.map(toChange), meta: countedPageMeta(total, page, items.length) };
   });

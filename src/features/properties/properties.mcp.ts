@@ -69,7 +69,7 @@ export const searchPropertiesTool = defineTool({
     pageOnly(
       await searchPortalProperties(
         db,
-        caller.organization.id,
+        caller,
         portalQuery(args as SearchPropertiesInput),
         servedIn(caller.organization, (args as SearchPropertiesInput).lang),
       ),
@@ -101,12 +101,7 @@ export const getPropertyTool = defineTool({
   input: GetPropertyInputSchema,
   output: PortalPropertyResponseSchema,
   run: async ({ db, caller }, args: Static<typeof GetPropertyInputSchema>) => ({
-    data: await getPortalProperty(
-      db,
-      caller.organization.id,
-      args.propertyId,
-      servedIn(caller.organization, args.lang),
-    ),
+    data: await getPortalProperty(db, caller, args.propertyId, servedIn(caller.organization, args.lang)),
   }),
   summarize: ({ data }) =>
     `${data.code}: ${data.title} — ${data.price} ${data.currency}, ${data.city} (${data.transactionType}).`,
@@ -128,7 +123,7 @@ export const searchListingsTool = defineTool({
   input: SearchListingsInputSchema,
   output: ListOf(ref(AdminPropertySchema)),
   run: async ({ db, caller }, args: Static<typeof SearchListingsInputSchema>) =>
-    pageOnly(await listListings(db, caller.organization.id, args)),
+    pageOnly(await listListings(db, caller, args)),
   summarize: (result) => pageSummary(result, 'listing'),
 });
 

@@ -4,7 +4,6 @@ import type { FastifyRequest } from 'fastify';
 import fresh from 'fresh';
 import type { Config } from '../../config.ts';
 import { callerOf } from '../../platform/auth/auth.plugin.ts';
-import { actorOf } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { FeaturePlugin } from '../../platform/features/manifest.ts';
 import { PHOTO_WIDTHS } from '../../platform/images/images.ts';
@@ -95,17 +94,15 @@ export const photosRoutes: FeaturePlugin = async (app, { db, config }) => {
         },
       },
       async (request, reply) => {
-        const caller = callerOf(request);
         const body = request.body;
         const file = request.upload;
         if (file === null) throw Errors.invalidField('body.file', 'is required');
-        const photo = await photos.uploadPhoto(
-          context(request),
-          caller.organization.id,
-          request.params.id,
-          { bytes: file.bytes, caption: body.caption, altText: body.altText, position: body.position },
-          actorOf(caller),
-        );
+        const photo = await photos.uploadPhoto(context(request), callerOf(request), request.params.id, {
+          bytes: file.bytes,
+          caption: body.caption,
+          altText: body.altText,
+          position: body.position,
+        });
         return reply.code(201).send({ data: photo });
       },
     );
@@ -126,9 +123,7 @@ export const photosRoutes: FeaturePlugin = async (app, { db, config }) => {
         response: { 200: PhotoListResponseSchema },
       },
     },
-    async (request) => ({
-      data: await photos.listPhotos(db, callerOf(request).organization.id, request.params.id),
-    }),
+    async (request) => ({ data: await photos.listPhotos(db, callerOf(request), request.params.id) }),
   );
 
   app.patch(
@@ -149,18 +144,8 @@ export const photosRoutes: FeaturePlugin = async (app, { db, config }) => {
       },
     },
     async (request) => {
-      const caller = callerOf(request);
       const { id, photoId } = request.params;
-      return {
-        data: await photos.updatePhoto(
-          db,
-          caller.organization.id,
-          id,
-          photoId,
-          request.body,
-          actorOf(caller),
-        ),
-      };
+      return { data: await photos.updatePhoto(db, callerOf(request), id, photoId, request.body) };
     },
   );
 
@@ -181,18 +166,9 @@ export const photosRoutes: FeaturePlugin = async (app, { db, config }) => {
         response: { 200: PhotoListResponseSchema },
       },
     },
-    async (request) => {
-      const caller = callerOf(request);
-      return {
-        data: await photos.reorderPhotos(
-          db,
-          caller.organization.id,
-          request.params.id,
-          request.body.photoIds,
-          actorOf(caller),
-        ),
-      };
-    },
+    async (request) => ({
+      data: await photos.reorderPhotos(db, callerOf(request), request.params.id, request.body.photoIds),
+    }),
   );
 
   app.delete(
@@ -212,17 +188,8 @@ export const photosRoutes: FeaturePlugin = async (app, { db, config }) => {
       },
     },
     async (request) => {
-      const caller = callerOf(request);
       const { id, photoId } = request.params;
-      return {
-        data: await photos.deletePhoto(
-          context(request),
-          caller.organization.id,
-          id,
-          photoId,
-          actorOf(caller),
-        ),
-      };
+      return { data: await photos.deletePhoto(context(request), callerOf(request), id, photoId) };
     },
   );
 

@@ -4,6 +4,7 @@
 // property.updated (changes: ["photos"]) in its transaction; the portal version follows by trigger.
 import type { Database, Tx } from '../../db/database.ts';
 import type { PropertyPhoto } from '../../db/schema.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
@@ -12,7 +13,7 @@ import { isId } from '../../platform/ids/ids.ts';
 import type { Logger } from '../../platform/logging/logger.ts';
 import { storageFor, type StorageSettings } from '../../platform/storage/open-storage.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
-import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { PropertyUpdated } from './properties.events.ts';
 import {
   findPhoto,
@@ -26,7 +27,7 @@ import {
 } from './properties.photos.rules.ts';
 import { lockPropertyPhotos, updatePropertyPhotos } from './properties.photos.store.ts';
 import type { PhotoView } from './properties.schema.ts';
-import { eventProperty, loadAdminProperty } from './properties.service.ts';
+import { eventProperty, loadListing } from './properties.service.ts';
 
 /** What the photo routes work with: the database, the media storage and its public address. */
 export interface PhotoContext {
@@ -54,7 +55,7 @@ function requireListingId(propertyId: string) {
 
 /** The listing's photos with its row locked, for a change; 404 as for the listing. */
 async function lockedPhotos(tx: Tx, organizationId: string, propertyId: string): Promise<PropertyPhoto[]> {
-  return (await loadAdminProperty(tx, organizationId, propertyId, { lock: true })).property.photos;
+  return (await loadListing(tx, organizationId, propertyId, { lock: true })).property.photos;
 }
 
 /** Stores the new list and records property.updated, in the change's transaction. */
@@ -89,14 +90,10 @@ async function discardFiles(context: PhotoContext, keys: readonly string[], why:
   }
 }
 
-/** GET /v1/listings/{id}/photos: the listing's photos in order. */
-export async function listPhotos(
-  db: Database,
-  organizationId: string,
-  propertyId: string,
-): Promise<PhotoView[]> {
-  return db.readTx(organizationId, async (tx) =>
-    photoViews((await loadAdminProperty(tx, organizationId, propertyId)).property.photos),
+/** The listing's photos in order. */
+export async function listPhotos(db: Database, caller: Caller, propertyId: string): Promise<PhotoView[]> {
+  return readAs(db, caller, async (tx) =>
+    photoViews((await loadListing(tx, caller.organization.id, propertyId)).property.photos),
   );
 }
 
@@ -107,12 +104,13 @@ export async function listPhotos(
  */
 export async function uploadPhoto(
   context: PhotoContext,
-  organizationId: string,
+  caller: Caller,
   propertyId: string,
   upload: PhotoUpload,
-  actor: Actor,
 ): Promise<PhotoView> {
   requireListingId(propertyId);
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
   const limits = { maxPixels: context.maxPixels, field: FILE_FIELD };
   const image = await inspectImage(upload.bytes, limits);
   const rendered = await renderSizes(upload.bytes, image, limits);
@@ -121,7 +119,7 @@ export async function uploadPhoto(
   const urlOf = (key: string) => context.storage.publicUrl(key) ?? `${context.mediaBaseUrl}/media/${key}`;
   const written: string[] = [];
   try {
-    return await inTenantOrganization(context.db, organizationId, async (tx) => {
+    return await writeAs(context.db, caller, async (tx) => {
       const photos = await lockedPhotos(tx, organizationId, propertyId);
       if (photos.length >= MAX_PHOTOS) {
         throw Errors.conflict(`A listing holds at most ${MAX_PHOTOS} photos; delete one first`, {
@@ -174,14 +172,15 @@ export async function uploadPhoto(
 /** Changes a photo's caption or alt text (null clears). 404 for an unknown photo. */
 export async function updatePhoto(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   propertyId: string,
   photoId: string,
   changes: { caption?: string | null; altText?: string | null },
-  actor: Actor,
 ): Promise<PhotoView> {
   requireListingId(propertyId);
-  return inTenantOrganization(db, organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
+  return writeAs(db, caller, async (tx) => {
     const photos = await lockedPhotos(tx, organizationId, propertyId);
     const found = findPhoto(photos, photoId);
     if (!found) throw Errors.notFound('Photo', photoId);
@@ -197,13 +196,14 @@ export async function updatePhoto(
 /** Puts the photos in the order given: exactly the listing's photo ids, each once (400 otherwise). */
 export async function reorderPhotos(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   propertyId: string,
   photoIds: readonly string[],
-  actor: Actor,
 ): Promise<PhotoView[]> {
   requireListingId(propertyId);
-  return inTenantOrganization(db, organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
+  return writeAs(db, caller, async (tx) => {
     const photos = await lockedPhotos(tx, organizationId, propertyId);
     const current = new Map(
       photoViews(photos).map((view, index) => [view.id, photos[index] as PropertyPhoto]),
@@ -231,13 +231,14 @@ export async function reorderPhotos(
 /** Removes a photo from the listing; an uploaded photo's files are deleted once that committed. */
 export async function deletePhoto(
   context: Pick<PhotoContext, 'db' | 'storage' | 'log'>,
-  organizationId: string,
+  caller: Caller,
   propertyId: string,
   photoId: string,
-  actor: Actor,
 ): Promise<{ id: string; deleted: true }> {
   requireListingId(propertyId);
-  const removed = await inTenantOrganization(context.db, organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
+  const removed = await writeAs(context.db, caller, async (tx) => {
     const photos = await lockedPhotos(tx, organizationId, propertyId);
     const found = findPhoto(photos, photoId);
     if (!found) throw Errors.notFound('Photo', photoId);
@@ -265,11 +266,12 @@ export function photoFiles(settings: StorageSettings, db: Database, log: PhotoCo
  */
 export async function sweepListingFiles(
   context: Pick<PhotoContext, 'db' | 'storage' | 'log'>,
-  organizationId: string,
+  caller: Caller,
   propertyId: string,
 ): Promise<void> {
+  const organizationId = caller.organization.id;
   try {
-    await inTenantOrganization(context.db, organizationId, async (tx) => {
+    await writeAs(context.db, caller, async (tx) => {
       const photos = isId(propertyId, 'prop')
         ? await lockPropertyPhotos(tx, organizationId, propertyId)
         : null;

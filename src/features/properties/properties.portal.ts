@@ -1,5 +1,6 @@
 // The portal's reads of properties: the listing with its filters and sorts, featured, detail, facets.
 import type { Database } from '../../db/database.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import {
   countedPageMeta,
@@ -9,6 +10,7 @@ import {
   type ListMeta,
 } from '../../platform/http/pagination.ts';
 import { isId } from '../../platform/ids/ids.ts';
+import { readAs } from '../../platform/tenancy/caller-tx.ts';
 import {
   AMENITIES,
   amenityFlag,
@@ -89,20 +91,21 @@ function portalSort(query: PortalListQuery): portalStore.PortalSort {
  */
 export async function searchPortalProperties(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   query: PortalListQuery,
   served?: string,
 ): Promise<{ data: PortalProperty[]; meta: ListMeta }> {
+  const organizationId = caller.organization.id;
   const view = (row: PortalPropertyWithAgent) => toPortalProperty(row, served);
   const filter = portalFilter(query);
   const request = listRequest(query, { list: 'portal.properties', organizationId, defaultPageSize: 12 });
   if (request.mode === 'cursor') {
-    const rows = await db.readTx(organizationId, (tx) =>
+    const rows = await readAs(db, caller, (tx) =>
       portalStore.listPortalPropertiesByUpdatedAt(tx, organizationId, filter, request),
     );
     return cursorPage(rows, request, view);
   }
-  const { items, total } = await db.readTx(organizationId, (tx) =>
+  const { items, total } = await readAs(db, caller, (tx) =>
     portalStore.listPortalProperties(tx, organizationId, filter, portalSort(query), request),
   );
   return { data: items.map(view), meta: countedPageMeta(total, request, items.length) };
@@ -111,15 +114,15 @@ export async function searchPortalProperties(
 /** Featured published properties, newest first. */
 export async function listFeaturedProperties(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   query: { page?: number; pageSize?: number },
   served?: string,
 ) {
   const page = pageRequest(query, 12);
-  const { items, total } = await db.readTx(organizationId, (tx) =>
+  const { items, total } = await readAs(db, caller, (tx) =>
     portalStore.listPortalProperties(
       tx,
-      organizationId,
+      caller.organization.id,
       { featured: true },
       { by: 'createdAt', order: 'desc' },
       page,
@@ -132,22 +135,17 @@ export async function listFeaturedProperties(
 }
 
 /** One published property; 404 when unknown, unpublished or of another agency (one message for all). */
-export async function getPortalProperty(
-  db: Database,
-  organizationId: string,
-  propertyId: string,
-  served?: string,
-) {
+export async function getPortalProperty(db: Database, caller: Caller, propertyId: string, served?: string) {
   const found = isId(propertyId, 'prop')
-    ? await db.readTx(organizationId, (tx) => portalStore.findPortalProperty(tx, organizationId, propertyId))
+    ? await readAs(db, caller, (tx) => portalStore.findPortalProperty(tx, caller.organization.id, propertyId))
     : null;
   if (!found) throw Errors.notFound('Property', propertyId);
   return toPortalProperty(found, served);
 }
 
 /** Facets of the published stock, to build a search form from what the agency actually has. */
-export async function portalFilters(db: Database, organizationId: string): Promise<PortalFilters> {
-  const rows = await db.readTx(organizationId, (tx) => portalStore.portalFacets(tx, organizationId));
+export async function portalFilters(db: Database, caller: Caller): Promise<PortalFilters> {
+  const rows = await readAs(db, caller, (tx) => portalStore.portalFacets(tx, caller.organization.id));
   const filters: PortalFilters = {
     total: 0,
     transactionTypes: [],

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { servedLanguage } from '../../platform/http/languages.ts';
-import { CURSOR_MODE_DESCRIPTION } from '../../platform/http/pagination.ts';
+import { CURSOR_MODE_DESCRIPTION, pageOnly } from '../../platform/http/pagination.ts';
 import { ANY_KEY } from '../../platform/http/route-config.ts';
 import type { StorageSettings } from '../../platform/storage/open-storage.ts';
 import { OrganizationIdParamsSchema, DeletedResponseSchema } from '../../platform/http/schemas.ts';
@@ -24,7 +24,7 @@ import {
   UpdatePropertyBodySchema,
   type PortalListQuery,
 } from './properties.schema.ts';
-import * as properties from './properties.service.ts';
+import { getListing, listListings } from './properties.listings.ts';
 import { photoFiles, sweepListingFiles } from './properties.photos.ts';
 import * as writes from './properties.writes.ts';
 import * as portal from './properties.portal.ts';
@@ -74,7 +74,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database; config:
     async (request, reply) =>
       portal.searchPortalProperties(
         db,
-        callerOf(request).organization.id,
+        callerOf(request),
         request.query as PortalListQuery,
         answerLanguage(request, reply),
       ),
@@ -98,12 +98,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database; config:
       },
     },
     async (request, reply) =>
-      portal.listFeaturedProperties(
-        db,
-        callerOf(request).organization.id,
-        request.query,
-        answerLanguage(request, reply),
-      ),
+      portal.listFeaturedProperties(db, callerOf(request), request.query, answerLanguage(request, reply)),
   );
 
   app.get(
@@ -126,7 +121,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database; config:
     async (request, reply) => {
       const data = await portal.getPortalProperty(
         db,
-        callerOf(request).organization.id,
+        callerOf(request),
         request.params.id,
         answerLanguage(request, reply),
       );
@@ -150,7 +145,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database; config:
         response: { 200: PortalFiltersResponseSchema },
       },
     },
-    async (request) => ({ data: await portal.portalFilters(db, callerOf(request).organization.id) }),
+    async (request) => ({ data: await portal.portalFilters(db, callerOf(request)) }),
   );
 
   app.post(
@@ -174,7 +169,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database; config:
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ data: await writes.createProperty(db, request.params.orgId, request.body) }),
+      reply.code(201).send({ data: await writes.createProperty(db, callerOf(request), request.body) }),
   );
 
   app.get(
@@ -195,7 +190,8 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database; config:
         response: { 200: AdminPropertyListResponseSchema },
       },
     },
-    async (request) => properties.listAdminProperties(db, request.params.orgId, request.query),
+    // GET /v1/listings's service: the back office's filters are a subset of its own, in page mode.
+    async (request) => pageOnly(await listListings(db, callerOf(request), request.query)),
   );
 
   app.get(
@@ -214,9 +210,7 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database; config:
         response: { 200: AdminPropertyResponseSchema },
       },
     },
-    async (request) => ({
-      data: await properties.getAdminProperty(db, request.params.orgId, request.params.propertyId),
-    }),
+    async (request) => ({ data: await getListing(db, callerOf(request), request.params.propertyId) }),
   );
 
   app.patch(
@@ -238,11 +232,11 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database; config:
       },
     },
     async (request) => {
-      const { orgId, propertyId } = request.params;
-      const property = await writes.updateProperty(db, orgId, propertyId, request.body);
+      const caller = callerOf(request);
+      const property = await writes.updateProperty(db, caller, request.params.propertyId, request.body);
       // Uploaded photos the new list left out lose their files (decision 0233).
       if (request.body.photos !== undefined) {
-        await sweepListingFiles(photoFiles(config, db, request.log), orgId, property.id);
+        await sweepListingFiles(photoFiles(config, db, request.log), caller, property.id);
       }
       return { data: property };
     },
@@ -265,9 +259,9 @@ export const propertiesRoutes: FastifyPluginAsyncTypebox<{ db: Database; config:
       },
     },
     async (request) => {
-      const { orgId, propertyId } = request.params;
-      const deleted = await writes.deleteProperty(db, orgId, propertyId);
-      await sweepListingFiles(photoFiles(config, db, request.log), orgId, deleted.id);
+      const caller = callerOf(request);
+      const deleted = await writes.deleteProperty(db, caller, request.params.propertyId);
+      await sweepListingFiles(photoFiles(config, db, request.log), caller, deleted.id);
       return { data: deleted };
     },
   );

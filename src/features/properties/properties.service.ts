@@ -1,13 +1,10 @@
-import type { Database, Tx } from '../../db/database.ts';
+import type { Tx } from '../../db/database.ts';
 import type { PropertyRow, PropertyTranslations } from '../../db/schema.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import { countedPageMeta, pageRequest } from '../../platform/http/pagination.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import { fold } from '../../platform/text/fold.ts';
-import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
 import {
   AMENITIES,
-  type AdminListPropertiesQuery,
   type AdminProperty,
   type Amenity,
   type CreatePropertyBody,
@@ -251,8 +248,11 @@ export function writableOf(p: PropertyRow): CreatePropertyBody {
   };
 }
 
-/** The back-office view's row, or 404 (malformed, unknown or another organization's id); `lock` for a change. */
-export async function loadAdminProperty(
+/**
+ * A listing (a property in the back-office view, whatever its status) inside the caller's transaction,
+ * or 404 for a malformed, unknown or another organization's id; `lock` for a change.
+ */
+export async function loadListing(
   tx: Tx,
   organizationId: string,
   propertyId: string,
@@ -263,26 +263,6 @@ export async function loadAdminProperty(
     : null;
   if (!found) throw Errors.notFound('Property', propertyId);
   return found;
-}
-
-/** One property, back-office view. */
-export async function getAdminProperty(db: Database, organizationId: string, propertyId: string) {
-  return inTenantOrganization(db, organizationId, async (tx) => {
-    return toAdminProperty(await loadAdminProperty(tx, organizationId, propertyId));
-  });
-}
-
-/** The organization's properties, newest first, with back-office filters. */
-export async function listAdminProperties(
-  db: Database,
-  organizationId: string,
-  query: AdminListPropertiesQuery,
-) {
-  const page = pageRequest(query);
-  const { items, total } = await inTenantOrganization(db, organizationId, async (tx) => {
-    return store.listProperties(tx, organizationId, query, page);
-  });
-  return { data: items.map(toAdminProperty), meta: countedPageMeta(total, page, items.length) };
 }
 
 /**

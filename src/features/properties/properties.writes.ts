@@ -2,12 +2,13 @@
 // with its events, its history (property_changes) and its lifecycle rules (properties.lifecycle.ts).
 import type { Database, Tx } from '../../db/database.ts';
 import type { PropertyRow } from '../../db/schema.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { tombstoneOf } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
-import { inTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { isAgentOf } from '../agents/index.ts';
 import { insertPropertyChanges, type NewPropertyChange } from './properties.changes.store.ts';
 import {
@@ -27,16 +28,13 @@ import type {
 } from './properties.schema.ts';
 import {
   eventProperty,
-  loadAdminProperty,
+  loadListing,
   propertyColumns,
   toAdminProperty,
   writableOf,
 } from './properties.service.ts';
 import { photosToStore } from './properties.photos.rules.ts';
 import * as store from './properties.store.ts';
-
-/** Back-office changes are recorded with a SYSTEM actor (the operator). */
-export const OPERATOR: Actor = { kind: 'SYSTEM', userId: null };
 
 /**
  * The history rows and events of a write: a PRICE row when the price or currency changed (or at
@@ -106,14 +104,18 @@ function codeConflict(code: string | undefined) {
   };
 }
 
-/** Creates a property (back office); 409 DUPLICATE when its code is taken, 400 for an unknown agent. */
+/**
+ * Creates a property, recorded as the caller's (SYSTEM for the back office, API for a key); 409
+ * DUPLICATE when its code is taken, 400 for an unknown agent.
+ */
 export async function createProperty(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   body: CreatePropertyBody,
-  actor: Actor = OPERATOR,
 ): Promise<AdminProperty> {
-  return inTenantOrganization(db, organizationId, async (tx, organization) => {
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
+  return writeAs(db, caller, async (tx, organization) => {
     await checkAgent(tx, organizationId, body.agentId);
     checkStatusFits(body.status ?? 'ACTIVE', body.transactionType);
     // A new listing has no photos to keep: an `id` in `photos` is a 400, upload fields are dropped.
@@ -135,23 +137,27 @@ export async function createProperty(
       actor,
     });
     await recordPropertyChanges(tx, null, row, actor);
-    return toAdminProperty(await loadAdminProperty(tx, organizationId, row.id));
+    return toAdminProperty(await loadListing(tx, organizationId, row.id));
   });
 }
 
-/** Changes some fields of a property; derived columns follow. 404 outside the organization. */
+/**
+ * Changes some fields of a property, recorded as the caller's; derived columns follow. 404 outside
+ * the organization.
+ */
 export async function updateProperty(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   propertyId: string,
   body: UpdatePropertyBody,
-  actor: Actor = OPERATOR,
 ): Promise<AdminProperty> {
-  return inTenantOrganization(
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
+  return writeAs(
     db,
-    organizationId,
+    caller,
     async (tx, organization) => {
-      const current = await loadAdminProperty(tx, organizationId, propertyId, { lock: true });
+      const current = await loadListing(tx, organizationId, propertyId, { lock: true });
       if (body.agentId !== undefined) await checkAgent(tx, organizationId, body.agentId);
       const merged = { ...writableOf(current.property), ...body } as CreatePropertyBody;
       // A new visibility starts from its default precision, and `approximateLocation` alone sets it.
@@ -180,20 +186,21 @@ export async function updateProperty(
       });
       await recordPropertyChanges(tx, current.property, row, actor);
       await recordPortalRemoval(tx, current.property, row, actor);
-      return toAdminProperty(await loadAdminProperty(tx, organizationId, propertyId));
+      return toAdminProperty(await loadListing(tx, organizationId, propertyId));
     },
     codeConflict(body.code),
   );
 }
 
-/** Deletes a property; its leads and appointments keep their history without it. */
+/** Deletes a property, recorded as the caller's; its leads and appointments keep their history without it. */
 export async function deleteProperty(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   propertyId: string,
-  actor: Actor = OPERATOR,
 ): Promise<{ id: string; deleted: true }> {
-  return inTenantOrganization(db, organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
+  return writeAs(db, caller, async (tx) => {
     const row = isId(propertyId, 'prop') ? await store.deleteProperty(tx, organizationId, propertyId) : null;
     if (!row) throw Errors.notFound('Property', propertyId);
     await recordEvent(tx, {

@@ -8,5 +8,5 @@ export { importProperties } from './property-import.service.ts';
 /** The property-import feature's manifest (src/features.ts lists it). */
 export const propertyImportFeature = defineFeature({
   name: 'property-import',
-  adminRoutes: [propertiesImportRoutes],
+  routes: [propertiesImportRoutes],
 });

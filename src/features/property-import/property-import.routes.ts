@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
+import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { OrganizationIdParamsSchema } from '../../platform/http/schemas.ts';
 import { ImportPropertiesBodySchema, ImportResultResponseSchema } from './property-import.schema.ts';
 import { importProperties } from './property-import.service.ts';
@@ -26,7 +27,7 @@ export const propertiesImportRoutes: FastifyPluginAsyncTypebox<{ db: Database }>
       },
     },
     async (request) => ({
-      data: await importProperties(db, request.params.orgId, request.body.rows, {
+      data: await importProperties(db, callerOf(request), request.body.rows, {
         dryRun: request.body.dryRun,
       }),
     }),

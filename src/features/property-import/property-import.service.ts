@@ -3,10 +3,11 @@ import { Compile } from 'typebox/compile';
 import type { Validator } from 'typebox/compile';
 import type { Database } from '../../db/database.ts';
 import type { PropertyRow } from '../../db/schema.ts';
-import { AppError, Errors } from '../../platform/errors/errors.ts';
+import { actorOf, type Caller } from '../../platform/auth/caller.ts';
+import { AppError } from '../../platform/errors/errors.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { isId, newId } from '../../platform/ids/ids.ts';
-import { requireTenantOrganization } from '../../platform/tenancy/tenant-organization.ts';
+import { writeAs } from '../../platform/tenancy/caller-tx.ts';
 import type { ImportResult, ImportRowError } from './property-import.schema.ts';
 import * as store from './property-import.store.ts';
 import {
@@ -17,7 +18,6 @@ import {
   propertiesSchemas,
   propertyColumns,
   type PropertyColumns,
-  OPERATOR,
   PropertyCreated,
   type PropertyStatus,
   PropertyUpdated,
@@ -203,16 +203,17 @@ function changedFields(current: PropertyRow, next: PropertyColumns): string[] {
  * Bulk upsert by `code` (back office and `agency-crm import properties`): every row is checked on
  * its own (schema, agent of the organization, code not repeated in the batch) and fails alone with
  * its index and field; the good ones are created, replaced, or left alone when identical, in one
- * statement and one transaction with a `property.created`/`property.updated` event each.
+ * statement and one transaction with a `property.created`/`property.updated` event each, recorded
+ * as the caller's (the operator's: SYSTEM).
  */
 export async function importProperties(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   rows: readonly unknown[],
   options: { dryRun?: boolean } = {},
 ): Promise<ImportResult> {
-  // A malformed id must be a 404 before it reaches the tenant transaction (which refuses it).
-  if (!isId(organizationId, 'org')) throw Errors.notFound('Organization', organizationId);
+  const organizationId = caller.organization.id;
+  const actor = actorOf(caller);
   const dryRun = options.dryRun ?? false;
   const errors: ImportRowError[] = [];
   const failedRows = new Set<number>();
@@ -245,8 +246,7 @@ export async function importProperties(
     valid.push({ index, body });
   });
 
-  const counts = await db.tenantTx(organizationId, async (tx) => {
-    const organization = await requireTenantOrganization(tx, organizationId);
+  const counts = await writeAs(db, caller, async (tx, organization) => {
     const agentIds = [
       ...new Set(valid.map((v) => v.body.agentId).filter((id): id is string => typeof id === 'string')),
     ];
@@ -322,16 +322,16 @@ export async function importProperties(
       await recordEvent(
         tx,
         inserted
-          ? { type: PropertyCreated.type, data: { property: eventProperty(row) }, actor: OPERATOR }
+          ? { type: PropertyCreated.type, data: { property: eventProperty(row) }, actor }
           : {
               type: PropertyUpdated.type,
               data: { property: eventProperty(row), changes: changes.get(row.code) ?? COMPARED_FIELDS },
-              actor: OPERATOR,
+              actor,
             },
       );
       const before = existing.get(row.code);
-      await recordPropertyChanges(tx, inserted ? null : (before ?? null), row, OPERATOR);
-      if (!inserted && before) await recordPortalRemoval(tx, before, row, OPERATOR);
+      await recordPropertyChanges(tx, inserted ? null : (before ?? null), row, actor);
+      if (!inserted && before) await recordPortalRemoval(tx, before, row, actor);
     }
     return { created, updated: written.length - created, unchanged };
   });

@@ -17,7 +17,7 @@ const DEFAULT_REQUEST_LOG_RETENTION_DAYS = 7;
 export const requestLogsFeature = defineFeature({
   name: 'request-logs',
   schemas: requestLogsSchemas,
-  adminRoutes: [requestLogsAdminRoutes],
+  routes: [requestLogsAdminRoutes],
   jobs: ({ db, config }: JobContext) => [
     {
       // Lines past their retention, oldest first, in batches.

@@ -77,8 +77,7 @@ export const resoRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { d
         response: { 200: ResoPropertyListSchema },
       },
     },
-    async (request) =>
-      listResoProperties(db, callerOf(request).organization.id, request.query, originOf(request)),
+    async (request) => listResoProperties(db, callerOf(request), request.query, originOf(request)),
   );
 
   app.get(
@@ -101,12 +100,6 @@ export const resoRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { d
       },
     },
     async (request) =>
-      getResoProperty(
-        db,
-        callerOf(request).organization.id,
-        request.params.ListingKey,
-        request.query,
-        originOf(request),
-      ),
+      getResoProperty(db, callerOf(request), request.params.ListingKey, request.query, originOf(request)),
   );
 };

@@ -1,6 +1,8 @@
 // RESO Web API's Property resource over the agency's listings (docs/reso.md, decision 0234): every
 // status, exact location, in RESO Data Dictionary 2.0 names, with the OData options replication uses.
 import { COUNT_LIMIT, type Database } from '../../db/database.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
+import { readAs } from '../../platform/tenancy/caller-tx.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import { selectFields, toResoProperty, type ResoField, type ResoRecord } from './reso.mapping.ts';
@@ -38,10 +40,11 @@ function nextLinkOf(origin: string, query: ResoListQuery, skiptoken: string): st
  */
 export async function listResoProperties(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   query: ResoListQuery,
   origin: string,
 ): Promise<ResoPropertyList> {
+  const organizationId = caller.organization.id;
   const filter = query.$filter === undefined ? null : parseFilter(query.$filter);
   const order = query.$orderby === undefined ? DEFAULT_ORDER : parseOrderBy(query.$orderby);
   const select = query.$select === undefined ? null : parseSelect(query.$select);
@@ -52,7 +55,7 @@ export async function listResoProperties(
   const after = query.$skiptoken === undefined ? undefined : openSkiptoken(query.$skiptoken, seal);
   const top = query.$top ?? DEFAULT_TOP;
   const count = query.$count === true;
-  const { rows, total } = await db.readTx(organizationId, (tx) =>
+  const { rows, total } = await readAs(db, caller, (tx) =>
     store.listResoRows(tx, organizationId, {
       filter,
       order,
@@ -84,14 +87,14 @@ export async function listResoProperties(
 /** GET /v1/reso/Property('{ListingKey}'): one listing; 404 when unknown or another organization's. */
 export async function getResoProperty(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   listingKey: string,
   query: ResoGetQuery,
   origin: string,
 ): Promise<ResoPropertyEntity> {
   const select = query.$select === undefined ? null : parseSelect(query.$select);
   const row = isId(listingKey, 'prop')
-    ? await db.readTx(organizationId, (tx) => store.findResoRow(tx, organizationId, listingKey))
+    ? await readAs(db, caller, (tx) => store.findResoRow(tx, caller.organization.id, listingKey))
     : null;
   if (!row) throw Errors.notFound('Property', listingKey);
   const record: Partial<ResoRecord> = selectFields(toResoProperty(row), select);

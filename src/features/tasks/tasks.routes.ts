@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { CURSOR_MODE_DESCRIPTION } from '../../platform/http/pagination.ts';
-import { defineOperation, mountOperations, type OperationMount } from '../../platform/http/operation.ts';
+import { adminMount, defineOperation, keyMount, mountOperations } from '../../platform/http/operation.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { DeletedResponseSchema } from '../../platform/http/schemas.ts';
 import {
@@ -14,21 +14,11 @@ import {
 } from './tasks.schema.ts';
 import * as tasks from './tasks.service.ts';
 
-const ADMIN: OperationMount = { on: 'admin', tags: ['Admin: tasks'] };
+const ADMIN = adminMount(['Admin: tasks']);
 const TAGS = ['Tasks'];
-const READ: OperationMount = {
-  on: 'v1',
-  auth: { scope: 'tasks:read', keyTypes: SECRET_KEYS, write: false },
-  tags: TAGS,
-  credential: 'Secret or read-only secret key with `tasks:read`.',
-};
+const READ = keyMount({ scope: 'tasks:read', keyTypes: SECRET_KEYS, write: false }, TAGS);
 // Changing the agents' to-do list is support-approved, like contact writes (decision 0195).
-const WRITE: OperationMount = {
-  on: 'v1',
-  auth: { scope: 'tasks:write', keyTypes: ['secret'], write: true, accessLevel: 3 },
-  tags: TAGS,
-  credential: 'Secret key with `tasks:write` (access level 3).',
-};
+const WRITE = keyMount({ scope: 'tasks:write', keyTypes: ['secret'], write: true, accessLevel: 3 }, TAGS);
 const NOT_FOUND = '404 when the id is malformed, unknown or of another organization.';
 
 const CREATE_DESCRIPTION =

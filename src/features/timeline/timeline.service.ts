@@ -3,6 +3,7 @@ import type { Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { pageMeta, pageRequest } from '../../platform/http/pagination.ts';
 import { isId } from '../../platform/ids/ids.ts';
+import { readAs } from '../../platform/tenancy/caller-tx.ts';
 import { findContactInTx } from '../contacts/index.ts';
 import type { TimelineItem, TimelineQuery } from './timeline.schema.ts';
 import * as store from './timeline.store.ts';
@@ -14,7 +15,7 @@ import * as store from './timeline.store.ts';
 export async function contactTimeline(db: Database, caller: Caller, contactId: string, query: TimelineQuery) {
   const organizationId = caller.organization.id;
   const page = pageRequest(query);
-  return db.readTx(organizationId, async (tx) => {
+  return readAs(db, caller, async (tx) => {
     const contact = isId(contactId, 'ct') ? await findContactInTx(tx, organizationId, contactId) : null;
     if (!contact) throw Errors.notFound('Contact', contactId);
     const { rows, total } = await store.timelinePage(tx, organizationId, contactId, {

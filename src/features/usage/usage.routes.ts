@@ -96,12 +96,7 @@ export const usageRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       },
     },
     async (request) => ({
-      data: await usage.getContactUsage(
-        db,
-        callerOf(request).organization.id,
-        request.params.id,
-        request.query,
-      ),
+      data: await usage.getContactUsage(db, callerOf(request), request.params.id, request.query),
     }),
   );
 };

@@ -1,5 +1,6 @@
 import type { Database, Tx } from '../../db/database.ts';
 import type { Caller } from '../../platform/auth/caller.ts';
+import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { eachItem, itemErrorOf, itemPath, validateItem } from '../../platform/http/batch.ts';
 import { isId } from '../../platform/ids/ids.ts';
@@ -108,9 +109,7 @@ export async function recordUsageEvent(
   const prepared = prepareUsageEvent(body, now, 'body');
   if (prepared.identity === null) return null;
   const organizationId = caller.organization.id;
-  const [owner] = await db.tenantTx(organizationId, (tx) =>
-    appendUsageEvents(tx, organizationId, [prepared]),
-  );
+  const [owner] = await writeAs(db, caller, (tx) => appendUsageEvents(tx, organizationId, [prepared]));
   return owner ?? null;
 }
 
@@ -137,7 +136,7 @@ export async function recordUsageBatch(
   const accepted = outcomes.flatMap((outcome) => (outcome.error ? [] : [outcome.value]));
   const organizationId = caller.organization.id;
   if (accepted.some((prepared) => prepared.identity !== null)) {
-    await db.tenantTx(organizationId, (tx) => appendUsageEvents(tx, organizationId, accepted));
+    await writeAs(db, caller, (tx) => appendUsageEvents(tx, organizationId, accepted));
   }
   return {
     accepted: accepted.length,
@@ -159,7 +158,7 @@ const DEFAULT_USAGE_DAYS = 30;
  */
 export async function getContactUsage(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   contactId: string,
   query: ContactUsageQuery,
   now = Date.now(),
@@ -167,7 +166,8 @@ export async function getContactUsage(
   const range = dayRange(query, { defaultDays: DEFAULT_USAGE_DAYS, maxDays: MAX_USAGE_DAYS }, now);
   if (!isId(contactId, 'ct')) throw Errors.notFound('Contact', contactId);
 
-  const rows = await db.tenantTx(organizationId, async (tx) => {
+  const organizationId = caller.organization.id;
+  const rows = await readAs(db, caller, async (tx) => {
     if ((await findContactInTx(tx, organizationId, contactId)) === null)
       throw Errors.notFound('Contact', contactId);
     return store.listUsageDaily(tx, organizationId, contactId, range);

@@ -1,5 +1,7 @@
 // What the developer console shows of an endpoint beyond the v1 answers (issue 22): the signing
 // secret on demand, one delivery with the exact body it POSTs, and each endpoint's last 24 hours.
+import { writeAs } from '../../platform/tenancy/caller-tx.ts';
+import type { Caller } from '../../platform/auth/caller.ts';
 import type { Database } from '../../db/database.ts';
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import { Errors } from '../../platform/errors/errors.ts';
@@ -14,8 +16,9 @@ import * as store from './webhooks.store.ts';
 export const STATS_WINDOW_HOURS = 24;
 
 /** The current signing secret in clear (and until when the previous one still signs). */
-export async function revealSecret(db: Database, secrets: SecretBox, organizationId: string, id: string) {
-  return db.tenantTx(organizationId, async (tx) => {
+export async function revealSecret(db: Database, secrets: SecretBox, caller: Caller, id: string) {
+  const organizationId = caller.organization.id;
+  return writeAs(db, caller, async (tx) => {
     const row = await loadSubscription(tx, organizationId, id);
     const overlap = row.previousSecretExpiresAt && row.previousSecretExpiresAt > new Date();
     return {
@@ -30,8 +33,9 @@ export async function revealSecret(db: Database, secrets: SecretBox, organizatio
  * One delivery with every attempt, and the request body each attempt POSTed: the event's envelope,
  * serialized as the worker does (the same bytes on every attempt; after an erasure, the rewritten event).
  */
-export async function deliveryDetail(db: Database, organizationId: string, deliveryId: string) {
-  return db.tenantTx(organizationId, async (tx) => {
+export async function deliveryDetail(db: Database, caller: Caller, deliveryId: string) {
+  const organizationId = caller.organization.id;
+  return writeAs(db, caller, async (tx) => {
     const found = isId(deliveryId, 'whd')
       ? await inspectStore.deliveryWithEvent(tx, organizationId, deliveryId)
       : null;
@@ -60,11 +64,12 @@ export interface EndpointStats {
 /** Each subscription's attempts of the last 24 hours: success rate and latency (p50, p95). One query. */
 export async function endpointStats(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   subscriptionIds: string[],
 ): Promise<EndpointStats[]> {
+  const organizationId = caller.organization.id;
   const since = new Date(Date.now() - STATS_WINDOW_HOURS * 3_600_000);
-  const rows = await db.tenantTx(organizationId, (tx) =>
+  const rows = await writeAs(db, caller, (tx) =>
     inspectStore.attemptFigures(tx, organizationId, subscriptionIds, since),
   );
   const bySubscription = new Map(rows.map((row) => [row.subscription_id, row]));

@@ -44,7 +44,6 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
     allowPrivate: context.config.webhookAllowPrivateUrls,
     lookup: context.lookup,
   };
-  const orgOf = (request: Parameters<typeof callerOf>[0]) => callerOf(request).organization.id;
 
   app.post(
     '/v1/webhooks',
@@ -87,7 +86,7 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
         response: { 200: WebhookListResponseSchema },
       },
     },
-    async (request) => webhooks.listSubscriptions(db, orgOf(request), request.query),
+    async (request) => webhooks.listSubscriptions(db, callerOf(request), request.query),
   );
 
   app.get(
@@ -126,7 +125,7 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
         response: { 200: WebhookResponseSchema },
       },
     },
-    async (request) => ({ data: await webhooks.getSubscription(db, orgOf(request), request.params.id) }),
+    async (request) => ({ data: await webhooks.getSubscription(db, callerOf(request), request.params.id) }),
   );
 
   app.patch(
@@ -237,7 +236,7 @@ export const webhooksRoutes: FeaturePlugin = async (app, context) => {
         response: { 200: DeliveryListResponseSchema },
       },
     },
-    async (request) => webhooks.listDeliveries(db, orgOf(request), request.params.id, request.query),
+    async (request) => webhooks.listDeliveries(db, callerOf(request), request.params.id, request.query),
   );
 
   app.post(

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { writeAs } from '../../platform/tenancy/caller-tx.ts';
 import type { Database, Tx } from '../../db/database.ts';
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookSubscriptionRow } from '../../db/schema.ts';
 import type { Caller } from '../../platform/auth/caller.ts';
@@ -109,7 +110,7 @@ export async function createSubscription(
   const organizationId = caller.organization.id;
   // The schema (WebhookEventTypePattern) checked the patterns against the catalog.
   const url = await checkWebhookUrl(body.url, policy);
-  return db.tenantTx(organizationId, async (tx) => {
+  return writeAs(db, caller, async (tx) => {
     // Serialises concurrent creations of one organization, so the cap holds.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('webhooks:' || ${organizationId}))`);
     if ((await store.countSubscriptions(tx, organizationId)) >= MAX_SUBSCRIPTIONS) {
@@ -143,20 +144,20 @@ export async function createSubscription(
 
 export async function listSubscriptions(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   query: { page?: number; pageSize?: number },
 ): Promise<{ data: WebhookSubscription[]; meta: PageMeta }> {
+  const organizationId = caller.organization.id;
   const page = pageRequest(query);
-  return db.tenantTx(organizationId, async (tx) => {
+  return writeAs(db, caller, async (tx) => {
     const { items, total } = await store.listSubscriptions(tx, organizationId, page);
     return { data: items.map(toSubscription), meta: pageMeta(total, page) };
   });
 }
 
-export async function getSubscription(db: Database, organizationId: string, id: string) {
-  return db.tenantTx(organizationId, async (tx) =>
-    toSubscription(await loadSubscription(tx, organizationId, id)),
-  );
+export async function getSubscription(db: Database, caller: Caller, id: string) {
+  const organizationId = caller.organization.id;
+  return writeAs(db, caller, async (tx) => toSubscription(await loadSubscription(tx, organizationId, id)));
 }
 
 /** PATCH: url (checked again), patterns, description, enabled (true clears the service's reason). */
@@ -169,7 +170,7 @@ export async function updateSubscription(
 ): Promise<WebhookSubscription> {
   const organizationId = caller.organization.id;
   const url = body.url === undefined ? undefined : await checkWebhookUrl(body.url, policy);
-  return db.tenantTx(organizationId, async (tx) => {
+  return writeAs(db, caller, async (tx) => {
     await loadSubscription(tx, organizationId, id, true);
     const changes: Partial<store.NewSubscription> = {};
     if (url !== undefined) changes.url = url;
@@ -194,7 +195,7 @@ export async function updateSubscription(
 /** DELETE: the subscription and its delivery log go; queued deliveries are not sent. */
 export async function deleteSubscription(db: Database, caller: Caller, id: string) {
   const organizationId = caller.organization.id;
-  return db.tenantTx(organizationId, async (tx) => {
+  return writeAs(db, caller, async (tx) => {
     const row = await loadSubscription(tx, organizationId, id, true);
     await store.deleteSubscription(tx, organizationId, id);
     // Recorded after the delete: the event is not queued for the subscription it is about.
@@ -219,7 +220,7 @@ export async function rotateSecret(
   overlapHours = ROTATION_OVERLAP_HOURS,
 ): Promise<WebhookSubscriptionWithSecret> {
   const organizationId = caller.organization.id;
-  return db.tenantTx(organizationId, async (tx) => {
+  return writeAs(db, caller, async (tx) => {
     const current = await loadSubscription(tx, organizationId, id, true);
     const context = secretContext(id);
     const secret = newWebhookSecret();
@@ -250,7 +251,7 @@ export async function sendTestEvent(
   id: string,
 ): Promise<{ eventId: string; deliveryId: string }> {
   const organizationId = caller.organization.id;
-  return db.tenantTx(organizationId, async (tx) => {
+  return writeAs(db, caller, async (tx) => {
     const row = await loadSubscription(tx, organizationId, id);
     if (!row.enabled) throw Errors.duplicate('This webhook subscription is disabled: enable it first');
     const event = await recordEvent(tx, {
@@ -266,12 +267,13 @@ export async function sendTestEvent(
 
 export async function listDeliveries(
   db: Database,
-  organizationId: string,
+  caller: Caller,
   subscriptionId: string,
   query: ListDeliveriesQuery,
 ): Promise<{ data: WebhookDelivery[]; meta: PageMeta }> {
+  const organizationId = caller.organization.id;
   const page = pageRequest(query);
-  return db.tenantTx(organizationId, async (tx) => {
+  return writeAs(db, caller, async (tx) => {
     await loadSubscription(tx, organizationId, subscriptionId);
     const filter: store.DeliveryFilter = { status: query.status, type: query.type };
     if (query.since !== undefined) filter.since = new Date(query.since);
@@ -300,7 +302,7 @@ export async function retryDelivery(
   deliveryId: string,
 ): Promise<WebhookDelivery> {
   const organizationId = caller.organization.id;
-  return db.tenantTx(organizationId, async (tx) => {
+  return writeAs(db, caller, async (tx) => {
     const row = isId(deliveryId, 'whd') ? await store.findDelivery(tx, organizationId, deliveryId) : null;
     if (!row) throw Errors.notFound('Webhook delivery', deliveryId);
     if (row.status === 'PENDING') throw Errors.duplicate('This delivery is already queued');
@@ -331,7 +333,7 @@ export async function recoverDeliveries(
   since: string,
 ): Promise<{ requeued: number; retried: number; added: number; hasMore: boolean }> {
   const organizationId = caller.organization.id;
-  return db.tenantTx(organizationId, async (tx) => {
+  return writeAs(db, caller, async (tx) => {
     const subscription = await loadSubscription(tx, organizationId, subscriptionId);
     if (!subscription.enabled)
       throw Errors.duplicate('This webhook subscription is disabled: enable it first');
@@ -363,7 +365,7 @@ export async function sample(db: Database, caller: Caller, type: string) {
   const definition = eventCatalog.get(type);
   if (!definition) throw Errors.notFound('Event type', type);
   const organizationId = caller.organization.id;
-  const last = await db.tenantTx(organizationId, (tx) => store.lastEventOfType(tx, organizationId, type));
+  const last = await writeAs(db, caller, (tx) => store.lastEventOfType(tx, organizationId, type));
   if (last?.sequence != null) {
     return {
       data: envelopeOf({ ...last, sequence: last.sequence }),
@@ -386,8 +388,9 @@ export async function sample(db: Database, caller: Caller, type: string) {
 }
 
 /** The endpoints an event of the organization was delivered to, and how each delivery stands (404 otherwise). */
-export async function eventDeliveries(db: Database, organizationId: string, eventId: string) {
-  return db.tenantTx(organizationId, async (tx) => {
+export async function eventDeliveries(db: Database, caller: Caller, eventId: string) {
+  const organizationId = caller.organization.id;
+  return writeAs(db, caller, async (tx) => {
     if (!isId(eventId, 'evt') || !(await store.isEventOf(tx, organizationId, eventId)))
       throw Errors.notFound('Event', eventId);
     return { data: await store.deliveriesOfEvent(tx, organizationId, eventId) };

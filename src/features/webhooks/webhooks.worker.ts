@@ -240,6 +240,7 @@ export class DeliveryWorker {
   async deliver(delivery: queue.ClaimedDelivery): Promise<void> {
     if (!delivery.enabled) {
       deliveryMetrics.completed.inc({ status: 'FAILED' });
+      // eslint-disable-next-line no-restricted-syntax -- the delivery worker: the claimed delivery's organization, no request caller.
       await this.db.tenantTx(delivery.organizationId, (tx) =>
         queue.completeClaim(tx, delivery, {
           status: 'FAILED',
@@ -306,6 +307,7 @@ export class DeliveryWorker {
       lastError: outcome.error ?? `HTTP ${outcome.statusCode}`,
       lastStatusCode: outcome.statusCode,
     };
+    // eslint-disable-next-line no-restricted-syntax -- the delivery worker: the claimed delivery's organization, no request caller.
     await this.db.tenantTx(delivery.organizationId, async (tx) => {
       if (!(await queue.completeClaim(tx, delivery, result))) return;
       const subscription = await queue.markFailing(tx, delivery.subscriptionId);
@@ -353,6 +355,7 @@ export class DeliveryWorker {
     countAttempt('not_sent', 0);
     if (!retry) deliveryMetrics.completed.inc({ status: 'FAILED' });
     const message = `not sent: cannot open the signing secret: ${error.message}`;
+    // eslint-disable-next-line no-restricted-syntax -- the delivery worker: the claimed delivery's organization, no request caller.
     await this.db.tenantTx(delivery.organizationId, (tx) =>
       queue.completeClaim(tx, delivery, {
         status: retry ? 'PENDING' : 'FAILED',

@@ -82,6 +82,18 @@ export interface Caller {
   grants: { scopes: readonly Scope[]; accessLevel: 1 | 2 | 3 };
 }
 
+/**
+ * The same caller on its organization's test twin, or back on the live organization (`organizationId`
+ * must be one of the two: a twin shares its live organization's state, so nothing else changes).
+ */
+export function inMode(caller: Caller, organizationId: string, livemode: boolean): Caller {
+  return {
+    ...caller,
+    mode: livemode ? 'live' : 'test',
+    organization: { ...caller.organization, id: organizationId, livemode },
+  };
+}
+
 /** The actor of events caused through an API key: kind API, and the key's agent when bound to one. */
 export function actorOf(caller: Caller): Actor {
   return caller.actor ?? { kind: 'API', userId: caller.agentId };

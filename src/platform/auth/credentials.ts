@@ -36,12 +36,8 @@ export interface TokenCredentialResolver {
 /** The admin bearer token's actor: the operator's own back office. */
 export const OPERATOR_ACTOR: Actor = { kind: 'SYSTEM', userId: null };
 
-/** The operator as the maker of credentials (an admin route naming no organization): grants anything. */
-export const OPERATOR_GRANTOR = {
-  credential: 'operator',
-  grants: { scopes: SCOPES, accessLevel: 3 },
-  actor: OPERATOR_ACTOR,
-} as const satisfies Pick<Caller, 'credential' | 'grants' | 'actor'>;
+/** What the operator may grant: anything (it is who approves scopes and levels). */
+const OPERATOR_GRANTS: Caller['grants'] = { scopes: SCOPES, accessLevel: 3 };
 
 /**
  * Refuses a caller whose organization cannot act: inactive (403) for every credential, read-only
@@ -86,7 +82,7 @@ function staffCaller(
 
 /** The operator acting on one organization (an admin route under /organizations/{orgId}/). */
 export function operatorCaller(organization: CallerOrganization): Caller {
-  return staffCaller('operator', 'operator', organization, OPERATOR_ACTOR, OPERATOR_GRANTOR.grants);
+  return staffCaller('operator', 'operator', organization, OPERATOR_ACTOR, OPERATOR_GRANTS);
 }
 
 /**

@@ -63,10 +63,8 @@ export interface FeatureManifest {
   name: string;
   /** Named (`$id`) schemas its routes reference, in the order the OpenAPI document lists them. */
   schemas?: readonly TSchema[];
-  /** Public routes: v1, hooks, pages. */
+  /** Its routes on every surface (v1, admin, console, hooks, pages): the credential each takes is in its config. */
   routes?: readonly FeaturePlugin[];
-  /** Operator routes under /admin/v1. */
-  adminRoutes?: readonly FeaturePlugin[];
   /**
    * The URL credentials the feature issues (a feed, a calendar, a visitor's link): the auth hook
    * resolves a route's `:token` with them, then checks the organization as for any credential.

@@ -2,6 +2,7 @@ import { Type, type Static, type TObject, type TSchema } from '@fastify/type-pro
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import { callerOf } from '../auth/auth.plugin.ts';
 import type { Caller } from '../auth/caller.ts';
+import type { RouteAuth } from './route-config.ts';
 
 /**
  * Where an operation is offered, and to which credential (decision 0241). An operation is declared once
@@ -12,8 +13,32 @@ import type { Caller } from '../auth/caller.ts';
  *   `admin.` + the operation's id.
  */
 export type OperationMount =
-  | { on: 'v1'; auth: NonNullable<FastifyContextConfig['auth']>; tags: readonly string[]; credential: string }
+  | { on: 'v1'; auth: RouteAuth; tags: readonly string[]; credential?: string }
   | { on: 'admin'; tags: readonly string[]; credential?: string };
+
+/** A v1 mount for API keys: the description's first sentence names the key it takes. */
+export const keyMount = (auth: RouteAuth, tags: readonly string[]): OperationMount => ({
+  on: 'v1',
+  auth,
+  tags,
+});
+/** The operator's mount under /admin/v1/organizations/{orgId}. */
+export const adminMount = (tags: readonly string[]): OperationMount => ({ on: 'admin', tags });
+
+/** The sentence that names the key a route takes: "Secret key with `deals:write`, access level 3." */
+export function keySentence(auth: RouteAuth): string {
+  const types = auth.keyTypes;
+  const who = types.includes('publishable')
+    ? types.length === 1
+      ? 'Publishable key'
+      : 'Any key'
+    : types.includes('read_only_secret') && !auth.write
+      ? 'Secret or read-only secret key'
+      : 'Secret key';
+  const scope = auth.scope === null ? '' : ` with \`${auth.scope}\``;
+  const level = (auth.accessLevel ?? 1) > 1 ? `, access level ${auth.accessLevel}` : '';
+  return `${who}${scope}${level}.`;
+}
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 
@@ -76,7 +101,8 @@ export function mountOperations(app: FastifyInstance, operations: readonly Opera
   for (const operation of operations) {
     for (const mount of operation.mounts) {
       const admin = mount.on === 'admin';
-      const credential = mount.credential ?? (admin ? 'Admin bearer token.' : '');
+      const credential =
+        mount.credential ?? (mount.on === 'admin' ? 'Admin bearer token.' : keySentence(mount.auth));
       app.route({
         method: operation.method,
         url: admin ? `/admin/v1/organizations/:orgId${operation.path}` : `/v1${operation.path}`,

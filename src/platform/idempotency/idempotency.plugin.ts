@@ -65,6 +65,7 @@ export function registerIdempotency(app: FastifyInstance, db: Database, secrets:
     const fingerprint = fingerprintOf(request.method, request.url, request.body);
     let outcome;
     try {
+      // eslint-disable-next-line no-restricted-syntax -- the edge's own record, scoped by the auth hook to the caller's organization or the operator's scope.
       outcome = await db.tenantTx(organizationId, (tx) =>
         claimIdempotencyKey(tx, organizationId, key, fingerprint),
       );
@@ -106,6 +107,7 @@ export function registerIdempotency(app: FastifyInstance, db: Database, secrets:
     request.idempotencyClaim = null;
     const status = reply.statusCode;
     try {
+      // eslint-disable-next-line no-restricted-syntax -- the edge's own record, scoped by the auth hook to the caller's organization or the operator's scope.
       await db.tenantTx(claim.organizationId, (tx) =>
         shouldStore(status) && typeof payload === 'string'
           ? completeIdempotencyKey(

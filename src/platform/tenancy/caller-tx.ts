@@ -1,6 +1,7 @@
 import type { Database, Tx } from '../../db/database.ts';
 import type { Caller, CallerOrganization } from '../auth/caller.ts';
-import { conflictOf, type ConflictMessages } from './tenant-organization.ts';
+import { databaseError, EXCLUSION_VIOLATION, UNIQUE_VIOLATION } from '../../db/errors.ts';
+import { Errors } from '../errors/errors.ts';
 
 /**
  * The tenant transactions of a request, opened from its caller only (decision 0241): the organization
@@ -32,4 +33,21 @@ export async function writeAs<T>(
   } catch (error) {
     throw conflictOf(error, conflicts) ?? error;
   }
+}
+
+/**
+ * Constraint name -> the 409 DUPLICATE message of a unique or exclusion violation: a parallel write
+ * committed the same value between a transaction's own check and its commit.
+ */
+export type ConflictMessages = Readonly<Record<string, string>>;
+
+/** The 409 DUPLICATE a unique or exclusion violation of a constraint in `conflicts` stands for. */
+export function conflictOf(error: unknown, conflicts: ConflictMessages): Error | null {
+  const failure = databaseError(error);
+  if (failure?.code !== UNIQUE_VIOLATION && failure?.code !== EXCLUSION_VIOLATION) return null;
+  const message =
+    failure.constraint !== null && Object.hasOwn(conflicts, failure.constraint)
+      ? conflicts[failure.constraint]
+      : undefined;
+  return message === undefined ? null : Errors.duplicate(message);
 }

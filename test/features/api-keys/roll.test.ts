@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '../../../src/db/schema.ts';
+import { operatorCallerOf } from '../../../src/platform/auth/credentials.ts';
 import { DEFAULT_SECRET_SCOPES } from '../../../src/platform/auth/scopes.ts';
 import { rollApiKey, updateApiKey } from '../../../src/features/api-keys/index.ts';
 import { createAgent, createApiKey, createOrganization } from '../../helpers/factories.ts';
@@ -215,11 +216,13 @@ describe('grantor parameter (the developer console records its own actor)', () =
     const key = await createApiKey(app, org.id, { type: 'secret' });
     const deps = { db: await testDatabase(), verifier: { invalidate() {} } };
     const actor = { kind: 'CONSOLE', userId: 'cs_session_1' } as const;
+    // A console session's caller on the key's organization: its actor names the session.
     const grantor = {
-      credential: 'console',
-      grants: { scopes: DEFAULT_SECRET_SCOPES, accessLevel: 1 },
+      ...(await operatorCallerOf(deps.db, org.id)),
+      credential: 'console' as const,
+      grants: { scopes: DEFAULT_SECRET_SCOPES, accessLevel: 1 as const },
       actor,
-    } as const;
+    };
     const rolled = await rollApiKey(deps, grantor, key.id, { overlapHours: 1 });
     await updateApiKey(deps, grantor, rolled.key.id, { status: 'deactivated' });
     const recorded = (await keyEvents(org.id)).filter((entry) => entry.actor.kind === 'CONSOLE');

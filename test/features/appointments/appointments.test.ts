@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAppointments } from '../../../src/features/appointments/appointments.read.ts';
+import { operatorCallerOf } from '../../../src/platform/auth/credentials.ts';
 import { eventCatalog } from '../../../src/platform/events/catalog.ts';
 import { pageRequest } from '../../../src/platform/http/pagination.ts';
 import {
@@ -582,22 +583,26 @@ describe('GET /v1/appointments', () => {
   it('offers the MCP read service: a date range by agent and status, soonest first', async () => {
     const db = await testDatabase();
     const page = pageRequest({ pageSize: 10 });
+    const [caller, otherCaller] = [
+      await operatorCallerOf(db, org.org.id),
+      await operatorCallerOf(db, other.org.id),
+    ];
     const march = await listAppointments(
       db,
-      org.org.id,
+      caller,
       { from: '2031-03-01', to: new Date('2031-04-01T00:00:00Z') },
       page,
     );
     expect(names(march)).toEqual(['mar1', 'mar1b', 'mar2']);
     expect(march.meta.total).toBe(3);
-    const ofA = await listAppointments(db, org.org.id, { agentId: agents.a, status: 'SCHEDULED' }, page);
+    const ofA = await listAppointments(db, caller, { agentId: agents.a, status: 'SCHEDULED' }, page);
     expect(names(ofA)).toEqual(['mar2']);
     expect(
-      (await listAppointments(db, other.org.id, {}, page)).data.every(
+      (await listAppointments(db, otherCaller, {}, page)).data.every(
         (a) => !Object.values(ids).includes(a.id),
       ),
     ).toBe(true);
-    await expect(listAppointments(db, org.org.id, { from: '2031-02-30' }, page)).rejects.toMatchObject({
+    await expect(listAppointments(db, caller, { from: '2031-02-30' }, page)).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       message: expect.stringContaining('from'),
     });

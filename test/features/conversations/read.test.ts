@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRecentMessages } from '../../../src/features/conversations/conversations.service.ts';
+import { operatorCallerOf } from '../../../src/platform/auth/credentials.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 import { createMessagingAgency, inbound, nextPhone, send, type MessagingAgency } from './support.ts';
@@ -168,9 +169,10 @@ describe('GET /v1/conversations and GET /v1/conversations/{contactId}/messages',
 
   it("gives the MCP tools a contact's recent messages (listRecentMessages)", async () => {
     const db = await testDatabase();
-    const recent = await listRecentMessages(db, agency.orgId, open, 2);
+    const recent = await listRecentMessages(db, await operatorCallerOf(db, agency.orgId), open, 2);
     expect(recent.map((m) => m.body)).toEqual(['Answer 3', 'Question 3']);
-    await expect(listRecentMessages(db, other.orgId, open, 5)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const theirs = await operatorCallerOf(db, other.orgId);
+    await expect(listRecentMessages(db, theirs, open, 5)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
 

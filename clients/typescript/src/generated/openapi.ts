@@ -81,7 +81,7 @@ export interface paths {
     };
     /**
      * List the agency's appointments
-     * @description Filters combine with AND: `from` (startsAt at or after) and `to` (startsAt strictly before) take a date (its midnight UTC) or a date-time; `agentId`, `contactId`, `status`, `type`. Sorted by startsAt, soonest first, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     * @description Secret or read-only secret key with `appointments:read`. Filters combine with AND: `from` (startsAt at or after) and `to` (startsAt strictly before) take a date (its midnight UTC) or a date-time; `agentId`, `contactId`, `status`, `type`. Sorted by startsAt, soonest first, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      */
     get: operations['appointments.list'];
     put?: never;
@@ -367,7 +367,7 @@ export interface paths {
     put?: never;
     /**
      * Create or update many contacts
-     * @description Creates or updates 1-100 contacts in one request. Each item is the body of POST /v1/contacts (`ContactBatchItem`) and names a contact of the organization by `externalId` (the oldest holding it), else by phone (any format), else by email (any case): no match creates one (source API by default), a match is changed like a PATCH with the fields sent. Items run in order, each in its own savepoint of one transaction, with its own event (`contact.created`, or `contact.updated` naming the changed fields): a later item sees what an earlier one wrote, so two items naming the same person create it once and then update it. An item that changes nothing is `unchanged` and records no event. An invalid item (schema, phone, owner) or a duplicate phone or email of another contact gets `status: error` with the error POST /v1/contacts would answer, fields named `body.contacts[i].…`; nothing of it is written and the other items still are. The answer is 200 whatever the items did; a body that is not `{contacts: [objects]}` with 1-100 items is a 400. Rate limits: one request against `key`, and one write per 10 items (rounded up; 100 items = 10 writes) against `key-writes` and `organization-writes`, all or none (429 when not that many are left). Send an `Idempotency-Key` to retry safely: it covers the whole batch.
+     * @description Secret key with `contacts:write`, access level 3. Creates or updates 1-100 contacts in one request. Each item is the body of POST /v1/contacts (`ContactBatchItem`) and names a contact of the organization by `externalId` (the oldest holding it), else by phone (any format), else by email (any case): no match creates one (source API by default), a match is changed like a PATCH with the fields sent. Items run in order, each in its own savepoint of one transaction, with its own event (`contact.created`, or `contact.updated` naming the changed fields): a later item sees what an earlier one wrote, so two items naming the same person create it once and then update it. An item that changes nothing is `unchanged` and records no event. An invalid item (schema, phone, owner) or a duplicate phone or email of another contact gets `status: error` with the error POST /v1/contacts would answer, fields named `body.contacts[i].…`; nothing of it is written and the other items still are. The answer is 200 whatever the items did; a body that is not `{contacts: [objects]}` with 1-100 items is a 400. Rate limits: one request against `key`, and one write per 10 items (rounded up; 100 items = 10 writes) against `key-writes` and `organization-writes`, all or none (429 when not that many are left). Send an `Idempotency-Key` to retry safely: it covers the whole batch.
      */
     post: operations['contacts.batch'];
     delete?: never;
@@ -425,13 +425,13 @@ export interface paths {
     };
     /**
      * Search the contacts
-     * @description Every filter is optional and they combine with AND. `q` matches case- and accent-insensitive substrings of name, email and phone (a phone-like `q` matches the digits of the E.164 number: `612 345` finds +34612345678). `createdAfter` is inclusive, `createdBefore` strict; a date means its start in UTC. Sorted by createdAt (newest first) unless `sortBy` says otherwise. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     * @description Secret or read-only secret key with `contacts:read`. Every filter is optional and they combine with AND. `q` matches case- and accent-insensitive substrings of name, email and phone (a phone-like `q` matches the digits of the E.164 number: `612 345` finds +34612345678). `createdAfter` is inclusive, `createdBefore` strict; a date means its start in UTC. Sorted by createdAt (newest first) unless `sortBy` says otherwise. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      */
     get: operations['contacts.list'];
     put?: never;
     /**
      * Create a contact
-     * @description The phone is stored in E.164 (read in the organization's default country without `+`). 409 DUPLICATE when another contact has the same phone (in any format) or email (in any case): `error.existingId` names it. Records `contact.created`. Source defaults to API. Send an `Idempotency-Key` to retry safely.
+     * @description Secret key with `contacts:write`, access level 3. The phone is stored in E.164 (read in the organization's default country without `+`). 409 DUPLICATE when another contact has the same phone (in any format) or email (in any case): `error.existingId` names it. Records `contact.created`. Source defaults to API (OTHER in the back office). Send an `Idempotency-Key` to retry safely.
      */
     post: operations['contacts.create'];
     delete?: never;
@@ -463,7 +463,7 @@ export interface paths {
     head?: never;
     /**
      * Change a contact
-     * @description Only the fields sent change; null clears a nullable field; `tags` replaces the list. A new phone or email is checked like on create (409 naming the other contact). Records `contact.updated` with the names of the fields that changed; a request that changes nothing answers 200 and records no event.
+     * @description Secret key with `contacts:write`, access level 3. Only the fields sent change; null clears a nullable field; `tags` replaces the list. A new phone or email is checked like on create (409 naming the other contact). Records `contact.updated` with the names of the fields that changed; a request that changes nothing answers 200 and records no event.
      */
     patch: operations['contacts.update'];
     trace?: never;
@@ -477,7 +477,7 @@ export interface paths {
     };
     /**
      * Export everything held about a contact
-     * @description Data-subject access (GDPR art. 15): every record held about the person, by place, as one JSON document read in one transaction. Secret or read-only secret key with `contacts:read`. 404 for a contact of another organization.
+     * @description Secret or read-only secret key with `contacts:read`. Data-subject access (GDPR art. 15): every record held about the person, by place, as one JSON document read in one transaction. 404 for a contact of another organization.
      */
     get: operations['contacts.export'];
     put?: never;
@@ -581,7 +581,7 @@ export interface paths {
     };
     /**
      * A contact's conversation state
-     * @description Answers for any contact of the organization, also before the first message (`id` null, window never opened), so a client can check `canSendFreeForm` before it sends.
+     * @description Secret or read-only secret key with `conversations:read`. Answers for any contact of the organization, also before the first message (`id` null, window never opened), so a client can check `canSendFreeForm` before it sends. 404 when the contact is not the organization's (in the back office, also when the organization is unknown).
      */
     get: operations['conversations.get'];
     put?: never;
@@ -601,7 +601,7 @@ export interface paths {
     };
     /**
      * List conversations with their messaging state
-     * @description One item per contact who has exchanged messages, the most recent first: the last message, who handles it (`mode`), what the API may send now (`messagingMode`, `canSendFreeForm`) and when the service window closes (`windowExpiresAt`).
+     * @description Secret or read-only secret key with `conversations:read`. One item per contact who has exchanged messages, the most recent first: the last message, who handles it (`mode`), what the API may send now (`messagingMode`, `canSendFreeForm`) and when the service window closes (`windowExpiresAt`).
      */
     get: operations['conversations.list'];
     put?: never;
@@ -627,7 +627,7 @@ export interface paths {
     put?: never;
     /**
      * Send a message to a contact
-     * @description Send free text (`body`) while the 24-hour service window is open, or an APPROVED template (`templateId`, `variables`) at any time. The mode is resolved in this order: BLOCKED (the contact opted out, the number is blocked or the contact has no phone), HUMAN_AGENT_ONLY (a person has taken the conversation over), FREE_FORM (the contact wrote less than 24 hours ago), TEMPLATE_ONLY. When the message cannot be sent: 409 CONFLICT with `error.reason` (the mode) and, for TEMPLATE_ONLY, `error.windowExpiresAt` (the end of the last window; null if the contact never wrote). A template that is not APPROVED is a 409 too (reason TEMPLATE_ONLY on a closed window, FREE_FORM on an open one). A missing or unknown template variable is a 400 naming it. 404 when the organization has no active messaging number. 502 MESSAGING_ERROR when the messaging platform fails: the message is kept as FAILED (`error.messageId`), nothing else changes, and the same Idempotency-Key may be retried. The sender (`agentId`, `agent`) is the key's agent when the key is bound to one, otherwise the contact's owner. Records `message.sent`.
+     * @description Secret key with `messages:write`. Send free text (`body`) while the 24-hour service window is open, or an APPROVED template (`templateId`, `variables`) at any time. The mode is resolved in this order: BLOCKED (the contact opted out, the number is blocked or the contact has no phone), HUMAN_AGENT_ONLY (a person has taken the conversation over), FREE_FORM (the contact wrote less than 24 hours ago), TEMPLATE_ONLY. When the message cannot be sent: 409 CONFLICT with `error.reason` (the mode) and, for TEMPLATE_ONLY, `error.windowExpiresAt` (the end of the last window; null if the contact never wrote). A template that is not APPROVED is a 409 too (reason TEMPLATE_ONLY on a closed window, FREE_FORM on an open one). A missing or unknown template variable is a 400 naming it. 404 when the organization has no active messaging number. 502 MESSAGING_ERROR when the messaging platform fails: the message is kept as FAILED (`error.messageId`), nothing else changes, and the same Idempotency-Key may be retried. The sender (`agentId`, `agent`) is the key's agent when the key is bound to one, otherwise the contact's owner. Records `message.sent`.
      */
     post: operations['conversations.messages.send'];
     delete?: never;
@@ -645,13 +645,13 @@ export interface paths {
     };
     /**
      * Search deals
-     * @description Every filter is optional and they combine with AND. Date filters take a date (`2026-03-01`, midnight UTC) or a date-time; `…After` includes the instant, `…Before` excludes it. Default sort: newest first (`expectedCloseDate` sorts soonest first); nulls last; ties by id. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     * @description Secret or read-only secret key with `deals:read`. Every filter is optional and they combine with AND. Date filters take a date (`2026-03-01`, midnight UTC) or a date-time; `…After` includes the instant, `…Before` excludes it. Default sort: newest first (`expectedCloseDate` sorts soonest first); nulls last; ties by id. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      */
     get: operations['deals.list'];
     put?: never;
     /**
      * Create a deal
-     * @description Secret key with `deals:write`, access level 3. Without `stageId` the deal starts in the first OPEN stage of `pipelineId` (default: the default pipeline). Status and probability follow the stage's kind; the code (`DL-000001`) is the next of the organization. The contact, agent, property and stage must be the organization's (400 naming the field). Records `deal.created` (actor API). Send an `Idempotency-Key` to retry safely.
+     * @description Secret key with `deals:write`, access level 3. Without `stageId` the deal starts in the first OPEN stage of `pipelineId` (default: the default pipeline). Status and probability follow the stage's kind; the code (`DL-000001`) is the next of the organization. The contact, agent, property and stage must be the organization's (400 naming the field). Records `deal.created` (actor API through v1, SYSTEM in the back office). Send an `Idempotency-Key` to retry safely.
      */
     post: operations['deals.create'];
     delete?: never;
@@ -676,14 +676,14 @@ export interface paths {
     post?: never;
     /**
      * Delete a deal
-     * @description Deletes the deal for good. Records `deal.deleted` with a tombstone (`{id, deletedAt}`, actor API). 404 for an id of another organization.
+     * @description Secret key with `deals:write`, access level 3. Deletes the deal for good. Records `deal.deleted` with a tombstone (`{id, deletedAt}`, actor API through v1, SYSTEM in the back office). 404 for an id of another organization.
      */
     delete: operations['deals.delete'];
     options?: never;
     head?: never;
     /**
      * Change a deal
-     * @description Only the fields sent change; not its stage (POST /v1/deals/{id}/move). `lostReason` only on a LOST deal. Records `deal.updated` naming the fields sent (actor API). 404 for an id of another organization.
+     * @description Secret key with `deals:write`, access level 3. Only the fields sent change; not its stage (POST /v1/deals/{id}/move). `lostReason` only on a LOST deal. Records `deal.updated` naming the fields sent (actor API through v1, SYSTEM in the back office). 404 for an id of another organization.
      */
     patch: operations['deals.update'];
     trace?: never;
@@ -699,7 +699,7 @@ export interface paths {
     put?: never;
     /**
      * Move a deal to another stage of its pipeline
-     * @description Status follows the stage's kind; probability is the stage's (WON 100, LOST 0); closedAt is set on WON/LOST and cleared on OPEN; `lostReason` is kept only on LOST. `lostReason` is required when the stage is a LOST one. Records `deal.stage_changed`, plus `deal.won` on entering a WON stage or `deal.lost` on a LOST one, each with `deal`, `contact` and `transition` (actor API). Moving to the current stage answers the deal unchanged and records nothing. Send an `Idempotency-Key` to retry safely.
+     * @description Secret key with `deals:write`, access level 3. Status follows the stage's kind; probability is the stage's (WON 100, LOST 0); closedAt is set on WON/LOST and cleared on OPEN; `lostReason` is kept only on LOST. `lostReason` is required when the stage is a LOST one. Records `deal.stage_changed`, plus `deal.won` on entering a WON stage or `deal.lost` on a LOST one, each with `deal`, `contact` and `transition` (actor API). Moving to the current stage answers the deal unchanged and records nothing. Send an `Idempotency-Key` to retry safely.
      */
     post: operations['deals.move'];
     delete?: never;
@@ -1045,7 +1045,7 @@ export interface paths {
     };
     /**
      * Pipelines with their stages in order
-     * @description The default pipeline first, then oldest first. Each stage has a `kind` (OPEN, WON, LOST: the status a deal takes on entering it) and the `probability` a deal takes there.
+     * @description Secret or read-only secret key with `deals:read`. The default pipeline first, then oldest first. Each stage has a `kind` (OPEN, WON, LOST: the status a deal takes on entering it) and the `probability` a deal takes there. Paged: `pageSize` 20 by default, at most 100.
      */
     get: operations['pipelines.list'];
     put?: never;
@@ -1247,7 +1247,7 @@ export interface paths {
     put?: never;
     /**
      * Mark a task done
-     * @description Secret key with `tasks:write` (access level 3). Takes no body. Sets `status: DONE` and `completedAt`, from PENDING or CANCELLED, and records `task.updated` with `changes: ["status"]`. A task already DONE is answered as it is (200, its first `completedAt`), and nothing is recorded. 404 when the id is malformed, unknown or of another organization.
+     * @description Secret key with `tasks:write`, access level 3. Takes no body. Sets `status: DONE` and `completedAt`, from PENDING or CANCELLED, and records `task.updated` with `changes: ["status"]`. A task already DONE is answered as it is (200, its first `completedAt`), and nothing is recorded. 404 when the id is malformed, unknown or of another organization.
      */
     post: operations['tasks.complete'];
     delete?: never;
@@ -1271,7 +1271,7 @@ export interface paths {
     put?: never;
     /**
      * Create a task
-     * @description Secret key with `tasks:write` (access level 3). PENDING TODO unless given. `assigneeId`, `contactId` and `appointmentId` must be the organization's (400 naming the field). Records `task.created`. Send an `Idempotency-Key` to retry safely.
+     * @description Secret key with `tasks:write`, access level 3. PENDING TODO unless given. `assigneeId`, `contactId` and `appointmentId` must be the organization's (400 naming the field). Records `task.created`. Send an `Idempotency-Key` to retry safely.
      */
     post: operations['tasks.create'];
     delete?: never;
@@ -1296,14 +1296,14 @@ export interface paths {
     post?: never;
     /**
      * Delete a task
-     * @description Secret key with `tasks:write` (access level 3). Removes it for good and records `task.deleted` (a tombstone: its id and when). 404 when the id is malformed, unknown or of another organization.
+     * @description Secret key with `tasks:write`, access level 3. Removes it for good and records `task.deleted` (a tombstone: its id and when). 404 when the id is malformed, unknown or of another organization.
      */
     delete: operations['tasks.delete'];
     options?: never;
     head?: never;
     /**
      * Change a task (reassign, reschedule, complete, cancel, reopen)
-     * @description Secret key with `tasks:write` (access level 3). Only the fields sent change. `status: DONE` sets `completedAt` (kept while DONE); any other status clears it. Null clears `description`, `dueAt` and the links. Records `task.updated` naming the fields sent. 404 when the id is malformed, unknown or of another organization.
+     * @description Secret key with `tasks:write`, access level 3. Only the fields sent change. `status: DONE` sets `completedAt` (kept while DONE); any other status clears it. Null clears `description`, `dueAt` and the links. Records `task.updated` naming the fields sent. 404 when the id is malformed, unknown or of another organization.
      */
     patch: operations['tasks.update'];
     trace?: never;
@@ -8189,6 +8189,30 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
       /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
@@ -13652,6 +13676,30 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
       /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
@@ -13881,6 +13929,31 @@ export interface operations {
            *       "error": {
            *         "code": "FORBIDDEN",
            *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -17484,6 +17557,30 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
       /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
       429: {
         headers: {
@@ -17720,6 +17817,31 @@ export interface operations {
            *       "error": {
            *         "code": "FORBIDDEN",
            *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -24950,6 +25072,30 @@ export interface operations {
            *       "error": {
            *         "code": "FORBIDDEN",
            *         "message": "This API key lacks the contacts:read scope",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }

@@ -1024,7 +1024,7 @@ export interface Api {
      *
      * List the agency's appointments
      *
-     * Filters combine with AND: `from` (startsAt at or after) and `to` (startsAt strictly before) take a date (its midnight UTC) or a date-time; `agentId`, `contactId`, `status`, `type`. Sorted by startsAt, soonest first, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     * Secret or read-only secret key with `appointments:read`. Filters combine with AND: `from` (startsAt at or after) and `to` (startsAt strictly before) take a date (its midnight UTC) or a date-time; `agentId`, `contactId`, `status`, `type`. Sorted by startsAt, soonest first, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      *
      * `GET /v1/appointments` (appointments.list)
      */
@@ -1035,7 +1035,7 @@ export interface Api {
     /**
      * List the agency's appointments
      *
-     * Filters combine with AND: `from` (startsAt at or after) and `to` (startsAt strictly before) take a date (its midnight UTC) or a date-time; `agentId`, `contactId`, `status`, `type`. Sorted by startsAt, soonest first, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     * Secret or read-only secret key with `appointments:read`. Filters combine with AND: `from` (startsAt at or after) and `to` (startsAt strictly before) take a date (its midnight UTC) or a date-time; `agentId`, `contactId`, `status`, `type`. Sorted by startsAt, soonest first, unless `sortBy`/`sortOrder` say otherwise. A page past the end answers `data: []` with the true `meta`. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      *
      * `GET /v1/appointments` (appointments.list)
      */
@@ -1208,7 +1208,7 @@ export interface Api {
     /**
      * Create or update many contacts
      *
-     * Creates or updates 1-100 contacts in one request. Each item is the body of POST /v1/contacts (`ContactBatchItem`) and names a contact of the organization by `externalId` (the oldest holding it), else by phone (any format), else by email (any case): no match creates one (source API by default), a match is changed like a PATCH with the fields sent. Items run in order, each in its own savepoint of one transaction, with its own event (`contact.created`, or `contact.updated` naming the changed fields): a later item sees what an earlier one wrote, so two items naming the same person create it once and then update it. An item that changes nothing is `unchanged` and records no event. An invalid item (schema, phone, owner) or a duplicate phone or email of another contact gets `status: error` with the error POST /v1/contacts would answer, fields named `body.contacts[i].…`; nothing of it is written and the other items still are. The answer is 200 whatever the items did; a body that is not `{contacts: [objects]}` with 1-100 items is a 400. Rate limits: one request against `key`, and one write per 10 items (rounded up; 100 items = 10 writes) against `key-writes` and `organization-writes`, all or none (429 when not that many are left). Send an `Idempotency-Key` to retry safely: it covers the whole batch.
+     * Secret key with `contacts:write`, access level 3. Creates or updates 1-100 contacts in one request. Each item is the body of POST /v1/contacts (`ContactBatchItem`) and names a contact of the organization by `externalId` (the oldest holding it), else by phone (any format), else by email (any case): no match creates one (source API by default), a match is changed like a PATCH with the fields sent. Items run in order, each in its own savepoint of one transaction, with its own event (`contact.created`, or `contact.updated` naming the changed fields): a later item sees what an earlier one wrote, so two items naming the same person create it once and then update it. An item that changes nothing is `unchanged` and records no event. An invalid item (schema, phone, owner) or a duplicate phone or email of another contact gets `status: error` with the error POST /v1/contacts would answer, fields named `body.contacts[i].…`; nothing of it is written and the other items still are. The answer is 200 whatever the items did; a body that is not `{contacts: [objects]}` with 1-100 items is a 400. Rate limits: one request against `key`, and one write per 10 items (rounded up; 100 items = 10 writes) against `key-writes` and `organization-writes`, all or none (429 when not that many are left). Send an `Idempotency-Key` to retry safely: it covers the whole batch.
      *
      * `POST /v1/contacts/batch` (contacts.batch)
      */
@@ -1239,7 +1239,7 @@ export interface Api {
     /**
      * Create a contact
      *
-     * The phone is stored in E.164 (read in the organization's default country without `+`). 409 DUPLICATE when another contact has the same phone (in any format) or email (in any case): `error.existingId` names it. Records `contact.created`. Source defaults to API. Send an `Idempotency-Key` to retry safely.
+     * Secret key with `contacts:write`, access level 3. The phone is stored in E.164 (read in the organization's default country without `+`). 409 DUPLICATE when another contact has the same phone (in any format) or email (in any case): `error.existingId` names it. Records `contact.created`. Source defaults to API (OTHER in the back office). Send an `Idempotency-Key` to retry safely.
      *
      * `POST /v1/contacts` (contacts.create)
      */
@@ -1255,7 +1255,7 @@ export interface Api {
     /**
      * Export everything held about a contact
      *
-     * Data-subject access (GDPR art. 15): every record held about the person, by place, as one JSON document read in one transaction. Secret or read-only secret key with `contacts:read`. 404 for a contact of another organization.
+     * Secret or read-only secret key with `contacts:read`. Data-subject access (GDPR art. 15): every record held about the person, by place, as one JSON document read in one transaction. 404 for a contact of another organization.
      *
      * `GET /v1/contacts/{id}/export` (contacts.export)
      */
@@ -1273,7 +1273,7 @@ export interface Api {
      *
      * Search the contacts
      *
-     * Every filter is optional and they combine with AND. `q` matches case- and accent-insensitive substrings of name, email and phone (a phone-like `q` matches the digits of the E.164 number: `612 345` finds +34612345678). `createdAfter` is inclusive, `createdBefore` strict; a date means its start in UTC. Sorted by createdAt (newest first) unless `sortBy` says otherwise. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     * Secret or read-only secret key with `contacts:read`. Every filter is optional and they combine with AND. `q` matches case- and accent-insensitive substrings of name, email and phone (a phone-like `q` matches the digits of the E.164 number: `612 345` finds +34612345678). `createdAfter` is inclusive, `createdBefore` strict; a date means its start in UTC. Sorted by createdAt (newest first) unless `sortBy` says otherwise. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      *
      * `GET /v1/contacts` (contacts.list)
      */
@@ -1281,7 +1281,7 @@ export interface Api {
     /**
      * Search the contacts
      *
-     * Every filter is optional and they combine with AND. `q` matches case- and accent-insensitive substrings of name, email and phone (a phone-like `q` matches the digits of the E.164 number: `612 345` finds +34612345678). `createdAfter` is inclusive, `createdBefore` strict; a date means its start in UTC. Sorted by createdAt (newest first) unless `sortBy` says otherwise. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     * Secret or read-only secret key with `contacts:read`. Every filter is optional and they combine with AND. `q` matches case- and accent-insensitive substrings of name, email and phone (a phone-like `q` matches the digits of the E.164 number: `612 345` finds +34612345678). `createdAfter` is inclusive, `createdBefore` strict; a date means its start in UTC. Sorted by createdAt (newest first) unless `sortBy` says otherwise. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      *
      * `GET /v1/contacts` (contacts.list)
      */
@@ -1341,7 +1341,7 @@ export interface Api {
     /**
      * Change a contact
      *
-     * Only the fields sent change; null clears a nullable field; `tags` replaces the list. A new phone or email is checked like on create (409 naming the other contact). Records `contact.updated` with the names of the fields that changed; a request that changes nothing answers 200 and records no event.
+     * Secret key with `contacts:write`, access level 3. Only the fields sent change; null clears a nullable field; `tags` replaces the list. A new phone or email is checked like on create (409 naming the other contact). Records `contact.updated` with the names of the fields that changed; a request that changes nothing answers 200 and records no event.
      *
      * `PATCH /v1/contacts/{id}` (contacts.update)
      */
@@ -1369,7 +1369,7 @@ export interface Api {
     /**
      * A contact's conversation state
      *
-     * Answers for any contact of the organization, also before the first message (`id` null, window never opened), so a client can check `canSendFreeForm` before it sends.
+     * Secret or read-only secret key with `conversations:read`. Answers for any contact of the organization, also before the first message (`id` null, window never opened), so a client can check `canSendFreeForm` before it sends. 404 when the contact is not the organization's (in the back office, also when the organization is unknown).
      *
      * `GET /v1/conversations/{contactId}` (conversations.get)
      */
@@ -1377,7 +1377,7 @@ export interface Api {
     /**
      * List conversations with their messaging state
      *
-     * One item per contact who has exchanged messages, the most recent first: the last message, who handles it (`mode`), what the API may send now (`messagingMode`, `canSendFreeForm`) and when the service window closes (`windowExpiresAt`).
+     * Secret or read-only secret key with `conversations:read`. One item per contact who has exchanged messages, the most recent first: the last message, who handles it (`mode`), what the API may send now (`messagingMode`, `canSendFreeForm`) and when the service window closes (`windowExpiresAt`).
      *
      * `GET /v1/conversations` (conversations.list)
      */
@@ -1398,7 +1398,7 @@ export interface Api {
       /**
        * Send a message to a contact
        *
-       * Send free text (`body`) while the 24-hour service window is open, or an APPROVED template (`templateId`, `variables`) at any time. The mode is resolved in this order: BLOCKED (the contact opted out, the number is blocked or the contact has no phone), HUMAN_AGENT_ONLY (a person has taken the conversation over), FREE_FORM (the contact wrote less than 24 hours ago), TEMPLATE_ONLY. When the message cannot be sent: 409 CONFLICT with `error.reason` (the mode) and, for TEMPLATE_ONLY, `error.windowExpiresAt` (the end of the last window; null if the contact never wrote). A template that is not APPROVED is a 409 too (reason TEMPLATE_ONLY on a closed window, FREE_FORM on an open one). A missing or unknown template variable is a 400 naming it. 404 when the organization has no active messaging number. 502 MESSAGING_ERROR when the messaging platform fails: the message is kept as FAILED (`error.messageId`), nothing else changes, and the same Idempotency-Key may be retried. The sender (`agentId`, `agent`) is the key's agent when the key is bound to one, otherwise the contact's owner. Records `message.sent`.
+       * Secret key with `messages:write`. Send free text (`body`) while the 24-hour service window is open, or an APPROVED template (`templateId`, `variables`) at any time. The mode is resolved in this order: BLOCKED (the contact opted out, the number is blocked or the contact has no phone), HUMAN_AGENT_ONLY (a person has taken the conversation over), FREE_FORM (the contact wrote less than 24 hours ago), TEMPLATE_ONLY. When the message cannot be sent: 409 CONFLICT with `error.reason` (the mode) and, for TEMPLATE_ONLY, `error.windowExpiresAt` (the end of the last window; null if the contact never wrote). A template that is not APPROVED is a 409 too (reason TEMPLATE_ONLY on a closed window, FREE_FORM on an open one). A missing or unknown template variable is a 400 naming it. 404 when the organization has no active messaging number. 502 MESSAGING_ERROR when the messaging platform fails: the message is kept as FAILED (`error.messageId`), nothing else changes, and the same Idempotency-Key may be retried. The sender (`agentId`, `agent`) is the key's agent when the key is bound to one, otherwise the contact's owner. Records `message.sent`.
        *
        * `POST /v1/conversations/{contactId}/messages` (conversations.messages.send)
        */
@@ -1413,7 +1413,7 @@ export interface Api {
     /**
      * Create a deal
      *
-     * Secret key with `deals:write`, access level 3. Without `stageId` the deal starts in the first OPEN stage of `pipelineId` (default: the default pipeline). Status and probability follow the stage's kind; the code (`DL-000001`) is the next of the organization. The contact, agent, property and stage must be the organization's (400 naming the field). Records `deal.created` (actor API). Send an `Idempotency-Key` to retry safely.
+     * Secret key with `deals:write`, access level 3. Without `stageId` the deal starts in the first OPEN stage of `pipelineId` (default: the default pipeline). Status and probability follow the stage's kind; the code (`DL-000001`) is the next of the organization. The contact, agent, property and stage must be the organization's (400 naming the field). Records `deal.created` (actor API through v1, SYSTEM in the back office). Send an `Idempotency-Key` to retry safely.
      *
      * `POST /v1/deals` (deals.create)
      */
@@ -1421,7 +1421,7 @@ export interface Api {
     /**
      * Delete a deal
      *
-     * Deletes the deal for good. Records `deal.deleted` with a tombstone (`{id, deletedAt}`, actor API). 404 for an id of another organization.
+     * Secret key with `deals:write`, access level 3. Deletes the deal for good. Records `deal.deleted` with a tombstone (`{id, deletedAt}`, actor API through v1, SYSTEM in the back office). 404 for an id of another organization.
      *
      * `DELETE /v1/deals/{id}` (deals.delete)
      */
@@ -1439,7 +1439,7 @@ export interface Api {
      *
      * Search deals
      *
-     * Every filter is optional and they combine with AND. Date filters take a date (`2026-03-01`, midnight UTC) or a date-time; `…After` includes the instant, `…Before` excludes it. Default sort: newest first (`expectedCloseDate` sorts soonest first); nulls last; ties by id. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     * Secret or read-only secret key with `deals:read`. Every filter is optional and they combine with AND. Date filters take a date (`2026-03-01`, midnight UTC) or a date-time; `…After` includes the instant, `…Before` excludes it. Default sort: newest first (`expectedCloseDate` sorts soonest first); nulls last; ties by id. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      *
      * `GET /v1/deals` (deals.list)
      */
@@ -1447,7 +1447,7 @@ export interface Api {
     /**
      * Search deals
      *
-     * Every filter is optional and they combine with AND. Date filters take a date (`2026-03-01`, midnight UTC) or a date-time; `…After` includes the instant, `…Before` excludes it. Default sort: newest first (`expectedCloseDate` sorts soonest first); nulls last; ties by id. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
+     * Secret or read-only secret key with `deals:read`. Every filter is optional and they combine with AND. Date filters take a date (`2026-03-01`, midnight UTC) or a date-time; `…After` includes the instant, `…Before` excludes it. Default sort: newest first (`expectedCloseDate` sorts soonest first); nulls last; ties by id. Incremental sync: with `updatedAfter` (strictly later) or `cursor` the list is in cursor mode. Items come by (updatedAt, id), oldest change first, with every other filter still applied; `meta` is `{pageSize, hasMore, nextCursor}`, and `cursor=<nextCursor>` with the same filters gives the next page (null on the last), however deep, skipping and repeating nothing however the rows change between pages. An item changed during the walk comes again later with its new updatedAt. A malformed cursor, or one issued for other filters, is a 400 naming `cursor`; `page` (other than 1), a `sortBy` other than updatedAt or a `sortOrder` other than asc is a 400 naming that parameter.
      *
      * `GET /v1/deals` (deals.list)
      */
@@ -1455,7 +1455,7 @@ export interface Api {
     /**
      * Move a deal to another stage of its pipeline
      *
-     * Status follows the stage's kind; probability is the stage's (WON 100, LOST 0); closedAt is set on WON/LOST and cleared on OPEN; `lostReason` is kept only on LOST. `lostReason` is required when the stage is a LOST one. Records `deal.stage_changed`, plus `deal.won` on entering a WON stage or `deal.lost` on a LOST one, each with `deal`, `contact` and `transition` (actor API). Moving to the current stage answers the deal unchanged and records nothing. Send an `Idempotency-Key` to retry safely.
+     * Secret key with `deals:write`, access level 3. Status follows the stage's kind; probability is the stage's (WON 100, LOST 0); closedAt is set on WON/LOST and cleared on OPEN; `lostReason` is kept only on LOST. `lostReason` is required when the stage is a LOST one. Records `deal.stage_changed`, plus `deal.won` on entering a WON stage or `deal.lost` on a LOST one, each with `deal`, `contact` and `transition` (actor API). Moving to the current stage answers the deal unchanged and records nothing. Send an `Idempotency-Key` to retry safely.
      *
      * `POST /v1/deals/{id}/move` (deals.move)
      */
@@ -1463,7 +1463,7 @@ export interface Api {
     /**
      * Change a deal
      *
-     * Only the fields sent change; not its stage (POST /v1/deals/{id}/move). `lostReason` only on a LOST deal. Records `deal.updated` naming the fields sent (actor API). 404 for an id of another organization.
+     * Secret key with `deals:write`, access level 3. Only the fields sent change; not its stage (POST /v1/deals/{id}/move). `lostReason` only on a LOST deal. Records `deal.updated` naming the fields sent (actor API through v1, SYSTEM in the back office). 404 for an id of another organization.
      *
      * `PATCH /v1/deals/{id}` (deals.update)
      */
@@ -1724,7 +1724,7 @@ export interface Api {
     /**
      * Pipelines with their stages in order
      *
-     * The default pipeline first, then oldest first. Each stage has a `kind` (OPEN, WON, LOST: the status a deal takes on entering it) and the `probability` a deal takes there.
+     * Secret or read-only secret key with `deals:read`. The default pipeline first, then oldest first. Each stage has a `kind` (OPEN, WON, LOST: the status a deal takes on entering it) and the `probability` a deal takes there. Paged: `pageSize` 20 by default, at most 100.
      *
      * `GET /v1/pipelines` (pipelines.list)
      */
@@ -1849,7 +1849,7 @@ export interface Api {
     /**
      * Mark a task done
      *
-     * Secret key with `tasks:write` (access level 3). Takes no body. Sets `status: DONE` and `completedAt`, from PENDING or CANCELLED, and records `task.updated` with `changes: ["status"]`. A task already DONE is answered as it is (200, its first `completedAt`), and nothing is recorded. 404 when the id is malformed, unknown or of another organization.
+     * Secret key with `tasks:write`, access level 3. Takes no body. Sets `status: DONE` and `completedAt`, from PENDING or CANCELLED, and records `task.updated` with `changes: ["status"]`. A task already DONE is answered as it is (200, its first `completedAt`), and nothing is recorded. 404 when the id is malformed, unknown or of another organization.
      *
      * `POST /v1/tasks/{id}/complete` (tasks.complete)
      */
@@ -1857,7 +1857,7 @@ export interface Api {
     /**
      * Create a task
      *
-     * Secret key with `tasks:write` (access level 3). PENDING TODO unless given. `assigneeId`, `contactId` and `appointmentId` must be the organization's (400 naming the field). Records `task.created`. Send an `Idempotency-Key` to retry safely.
+     * Secret key with `tasks:write`, access level 3. PENDING TODO unless given. `assigneeId`, `contactId` and `appointmentId` must be the organization's (400 naming the field). Records `task.created`. Send an `Idempotency-Key` to retry safely.
      *
      * `POST /v1/tasks` (tasks.create)
      */
@@ -1865,7 +1865,7 @@ export interface Api {
     /**
      * Delete a task
      *
-     * Secret key with `tasks:write` (access level 3). Removes it for good and records `task.deleted` (a tombstone: its id and when). 404 when the id is malformed, unknown or of another organization.
+     * Secret key with `tasks:write`, access level 3. Removes it for good and records `task.deleted` (a tombstone: its id and when). 404 when the id is malformed, unknown or of another organization.
      *
      * `DELETE /v1/tasks/{id}` (tasks.delete)
      */
@@ -1899,7 +1899,7 @@ export interface Api {
     /**
      * Change a task (reassign, reschedule, complete, cancel, reopen)
      *
-     * Secret key with `tasks:write` (access level 3). Only the fields sent change. `status: DONE` sets `completedAt` (kept while DONE); any other status clears it. Null clears `description`, `dueAt` and the links. Records `task.updated` naming the fields sent. 404 when the id is malformed, unknown or of another organization.
+     * Secret key with `tasks:write`, access level 3. Only the fields sent change. `status: DONE` sets `completedAt` (kept while DONE); any other status clears it. Null clears `description`, `dueAt` and the links. Records `task.updated` naming the fields sent. 404 when the id is malformed, unknown or of another organization.
      *
      * `PATCH /v1/tasks/{id}` (tasks.update)
      */
