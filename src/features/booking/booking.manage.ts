@@ -37,6 +37,8 @@ export function visitorLinkCredential(secrets: SecretBox): TokenCredentialResolv
   return {
     kind: 'visitor_link',
     scopes: ['booking:write'],
+    // Per URL: a person or a calendar client polling, never a crawler's pace.
+    limits: { requestsPerMinute: 60, writesPerMinute: 10 },
     actor: VISITOR,
     notFound: () => Errors.notFound('Visit', 'this link'),
     async resolve(token) {

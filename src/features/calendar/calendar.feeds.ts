@@ -87,6 +87,8 @@ export function calendarCredential(db: Database): TokenCredentialResolver {
   return {
     kind: 'calendar',
     scopes: ['appointments:read'],
+    // Per URL: a person or a calendar client polling, never a crawler's pace.
+    limits: { requestsPerMinute: 60, writesPerMinute: 0 },
     actor: { kind: 'API', userId: null },
     notFound: () => Errors.notFound('Calendar', 'this URL'),
     async resolve(token) {

@@ -75,6 +75,8 @@ export function feedCredential(db: Database): TokenCredentialResolver {
   return {
     kind: 'feed',
     scopes: ['portal:read'],
+    // Per URL: a person or a calendar client polling, never a crawler's pace.
+    limits: { requestsPerMinute: 120, writesPerMinute: 0 },
     actor: { kind: 'API', userId: null },
     notFound: () => Errors.notFound('Feed', 'this URL'),
     async resolve(token) {

@@ -216,6 +216,16 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
     }
   });
 
+  /**
+   * A console session's or URL credential's own request limit (its writes are few and come from
+   * people: the organization's write budget is its API keys'), with the usual headers and 429.
+   */
+  async function countRequest(request: FastifyRequest, reply: FastifyReply, caller: Caller) {
+    const state = await deps.limits.consume({ ...keyLimitsOf(caller), write: false });
+    setLimitHeaders(reply, state);
+    request.rateLimit = state;
+  }
+
   const tokenResolvers = new Map(deps.tokenCredentials.map((resolver) => [resolver.kind, resolver]));
 
   // The one hook every request passes: request id header, then the route's credential, turned into
@@ -246,6 +256,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
       request.consoleSession = session;
       request.caller = caller;
       request.idempotencyScope = session.organizationId;
+      await countRequest(request, reply, caller);
       return;
     }
     if (config.credential) {
@@ -259,6 +270,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
       bindLogContext(request.log, { organizationId: caller.organization.id, keyId: caller.keyId });
       request.caller = caller;
       request.idempotencyScope = caller.organization.id;
+      await countRequest(request, reply, caller);
       return;
     }
     const auth = config.auth;

@@ -24,6 +24,16 @@ export const CREDENTIAL_KINDS = [
 ] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
+/** How messages name a credential of each kind. */
+const CREDENTIAL_LABELS: Record<CredentialKind, string> = {
+  api_key: 'API key',
+  operator: 'operator token',
+  console: 'console session',
+  visitor_link: 'visit link',
+  feed: 'feed URL',
+  calendar: 'calendar URL',
+};
+
 /** Credentials that travel in a URL's `:token` path segment; a feature resolves each (manifest `credentials`). */
 export type TokenCredentialKind = Extract<CredentialKind, 'visitor_link' | 'feed' | 'calendar'>;
 
@@ -103,6 +113,7 @@ export function actorOf(caller: Caller): Actor {
 export function keyLimitsOf(caller: Caller): KeyLimits {
   return {
     keyId: caller.keyId,
+    label: caller.credential === 'api_key' ? 'this API key' : `this ${CREDENTIAL_LABELS[caller.credential]}`,
     organizationId: caller.organization.id,
     requestsPerMinute: caller.limits.requestsPerMinute,
     writesPerMinute: caller.keyType === 'read_only_secret' ? 0 : caller.limits.writesPerMinute,

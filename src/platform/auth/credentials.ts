@@ -28,6 +28,8 @@ export interface TokenCredentialResolver {
   resolve(token: string): Promise<TokenCredential | null>;
   /** What a caller holding it may do (documentation, the route matrix). */
   scopes: readonly Scope[];
+  /** Its own rate limits, per credential (a visitor's link, an agent's calendar URL, the feed URLs). */
+  limits: Caller['limits'];
   /** Who the events it causes name. */
   actor: Actor;
   notFound(): AppError;
@@ -54,7 +56,11 @@ export function admitAgent(active: boolean | null): void {
   if (active !== true) throw Errors.forbidden('The agent this credential belongs to is not active');
 }
 
-const NO_LIMITS = { requestsPerMinute: 0, writesPerMinute: 0 };
+/**
+ * The operator's token and a console session are staff credentials: counted like a generous key, so a
+ * runaway script is slowed rather than the database (the organization's write limit still applies).
+ */
+const STAFF_LIMITS: Caller['limits'] = { requestsPerMinute: 1_200, writesPerMinute: 300 };
 
 /** A caller with every scope at level 3 that no key stands for (the operator, a console session). */
 function staffCaller(
@@ -74,7 +80,7 @@ function staffCaller(
     accessLevel: 3,
     agentId: null,
     organization,
-    limits: NO_LIMITS,
+    limits: STAFF_LIMITS,
     actor,
     grants,
   };
@@ -123,7 +129,7 @@ export function tokenCaller(
     accessLevel: 1,
     agentId: credential.agentId,
     organization,
-    limits: NO_LIMITS,
+    limits: resolver.limits,
     actor: resolver.actor,
     grants: { scopes: [], accessLevel: 1 },
   };

@@ -59,9 +59,10 @@ function errorStatuses(
   }
   if (kind === 'admin') statuses.add(401);
   // A console session: missing (401), another origin or no CSRF token, an inactive organization (403).
-  if (kind === 'console') [401, 403].forEach((s) => statuses.add(s));
-  // A URL credential of an inactive organization or agent (403).
-  if (kind === 'token') statuses.add(403);
+  // Its own request limit (429).
+  if (kind === 'console') [401, 403, 429].forEach((s) => statuses.add(s));
+  // A URL credential of an inactive organization or agent (403), its own request limit (429).
+  if (kind === 'token') [403, 429].forEach((s) => statuses.add(s));
   if ((kind === 'console' || kind === 'token') && write) statuses.add(402);
   // A back-office change can clash with a unique code or name; a POST with a reused Idempotency-Key too.
   if ((kind === 'admin' && route.takesBody) || route.idempotent) statuses.add(409);

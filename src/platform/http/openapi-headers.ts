@@ -92,7 +92,8 @@ const RATE_HEADERS = [
 function headersOf(route: RouteEntry, status: string): string[] {
   const names = ['X-Request-Id'];
   if (status === '401') names.push('WWW-Authenticate');
-  else if (route.kind === 'keyed') names.push(...RATE_HEADERS);
+  else if (route.kind === 'keyed' || route.kind === 'console' || route.kind === 'token')
+    names.push(...RATE_HEADERS);
   if (status === '429' || status === '503' || (status === '409' && route.idempotent))
     names.push('Retry-After');
   if (status === '405') names.push('Allow');

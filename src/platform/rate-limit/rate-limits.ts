@@ -33,6 +33,8 @@ export interface RateLimitState {
 /** The limits of one key and its organization (the caller's). */
 export interface KeyLimits {
   keyId: string;
+  /** What the messages call the credential ("this API key" when unset). */
+  label?: string;
   organizationId: string;
   requestsPerMinute: number;
   writesPerMinute: number;
@@ -181,14 +183,20 @@ export class RateLimits {
    */
   async consume(request: ConsumeRequest): Promise<RateLimitState> {
     const { keyId, write } = request;
+    const label = request.label ?? 'this API key';
     const counted: PolicyState[] = [];
     if (write) {
       if (request.writesPerMinute <= 0)
-        throw Errors.rateLimited('This API key may not write', WINDOW_S, 0, 'key-writes');
+        throw Errors.rateLimited(
+          `${label[0]?.toUpperCase()}${label.slice(1)} may not write`,
+          WINDOW_S,
+          0,
+          'key-writes',
+        );
       const writes = await this.limits.consume('key-writes', keyId, request.writesPerMinute, WINDOW_S);
       if (!writes.allowed) {
         throw Errors.rateLimited(
-          `Write limit of ${request.writesPerMinute} per minute exceeded for this API key`,
+          `Write limit of ${request.writesPerMinute} per minute exceeded for ${label}`,
           resetSeconds(writes),
           request.writesPerMinute,
           'key-writes',
@@ -201,7 +209,7 @@ export class RateLimits {
     if (!total.allowed) {
       if (write) await this.limits.refund('key-writes', keyId, request.writesPerMinute, WINDOW_S);
       throw Errors.rateLimited(
-        `Rate limit of ${request.requestsPerMinute} requests per minute exceeded for this API key`,
+        `Rate limit of ${request.requestsPerMinute} requests per minute exceeded for ${label}`,
         resetSeconds(total),
         request.requestsPerMinute,
         'key',
