@@ -303,7 +303,10 @@ CREATE TABLE public.appointment_reminders (
     status text NOT NULL,
     reason text,
     message_id text,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    dedupe_key text,
+    locked_until timestamp with time zone,
+    attempts integer DEFAULT 0 NOT NULL
 );
 
 ALTER TABLE ONLY public.appointment_reminders FORCE ROW LEVEL SECURITY;
@@ -1414,6 +1417,12 @@ CREATE UNIQUE INDEX api_keys_key_hash_key ON public.api_keys USING btree (key_ha
 --
 
 CREATE INDEX api_keys_organization_id_created_at_idx ON public.api_keys USING btree (organization_id, created_at);
+
+--
+-- Name: appointment_reminders_sending_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX appointment_reminders_sending_idx ON public.appointment_reminders USING btree (locked_until) WHERE (status = 'SENDING'::text);
 
 --
 -- Name: appointments_active_starts_at_idx; Type: INDEX; Schema: public; Owner: -

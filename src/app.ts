@@ -115,7 +115,10 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   app.decorate('rateLimits', limits);
   // Shared limits from the first request: a start waits up to 2 s for Redis (decision 0016 otherwise).
   app.addHook('onReady', () => limits.connected(2000));
+  // What the connection layer had to work around (a pooler dropping prepared statements), said once.
+  const stopWarnings = deps.db.onWarning((message) => app.log.warn(message));
   app.addHook('onClose', async () => {
+    stopWarnings();
     await verifier.close();
     await limits.close();
   });

@@ -219,6 +219,8 @@ async function openPglite(dataDir: string, snapshot?: Blob): Promise<Database> {
     },
     poolStats: () => null,
     replicaStatus: () => [],
+    warnings: () => [],
+    onWarning: () => () => undefined,
     async dumpSnapshot() {
       return new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer());
     },

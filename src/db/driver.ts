@@ -53,6 +53,13 @@ export interface Database {
   /** Each read replica's state and lag (DATABASE_READ_URL); empty without replicas. */
   replicaStatus(): ReplicaStatus[];
   /**
+   * What the connection layer had to work around since start, in words an operator can act on (a
+   * pooler that drops prepared statements: decision 0243). `/readyz` shows them.
+   */
+  warnings(): readonly string[];
+  /** Calls `listener` once for each new warning (the app logs it); returns how to stop. */
+  onWarning(listener: (message: string) => void): () => void;
+  /**
    * The embedded database's data directory as an uncompressed tarball (what `pgliteSnapshot` opens):
    * the tests migrate once and start every file from it. PostgreSQL has pg_dump for this and refuses.
    */

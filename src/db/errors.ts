@@ -63,3 +63,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/** 26000 invalid_sql_statement_name, 42P05 duplicate_prepared_statement. */
+const PREPARED_STATEMENT_LOST = new Set(['26000', '42P05']);
+
+/**
+ * A named prepared statement the server does not hold (or holds already under that name): what a
+ * pooler in transaction mode does to a connection's statements when it hands the session on.
+ */
+export function isPreparedStatementLoss(error: unknown): boolean {
+  const code = databaseError(error)?.code;
+  return code !== undefined && PREPARED_STATEMENT_LOST.has(code);
+}

@@ -71,7 +71,7 @@ function asObjects(result: pg.QueryResult, rowMode: 'array' | undefined): pg.Que
 }
 
 /**
- * Wraps one pooled connection. With `prepare`, every Drizzle statement with a text becomes a named
+ * Wraps one pooled connection. While `prepare()` holds, every Drizzle statement with a text becomes a named
  * prepared statement (PostgreSQL parses, rewrites (row-level security included) and, once its plan
  * cache judges it safe, plans a statement once per connection instead of on every call:
  * docs/performance.md); Drizzle builds the same text for the same query shape, so the number of
@@ -83,7 +83,7 @@ function asObjects(result: pg.QueryResult, rowMode: 'array' | undefined): pg.Que
  * per transaction. Otherwise (first use on the connection, preparing off, a value that cannot be a
  * literal) the opening goes alone, just before the statement, as it always did.
  */
-export function serviceConnection(client: pg.PoolClient, prepare: boolean): ServiceConnection {
+export function serviceConnection(client: pg.PoolClient, prepare: () => boolean): ServiceConnection {
   const named = new Set<string>();
   // Looked up at each call (not bound once), so whatever pg.Client.prototype.query is then runs.
   const target = client as unknown as { query: Query };
@@ -99,7 +99,7 @@ export function serviceConnection(client: pg.PoolClient, prepare: boolean): Serv
 
   /** The opening and the statement in one message, or null when the statement cannot ride with it. */
   const together = (pendingOpening: PendingOpening, config: QueryConfig, values: unknown[]) => {
-    if (config.name === undefined || parsed[config.name] !== config.text) return null;
+    if (!prepare() || config.name === undefined || parsed[config.name] !== config.text) return null;
     const literals = values.map(literal);
     if (literals.some((l) => l === null)) return null;
     const execute = `EXECUTE ${pg.escapeIdentifier(config.name)}${literals.length > 0 ? `(${literals.join(', ')})` : ''}`;
@@ -115,7 +115,7 @@ export function serviceConnection(client: pg.PoolClient, prepare: boolean): Serv
 
   const query: Query = async (config, values) => {
     let sent: unknown = config;
-    if (prepare && typeof config === 'object' && config !== null && 'text' in config && !('name' in config && config.name)) {
+    if (prepare() && typeof config === 'object' && config !== null && 'text' in config && !('name' in config && config.name)) {
       const name = statementName(String(config.text));
       if (named.has(name) || named.size < PREPARED_PER_CONNECTION) {
         named.add(name);

@@ -14,7 +14,7 @@ import {
   type TransactionOptions,
   type Tx,
 } from './driver.ts';
-import { databaseError, isDatabaseUnavailable } from './errors.ts';
+import { databaseError, isDatabaseUnavailable, isPreparedStatementLoss } from './errors.ts';
 import { serviceConnection, type ServiceConnection } from './pg-statements.ts';
 import { currentReadProbe } from './read-probe.ts';
 import { ReplicaSet } from './replicas.ts';
@@ -91,6 +91,21 @@ const READ_CONFLICT = '40001';
 
 export function openPostgres(settings: PostgresSettings): Database {
   const pool = openPool(settings, settings.databaseUrl, 'agency-crm', settings.connectMs);
+  // Named prepared statements until the server proves a pooler drops them (decision 0243): then every
+  // connection of this process sends them unnamed, and the operator is told once.
+  const statements = { prepare: settings.preparedStatements };
+  const warnings: string[] = [];
+  const warningListeners: ((message: string) => void)[] = [];
+  const stopPreparing = () => {
+    if (!statements.prepare) return;
+    statements.prepare = false;
+    const message =
+      'The database connection lost a named prepared statement (a pooler in transaction mode, such as ' +
+      'PgBouncer before 1.21, hands connections on between transactions): statements are sent unnamed from ' +
+      'now on. Set DATABASE_PREPARED_STATEMENTS=false for this database to start that way.';
+    warnings.push(message);
+    for (const listener of warningListeners) listener(message);
+  };
   const limits = { statementMs: settings.statementMs, idleInTransactionMs: settings.idleInTransactionMs };
   // One connection wrapper and Drizzle handle per pooled connection object, built once (building a
   // handle parses the schema).
@@ -98,7 +113,7 @@ export function openPostgres(settings: PostgresSettings): Database {
   const wrap = (client: pg.PoolClient) => {
     let found = wrapped.get(client);
     if (!found) {
-      const connection = serviceConnection(client, settings.preparedStatements);
+      const connection = serviceConnection(client, () => statements.prepare);
       found = { connection, handle: drizzleNodePg(connection.driver, { schema }) as unknown as Tx };
       wrapped.set(client, found);
     }
@@ -137,16 +152,32 @@ export function openPostgres(settings: PostgresSettings): Database {
     fn: (tx: Tx) => Promise<T>,
     commit: string,
   ): Promise<{ result: T; committed: unknown }> {
+    try {
+      return await runOnce(on, options, fn, commit);
+    } catch (error) {
+      // The transaction failed whole (rolled back): run it again, once, without named statements.
+      if (!statements.prepare || !isPreparedStatementLoss(error)) throw error;
+      stopPreparing();
+      return runOnce(on, options, fn, commit);
+    }
+  }
+
+  async function runOnce<T>(
+    on: pg.Pool,
+    options: TransactionOptions,
+    fn: (tx: Tx) => Promise<T>,
+    commit: string,
+  ): Promise<{ result: T; committed: unknown }> {
     const probe = options.readOnly ? currentReadProbe() : undefined;
-    const statements = ['BEGIN', ...preludeStatements(options, limits)];
-    if (probe) statements.push(probe.statement);
+    const opening = ['BEGIN', ...preludeStatements(options, limits)];
+    if (probe) opening.push(probe.statement);
     const client = await on.connect();
     const { connection, handle } = wrap(client);
     try {
       // BEGIN, limits, tenant and role (simple protocol: validated literals), with the read probe's
       // statement last when one is active (read-probe.ts).
       connection.defer({
-        statements,
+        statements: opening,
         opened: (results) => probe?.seen((results[results.length - 1]?.rows ?? []) as Record<string, unknown>[]),
       });
       const result = await fn(handle);
@@ -236,6 +267,14 @@ export function openPostgres(settings: PostgresSettings): Database {
       max: settings.poolSize,
     }),
     replicaStatus: () => replicas?.status() ?? [],
+    warnings: () => warnings,
+    onWarning(listener) {
+      warningListeners.push(listener);
+      return () => {
+        const at = warningListeners.indexOf(listener);
+        if (at >= 0) warningListeners.splice(at, 1);
+      };
+    },
     async dumpSnapshot(): Promise<Uint8Array> {
       throw new Error('dumpSnapshot is for the embedded database; use pg_dump for PostgreSQL');
     },

@@ -38,6 +38,35 @@ it.runIf(process.env.TEST_VIA_PGBOUNCER === '1')('this run reaches its databases
   }
 });
 
+/** 12 at a time: contact writes, contact and portal reads, leads, an admin read and /v1/me. */
+async function mixedLoad(app: FastifyInstance, tenant: Tenant, count: number): Promise<number[]> {
+  const statuses: number[] = [];
+  const calls = Array.from({ length: count }, (_, i) => async () => {
+    const kind = i % 6;
+    const response =
+      kind === 0
+        ? await api(app, 'POST', '/v1/contacts', {
+            key: tenant.secret.key,
+            body: { firstName: `Pooled ${i}`, email: `pooled-${i}-${Date.now()}@example.com` },
+          })
+        : kind === 1
+          ? await api(app, 'GET', '/v1/contacts', { key: tenant.secret.key, query: { pageSize: '5' } })
+          : kind === 2
+            ? await api(app, 'GET', '/v1/properties', { key: tenant.publishable.key })
+            : kind === 3
+              ? await api(app, 'POST', '/v1/leads', {
+                  key: tenant.publishable.key,
+                  body: { firstName: `Lead ${i}`, phone: `+3461100${String(1000 + i)}`, message: 'pooled' },
+                })
+              : kind === 4
+                ? await admin(app, 'GET', `/admin/v1/organizations/${tenant.org.id}`)
+                : await api(app, 'GET', '/v1/me', { key: tenant.secret.key });
+    statuses.push(response.statusCode);
+  });
+  for (let i = 0; i < calls.length; i += 12) await Promise.all(calls.slice(i, i + 12).map((call) => call()));
+  return statuses;
+}
+
 describe.skipIf(!run)('behind PgBouncer 1.18 in transaction mode', () => {
   let bouncer: RunningPgbouncer;
   let db: Database;
@@ -140,40 +169,39 @@ describe.skipIf(!run)('behind PgBouncer 1.18 in transaction mode', () => {
     try {
       await subscribe(app, tenant.secret.key, receiver.url('/pooled'), ['contact.created']);
       worker = startWorker(db);
-      const statuses: number[] = [];
-      const calls = Array.from({ length: 120 }, (_, i) => async () => {
-        const kind = i % 6;
-        const response =
-          kind === 0
-            ? await api(app, 'POST', '/v1/contacts', {
-                key: tenant.secret.key,
-                body: { firstName: `Pooled ${i}`, email: `pooled-${i}@example.com` },
-              })
-            : kind === 1
-              ? await api(app, 'GET', '/v1/contacts', { key: tenant.secret.key, query: { pageSize: '5' } })
-              : kind === 2
-                ? await api(app, 'GET', '/v1/properties', { key: tenant.publishable.key })
-                : kind === 3
-                  ? await api(app, 'POST', '/v1/leads', {
-                      key: tenant.publishable.key,
-                      body: { firstName: `Lead ${i}`, phone: `+3461100${String(1000 + i)}`, message: 'pooled' },
-                    })
-                  : kind === 4
-                    ? await admin(app, 'GET', `/admin/v1/organizations/${tenant.org.id}`)
-                    : await api(app, 'GET', '/v1/me', { key: tenant.secret.key });
-        statuses.push(response.statusCode);
-      });
       // 12 at a time against 3 server connections.
-      for (let i = 0; i < calls.length; i += 12) await Promise.all(calls.slice(i, i + 12).map((call) => call()));
+      const statuses = await mixedLoad(app, tenant, 120);
       const failures = statuses.filter((status) => status >= 500);
       expect(statuses.filter((status) => status >= 300), 'non-2xx answers').toEqual([]);
       expect(failures, bouncer.log().slice(-2000)).toEqual([]);
-      expect(statuses.filter((status) => status < 300)).toHaveLength(calls.length);
+      expect(statuses.filter((status) => status < 300)).toHaveLength(120);
       // 20 contacts from the API and 20 from leads: each contact.created reached the receiver.
       await eventually(async () => expect(receiver.at('/pooled').length).toBeGreaterThanOrEqual(40), 20_000);
     } finally {
       await worker?.stop();
       await receiver.close();
+    }
+  });
+
+  it('survives DATABASE_PREPARED_STATEMENTS left on (the default): no 5xx, unnamed from the first loss, warned once', async () => {
+    const named = await openDatabase({
+      databaseUrl: bouncer.url(fileDatabase()),
+      dataDir: 'memory://',
+      poolSize: 10,
+      preparedStatements: true,
+    });
+    const warned = await buildTestApp({}, { db: named });
+    try {
+      const statuses = await mixedLoad(warned, tenant, 120);
+      expect(statuses.filter((status) => status >= 500), bouncer.log().slice(-2000)).toEqual([]);
+      expect(statuses.filter((status) => status >= 300), 'non-2xx answers').toEqual([]);
+      // Ten client connections on three server ones: a named statement was lost, and so the pool switched.
+      expect(named.warnings()).toHaveLength(1);
+      const ready = await warned.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.json()).toMatchObject({ status: 'degraded', warnings: [expect.stringContaining('DATABASE_PREPARED_STATEMENTS')] });
+    } finally {
+      await warned.close();
+      await named.close();
     }
   });
 });

@@ -21,3 +21,28 @@ export async function photoForm(
     contentType: encoded.headers.get('content-type') as string,
   };
 }
+
+/**
+ * A multipart/form-data body written byte for byte, for what FormData cannot send: text fields whose
+ * bytes are not UTF-8, or parts with their own headers (`Content-Type: text/plain; charset=…`).
+ */
+export function rawForm(parts: { name: string; bytes: Buffer; filename?: string; type?: string }[]): {
+  payload: Buffer;
+  contentType: string;
+} {
+  const boundary = '----agency-crm-test-boundary';
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const filename = part.filename === undefined ? '' : `; filename="${part.filename}"`;
+    const type = part.type === undefined ? '' : `\r\nContent-Type: ${part.type}`;
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"${filename}${type}\r\n\r\n`,
+      ),
+      part.bytes,
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}

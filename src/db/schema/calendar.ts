@@ -24,7 +24,8 @@ import { agents } from './portal.ts';
 // - calendar feed: an agent's appointments as an iCalendar subscription URL; its token's SHA-256 is
 //   kept and found before the organization is known (a reference table, like api_keys).
 // - reminder: the record that an appointment's reminder at an offset was sent or skipped, once per
-//   appointment, offset and start time (a moved appointment is reminded again).
+//   appointment, offset and start time (a moved appointment is reminded again); a send a crash
+//   interrupted is resumed after its lease, with the same dedupe key (decision 0242).
 // ---------------------------------------------------------------------------------------------
 
 export const closures = pgTable(
@@ -78,10 +79,25 @@ export const appointmentReminders = pgTable(
     offsetMinutes: integer('offset_minutes').notNull(),
     /** The appointment's start the reminder was for: a moved appointment is reminded of its new time. */
     startsAt: timestamp('starts_at', { withTimezone: true, mode: 'date' }).notNull(),
-    /** SENT, or SKIPPED with `reason` (no consent, no template, test mode, too late, ...). */
+    /**
+     * SENDING (decided, being sent), then SENT, FAILED, or SKIPPED with `reason` (no consent, no
+     * template, test mode, too late, ...).
+     */
     status: text('status').notNull(),
     reason: text('reason'),
     messageId: text('message_id'),
+    /**
+     * What the messaging platform is given with the send (its idempotency key) and what `message.sent`
+     * carries, the same for every attempt: `reminder:<appointment>:<offset>:<start>`. Null when skipped.
+     */
+    dedupeKey: text('dedupe_key'),
+    /**
+     * A SENDING row belongs to the worker sending it until then; past it (the worker crashed) the next
+     * scan resumes it (decision 0242). Null: a row decided before the lease existed, resumable at once.
+     */
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    /** How many times a send was started: 1, more when resumed after a crash. */
+    attempts: integer('attempts').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
@@ -91,6 +107,10 @@ export const appointmentReminders = pgTable(
       columns: [t.organizationId, t.appointmentId],
       foreignColumns: [appointments.organizationId, appointments.id],
     }).onDelete('cascade'),
+    // The sweep's scan: SENDING rows only, by lease (a handful at most; the table keeps growing).
+    index('appointment_reminders_sending_idx')
+      .on(t.lockedUntil)
+      .where(sql`${t.status} = 'SENDING'`),
   ],
 );
 export type AppointmentReminderRow = typeof appointmentReminders.$inferSelect;

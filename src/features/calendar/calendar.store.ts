@@ -368,23 +368,89 @@ export async function claimReminders(
   return inserted.map((row) => row.offsetMinutes);
 }
 
-/** The outcome of a reminder that was SENDING. */
+export interface ReminderKey {
+  organizationId: string;
+  appointmentId: string;
+  offsetMinutes: number;
+  startsAt: Date;
+}
+
+/**
+ * The outcome of a reminder that was SENDING; false when it no longer was (the first outcome recorded
+ * stands: a send that outlived its lease does not overwrite the one that resumed it).
+ */
 export async function settleReminder(
   tx: Tx,
-  key: { organizationId: string; appointmentId: string; offsetMinutes: number; startsAt: Date },
-  outcome: { status: 'SENT' | 'SKIPPED' | 'FAILED'; reason: string | null; messageId: string | null },
-): Promise<void> {
-  await tx
+  key: ReminderKey,
+  outcome: {
+    status: 'SENT' | 'SKIPPED' | 'FAILED';
+    reason: string | null;
+    messageId: string | null;
+    dedupeKey?: string;
+  },
+): Promise<boolean> {
+  const rows = await tx
     .update(appointmentReminders)
-    .set(outcome)
+    .set({ ...outcome, lockedUntil: null })
     .where(
       and(
         eq(appointmentReminders.organizationId, key.organizationId),
         eq(appointmentReminders.appointmentId, key.appointmentId),
         eq(appointmentReminders.offsetMinutes, key.offsetMinutes),
         eq(appointmentReminders.startsAt, key.startsAt),
+        eq(appointmentReminders.status, 'SENDING'),
       ),
-    );
+    )
+    .returning({ status: appointmentReminders.status });
+  return rows.length > 0;
+}
+
+/** A SENDING reminder whose lease this worker took over, with how many sends it has now started. */
+export interface ClaimedReminder extends ReminderKey {
+  attempts: number;
+}
+
+/**
+ * Takes over up to `limit` SENDING reminders whose lease ended by `now` (their worker died between the
+ * decision and the outcome), across organizations, for `leaseMs` more, counting the attempt. FOR UPDATE
+ * SKIP LOCKED and the lease: two workers never take the same one. Reads the partial index on SENDING
+ * rows.
+ */
+export async function claimInterruptedReminders(
+  tx: Tx,
+  now: Date,
+  leaseMs: number,
+  limit: number,
+): Promise<ClaimedReminder[]> {
+  const rows = await queryRows<{
+    organization_id: string;
+    appointment_id: string;
+    offset_minutes: number;
+    starts_at: Date | string;
+    attempts: number;
+  }>(
+    tx,
+    sql`WITH picked AS (
+          SELECT organization_id, appointment_id, offset_minutes, starts_at FROM appointment_reminders
+          WHERE status = 'SENDING' AND (locked_until IS NULL OR locked_until <= ${now})
+          ORDER BY locked_until NULLS FIRST
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED
+        )
+        UPDATE appointment_reminders r
+        SET locked_until = ${now}::timestamptz + ${leaseMs} * interval '1 millisecond', attempts = r.attempts + 1
+        FROM picked p
+        WHERE r.organization_id = p.organization_id AND r.appointment_id = p.appointment_id
+          AND r.offset_minutes = p.offset_minutes AND r.starts_at = p.starts_at
+        RETURNING r.organization_id, r.appointment_id, r.offset_minutes, r.starts_at, r.attempts`,
+  );
+  return rows.map((row) => ({
+    organizationId: row.organization_id,
+    appointmentId: row.appointment_id,
+    offsetMinutes: Number(row.offset_minutes),
+    startsAt: new Date(row.starts_at),
+    attempts: Number(row.attempts),
+  }));
 }
 
 /** An appointment's reminders, in the order they were decided. */

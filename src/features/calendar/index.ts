@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import { defineFeature, type JobContext } from '../../platform/features/manifest.ts';
 import { messagingContext } from '../conversations/index.ts';
 import { sendDueReminders } from './calendar.reminders.ts';
+import { reminderLeaseMs } from './calendar.reminders.rules.ts';
 import { calendarCredential } from './calendar.feeds.ts';
 import { calendarFeedsRoutes } from './calendar.feeds.routes.ts';
 import { calendarRoutes } from './calendar.routes.ts';
@@ -26,7 +27,8 @@ export const calendarFeature = defineFeature({
   credentials: ({ db }) => [calendarCredential(db)],
   jobs: ({ db, config, secrets }: JobContext) => [
     {
-      // Appointment reminders that are due (24 h and 2 h before by default), each decided once.
+      // Appointment reminders that are due (24 h and 2 h before by default), each decided once; first
+      // the sends a crashed worker left SENDING past their lease, resumed while still useful.
       name: 'appointments.reminders',
       intervalMs: 60_000,
       async run() {
@@ -35,6 +37,7 @@ export const calendarFeature = defineFeature({
           messaging: messagingContext({ config: config as Config, clock: () => new Date() }),
           secrets,
           publicUrl: config.publicUrl,
+          leaseMs: reminderLeaseMs(config.messagingTimeoutMs),
         });
       },
     },

@@ -64,9 +64,25 @@ export const MessageSent = defineEvent({
   description:
     'A message was sent to a contact over the messaging channel (free text in the 24-hour window, or an ' +
     'approved template). Recorded once the platform accepted it; delivery and reading follow as ' +
-    '`message.status_changed`.',
-  schema: Type.Object({ message: MessagePayload }, { additionalProperties: false }),
-  example: { message: sentExample },
+    '`message.status_changed`. `dedupeKey` is the key the platform was given with the send, the same ' +
+    'for every attempt at the same message: an appointment reminder resumed after a crash may be sent ' +
+    'twice (`reminder:<appointmentId>:<offsetMinutes>:<startsAt>`), and a receiver keeps the first ' +
+    '`message.sent` of a key. null when the send had none.',
+  schema: Type.Object(
+    {
+      message: MessagePayload,
+      dedupeKey: Type.Union([Type.String(), Type.Null()], {
+        description:
+          'The same for every attempt at the same message (a reminder: reminder:<appointmentId>:<offsetMinutes>:<startsAt>; ' +
+          "a request: the organization's id and its Idempotency-Key); null when the send had none.",
+      }),
+    },
+    { additionalProperties: false },
+  ),
+  example: {
+    message: sentExample,
+    dedupeKey: 'org_0VhJ3kQ2Zt8mX1pR4sT6uO:5b0e8f3c-offer-calle-larios',
+  },
 });
 
 export const MessageReceived = defineEvent({

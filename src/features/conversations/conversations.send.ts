@@ -137,7 +137,21 @@ export async function sendMessage(
   body: SendMessageBody,
   idempotencyKey?: string,
 ): Promise<Message> {
-  return deliver(context, senderOfCaller(db, caller), contactId, body, idempotencyKey);
+  return deliver(context, senderOfCaller(db, caller), contactId, body, { idempotencyKey });
+}
+
+/** How a send is told apart from its repeats, and what commits with its success. */
+export interface SendOptions {
+  /**
+   * The same for every attempt at the same message: given to the platform (its idempotency key) and
+   * carried by `message.sent` as `dedupeKey`, so the platform or a receiver can drop a repeat.
+   */
+  idempotencyKey?: string;
+  /**
+   * Runs in the transaction that records the message SENT and `message.sent`, so the caller's own
+   * record of the send commits with it or not at all (a reminder settled SENT with its message).
+   */
+  onSent?: (tx: Tx, message: Message) => Promise<void>;
 }
 
 /**
@@ -151,7 +165,7 @@ export async function sendAsOrganization(
   organization: { id: string; livemode: boolean },
   contactId: string,
   body: SendMessageBody,
-  idempotencyKey?: string,
+  options: SendOptions = {},
 ): Promise<Message> {
   const sender: Sender = {
     organizationId: organization.id,
@@ -161,7 +175,7 @@ export async function sendAsOrganization(
     // eslint-disable-next-line no-restricted-syntax -- a worker job's send (reminders): no request caller.
     write: (work) => db.tenantTx(organization.id, work),
   };
-  return deliver(context, sender, contactId, body, idempotencyKey);
+  return deliver(context, sender, contactId, body, options);
 }
 
 async function deliver(
@@ -169,7 +183,7 @@ async function deliver(
   sender: Sender,
   contactId: string,
   body: SendMessageBody,
-  idempotencyKey?: string,
+  { idempotencyKey, onSent }: SendOptions,
 ): Promise<Message> {
   const { organizationId, actor } = sender;
   const now = context.clock();
@@ -205,7 +219,12 @@ async function deliver(
       lastMessageAt: row.createdAt,
     });
     const sent = await messageOf(tx, organizationId, row.id);
-    await recordEvent(tx, { type: MessageSent.type, data: { message: sent }, actor });
+    await recordEvent(tx, {
+      type: MessageSent.type,
+      data: { message: sent, dedupeKey: idempotencyKey ?? null },
+      actor,
+    });
+    if (onSent) await onSent(tx, sent);
     if (provider.simulatesReceipts) {
       // The sandbox stands in for the platform's receipt too (same transaction: nothing can fail
       // after the answer is decided), so integrations see the whole life cycle.

@@ -31,11 +31,20 @@ const ReplicaSchema = Type.Object(
 const ReadySchema = Type.Object(
   {
     status: Type.Union([Type.Literal('ready'), Type.Literal('degraded')], {
-      description: 'degraded: a read replica is lagging or down; the primary serves its reads meanwhile',
+      description:
+        'degraded: a read replica is lagging or down (the primary serves its reads meanwhile), or a warning ' +
+        'below asks for a setting',
     }),
     replicas: Type.Optional(
       Type.Array(ReplicaSchema, {
         description: 'Each read replica (DATABASE_READ_URL); absent without replicas',
+      }),
+    ),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'What the connection layer works around, in words an operator can act on (a pooler that drops ' +
+          'prepared statements: set DATABASE_PREPARED_STATEMENTS=false); absent when nothing',
       }),
     ),
   },
@@ -85,9 +94,13 @@ export const opsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app
         throw Errors.databaseUnavailable(error);
       }
       const replicas = db.replicaStatus();
-      if (replicas.length === 0) return { status: 'ready' as const };
-      const degraded = replicas.some((replica) => replica.state !== 'ok');
-      return { status: degraded ? ('degraded' as const) : ('ready' as const), replicas };
+      const warnings = db.warnings();
+      const degraded = replicas.some((replica) => replica.state !== 'ok') || warnings.length > 0;
+      return {
+        status: degraded ? ('degraded' as const) : ('ready' as const),
+        ...(replicas.length > 0 ? { replicas } : {}),
+        ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
+      };
     },
   );
 };

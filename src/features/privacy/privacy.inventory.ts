@@ -195,7 +195,7 @@ export const PERSONAL_DATA_PLACES: readonly DataPlace[] = [
     table: 'appointment_reminders',
     link: null,
     personal: [],
-    other: ['status', 'reason', 'message_id'],
+    other: ['status', 'reason', 'message_id', 'dedupe_key'],
     onErase: 'NONE',
     note: "Which reminders of an appointment went (the message itself is in the contact's conversation).",
   },

@@ -1,5 +1,6 @@
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import fastifyMultipart from '@fastify/multipart';
+import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { AppError, Errors } from '../errors/errors.ts';
 
@@ -47,6 +48,31 @@ function formatBytes(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
+/** busboy's own rule for what the client meant as a file: a file name, or declared octet-stream. */
+const sentAsFile = (part: MultipartFile) =>
+  (part.filename as string | undefined) !== undefined || part.mimetype === 'application/octet-stream';
+
+/**
+ * A text field's bytes, refused as JSON's are (input-guard.ts): at most MAX_TEXT_FIELD_BYTES, and
+ * UTF-8. busboy decodes a field by the charset its part declares (UTF-8 when none), turning invalid
+ * bytes into U+FFFD: so text parts reach here as streams, and the bytes sent are checked.
+ */
+async function readTextField(part: MultipartFile): Promise<string> {
+  const field = `body.${part.fieldname}`;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of part.file) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_TEXT_FIELD_BYTES) {
+      throw Errors.invalidField(field, `must not be longer than ${MAX_TEXT_FIELD_BYTES} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  const bytes = Buffer.concat(chunks);
+  if (!isUtf8(bytes)) throw Errors.invalidField(field, 'is not valid UTF-8');
+  return bytes.toString('utf8');
+}
+
 /** @fastify/multipart's and busboy's failures in the envelope (their own statuses say 406/413 for 400s). */
 function uploadError(error: unknown, options: SingleFileUploadOptions): unknown {
   if (error instanceof AppError) return error;
@@ -54,7 +80,6 @@ function uploadError(error: unknown, options: SingleFileUploadOptions): unknown 
     case 'FST_REQ_FILE_TOO_LARGE':
       return tooLarge(options.field, options.maxBytes);
     case 'FST_FILES_LIMIT':
-      return Errors.invalidField('body', `must hold one file, in the field \`${options.field}\``);
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
       return Errors.invalidField(
@@ -75,23 +100,28 @@ async function readForm(request: FastifyRequest, options: SingleFileUploadOption
   const fields: Record<string, unknown> = {};
   let upload: UploadedFile | null = null;
   const parts = request.parts({
+    // Every part as a stream of the bytes sent, text too (readTextField says why).
+    isPartAFile: () => true,
     limits: {
       fileSize: options.maxBytes,
-      files: 1,
-      fields: options.textFields.length + 4,
       parts: options.textFields.length + 5,
-      fieldSize: MAX_TEXT_FIELD_BYTES,
       headerPairs: 100,
     },
   });
   for await (const part of parts) {
-    if (part.type === 'file') {
-      if (part.fieldname !== options.field) {
+    if (part.type !== 'file') continue; // never: isPartAFile above
+    const name = part.fieldname;
+    if (sentAsFile(part)) {
+      if (name !== options.field) {
         part.file.resume();
         throw Errors.invalidField(
-          `body.${part.fieldname}`,
+          `body.${name}`,
           `is a file; the file goes in the field \`${options.field}\``,
         );
+      }
+      if (upload !== null) {
+        part.file.resume();
+        throw Errors.invalidField('body', `must hold one file, in the field \`${options.field}\``);
       }
       const bytes = await part.toBuffer();
       upload = {
@@ -102,12 +132,11 @@ async function readForm(request: FastifyRequest, options: SingleFileUploadOption
       };
       continue;
     }
-    const name = part.fieldname;
-    if (name === options.field) throw Errors.invalidField(`body.${name}`, 'must be a file part, not text');
-    if (part.valueTruncated) {
-      throw Errors.invalidField(`body.${name}`, `must not be longer than ${MAX_TEXT_FIELD_BYTES} bytes`);
+    if (name === options.field) {
+      part.file.resume();
+      throw Errors.invalidField(`body.${name}`, 'must be a file part, not text');
     }
-    const value = String(part.value);
+    const value = await readTextField(part);
     fields[name] =
       options.integerFields?.includes(name) && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
   }

@@ -8,6 +8,11 @@
  * is reminded of its new time; cancelled visits, test twins and organizations without a template get
  * none. Every decision is in appointment_reminders: the assertions read it (and the messages) for this
  * file's visits only, since a scan also decides what other files left in the same database.
+ *
+ * Interrupted sends (issue 37 item 3, decision 0242): a worker killed between the decision's commit and
+ * the outcome leaves the row SENDING; the rows such a crash leaves are written here directly. The next
+ * scan after the lease resumes the send once (two scans at once too), with the same dedupe key given to
+ * the platform and carried by `message.sent`, or settles it SKIPPED when it no longer helps.
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -15,12 +20,21 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/db/database.ts';
 import { sendDueReminders } from '../../../src/features/calendar/index.ts';
-import { messagingContext } from '../../../src/features/conversations/index.ts';
+import {
+  messagingContext,
+  sandboxProvider,
+  type MessagingProvider,
+} from '../../../src/features/conversations/index.ts';
 import { SecretBox } from '../../../src/platform/crypto/secret-box.ts';
 import { createAgent } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testConfig, testDatabase } from '../../helpers/test-app.ts';
-import { createMessagingAgency, storedMessages, type MessagingAgency } from '../conversations/support.ts';
+import {
+  createMessagingAgency,
+  eventsOf,
+  storedMessages,
+  type MessagingAgency,
+} from '../conversations/support.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -31,11 +45,13 @@ let agency: MessagingAgency;
 let agentId: string;
 let templateId: string;
 
-async function scan(at: number) {
+/** One run of the reminders job at `at` (with `provider` in the sandbox's place, to see what it is given). */
+async function scan(at: number, provider?: MessagingProvider) {
+  const messaging = messagingContext({ config: testConfig(), clock: () => new Date(at) });
   return sendDueReminders(
     {
       db: await testDatabase(),
-      messaging: messagingContext({ config: testConfig(), clock: () => new Date(at) }),
+      messaging: provider ? { ...messaging, provider } : messaging,
       secrets,
       publicUrl: PUBLIC_URL,
     },
@@ -52,9 +68,11 @@ async function reminders(orgId: string, appointmentId: string) {
       reason: string | null;
       message_id: string | null;
       starts_at: Date;
+      dedupe_key: string | null;
+      attempts: number;
     }>(
       tx,
-      sql`SELECT offset_minutes, status, reason, message_id, starts_at FROM appointment_reminders
+      sql`SELECT offset_minutes, status, reason, message_id, starts_at, dedupe_key, attempts FROM appointment_reminders
           WHERE organization_id = ${orgId} AND appointment_id = ${appointmentId} ORDER BY offset_minutes DESC, starts_at`,
     ),
   );
@@ -300,5 +318,188 @@ describe('the reminder scan', () => {
     await scan(testVisit.startsAt - 23 * HOUR);
     expect((await reminders(agency.testOrgId, testVisit.id)).map((r) => r.reason)).toEqual(['TEST_MODE']);
     expect(await storedMessages(agency.testOrgId, twinContact)).toEqual([]);
+  });
+});
+
+describe('sends a crash interrupted (left SENDING)', () => {
+  /** The dedupe key of a visit's reminder, written apart from the service's. */
+  const keyOf = (visit: { id: string; startsAt: number }, offset: number) =>
+    `reminder:${visit.id}:${offset}:${new Date(visit.startsAt).toISOString()}`;
+
+  /**
+   * What a worker killed between the decision's commit and the send's outcome leaves: the reminder
+   * SENDING, its lease ending at `lockedUntil`, `attempts` sends started.
+   */
+  async function leftSending(visit: { id: string; startsAt: number }, lockedUntil: number, attempts = 1) {
+    const db = await testDatabase();
+    await db.systemTx((tx) =>
+      tx.execute(
+        sql`INSERT INTO appointment_reminders
+              (organization_id, appointment_id, offset_minutes, starts_at, status, dedupe_key, locked_until, attempts)
+            VALUES (${agency.orgId}, ${visit.id}, 1440, ${new Date(visit.startsAt)}, 'SENDING',
+                    ${keyOf(visit, 1440)}, ${new Date(lockedUntil)}, ${attempts})`,
+      ),
+    );
+  }
+
+  /** The sandbox, keeping what each send gave the platform. */
+  function recordingProvider() {
+    const calls: { to: string; idempotencyKey: string | undefined }[] = [];
+    const provider: MessagingProvider = {
+      ...sandboxProvider,
+      async send(message) {
+        calls.push({ to: message.to, idempotencyKey: message.idempotencyKey });
+        return sandboxProvider.send(message);
+      },
+    };
+    return { provider, calls };
+  }
+
+  it('resumes one left past its lease, once: SENT, with its dedupe key given to the platform and in message.sent', async () => {
+    const visit = await appointment(30 * HOUR);
+    const at = visit.startsAt - 23 * HOUR;
+    await leftSending(visit, at - MINUTE);
+    const before = (await remindersSent()).length;
+    const { provider, calls } = recordingProvider();
+
+    const tally = await scan(at, provider);
+    expect(tally.resumed).toBeGreaterThanOrEqual(1);
+    const [row] = await reminders(agency.orgId, visit.id);
+    expect(row, JSON.stringify(row)).toMatchObject({
+      offset_minutes: 1440,
+      status: 'SENT',
+      reason: null,
+      dedupe_key: keyOf(visit, 1440),
+      attempts: 2,
+    });
+    const messages = await remindersSent();
+    expect(messages).toHaveLength(before + 1);
+    expect(messages.map((m) => m.id)).toContain(row?.message_id);
+    expect(calls.filter((c) => c.idempotencyKey === keyOf(visit, 1440))).toHaveLength(1);
+    const sent = (await eventsOf(agency.orgId, 'message.sent')).find(
+      (e) => e.data.message.id === row?.message_id,
+    );
+    expect(sent?.data.dedupeKey).toBe(keyOf(visit, 1440));
+
+    // Later runs find nothing left to resume or decide for it.
+    await scan(at + 5 * MINUTE, provider);
+    expect(await remindersSent()).toHaveLength(before + 1);
+    expect(calls.filter((c) => c.idempotencyKey === keyOf(visit, 1440))).toHaveLength(1);
+  });
+
+  it('a first send gives the platform the same key, and records it', async () => {
+    const visit = await appointment(30 * HOUR);
+    const { provider, calls } = recordingProvider();
+    await scan(visit.startsAt - 23 * HOUR, provider);
+    const [row] = await reminders(agency.orgId, visit.id);
+    expect(row).toMatchObject({ status: 'SENT', dedupe_key: keyOf(visit, 1440), attempts: 1 });
+    expect(calls.map((c) => c.idempotencyKey)).toContain(keyOf(visit, 1440));
+  });
+
+  it('leaves one within its lease alone (its worker may still be sending) and resumes it when the lease ends', async () => {
+    const visit = await appointment(30 * HOUR);
+    const at = visit.startsAt - 23 * HOUR;
+    await leftSending(visit, at + MINUTE);
+    const before = (await remindersSent()).length;
+    await scan(at);
+    expect((await reminders(agency.orgId, visit.id)).map((r) => [r.status, r.attempts])).toEqual([
+      ['SENDING', 1],
+    ]);
+    expect(await remindersSent()).toHaveLength(before);
+
+    await scan(at + 2 * MINUTE);
+    expect((await reminders(agency.orgId, visit.id)).map((r) => [r.status, r.attempts])).toEqual([
+      ['SENT', 2],
+    ]);
+    expect(await remindersSent()).toHaveLength(before + 1);
+  });
+
+  it('settles one that no longer helps SKIPPED, sending nothing: cancelled, moved, too late, superseded', async () => {
+    const before = (await remindersSent()).length;
+    const { provider, calls } = recordingProvider();
+
+    const cancelled = await appointment(30 * HOUR);
+    await leftSending(cancelled, cancelled.startsAt - 24 * HOUR);
+    expectStatus(
+      await admin(app, 'PATCH', `/admin/v1/organizations/${agency.orgId}/appointments/${cancelled.id}`, {
+        status: 'CANCELLED',
+      }),
+      200,
+    );
+    await scan(cancelled.startsAt - 23 * HOUR, provider);
+    expect(
+      (await reminders(agency.orgId, cancelled.id)).map((r) => [r.status, r.reason, r.message_id]),
+    ).toEqual([['SKIPPED', 'NOT_ACTIVE', null]]);
+
+    // Moved: the old start's reminder is dropped, the new start gets its own (far from the file's
+    // other visits, which are 30 h and more ahead, 45 minutes apart).
+    const moved = await appointment(100 * HOUR);
+    await leftSending(moved, moved.startsAt - 24 * HOUR);
+    const newStart = moved.startsAt + 3 * HOUR;
+    expectStatus(
+      await admin(app, 'PATCH', `/admin/v1/organizations/${agency.orgId}/appointments/${moved.id}`, {
+        startsAt: new Date(newStart).toISOString(),
+      }),
+      200,
+    );
+    await scan(newStart - 23 * HOUR, provider);
+    expect(
+      (await reminders(agency.orgId, moved.id)).map((r) => [
+        r.status,
+        r.reason,
+        new Date(r.starts_at).getTime(),
+      ]),
+    ).toEqual([
+      ['SKIPPED', 'MOVED', moved.startsAt],
+      ['SENT', null, newStart],
+    ]);
+
+    // Down until 5 minutes before the visit: too late to help.
+    const late = await appointment(30 * HOUR);
+    await leftSending(late, late.startsAt - 24 * HOUR);
+    await scan(late.startsAt - 5 * MINUTE, provider);
+    expect((await reminders(agency.orgId, late.id)).map((r) => r.reason)).toContain('TOO_LATE');
+
+    // Down until the 2 h reminder was due: that one goes instead (one late reminder, never two).
+    const superseded = await appointment(30 * HOUR);
+    await leftSending(superseded, superseded.startsAt - 24 * HOUR);
+    await scan(superseded.startsAt - HOUR, provider);
+    expect(
+      (await reminders(agency.orgId, superseded.id)).map((r) => [r.offset_minutes, r.status, r.reason]),
+    ).toEqual([
+      [1440, 'SKIPPED', 'SUPERSEDED'],
+      [120, 'SENT', null],
+    ]);
+
+    const stale = [cancelled, moved, late, superseded].map((visit) => keyOf(visit, 1440));
+    expect(calls.filter((c) => stale.includes(c.idempotencyKey as string))).toEqual([]);
+    // The moved visit's new start and the superseding 2 h reminder: nothing else.
+    expect(await remindersSent()).toHaveLength(before + 2);
+  });
+
+  it('two runs at once resume it once', async () => {
+    const visit = await appointment(30 * HOUR);
+    const at = visit.startsAt - 23 * HOUR;
+    await leftSending(visit, at - 3 * MINUTE);
+    const before = (await remindersSent()).length;
+    const { provider, calls } = recordingProvider();
+    await Promise.all([scan(at, provider), scan(at, provider)]);
+    expect((await reminders(agency.orgId, visit.id)).map((r) => [r.status, r.attempts])).toEqual([
+      ['SENT', 2],
+    ]);
+    expect(await remindersSent()).toHaveLength(before + 1);
+    expect(calls.filter((c) => c.idempotencyKey === keyOf(visit, 1440))).toHaveLength(1);
+  });
+
+  it('gives up on one whose every send was interrupted: FAILED after 3 starts, nothing sent', async () => {
+    const visit = await appointment(30 * HOUR);
+    const at = visit.startsAt - 23 * HOUR;
+    await leftSending(visit, at - MINUTE, 3);
+    const before = (await remindersSent()).length;
+    await scan(at);
+    const [row] = await reminders(agency.orgId, visit.id);
+    expect(row).toMatchObject({ status: 'FAILED', attempts: 4, message_id: null });
+    expect(row?.reason).toContain('interrupted 3 times');
+    expect(await remindersSent()).toHaveLength(before);
   });
 });

@@ -64,6 +64,8 @@ describe('POST /v1/conversations/{contactId}/messages: modes and reasons', () =>
     const sent = await eventsOf(agency.orgId, 'message.sent');
     expect(sent.map((e) => e.data.message.id)).toContain(message.id);
     expect(sent.find((e) => e.data.message.id === message.id)?.actor).toEqual({ kind: 'API', userId: null });
+    // Sent without an Idempotency-Key: nothing for the platform or a receiver to dedupe by.
+    expect(sent.find((e) => e.data.message.id === message.id)?.data.dedupeKey).toBeNull();
     // The sandbox simulates the platform's delivery receipt.
     const stored = (await storedMessages(agency.orgId, agency.contactId)).find((m) => m.id === message.id);
     expect(stored?.status).toBe('DELIVERED');
@@ -391,6 +393,9 @@ describe('POST /v1/conversations/{contactId}/messages: modes and reasons', () =>
       (m) => m.direction === 'OUTBOUND',
     );
     expect(outbound).toHaveLength(1);
+    // The platform got the key (scoped to the organization), and message.sent carries it for receivers.
+    const sent = await eventsOf(fresh.orgId, 'message.sent');
+    expect(sent.map((e) => e.data.dedupeKey)).toEqual([`${fresh.orgId}:send-once-0001`]);
     // A conflict is a business answer: stored and replayed as well.
     const conflictHeaders = { 'idempotency-key': 'send-once-0002' };
     const template = { templateId: fresh.pendingId, variables: { price: '1' } };

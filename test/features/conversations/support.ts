@@ -131,6 +131,8 @@ export interface EventData {
   changes: string[];
   previousStatus: string;
   windowExpiresAt: string;
+  /** message.sent: the key the platform was given with the send, or null. */
+  dedupeKey: string | null;
 }
 
 /** The organization's events of a type, oldest first. */

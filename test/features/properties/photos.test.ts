@@ -15,7 +15,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
-import { photoForm as form } from '../../helpers/photo-form.ts';
+import { photoForm as form, rawForm } from '../../helpers/photo-form.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 import { createAgency, eventsOf, type Agency } from '../contacts/support.ts';
 
@@ -249,6 +249,28 @@ describe('uploading photos', () => {
     expect(await photosOf(id)).toHaveLength(1);
   });
 
+  it('keeps non-ASCII text fields as sent (UTF-8), with or without a declared charset', async () => {
+    const id = await listing();
+    const caption = 'Salón con vistas ☀';
+    const altText = 'Terraza al mar 🌊, ñandú';
+    const photo = await uploaded(id, await jpeg(400, 300), { caption, altText });
+    expect([photo.caption, photo.altText]).toEqual([caption, altText]);
+    const declared = rawForm([
+      { name: 'caption', bytes: Buffer.from(caption), type: 'text/plain; charset=utf-8' },
+      { name: 'file', bytes: await jpeg(400, 300), filename: 'photo.jpg', type: 'image/jpeg' },
+    ]);
+    const response = await api(app, 'POST', `/v1/listings/${id}/photos`, {
+      key: agency.secret,
+      headers: { 'content-type': declared.contentType },
+      body: declared.payload,
+    });
+    expect((expectStatus(response, 201).data as Photo).caption).toBe(caption);
+    expect((await photosOf(id)).map((p) => [p.caption, p.altText])).toEqual([
+      [caption, altText],
+      [caption, null],
+    ]);
+  });
+
   it('shows the uploaded photos on the portal, with their sizes', async () => {
     const id = await listing();
     const photo = await uploaded(id, await jpeg(1000, 800), { caption: 'Kitchen', altText: 'Open kitchen' });
@@ -339,6 +361,69 @@ describe('refused uploads', () => {
       body: textFile.payload,
     });
     expect(expectError(text, 400, 'VALIDATION_ERROR').message).toContain('body.file');
+    expect(await photosOf(id)).toEqual([]);
+  });
+
+  it('refuses text fields as JSON bodies are: not UTF-8 or holding NUL, 400 naming the field; nothing stored', async () => {
+    const photo = await jpeg(300, 300);
+    const send = (parts: Parameters<typeof rawForm>[0]) => {
+      const body = rawForm([
+        ...parts,
+        { name: 'file', bytes: photo, filename: 'photo.jpg', type: 'image/jpeg' },
+      ]);
+      return api(app, 'POST', `/v1/listings/${id}/photos`, {
+        key: agency.secret,
+        headers: { 'content-type': body.contentType },
+        body: body.payload,
+      });
+    };
+    // "Salón" in Latin-1: 0xF3 alone is not UTF-8 (read as UTF-8, it would be stored as U+FFFD).
+    const latin1 = Buffer.from('Salón', 'latin1');
+    for (const type of [undefined, 'text/plain; charset=utf-8', 'text/plain; charset=iso-8859-1']) {
+      const error = expectError(
+        await send([{ name: 'caption', bytes: latin1, type }]),
+        400,
+        'VALIDATION_ERROR',
+      );
+      expect(error.message, `declared: ${type}`).toBe('body.caption is not valid UTF-8');
+      expect(error.details).toEqual([{ field: 'body.caption', message: 'is not valid UTF-8' }]);
+    }
+    // A truncated sequence (the first two bytes of "☀"), in the second text field.
+    const cut = Buffer.from('☀').subarray(0, 2);
+    const altText = expectError(
+      await send([
+        { name: 'caption', bytes: Buffer.from('Fine') },
+        { name: 'altText', bytes: cut },
+      ]),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(altText.message).toBe('body.altText is not valid UTF-8');
+    const nul = expectError(
+      await send([{ name: 'caption', bytes: Buffer.from('Sal\u0000ón') }]),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(nul.message).toBe('body.caption must not contain NUL (U+0000) characters');
+    const long = expectError(
+      await send([{ name: 'caption', bytes: Buffer.alloc(4097, 'a') }]),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(long.message).toBe('body.caption must not be longer than 4096 bytes');
+    const twoFiles = expectError(
+      await send([{ name: 'file', bytes: photo, filename: 'first.jpg', type: 'image/jpeg' }]),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(twoFiles.message).toBe('body must hold one file, in the field `file`');
+    const many = Array.from({ length: 8 }, (_v, n) => ({ name: `extra${n}`, bytes: Buffer.from('x') }));
+    expect(expectError(await send(many), 400, 'VALIDATION_ERROR').message).toBe(
+      'body has more fields than caption, altText, position and one file',
+    );
+    // A field the form does not take is refused by its name, whatever its bytes.
+    const unknown = expectError(await send([{ name: 'title', bytes: latin1 }]), 400, 'VALIDATION_ERROR');
+    expect(unknown.details?.[0]?.field).toBe('body.title');
     expect(await photosOf(id)).toEqual([]);
   });
 

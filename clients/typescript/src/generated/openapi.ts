@@ -2053,7 +2053,7 @@ export interface webhooks {
     put?: never;
     /**
      * message.sent
-     * @description A message was sent to a contact over the messaging channel (free text in the 24-hour window, or an approved template). Recorded once the platform accepted it; delivery and reading follow as `message.status_changed`.
+     * @description A message was sent to a contact over the messaging channel (free text in the 24-hour window, or an approved template). Recorded once the platform accepted it; delivery and reading follow as `message.status_changed`. `dedupeKey` is the key the platform was given with the send, the same for every attempt at the same message: an appointment reminder resumed after a crash may be sent twice (`reminder:<appointmentId>:<offsetMinutes>:<startsAt>`), and a receiver keeps the first `message.sent` of a key. null when the send had none.
      */
     post: operations['webhook.message.sent'];
     delete?: never;
@@ -37040,7 +37040,8 @@ export interface operations {
          *             "billable": true
          *           },
          *           "failureReason": null
-         *         }
+         *         },
+         *         "dedupeKey": "org_0VhJ3kQ2Zt8mX1pR4sT6uO:5b0e8f3c-offer-calle-larios"
          *       },
          *       "sequence": 1042
          *     }
@@ -37099,6 +37100,8 @@ export interface operations {
               } | null;
               failureReason: string | null;
             };
+            /** @description The same for every attempt at the same message (a reminder: reminder:<appointmentId>:<offsetMinutes>:<startsAt>; a request: the organization's id and its Idempotency-Key); null when the send had none. */
+            dedupeKey: string | null;
           };
           /** @description The event's place in the organization's event log (GET /v1/event-log) */
           sequence: number;
