@@ -152,11 +152,14 @@ export function openPostgres(settings: PostgresSettings): Database {
     fn: (tx: Tx) => Promise<T>,
     commit: string,
   ): Promise<{ result: T; committed: unknown }> {
+    // Whether this attempt names its statements: transactions failing at once all retry, not only the
+    // first to turn naming off.
+    const named = statements.prepare;
     try {
       return await runOnce(on, options, fn, commit);
     } catch (error) {
       // The transaction failed whole (rolled back): run it again, once, without named statements.
-      if (!statements.prepare || !isPreparedStatementLoss(error)) throw error;
+      if (!named || !isPreparedStatementLoss(error)) throw error;
       stopPreparing();
       return runOnce(on, options, fn, commit);
     }
