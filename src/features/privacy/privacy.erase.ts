@@ -6,7 +6,14 @@ import { handOverAppointments } from '../appointments/index.ts';
 import { lockContact, removeContactInTx, type ContactHandover } from '../contacts/index.ts';
 import { handOverDeals } from '../deals/index.ts';
 import { handOverTasks } from '../tasks/index.ts';
-import { needlesOf, redactJson, redactText, type PersonIdentifiers } from './privacy.redact.ts';
+import {
+  exactValuesOf,
+  needlesOfAll,
+  personOfCopy,
+  redactJson,
+  redactText,
+  type PersonIdentifiers,
+} from './privacy.redact.ts';
 import * as store from './privacy.store.ts';
 
 /** What an erasure did, for its answer: how many records stayed without the person, copies rewritten. */
@@ -17,7 +24,8 @@ export interface Erasure {
 }
 
 /**
- * Erases a person, in the caller's transaction (docs/privacy.md): their deals, tasks and
+ * Erases a person, in the caller's transaction (docs/privacy.md), together with every contact ever
+ * merged into them (transitively, by the values each had before its merge): their deals, tasks and
  * appointments stay with the link cut and the person redacted from their texts (each records its
  * `*.updated`); every event naming them (the event log, and what pending webhook deliveries will
  * send) and every stored idempotent response is rewritten without their data; then the contact row
@@ -32,22 +40,30 @@ export async function eraseContactInTx(
   actor: Actor,
 ): Promise<Erasure> {
   const row = await lockContact(tx, organizationId, contactId);
-  const person: PersonIdentifiers = {
-    contactId: row.id,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    email: row.email,
-    phone: row.phone,
-  };
-  const needles = needlesOf(person);
+  // The person is also every contact ever merged into them, as each was before the merge: their own
+  // events are the only copies of those values left (docs/decisions/0244-erasure-follows-merges.md).
+  const mergedIds = await store.contactsMergedInto(tx, organizationId, contactId);
+  const versions = await store.contactVersionsInEvents(tx, organizationId, mergedIds);
+  const people: PersonIdentifiers[] = [
+    {
+      contactId: row.id,
+      firstName: row.firstName,
+      lastName: row.lastName,
+      email: row.email,
+      phone: row.phone,
+    },
+    ...mergedIds.map((id) => ({ contactId: id, firstName: '', lastName: '', email: null, phone: null })),
+    ...versions.map(personOfCopy),
+  ];
+  const needles = needlesOfAll(people);
   const redact = (text: string) => redactText(text, needles);
   const handover: ContactHandover = { organizationId, from: contactId, to: null, redact, actor };
   const deals = await handOverDeals(tx, handover);
   const tasks = await handOverTasks(tx, handover);
   const appointments = await handOverAppointments(tx, handover);
 
-  // Copies are found by what identifies the person exactly: their id, email and phone.
-  const exact = [person.contactId, person.email, person.phone].filter((value): value is string => !!value);
+  // Copies are found by what identifies the person exactly: the ids, emails and phones of every version.
+  const exact = exactValuesOf(people);
   const copies = await store.eventsMentioning(tx, organizationId, exact);
   for (const event of copies)
     await store.rewriteEvent(

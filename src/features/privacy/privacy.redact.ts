@@ -48,6 +48,29 @@ export function needlesOf(person: PersonIdentifiers): string[] {
   return [...new Set(all)].sort((a, b) => b.length - a.length);
 }
 
+/** The needles of several versions of a person (a contact and those merged into it), longest first. */
+export function needlesOfAll(people: readonly PersonIdentifiers[]): string[] {
+  return [...new Set(people.flatMap(needlesOf))].sort((a, b) => b.length - a.length);
+}
+
+/** The values that find a copy exactly: the contacts' ids, every email and phone they ever had. */
+export function exactValuesOf(people: readonly PersonIdentifiers[]): string[] {
+  const values = people.flatMap((person) => [person.contactId, person.email, person.phone]);
+  return [...new Set(values.filter((value): value is string => !!value))];
+}
+
+/** A version of a contact read from a copy (an event's `data.contact`): what it is recognised by. */
+export function personOfCopy(copy: Record<string, unknown>): PersonIdentifiers {
+  const text = (name: string) => (typeof copy[name] === 'string' ? (copy[name] as string) : '');
+  return {
+    contactId: text('id'),
+    firstName: text('firstName'),
+    lastName: text('lastName'),
+    email: text('email') || null,
+    phone: text('phone') || null,
+  };
+}
+
 /** A text with every occurrence of the person's names, email and phone replaced by `[erased]`. */
 export function redactText(text: string, needles: readonly string[]): string {
   if (needles.length === 0) return text;

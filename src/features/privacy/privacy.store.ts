@@ -40,6 +40,53 @@ export async function rowsAbout(
   return rows.map(exported);
 }
 
+/**
+ * The contact and every contact ever merged into it, transitively (S into T, then T into U: U, T, S).
+ * The merge record is the `contact.merged` event (`data.contact.id` the target, `data.sourceContactId`
+ * the source); the event log's retention is by age alone, so it outlives every copy of the source's
+ * data in the log and in stored responses (docs/decisions/0244-erasure-follows-merges.md).
+ */
+export async function contactsMergedInto(
+  tx: Tx,
+  organizationId: string,
+  contactId: string,
+): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`WITH RECURSIVE merged(id) AS (
+          SELECT ${contactId}::text
+          UNION
+          SELECT e.data->>'sourceContactId' FROM events e JOIN merged m ON e.data->'contact'->>'id' = m.id
+          WHERE e.organization_id = ${organizationId} AND e.type = 'contact.merged'
+        )
+        SELECT id FROM merged WHERE id IS NOT NULL`,
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Every version of these contacts the event log still holds (`data.contact` of their `contact.*`
+ * events, tombstones aside): the only place a merged source's own name, email and phone survive.
+ */
+export async function contactVersionsInEvents(
+  tx: Tx,
+  organizationId: string,
+  contactIds: readonly string[],
+): Promise<Record<string, unknown>[]> {
+  if (contactIds.length === 0) return [];
+  const ids = sql.join(
+    contactIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const rows = await queryRows<{ contact: Record<string, unknown> }>(
+    tx,
+    sql`SELECT data->'contact' AS contact FROM events
+        WHERE organization_id = ${organizationId} AND type LIKE 'contact.%'
+          AND data->'contact'->>'id' IN (${ids})`,
+  );
+  return rows.map((row) => row.contact);
+}
+
 /** The organization's events whose payload mentions any of `needles` (an id, an email, a phone). */
 export async function eventsMentioning(
   tx: Tx,

@@ -7,12 +7,11 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../../src/db/database.ts';
 import { api, expectStatus } from '../../helpers/http.ts';
-import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
+import { buildTestApp } from '../../helpers/test-app.ts';
 import { createPipeline, stageNamed } from '../deals/support.ts';
 import { createMessagingAgency, type MessagingAgency } from '../conversations/support.ts';
-import { storeEverywhere } from './support.ts';
+import { storeEverywhere, systemRows, tablesMentioning } from './support.ts';
 
 let app: FastifyInstance;
 let agency: MessagingAgency;
@@ -25,27 +24,6 @@ const PERSON = {
 };
 /** Every form the database could hold them in (search_text folds case; digits alone for phones). */
 const NEEDLES = ['Wilhelmina', 'Quaxleborough', 'wilhelmina.q@erasure', '34699123457', '699 123 457'];
-
-async function systemRows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  const db = await testDatabase();
-  return db.systemTx((tx) => queryRows<T>(tx, query));
-}
-
-/** Tables (every one of the public schema) and how many of their rows mention `needle`, where any do. */
-async function tablesMentioning(needle: string): Promise<Record<string, number>> {
-  const tables = await systemRows<{ table_name: string }>(
-    sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
-  );
-  expect(tables.length).toBeGreaterThan(30);
-  const found: Record<string, number> = {};
-  for (const { table_name } of tables) {
-    const [row] = await systemRows<{ n: number }>(
-      sql`SELECT count(*)::int AS n FROM ${sql.identifier(table_name)} t WHERE t::text ILIKE ${`%${needle}%`}`,
-    );
-    if ((row?.n ?? 0) > 0) found[table_name] = row?.n ?? 0;
-  }
-  return found;
-}
 
 let contactId = '';
 let dealId = '';

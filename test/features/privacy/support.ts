@@ -1,8 +1,11 @@
 /** A person stored through every path that keeps personal data, for the erasure and merge tests. */
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import { queryRows } from '../../../src/db/database.ts';
 import { createAgent, createProperty } from '../../helpers/factories.ts';
 import { admin, api, expectStatus } from '../../helpers/http.ts';
+import { testDatabase } from '../../helpers/test-app.ts';
 import { inbound, send, type MessagingAgency } from '../conversations/support.ts';
 
 export interface Person {
@@ -113,4 +116,26 @@ export async function storeEverywhere(
     201,
   );
   return contactId;
+}
+
+/** Rows read past RLS, as the test's own superuser view of the database. */
+export async function systemRows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
+  const db = await testDatabase();
+  return db.systemTx((tx) => queryRows<T>(tx, query));
+}
+
+/** Tables (every one of the public schema) and how many of their rows mention `needle`, where any do. */
+export async function tablesMentioning(needle: string): Promise<Record<string, number>> {
+  const tables = await systemRows<{ table_name: string }>(
+    sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+  );
+  expect(tables.length).toBeGreaterThan(30);
+  const found: Record<string, number> = {};
+  for (const { table_name } of tables) {
+    const [row] = await systemRows<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM ${sql.identifier(table_name)} t WHERE t::text ILIKE ${`%${needle}%`}`,
+    );
+    if ((row?.n ?? 0) > 0) found[table_name] = row?.n ?? 0;
+  }
+  return found;
 }
