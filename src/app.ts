@@ -24,7 +24,7 @@ import { registerInputGuard } from './platform/http/input-guard.ts';
 import { registerNotFound } from './platform/http/not-found.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { sharedSchemas } from './platform/http/schemas.ts';
-import { registerIdempotency } from './platform/idempotency/idempotency.plugin.ts';
+import { IN_PROGRESS_WAIT_MS, registerIdempotency } from './platform/idempotency/idempotency.plugin.ts';
 import { newId } from './platform/ids/ids.ts';
 import { loggerOptions } from './platform/logging/logger.ts';
 import { poolMetrics, registerMetrics, replicaMetrics } from './platform/metrics/metrics.ts';
@@ -56,6 +56,8 @@ export interface AppDependencies {
   secrets?: SecretBox;
   /** The request-log buffer's sizes and timing (tests make it tiny); the defaults otherwise. */
   requestLogs?: RecorderOptions;
+  /** How long a duplicate waits for its first request (IN_PROGRESS_WAIT_MS; tests shorten it). */
+  idempotencyWaitMs?: number;
 }
 
 declare module 'fastify' {
@@ -153,7 +155,9 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     tokenCredentials: FEATURES.flatMap((feature) => feature.credentials?.({ db: deps.db, secrets }) ?? []),
   });
   registerInputGuard(app);
-  registerIdempotency(app, deps.db, secrets);
+  registerIdempotency(app, deps.db, secrets, {
+    inProgressWaitMs: deps.idempotencyWaitMs ?? IN_PROGRESS_WAIT_MS,
+  });
   // After the idempotency plugin: a batch's write points are counted after its key is claimed.
   registerBatchCharges(app, limits);
   // Its onResponse hook only buffers a line; the writes are batched off the request path.

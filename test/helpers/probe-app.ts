@@ -3,7 +3,10 @@ import { probePlugin } from './probe.ts';
 import { buildTestApp, testDatabase } from './test-app.ts';
 
 /** A test app with the probe routes mounted. */
-export async function buildProbeApp(env: Record<string, string> = {}): Promise<FastifyInstance> {
+export async function buildProbeApp(
+  env: Record<string, string> = {},
+  deps: { idempotencyWaitMs?: number } = {},
+): Promise<FastifyInstance> {
   const db = await testDatabase();
-  return buildTestApp(env, { db, plugins: [probePlugin(db)] });
+  return buildTestApp(env, { db, plugins: [probePlugin(db)], ...deps });
 }

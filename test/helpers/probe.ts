@@ -43,6 +43,9 @@ export function probePlugin(db: Database): FastifyPluginAsyncTypebox {
             {
               text: Type.String({ minLength: 1, maxLength: 100 }),
               delayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 5000 })),
+              // After the write's transaction, before answering: a slow request that holds no connection
+              // (PGlite's one connection would otherwise hold every other request back too).
+              pauseMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 5000 })),
               fail: Type.Optional(Type.String({ enum: ['crash', 'conflict', 'after-write'] })),
             },
             { additionalProperties: false },
@@ -52,7 +55,7 @@ export function probePlugin(db: Database): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { organization } = callerOf(request);
-        const { text, delayMs, fail } = request.body;
+        const { text, delayMs, pauseMs, fail } = request.body;
         if (fail === 'crash') throw new Error('probe crashed with SECRET_DETAIL');
         if (fail === 'conflict') throw Errors.duplicate('probe conflict');
         const envelope = await db.tenantTx(organization.id, async (tx) => {
@@ -65,6 +68,7 @@ export function probePlugin(db: Database): FastifyPluginAsyncTypebox {
           if (fail === 'after-write') throw new Error('failed after the write');
           return recorded;
         });
+        if (pauseMs) await sleep(pauseMs);
         return reply.code(201).send({ data: { id: envelope.id, text, livemode: envelope.livemode } });
       },
     );

@@ -97,18 +97,52 @@ describe('replay', () => {
     expect(response.headers['retry-after']).toBeUndefined();
   });
 
-  it('answers 409 DUPLICATE with Retry-After: 1 while the first request is still running', async () => {
+  it('makes a concurrent duplicate wait for the first request, then replays its answer (no 409)', async () => {
     const key = freshKey();
     const text = `slow-${key}`;
     const slow = note(key, { text, delayMs: 700 });
     await new Promise((resolve) => setTimeout(resolve, 150));
     const concurrent = await note(key, { text, delayMs: 700 });
-    const error = expectError(concurrent, 409, 'DUPLICATE');
-    expect(error.message).toMatch(/still in progress/);
-    expect(concurrent.headers['retry-after']).toBe('1');
-    expectStatus(await slow, 201);
-    expect((await note(key, { text, delayMs: 700 })).headers['idempotent-replayed']).toBe('true');
+    const first = expectStatus(await slow, 201);
+    expect(expectStatus(concurrent, 201)).toEqual(first);
+    expect(concurrent.headers['idempotent-replayed']).toBe('true');
     expect(await notesWithText(tenant.org.id, text)).toBe(1);
+  });
+
+  it('answers 409 DUPLICATE with Retry-After: 1 only when the first runs past the wait', async () => {
+    // The same service with a 200 ms wait (IN_PROGRESS_WAIT_MS is 5 s): the first takes 700 ms after its write.
+    const impatient = await buildProbeApp({}, { idempotencyWaitMs: 200 });
+    try {
+      const key = freshKey();
+      const text = `slower-${key}`;
+      const call = () =>
+        api(impatient, 'POST', '/v1/probe/notes', {
+          key: tenant.secret.key,
+          body: { text, pauseMs: 700 },
+          headers: { 'idempotency-key': key },
+        });
+      // Warm: a cold app's first request can take longer than the head start below.
+      expectStatus(
+        await api(impatient, 'POST', '/v1/probe/notes', {
+          key: tenant.secret.key,
+          body: { text: `warm-${key}` },
+        }),
+        201,
+      );
+      const slow = call();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const started = Date.now();
+      const concurrent = await call();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+      const error = expectError(concurrent, 409, 'DUPLICATE');
+      expect(error.message).toMatch(/still in progress/);
+      expect(concurrent.headers['retry-after']).toBe('1');
+      expectStatus(await slow, 201);
+      expect((await call()).headers['idempotent-replayed']).toBe('true');
+      expect(await notesWithText(tenant.org.id, text)).toBe(1);
+    } finally {
+      await impatient.close();
+    }
   });
 
   it('scopes keys to the organization: another organization may reuse the same key', async () => {

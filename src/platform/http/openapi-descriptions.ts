@@ -14,7 +14,7 @@ export const ERROR_DESCRIPTIONS: Record<string, string> = {
   '404': 'No such resource in this organization (another organization’s id reads the same)',
   '405': 'Not a method this path serves (`Allow` lists them)',
   '409':
-    'A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress',
+    'A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress after a 5-second wait',
   '413': 'The body is larger than 1 MiB',
   '415': 'The body is not `application/json`',
   '429': 'Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy)',

@@ -135,7 +135,8 @@ export function addHttpHeaders<T extends object>(document: T, routes: RouteEntry
       required: false,
       description:
         'Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) ' +
-        'without repeating the operation; another body, or the first request still running, is a 409 DUPLICATE.',
+        'without repeating the operation; while the first request still runs, a retry waits for its answer (up to ' +
+        '5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE.',
       schema: {
         type: 'string',
         pattern: IDEMPOTENCY_KEY_PATTERN.source,

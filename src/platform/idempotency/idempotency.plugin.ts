@@ -8,6 +8,12 @@ import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } fr
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[a-zA-Z0-9._:-]{8,128}$/;
 
+/**
+ * How long a request whose key another request still holds waits for that one's answer before the
+ * 409 `Retry-After: 1`: most writes take milliseconds, so a client's parallel retry gets the answer.
+ */
+export const IN_PROGRESS_WAIT_MS = 5_000;
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set while this request holds an Idempotency-Key claim. */
@@ -41,12 +47,18 @@ function fingerprintOf(method: string, url: string, body: unknown): string {
 /**
  * Idempotency-Key on every POST (Stripe semantics, DESIGN.md): after auth, limits and validation,
  * the key is claimed in PostgreSQL, scoped to the organization; a completed record is replayed with
- * `Idempotent-Replayed: true`; another body or a request still running gets 409 DUPLICATE (only the
- * latter with `Retry-After: 1`, so retrying clients stop on a mismatch). Every stored response body
+ * `Idempotent-Replayed: true`; another body gets 409 DUPLICATE; a request whose first is still running
+ * waits for it up to `inProgressWaitMs` (then replays its answer, or runs if it failed), and gets 409
+ * with `Retry-After: 1` only past that (so retrying clients stop on a mismatch, not on a slow first). Every stored response body
  * is sealed with `secrets` (AES-256-GCM): API key creation and webhook creation or rotation answer
  * with a secret, and a replay must give the same bytes back without the table holding them in clear.
  */
-export function registerIdempotency(app: FastifyInstance, db: Database, secrets: SecretBox) {
+export function registerIdempotency(
+  app: FastifyInstance,
+  db: Database,
+  secrets: SecretBox,
+  options: { inProgressWaitMs: number } = { inProgressWaitMs: IN_PROGRESS_WAIT_MS },
+) {
   app.decorateRequest('idempotencyClaim', null);
 
   const claim: preHandlerAsyncHookHandler = async function (request, reply) {
@@ -63,17 +75,32 @@ export function registerIdempotency(app: FastifyInstance, db: Database, secrets:
     if (organizationId === null) return;
 
     const fingerprint = fingerprintOf(request.method, request.url, request.body);
-    let outcome;
-    try {
-      // eslint-disable-next-line no-restricted-syntax -- the edge's own record, scoped by the auth hook to the caller's organization or the operator's scope.
-      outcome = await db.tenantTx(organizationId, (tx) =>
-        claimIdempotencyKey(tx, organizationId, key, fingerprint),
+    const claimOnce = async () => {
+      try {
+        // eslint-disable-next-line no-restricted-syntax -- the edge's own record, scoped by the auth hook to the caller's organization or the operator's scope.
+        return await db.tenantTx(organizationId, (tx) =>
+          claimIdempotencyKey(tx, organizationId, key, fingerprint),
+        );
+      } catch (error) {
+        // An admin route naming an organization that does not exist (foreign key).
+        if ((error as { cause?: { code?: string } }).cause?.code === '23503')
+          throw Errors.notFound('Organization', organizationId);
+        throw error;
+      }
+    };
+    // A concurrent duplicate waits, bounded, for the first request (issue 37): its answer is replayed,
+    // or the key is claimed again if the first failed without storing one; 409 only past the wait.
+    let outcome = await claimOnce();
+    const deadline = Date.now() + options.inProgressWaitMs;
+    for (
+      let pause = 25;
+      outcome.kind === 'in_progress' && Date.now() < deadline;
+      pause = Math.min(pause * 2, 200)
+    ) {
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.min(pause, Math.max(0, deadline - Date.now()))),
       );
-    } catch (error) {
-      // An admin route naming an organization that does not exist (foreign key).
-      if ((error as { cause?: { code?: string } }).cause?.code === '23503')
-        throw Errors.notFound('Organization', organizationId);
-      throw error;
+      outcome = await claimOnce();
     }
     switch (outcome.kind) {
       case 'claimed':
