@@ -22,6 +22,7 @@ import {
   type ReminderPlan,
   type ReminderSkip,
 } from './calendar.reminders.rules.ts';
+import * as reminderStore from './calendar.reminders.store.ts';
 import * as store from './calendar.store.ts';
 
 /** Appointments looked at per scan. */
@@ -46,7 +47,7 @@ export interface ReminderTally {
 }
 
 interface Target {
-  key: store.ReminderKey;
+  key: reminderStore.ReminderKey;
   livemode: boolean;
   templateId: string;
   dedupeKey: string;
@@ -62,7 +63,7 @@ export async function sendDueReminders(deps: ReminderDependencies, now = new Dat
   const tally: ReminderTally = { sent: 0, skipped: 0, failed: 0, resumed: 0 };
   await resumeInterrupted(deps, now, tally);
   for (;;) {
-    const due = await deps.db.systemTx((tx) => store.findDueReminders(tx, now, BATCH));
+    const due = await deps.db.systemTx((tx) => reminderStore.findDueReminders(tx, now, BATCH));
     for (const appointment of due) {
       const target = await decide(deps, appointment, now, tally);
       if (target) await send(deps, target, tally);
@@ -82,7 +83,7 @@ function missing(
   return null;
 }
 
-function targetOf(key: store.ReminderKey, settings: store.CalendarSettingsRow): Target {
+function targetOf(key: reminderStore.ReminderKey, settings: store.CalendarSettingsRow): Target {
   return {
     key,
     livemode: settings.liveOrganizationId === null,
@@ -94,7 +95,7 @@ function targetOf(key: store.ReminderKey, settings: store.CalendarSettingsRow): 
 /** Records every due reminder of one appointment: skipped ones with their reason, the one to send as SENDING. */
 async function decide(
   deps: ReminderDependencies,
-  appointment: store.DueReminders,
+  appointment: reminderStore.DueReminders,
   now: Date,
   tally: ReminderTally,
 ): Promise<Target | null> {
@@ -103,12 +104,12 @@ async function decide(
   // eslint-disable-next-line no-restricted-syntax -- the reminders worker job: one appointment's organization, no request caller.
   return deps.db.tenantTx(organizationId, async (tx) => {
     const settings = await store.findSettings(tx, organizationId);
-    const current = await store.contactOfAppointment(tx, organizationId, appointmentId);
+    const current = await reminderStore.contactOfAppointment(tx, organizationId, appointmentId);
     if (!settings || !current || current.startsAt.getTime() !== startsAt.getTime()) return null;
     const plans: ReminderPlan[] = planReminders(appointment.due, appointment, now.getTime()).map((plan) =>
       plan.skip === null ? { ...plan, skip: missing(settings, current) } : plan,
     );
-    const claimed = await store.claimReminders(
+    const claimed = await reminderStore.claimReminders(
       tx,
       plans.map((plan) => {
         const key = { organizationId, appointmentId, offsetMinutes: plan.offsetMinutes, startsAt };
@@ -138,7 +139,9 @@ async function decide(
 async function resumeInterrupted(deps: ReminderDependencies, now: Date, tally: ReminderTally): Promise<void> {
   const leaseMs = deps.leaseMs ?? REMINDER_LEASE_MS;
   for (;;) {
-    const [claimed] = await deps.db.systemTx((tx) => store.claimInterruptedReminders(tx, now, leaseMs, 1));
+    const [claimed] = await deps.db.systemTx((tx) =>
+      reminderStore.claimInterruptedReminders(tx, now, leaseMs, 1),
+    );
     if (!claimed) return;
     tally.resumed += 1;
     const target = await recheck(deps.db, claimed, now, tally);
@@ -152,7 +155,7 @@ async function resumeInterrupted(deps: ReminderDependencies, now: Date, tally: R
  */
 async function recheck(
   db: Database,
-  reminder: store.ClaimedReminder,
+  reminder: reminderStore.ClaimedReminder,
   now: Date,
   tally: ReminderTally,
 ): Promise<Target | null> {
@@ -162,21 +165,21 @@ async function recheck(
   return db.tenantTx(organizationId, async (tx) => {
     const settings = await store.findSettings(tx, organizationId);
     // Deleting an appointment deletes its reminders: both are there while the row is.
-    const current = await store.contactOfAppointment(tx, organizationId, appointmentId);
+    const current = await reminderStore.contactOfAppointment(tx, organizationId, appointmentId);
     const skip =
       settings && current
         ? (resumeVerdict(key, current, settings.reminderOffsetsMinutes, now.getTime()) ??
           missing(settings, current))
         : 'NOT_ACTIVE';
     if (skip !== null) {
-      await store.settleReminder(tx, key, { status: 'SKIPPED', reason: skip, messageId: null });
+      await reminderStore.settleReminder(tx, key, { status: 'SKIPPED', reason: skip, messageId: null });
       tally.skipped += 1;
       return null;
     }
     if (attempts > MAX_SEND_ATTEMPTS) {
       // Each start of this send ended its worker: trying again would only repeat that.
       const reason = `interrupted ${attempts - 1} times before its outcome was recorded: not sent again`;
-      await store.settleReminder(tx, key, { status: 'FAILED', reason, messageId: null });
+      await reminderStore.settleReminder(tx, key, { status: 'FAILED', reason, messageId: null });
       tally.failed += 1;
       return null;
     }
@@ -241,7 +244,7 @@ async function send(deps: ReminderDependencies, target: Target, tally: ReminderT
         {
           idempotencyKey: dedupeKey,
           onSent: async (tx, sent) => {
-            await store.settleReminder(tx, target.key, {
+            await reminderStore.settleReminder(tx, target.key, {
               status: 'SENT',
               reason: null,
               messageId: sent.id,
@@ -268,7 +271,7 @@ async function send(deps: ReminderDependencies, target: Target, tally: ReminderT
   if (outcome.status !== 'SENT') {
     const settled = { ...outcome, dedupeKey };
     // eslint-disable-next-line no-restricted-syntax -- the reminders worker job: one appointment's organization, no request caller.
-    await deps.db.tenantTx(organizationId, (tx) => store.settleReminder(tx, target.key, settled));
+    await deps.db.tenantTx(organizationId, (tx) => reminderStore.settleReminder(tx, target.key, settled));
   }
   if (outcome.status === 'SENT') tally.sent += 1;
   else if (outcome.status === 'SKIPPED') tally.skipped += 1;

@@ -13,7 +13,7 @@ import { deliveryDetail } from '../../../src/features/webhooks/index.ts';
 import { api, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 import { createMessagingAgency, type MessagingAgency } from '../conversations/support.ts';
-import { systemRows, tablesMentioning, type Person } from './support.ts';
+import { type Person, pendingSubscription, systemRows, tablesMentioning } from './support.ts';
 
 let app: FastifyInstance;
 let agency: MessagingAgency;
@@ -112,14 +112,7 @@ async function deliveryBodiesText(): Promise<string> {
 beforeAll(async () => {
   app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   agency = await createMessagingAgency(app);
-  // A subscription no worker serves here: its deliveries stay PENDING, holding the events to send.
-  expectStatus(
-    await api(app, 'POST', '/v1/webhooks', {
-      key: agency.secret,
-      body: { url: 'http://127.0.0.1:9/never', eventTypes: ['*'], description: 'pending' },
-    }),
-    201,
-  );
+  await pendingSubscription(app, agency.secret);
   targetId = expectStatus(await create(PERSON), 201).data.id;
   await note(targetId, `${PERSON.firstName} ${PERSON.lastName} asked for a call`);
   const duplicateId = expectStatus(await create(DUPLICATE, keys.duplicate), 201).data.id;

@@ -11,7 +11,7 @@ import { api, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 import { createPipeline, stageNamed } from '../deals/support.ts';
 import { createMessagingAgency, type MessagingAgency } from '../conversations/support.ts';
-import { storeEverywhere, systemRows, tablesMentioning } from './support.ts';
+import { pendingSubscription, storeEverywhere, systemRows, tablesMentioning } from './support.ts';
 
 let app: FastifyInstance;
 let agency: MessagingAgency;
@@ -34,14 +34,7 @@ const noteKey = `erasure-note-${Date.now()}`;
 beforeAll(async () => {
   app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   agency = await createMessagingAgency(app);
-  // A subscription no worker serves here: its deliveries stay PENDING, holding the events to send.
-  expectStatus(
-    await api(app, 'POST', '/v1/webhooks', {
-      key: agency.secret,
-      body: { url: 'http://127.0.0.1:9/never', eventTypes: ['*'], description: 'pending' },
-    }),
-    201,
-  );
+  await pendingSubscription(app, agency.secret);
   const pipeline = await createPipeline(app, agency.orgId);
   contactId = await storeEverywhere(app, agency, PERSON, { noteKey });
   const list = async (path: string) =>

@@ -8,6 +8,17 @@ import { admin, api, expectStatus } from '../../helpers/http.ts';
 import { testDatabase } from '../../helpers/test-app.ts';
 import { inbound, send, type MessagingAgency } from '../conversations/support.ts';
 
+/** A subscription no worker serves: its deliveries stay PENDING, holding every event's body to send. */
+export async function pendingSubscription(app: FastifyInstance, key: string): Promise<void> {
+  expectStatus(
+    await api(app, 'POST', '/v1/webhooks', {
+      key,
+      body: { url: 'http://127.0.0.1:9/never', eventTypes: ['*'], description: 'pending' },
+    }),
+    201,
+  );
+}
+
 export interface Person {
   firstName: string;
   lastName: string;
