@@ -596,7 +596,9 @@ CREATE TABLE public.idempotency_keys (
     response_body text,
     locked_until timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    expires_at timestamp with time zone DEFAULT (now() + '24:00:00'::interval) NOT NULL
+    expires_at timestamp with time zone DEFAULT (now() + '24:00:00'::interval) NOT NULL,
+    recovery_point text,
+    recovery_data jsonb
 );
 
 ALTER TABLE ONLY public.idempotency_keys FORCE ROW LEVEL SECURITY;

@@ -4,23 +4,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { ReplicaStatus } from './replicas.ts';
-import type * as schema from './schema.ts';
+import type { TransactionOptions, Tx } from './transaction.ts';
+import { unitAware } from './unit-of-work.ts';
 
-export type Schema = typeof schema;
-/** A Drizzle handle inside one transaction; stores take it as their first argument. */
-export type Tx = PgDatabase<PgQueryResultHKT, Schema>;
-
-export type DbRole = 'agency_app' | 'agency_system';
-
-export interface TransactionOptions {
-  role: DbRole;
-  /** Sets `app.organization_id` for the transaction (RLS). Omit only to prove RLS hides everything. */
-  organizationId?: string;
-  /** READ ONLY: may be served by a read replica (DATABASE_READ_URL) once it has the tenant's writes. */
-  readOnly?: boolean;
-}
+export type { DbRole, Schema, TransactionOptions, Tx } from './transaction.ts';
 
 export interface Database {
   readonly kind: 'pglite' | 'postgres';
@@ -142,15 +130,22 @@ export function withHelpers(
   base: Omit<Database, 'tenantTx' | 'systemTx' | 'readTx' | 'readStatement'> &
     Partial<Pick<Database, 'readStatement'>>,
 ): Database {
+  // A request's unit of work (db/unit-of-work.ts) sees every transaction opened while it is current.
+  const transaction = unitAware({
+    transact: base.transaction.bind(base),
+    // Inside an open transaction: no READ ONLY (too late) and no time limits (already set).
+    prelude: (options) => preludeStatements({ ...options, readOnly: false }),
+  });
   return {
     ...base,
-    readTx: (organizationId, fn) => base.transaction({ role: 'agency_app', organizationId, readOnly: true }, fn),
-    tenantTx: (organizationId, fn) => base.transaction({ role: 'agency_app', organizationId }, fn),
-    systemTx: (fn) => base.transaction({ role: 'agency_system' }, fn),
+    transaction,
+    readTx: (organizationId, fn) => transaction({ role: 'agency_app', organizationId, readOnly: true }, fn),
+    tenantTx: (organizationId, fn) => transaction({ role: 'agency_app', organizationId }, fn),
+    systemTx: (fn) => transaction({ role: 'agency_system' }, fn),
     readStatement:
       base.readStatement ??
       (<T,>(organizationId: string, statement: string) =>
-        base.transaction({ role: 'agency_app', organizationId, readOnly: true }, async (tx) => {
+        transaction({ role: 'agency_app', organizationId, readOnly: true }, async (tx) => {
           const result = (await tx.execute(sql.raw(statement))) as unknown as { rows: T[] };
           return result.rows;
         })),

@@ -115,13 +115,15 @@ export class PrivatePostgres {
   }
 
   async start(): Promise<void> {
-    // Durability settings off: the tests crash the server, not the machine, so the OS keeps the writes.
+    // No fsync: the tests crash the server, not the machine, so the OS keeps the writes. Commits are
+    // still written to the OS before they are acknowledged (synchronous_commit on): a crash of the
+    // server loses no acknowledged write, which the idempotency fault tests count on.
     const options = [
       `-p ${this.port}`,
       `-k ${this.dir}`,
       '-c listen_addresses=127.0.0.1',
       '-c fsync=off',
-      '-c synchronous_commit=off',
+      '-c synchronous_commit=on',
       '-c full_page_writes=off',
       '-c max_connections=60',
       '-c shared_buffers=32MB',

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../src/db/database.ts';
-import { events } from '../../src/db/schema.ts';
+import { events, idempotencyKeys } from '../../src/db/schema.ts';
 import { callerOf } from '../../src/platform/auth/auth.plugin.ts';
 import { Errors } from '../../src/platform/errors/errors.ts';
 import { defineEvent, eventCatalog } from '../../src/platform/events/catalog.ts';
@@ -43,10 +43,13 @@ export function probePlugin(db: Database): FastifyPluginAsyncTypebox {
             {
               text: Type.String({ minLength: 1, maxLength: 100 }),
               delayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 5000 })),
-              // After the write's transaction, before answering: a slow request that holds no connection
-              // (PGlite's one connection would otherwise hold every other request back too).
+              // After the write's transaction, before answering: a slow request. Under an Idempotency-Key
+              // the transaction stays open until the answer (one unit of work, decision 0246), so on
+              // PGlite's one connection every other request waits for it.
               pauseMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 5000 })),
               fail: Type.Optional(Type.String({ enum: ['crash', 'conflict', 'after-write'] })),
+              // The note written in this many transactions, one after the other ('after-write' fails the last).
+              transactions: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
             },
             { additionalProperties: false },
           ),
@@ -55,19 +58,22 @@ export function probePlugin(db: Database): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { organization } = callerOf(request);
-        const { text, delayMs, pauseMs, fail } = request.body;
+        const { text, delayMs, pauseMs, fail, transactions = 1 } = request.body;
         if (fail === 'crash') throw new Error('probe crashed with SECRET_DETAIL');
         if (fail === 'conflict') throw Errors.duplicate('probe conflict');
-        const envelope = await db.tenantTx(organization.id, async (tx) => {
-          const recorded = await recordEvent(tx, {
-            type: ProbeNoted.type,
-            data: { note: { text } },
-            actor: { kind: 'API', userId: null },
+        const write = (last: boolean) =>
+          db.tenantTx(organization.id, async (tx) => {
+            const recorded = await recordEvent(tx, {
+              type: ProbeNoted.type,
+              data: { note: { text } },
+              actor: { kind: 'API', userId: null },
+            });
+            if (delayMs) await sleep(delayMs);
+            if (last && fail === 'after-write') throw new Error('failed after the write');
+            return recorded;
           });
-          if (delayMs) await sleep(delayMs);
-          if (fail === 'after-write') throw new Error('failed after the write');
-          return recorded;
-        });
+        for (let written = 1; written < transactions; written++) await write(false);
+        const envelope = await write(true);
         if (pauseMs) await sleep(pauseMs);
         return reply.code(201).send({ data: { id: envelope.id, text, livemode: envelope.livemode } });
       },
@@ -129,4 +135,28 @@ export function probePlugin(db: Database): FastifyPluginAsyncTypebox {
       async () => ({ data: { ok: true } }),
     );
   };
+}
+
+/** How many probe notes with this text the organization's event log holds. */
+export async function notesWithText(db: Database, organizationId: string, text: string): Promise<number> {
+  const rows = await db.tenantTx(organizationId, (tx) =>
+    tx
+      .select()
+      .from(events)
+      .where(
+        and(eq(events.organizationId, organizationId), sql`${events.data} -> 'note' ->> 'text' = ${text}`),
+      ),
+  );
+  return rows.length;
+}
+
+/** An Idempotency-Key's record as stored, if any. */
+export async function idempotencyRecord(db: Database, organizationId: string, key: string) {
+  const [row] = await db.tenantTx(organizationId, (tx) =>
+    tx
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.organizationId, organizationId), eq(idempotencyKeys.key, key))),
+  );
+  return row;
 }

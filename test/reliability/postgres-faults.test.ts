@@ -6,8 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_RETRY_AFTER_S } from '../../src/platform/errors/errors.ts';
-import { createTenant } from '../helpers/factories.ts';
-import { admin, expectStatus } from '../helpers/http.ts';
 import { PrivatePostgres } from '../helpers/private-services.ts';
 import {
   FAULT_TESTS,
@@ -15,6 +13,7 @@ import {
   latencyFigures,
   report,
   serve,
+  unlimitedTenantKey,
   sleep,
   startTraffic,
   tally,
@@ -58,16 +57,7 @@ describe.skipIf(!FAULT_TESTS)('PostgreSQL faults under traffic (private PostgreS
   beforeAll(async () => {
     postgres = await PrivatePostgres.create();
     service = await serve(await postgres.createDatabase('agency'), { timeouts: TIMEOUTS });
-    const tenant = await createTenant(service.app, {
-      secret: { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 },
-    });
-    expectStatus(
-      await admin(service.app, 'PATCH', `/admin/v1/organizations/${tenant.org.id}`, {
-        writeLimitPerMinute: 100_000,
-      }),
-      200,
-    );
-    key = tenant.secret.key;
+    key = await unlimitedTenantKey(service.app);
   }, 120_000);
 
   afterAll(async () => {

@@ -191,8 +191,17 @@ export const idempotencyKeys = pgTable(
     responseStatus: integer('response_status'),
     /** The response's bytes, sealed with SECRETS_KEY (`enc:v1:…`; migration 0010, decision 0160). */
     responseBody: text('response_body'),
-    /** While in progress: when a crashed request's claim lapses and a retry may run it again. */
+    /**
+     * Only on records written before migration 0028 (a claim committed apart from its request's
+     * effects): when such a claim lapses. Claims now commit with the request's effects (decision 0246).
+     */
     lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    /**
+     * In progress: the last recovery point a request committed before an effect outside the database
+     * (`message_queued`), and what it recorded there; a retry resumes from it (decision 0246).
+     */
+    recoveryPoint: text('recovery_point'),
+    recoveryData: jsonb('recovery_data'),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' })
       .notNull()

@@ -7,7 +7,7 @@ import { AppError, Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { newId } from '../../platform/ids/ids.ts';
-import { writeAs } from '../../platform/tenancy/caller-tx.ts';
+import { checkpoint, keepIfFailed, resumedAt, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { isAgentOf } from '../agents/index.ts';
 import { type Contact } from '../contacts/index.ts';
 import { MessageSent, MessageStatusChanged } from './conversations.events.ts';
@@ -122,6 +122,38 @@ async function queueMessage(
   };
 }
 
+/** The recovery point of a send (decision 0246): the message is stored QUEUED, the platform not yet called. */
+const MESSAGE_QUEUED = 'message_queued';
+
+/**
+ * A send resumed by a retry after a crash past its recovery point: the message the first attempt
+ * stored, and what the platform is given again (with the same idempotency key, so it sends once);
+ * or the message as it stands when it is no longer QUEUED (the sweep settled it FAILED).
+ */
+async function resumeQueued(tx: Tx, sender: Sender, messageId: string): Promise<QueuedSend | Message> {
+  const { organizationId } = sender;
+  const record = (await store.findMessageRecord(tx, organizationId, messageId))?.row;
+  if (!record) throw Errors.internal(new Error(`message ${messageId} vanished`));
+  if (record.status !== 'QUEUED') return messageOf(tx, organizationId, messageId);
+  const contact = await loadContact(tx, organizationId, record.contactId);
+  const number = await findActiveMessagingNumber(tx, organizationId);
+  if (!number) throw Errors.notFound('Active messaging number of this organization');
+  const template = record.templateId
+    ? await findMessageTemplate(tx, organizationId, record.templateId)
+    : null;
+  return {
+    messageId,
+    outbound: {
+      phoneNumberId: number.providerNumberId,
+      to: contact.phone as string,
+      text: template ? undefined : record.body,
+      template: template
+        ? { name: template.name, language: template.language, variables: record.variables ?? {} }
+        : undefined,
+    },
+  };
+}
+
 /**
  * Sends a message to a contact (SPEC.md rules 1-6). Three steps so no transaction stays open while
  * the platform is called: (1) the rules, and the message stored QUEUED; (2) the platform call;
@@ -187,13 +219,32 @@ async function deliver(
 ): Promise<Message> {
   const { organizationId, actor } = sender;
   const now = context.clock();
-  const queued = await sender.write((tx) => queueMessage(tx, sender, contactId, body, now));
+  const resumed = resumedAt<{ messageId: string }>(MESSAGE_QUEUED);
+  const queued = resumed
+    ? await sender.write((tx) => resumeQueued(tx, sender, resumed.messageId))
+    : await sender.write((tx) => queueMessage(tx, sender, contactId, body, now));
+  if (!('outbound' in queued)) {
+    if (queued.status !== 'FAILED') return queued;
+    keepIfFailed();
+    throw new AppError(
+      'MESSAGING_ERROR',
+      `The message could not be sent: ${queued.failureReason ?? 'unknown'}`,
+      {
+        extra: { messageId: queued.id },
+      },
+    );
+  }
+  // Under an Idempotency-Key the message commits QUEUED before the platform is called, with the
+  // recovery point a retry after a crash resumes from (a no-op for the worker's sends).
+  await checkpoint(MESSAGE_QUEUED, { messageId: queued.messageId });
 
   const provider = sender.livemode ? context.provider : sandboxProvider;
   const result = await provider.send({ ...queued.outbound, idempotencyKey });
 
   const message = await sender.write(async (tx) => {
     if (!result.ok) {
+      // The failure stands though the request answers 502 (its key is released with it).
+      keepIfFailed();
       await store.updateMessage(tx, organizationId, queued.messageId, {
         status: 'FAILED',
         failureReason: result.reason,

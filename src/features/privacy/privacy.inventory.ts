@@ -169,9 +169,11 @@ export const PERSONAL_DATA_PLACES: readonly DataPlace[] = [
     table: 'idempotency_keys',
     link: null,
     personal: ['response_body'],
-    other: ['key', 'fingerprint', 'status'],
+    other: ['key', 'fingerprint', 'status', 'recovery_point', 'recovery_data'],
     onErase: 'COPIES_REDACTED',
-    note: 'Stored responses of the last 24 hours (sealed with SECRETS_KEY) are opened and rewritten without the person.',
+    note:
+      'Stored responses of the last 24 hours (sealed with SECRETS_KEY) are opened and rewritten without the person. ' +
+      'A recovery point records ids only (recovery_data: the message a send stored).',
   },
   // Tables without data about contacts (agents are the agency's staff, not data subjects here).
   {

@@ -13,7 +13,7 @@ import { isId } from '../../platform/ids/ids.ts';
 import type { Logger } from '../../platform/logging/logger.ts';
 import { storageFor, type StorageSettings } from '../../platform/storage/open-storage.ts';
 import type { Storage } from '../../platform/storage/storage.ts';
-import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
+import { readAs, whenRolledBack, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { PropertyUpdated } from './properties.events.ts';
 import {
   findPhoto,
@@ -99,7 +99,8 @@ export async function listPhotos(db: Database, caller: Caller, propertyId: strin
 
 /**
  * Adds an uploaded photo: checked and rendered (sharp) before the transaction, its files written
- * while the listing's row is locked, deleted again when the transaction fails. 409 CONFLICT
+ * while the listing's row is locked, deleted again when the transaction fails (also when a request's
+ * unit of work rolls it back after it returned). 409 CONFLICT
  * (reason PHOTO_LIMIT) at MAX_PHOTOS; 400 for a position past the end.
  */
 export async function uploadPhoto(
@@ -127,6 +128,8 @@ export async function uploadPhoto(
           limit: MAX_PHOTOS,
         });
       }
+      // Under an Idempotency-Key the transaction commits with the answer, after this returns.
+      whenRolledBack(() => discardFiles(context, written, 'the request did not commit'));
       const position = upload.position ?? photos.length;
       if (position < 0 || position > photos.length) {
         throw Errors.invalidField(

@@ -136,7 +136,8 @@ export function addHttpHeaders<T extends object>(document: T, routes: RouteEntry
       description:
         'Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) ' +
         'without repeating the operation; while the first request still runs, a retry waits for its answer (up to ' +
-        '5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE.',
+        '5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in ' +
+        'the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice.',
       schema: {
         type: 'string',
         pattern: IDEMPOTENCY_KEY_PATTERN.source,

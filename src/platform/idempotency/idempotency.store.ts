@@ -1,8 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/database.ts';
 
-/** A crashed request's claim lapses after this, so a retry can run it again. */
-export const CLAIM_LEASE_S = 120;
 export const RECORD_TTL_H = 24;
 
 /**
@@ -12,70 +10,167 @@ export const RECORD_TTL_H = 24;
  */
 export const OPERATOR_IDEMPOTENCY_SCOPE = 'org_operator00000000000000';
 
-export type Claim =
-  | { kind: 'claimed' }
+/** One key's record as a new request finds it (committed rows only: a running first is invisible). */
+export type Found =
+  | { kind: 'none' }
   | { kind: 'mismatch' }
-  | { kind: 'in_progress' }
-  | { kind: 'completed'; status: number; body: string };
+  | { kind: 'completed'; status: number; body: string }
+  /** A request committed a recovery point and has not answered: running, or crashed past it. */
+  | { kind: 'recovering'; point: string; data: unknown }
+  /** A claim written before migration 0028, apart from its effects: it holds until it lapses. */
+  | { kind: 'held' };
+
+const LOCK_NOT_AVAILABLE = '55P03';
+
+export async function findIdempotencyRecord(
+  tx: Tx,
+  organizationId: string,
+  key: string,
+  fingerprint: string,
+): Promise<Found> {
+  const [row] = await queryRows<{
+    fingerprint: string;
+    status: string;
+    response_status: number | null;
+    response_body: string | null;
+    recovery_point: string | null;
+    recovery_data: unknown;
+    expired: boolean;
+    lapsed: boolean;
+  }>(
+    tx,
+    sql`
+    SELECT fingerprint, status, response_status, response_body, recovery_point, recovery_data,
+           expires_at <= now() AS expired, coalesce(locked_until <= now(), true) AS lapsed
+    FROM idempotency_keys
+    WHERE organization_id = ${organizationId} AND key = ${key}`,
+  );
+  if (!row || row.expired) return { kind: 'none' };
+  if (row.status === 'in_progress' && row.recovery_point === null && row.lapsed) return { kind: 'none' };
+  if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
+  if (row.status === 'completed' && row.response_status !== null) {
+    return { kind: 'completed', status: Number(row.response_status), body: row.response_body ?? '' };
+  }
+  if (row.recovery_point !== null)
+    return { kind: 'recovering', point: row.recovery_point, data: row.recovery_data };
+  return { kind: 'held' };
+}
 
 /**
- * Claims `key` for one request, atomically: the unique (organization_id, key) index makes
- * concurrent identical requests wait for the first insert and then see its claim.
+ * Claims `key` first in the transaction of the request's effects: the row is uncommitted until they
+ * commit, so a concurrent duplicate's insert waits on the unique index for the first's outcome, at
+ * most `waitMs` (lock_timeout). Returns false when the key is taken: by a first that committed, or
+ * one still running past the wait.
  */
 export async function claimIdempotencyKey(
   tx: Tx,
   organizationId: string,
   key: string,
   fingerprint: string,
-): Promise<Claim> {
-  const inserted = await queryRows(
-    tx,
-    sql`
-    INSERT INTO idempotency_keys AS k (organization_id, key, fingerprint, status, locked_until, created_at, expires_at)
-    VALUES (${organizationId}, ${key}, ${fingerprint}, 'in_progress',
-            now() + make_interval(secs => ${CLAIM_LEASE_S}), now(), now() + make_interval(hours => ${RECORD_TTL_H}))
-    ON CONFLICT (organization_id, key) DO UPDATE
-      SET fingerprint = excluded.fingerprint, status = 'in_progress', response_status = NULL,
-          response_body = NULL, locked_until = excluded.locked_until, created_at = excluded.created_at,
-          expires_at = excluded.expires_at
-      WHERE k.expires_at <= now()
-         OR (k.status = 'in_progress' AND k.locked_until <= now() AND k.fingerprint = excluded.fingerprint)
-    RETURNING 1 AS claimed`,
-  );
-  if (inserted.length > 0) return { kind: 'claimed' };
-
-  const existing = await queryRows<{
-    fingerprint: string;
-    status: string;
-    response_status: number | null;
-    response_body: string | null;
-  }>(
-    tx,
-    sql`
-    SELECT fingerprint, status, response_status, response_body FROM idempotency_keys
-    WHERE organization_id = ${organizationId} AND key = ${key}`,
-  );
-  const row = existing[0];
-  // Deleted between the two statements by a failed first attempt: treat as still in progress.
-  if (!row) return { kind: 'in_progress' };
-  if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
-  if (row.status !== 'completed' || row.response_status === null) return { kind: 'in_progress' };
-  return { kind: 'completed', status: Number(row.response_status), body: row.response_body ?? '' };
+  waitMs: number,
+): Promise<boolean> {
+  await tx.execute(sql`SELECT set_config('lock_timeout', ${String(Math.max(1, Math.round(waitMs)))}, true)`);
+  try {
+    const inserted = await queryRows(
+      tx,
+      sql`
+      INSERT INTO idempotency_keys AS k (organization_id, key, fingerprint, status, created_at, expires_at)
+      VALUES (${organizationId}, ${key}, ${fingerprint}, 'in_progress', now(),
+              now() + make_interval(hours => ${RECORD_TTL_H}))
+      ON CONFLICT (organization_id, key) DO UPDATE
+        SET fingerprint = excluded.fingerprint, status = 'in_progress', response_status = NULL,
+            response_body = NULL, locked_until = NULL, recovery_point = NULL, recovery_data = NULL,
+            created_at = excluded.created_at, expires_at = excluded.expires_at
+        WHERE k.expires_at <= now()
+           OR (k.status = 'in_progress' AND k.recovery_point IS NULL AND coalesce(k.locked_until <= now(), true))
+      RETURNING 1 AS claimed`,
+    );
+    await tx.execute(sql`SET LOCAL lock_timeout TO DEFAULT`);
+    return inserted.length > 0;
+  } catch (error) {
+    if (lockNotAvailable(error)) return false;
+    throw error;
+  }
 }
 
-export async function completeIdempotencyKey(
+/**
+ * A later transaction of the same request, or a retry resuming it: locks the record (at most
+ * `waitMs`) and says whether it is still in progress at `point` (a concurrent retry did not finish it).
+ */
+export async function lockIdempotencyRecord(
   tx: Tx,
   organizationId: string,
   key: string,
+  point: string | null,
+  waitMs: number,
+): Promise<boolean> {
+  await tx.execute(sql`SELECT set_config('lock_timeout', ${String(Math.max(1, Math.round(waitMs)))}, true)`);
+  try {
+    const [row] = await queryRows<{ status: string; recovery_point: string | null }>(
+      tx,
+      sql`
+      SELECT status, recovery_point FROM idempotency_keys
+      WHERE organization_id = ${organizationId} AND key = ${key}
+      FOR UPDATE`,
+    );
+    await tx.execute(sql`SET LOCAL lock_timeout TO DEFAULT`);
+    return (
+      row !== undefined && row.status === 'in_progress' && (point === null || row.recovery_point === point)
+    );
+  } catch (error) {
+    if (lockNotAvailable(error)) return false;
+    throw error;
+  }
+}
+
+function lockNotAvailable(error: unknown): boolean {
+  for (
+    let cause = error as { code?: string; cause?: unknown } | undefined;
+    cause;
+    cause = cause.cause as never
+  ) {
+    if (cause.code === LOCK_NOT_AVAILABLE) return true;
+  }
+  return false;
+}
+
+/** Records the recovery point a retry resumes from (the last statement of a checkpoint). */
+export async function markIdempotencyRecord(
+  tx: Tx,
+  organizationId: string,
+  key: string,
+  point: string,
+  data: unknown,
+): Promise<void> {
+  await tx.execute(sql`
+    UPDATE idempotency_keys SET recovery_point = ${point}, recovery_data = ${JSON.stringify(data ?? null)}::jsonb
+    WHERE organization_id = ${organizationId} AND key = ${key} AND status = 'in_progress'`);
+}
+
+/**
+ * Stores the answer: in the transaction of the effects (the claim's row), or alone for a request
+ * that wrote nothing (then inserted; a first answer stored by a concurrent duplicate is kept).
+ */
+export async function storeIdempotentAnswer(
+  tx: Tx,
+  organizationId: string,
+  key: string,
+  fingerprint: string,
   status: number,
   body: string,
 ): Promise<void> {
   await tx.execute(sql`
-    UPDATE idempotency_keys
-    SET status = 'completed', response_status = ${status}, response_body = ${body}, locked_until = NULL
-    WHERE organization_id = ${organizationId} AND key = ${key}`);
+    INSERT INTO idempotency_keys AS k
+      (organization_id, key, fingerprint, status, response_status, response_body, created_at, expires_at)
+    VALUES (${organizationId}, ${key}, ${fingerprint}, 'completed', ${status}, ${body}, now(),
+            now() + make_interval(hours => ${RECORD_TTL_H}))
+    ON CONFLICT (organization_id, key) DO UPDATE
+      SET status = 'completed', response_status = excluded.response_status,
+          response_body = excluded.response_body, locked_until = NULL, recovery_point = NULL, recovery_data = NULL
+      WHERE k.status = 'in_progress' AND k.fingerprint = excluded.fingerprint`);
 }
 
+/** Forgets an unanswered record: the request failed in a way the client may retry with the same key. */
 export async function releaseIdempotencyKey(tx: Tx, organizationId: string, key: string): Promise<void> {
   await tx.execute(sql`
     DELETE FROM idempotency_keys

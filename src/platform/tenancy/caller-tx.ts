@@ -3,6 +3,9 @@ import type { Caller, CallerOrganization } from '../auth/caller.ts';
 import { databaseError, EXCLUSION_VIOLATION, UNIQUE_VIOLATION } from '../../db/errors.ts';
 import { Errors } from '../errors/errors.ts';
 
+// A request's unit of work (decision 0246): what a service with an effect outside the database uses.
+export { checkpoint, keepIfFailed, resumedAt, whenRolledBack } from '../../db/unit-of-work.ts';
+
 /**
  * The tenant transactions of a request, opened from its caller only (decision 0241): the organization
  * is the one the credential names (checked at the edge, active and, for writes, not read-only), never

@@ -6654,7 +6654,7 @@ export interface components {
   };
   responses: never;
   parameters: {
-    /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+    /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
     IdempotencyKey: string;
     /** @description The `ETag` of an answer you hold: while the answer is still byte for byte the same, a 304 without a body (counted by the rate limits like any request). */
     IfNoneMatch: string;
@@ -7414,7 +7414,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -7718,7 +7718,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -8268,7 +8268,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -9613,7 +9613,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -10110,7 +10110,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -10677,7 +10677,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -12054,7 +12054,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -12622,7 +12622,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -13755,7 +13755,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -15116,7 +15116,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -15644,7 +15644,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -17015,7 +17015,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -17636,7 +17636,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -18813,7 +18813,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -19691,7 +19691,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -20217,7 +20217,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -20741,7 +20741,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -21234,7 +21234,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -21846,7 +21846,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -24152,7 +24152,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -27332,7 +27332,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -27871,7 +27871,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -28978,7 +28978,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -29285,7 +29285,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -29567,7 +29567,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -29890,7 +29890,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -30789,7 +30789,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path?: never;
@@ -32098,7 +32098,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -32412,7 +32412,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -32733,7 +32733,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
@@ -33249,7 +33249,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. */
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
