@@ -1,7 +1,7 @@
 /**
  * Import rules of src/ (DESIGN.md "Layout"), run by `npm run lint`:
  * - no import cycles;
- * - imports point down: cli -> (HTTP only) platform/config; features -> platform -> db/config;
+ * - imports point down: cli -> shared (HTTP only); features -> platform -> db/config -> shared;
  * - a feature reaches another feature only through that feature's index.ts.
  */
 module.exports = {
@@ -47,9 +47,18 @@ module.exports = {
     {
       name: 'cli-is-an-http-client',
       severity: 'error',
-      comment: 'The CLI talks to the admin API; it imports no feature, db or app module.',
+      comment:
+        'The CLI talks to the admin API; it imports no feature, platform, db or app module (shared values: src/shared/).',
       from: { path: '^src/cli/' },
-      to: { path: '^src/(features|db|mcp)/|^src/(app|server|worker|features)[.]ts$' },
+      to: { path: '^src/(features|platform|db|mcp)/|^src/(app|server|worker|features|config)[.]ts$' },
+    },
+    {
+      name: 'shared-imports-nothing',
+      severity: 'error',
+      comment:
+        'src/shared/ holds values the CLI and the service both use: it imports nothing of the service.',
+      from: { path: '^src/shared/' },
+      to: { path: '^src/(?!shared/)' },
     },
   ],
   options: {

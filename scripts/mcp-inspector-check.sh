@@ -50,7 +50,7 @@ echo "MCP Inspector ($INSPECTOR): tools/list"
 inspector "$KEY" --method tools/list >"$WORK/tools.json"
 node -e '
   const { tools } = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-  // Feature-list order (src/features.ts), as test/features/mcp/mcp-tools.test.ts expects it.
+  // Feature-list order (src/features.ts), as test/mcp/mcp-tools.test.ts expects it.
   const expected = ["get_summary", "search_contacts", "get_contact_timeline", "search_properties", "get_property",
     "search_listings",
     "match_properties_for_contact", "list_pending_tasks", "list_appointments", "list_pipelines", "list_deals",

@@ -15,11 +15,16 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { FEATURES } from '../src/features.ts';
 import { SCOPES } from '../src/platform/auth/scopes.ts';
+import { installFeatures } from '../src/platform/features/manifest.ts';
 import { startReplicatedCluster } from './lib/pg-cluster.ts';
 import { startPgbouncer } from './lib/pgbouncer.ts';
 import { freePort } from './lib/ports.ts';
 import { Balancer, emptyStats, oneOperation, percentile, type LoadKeys } from './lib/topology-load.ts';
+
+// The scope lists the keys below are given (the service processes install the features themselves).
+installFeatures(FEATURES);
 import { serviceProcess, type ServiceProcess } from './lib/topology-processes.ts';
 
 const option = (name: string, fallback: number) => {

@@ -1,9 +1,9 @@
 /**
- * `npm run tour`: runs README.md's "A five-minute tour" as a newcomer would paste it, so the README and
+ * `npm run tour`: runs docs/tour.md, "A five-minute tour", as a newcomer would paste it, so the tour and
  * the service cannot drift apart (docs/decisions/0170-the-readme-tour-is-run.md).
  *
- * The tour is the README's bash blocks between "## A five-minute tour" and the next "## " heading; each
- * paragraph of a block (lines up to a blank line) is one step. All steps run in one bash process with
+ * The tour is every bash block of docs/tour.md, in order; each paragraph of a block (lines up to a blank
+ * line) is one step. All steps run in one bash process with
  * `set -euo pipefail`, so a failing command or a `jq -e` that finds no field stops the tour. Every
  * `curl` records the status it got: a step passes when each answer is 2xx or a status its comment
  * announces as "answers NNN", and each announced status came at least once.
@@ -23,25 +23,21 @@ import { fileURLToPath } from 'node:url';
 export interface TourStep {
   /** The step's first comment line, or its first command. */
   title: string;
-  /** The lines as written in the README. */
+  /** The lines as written in docs/tour.md. */
   script: string;
   /** Non-2xx statuses the step's comments announce ("answers 403"): allowed, and each must come. */
   expected: number[];
 }
 
-const TOUR_HEADING = '## A five-minute tour';
+/** The tour a newcomer pastes, and `npm run tour` runs: every bash block of it. */
+export const TOUR_FILE = 'docs/tour.md';
 /** Longest output line printed; the rest is summarized (listings are long JSON lines). */
 const MAX_LINE = 240;
 
-/** The steps of the README tour: its bash blocks, cut at blank lines. */
+/** The steps of the tour: every bash block of the document, cut at blank lines. */
 export function tourSteps(markdown: string): TourStep[] {
-  const start = markdown.indexOf(`\n${TOUR_HEADING}\n`);
-  if (start < 0) throw new Error(`README has no "${TOUR_HEADING}" section`);
-  const rest = markdown.slice(start + TOUR_HEADING.length + 2);
-  const end = rest.search(/^## /m);
-  const section = end < 0 ? rest : rest.slice(0, end);
-  const blocks = [...section.matchAll(/^```bash\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? '');
-  if (blocks.length === 0) throw new Error(`"${TOUR_HEADING}" has no bash block`);
+  const blocks = [...markdown.matchAll(/^```bash\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? '');
+  if (blocks.length === 0) throw new Error(`${TOUR_FILE} has no bash block`);
   return blocks.flatMap((block) =>
     block
       .split(/\n[ \t]*\n/)
@@ -195,7 +191,7 @@ async function startServer(dataDir: string): Promise<{ child: ChildProcess; vars
 }
 
 async function main(): Promise<number> {
-  const steps = tourSteps(readFileSync('README.md', 'utf8'));
+  const steps = tourSteps(readFileSync(TOUR_FILE, 'utf8'));
   const env: Record<string, string> = Object.fromEntries(
     Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );

@@ -3,8 +3,10 @@ import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync }
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import { apiDocument } from './api-document.ts';
 import { FEATURES } from './features.ts';
 import { mcpRoutes } from './mcp/mcp.routes.ts';
+import { mcpToolsOf } from './mcp/mcp.tools.ts';
 import { mcpSchemas } from './mcp/mcp.schema.ts';
 import { registerAuth, registerBatchCharges } from './platform/auth/auth.plugin.ts';
 import { fastifyCookie } from '@fastify/cookie';
@@ -34,7 +36,7 @@ import { registerRequestLogs } from './platform/request-logs/request-logs.plugin
 import { registerResponseCache } from './platform/http/response-cache.ts';
 import type { SecretBox } from './platform/crypto/secret-box.ts';
 import { openSecretBox } from './platform/crypto/secrets-key.ts';
-import type { AppContext } from './platform/features/manifest.ts';
+import { installFeatures, type AppContext, type FeatureManifest } from './platform/features/manifest.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -58,6 +60,8 @@ export interface AppDependencies {
   requestLogs?: RecorderOptions;
   /** How long a duplicate waits for its first request (IN_PROGRESS_WAIT_MS; tests shorten it). */
   idempotencyWaitMs?: number;
+  /** The features served: src/features.ts's list (a test adds one of its own to prove the folds). */
+  features?: readonly FeatureManifest[];
 }
 
 declare module 'fastify' {
@@ -69,6 +73,10 @@ declare module 'fastify' {
 
 /** Builds the whole service on an open, migrated database. Never listens: server.ts and tests do. */
 export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
+  const features = deps.features ?? FEATURES;
+  // Scopes (their schema's enum) and events, before any route is compiled or any event recorded.
+  installFeatures(features);
+  const document = apiDocument(features);
   const options = loggerOptions(config.logLevel);
   const app = Fastify({
     logger: deps.logStream ? { ...options, stream: deps.logStream } : options,
@@ -132,7 +140,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   for (const schema of [
     ...sharedSchemas,
     ...batchSchemas,
-    ...FEATURES.flatMap((feature) => feature.schemas ?? []),
+    ...features.flatMap((feature) => feature.schemas ?? []),
     ...mcpSchemas,
     ...(deps.schemas ?? []),
   ]) {
@@ -141,7 +149,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   registerErrorHandling(app);
   registerNotFound(app);
   registerRouteConventions(app);
-  await registerOpenApi(app, `http://${config.host}:${config.port}`);
+  await registerOpenApi(app, `http://${config.host}:${config.port}`, document);
   // Parses Cookie headers before the auth hook reads the console's session cookie.
   await app.register(fastifyCookie, { hook: 'onRequest' });
   const consoleSessions = new ConsoleSessions(deps.db, deps.clock);
@@ -152,7 +160,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     adminToken: config.adminToken,
     consoleSessions,
     states,
-    tokenCredentials: FEATURES.flatMap((feature) => feature.credentials?.({ db: deps.db, secrets }) ?? []),
+    tokenCredentials: features.flatMap((feature) => feature.credentials?.({ db: deps.db, secrets }) ?? []),
   });
   registerInputGuard(app);
   registerIdempotency(app, deps.db, secrets, {
@@ -174,15 +182,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   // The pool's gauges only where there is a pool (PostgreSQL), so the embedded database shows no zeros.
   const pool = deps.db.poolStats() === null ? [] : poolMetrics(() => deps.db.poolStats());
   const replicas = deps.db.replicaStatus().length === 0 ? [] : replicaMetrics(() => deps.db.replicaStatus());
-  const features = FEATURES.flatMap((feature) => feature.metrics?.({ db: deps.db }) ?? []);
-  registerMetrics(app, [
-    ...limits.metrics,
-    ...requestLogs.metrics,
-    ...portalCache,
-    ...pool,
-    ...replicas,
-    ...features,
-  ]);
+  const featureMetrics = features.flatMap((feature) => feature.metrics?.({ db: deps.db }) ?? []);
+  registerMetrics(
+    app,
+    [...limits.metrics, ...requestLogs.metrics, ...portalCache, ...pool, ...replicas, ...featureMetrics],
+    document.documentTag,
+  );
 
   const context: AppContext = {
     config,
@@ -194,12 +199,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     secrets,
     consoleSessions,
   };
-  for (const feature of FEATURES) {
+  for (const feature of features) {
     for (const plugin of feature.routes ?? []) {
       await app.register(plugin, context);
     }
   }
-  await app.register(mcpRoutes, { db: deps.db });
+  await app.register(mcpRoutes, { db: deps.db, tools: mcpToolsOf(features) });
   for (const plugin of deps.plugins ?? []) await app.register(plugin);
 
   return app;

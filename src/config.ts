@@ -16,9 +16,12 @@ export interface Config {
   readonly databaseMigrationUrl: string | undefined;
   /** DATABASE_POOL_SIZE: connections one process opens at most (docs/scaling.md sizes it). */
   readonly databasePoolSize: number;
-  /** DATABASE_STATEMENT_TIMEOUT_MS: statement_timeout of every transaction. */
+  /** DATABASE_STATEMENT_TIMEOUT_MS: statement_timeout of every transaction (a hung query frees its connection). */
   readonly databaseStatementTimeoutMs: number;
-  /** DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: idle_in_transaction_session_timeout of every transaction. */
+  /**
+   * DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: idle_in_transaction_session_timeout of every transaction (the
+   * server ends a transaction left idle this long, its locks released).
+   */
   readonly databaseIdleInTransactionTimeoutMs: number;
   /** DATABASE_CONNECT_TIMEOUT_MS: connecting, or waiting for a free pooled connection. */
   readonly databaseConnectTimeoutMs: number;
@@ -354,6 +357,13 @@ export function loadConfig(env: Env): Config {
   };
   return Object.freeze(config);
 }
+
+/**
+ * The settings of an empty environment, for code that also runs without a whole Config (tests,
+ * scripts and benchmarks open the database or run the worker's jobs) and falls back to the documented
+ * defaults: each default stays written once, in `loadConfig`. Its generated ADMIN_TOKEN opens nothing.
+ */
+export const CONFIG_DEFAULTS: Config = loadConfig({});
 
 /** For entry points: the config, or the ConfigError's message on stderr and exit code 1. */
 export function loadConfigOrExit(env: Env): Config {

@@ -32,13 +32,13 @@ import { tasksFeature } from './features/tasks/index.ts';
 import { timelineFeature } from './features/timeline/index.ts';
 import { usageFeature } from './features/usage/index.ts';
 import { webhooksFeature } from './features/webhooks/index.ts';
-import { eventCatalog } from './platform/events/catalog.ts';
 import type { FeatureManifest } from './platform/features/manifest.ts';
 
 /**
- * Every feature of the service, one line each. The app (routes, schemas), the MCP server (tools),
- * the worker (jobs) and the event catalog are folds over this list; a new feature is a new folder
- * and one line here. The order is the order of the OpenAPI document's schemas and of MCP tools/list.
+ * Every feature of the service, one line each. The app (routes, schemas, credentials, metrics, tags),
+ * the scopes, the event catalog (`installFeatures`), the MCP server (tools and summary counts), the
+ * worker (jobs) and the start steps are folds over this list; a new feature is a new folder and one
+ * line here (test/features.test.ts proves it with a feature of its own). The order is the order of the OpenAPI document's schemas and of MCP tools/list.
  */
 export const FEATURES: readonly FeatureManifest[] = [
   opsFeature,
@@ -76,5 +76,3 @@ export const FEATURES: readonly FeatureManifest[] = [
   messagingSetupFeature,
   messagingHookFeature,
 ];
-
-eventCatalog.register(FEATURES.flatMap((feature) => feature.events ?? []));

@@ -3,7 +3,7 @@ import type { Database } from './db/database.ts';
 import { FEATURES } from './features.ts';
 import type { SecretBox } from './platform/crypto/secret-box.ts';
 import { openSecretBox } from './platform/crypto/secrets-key.ts';
-import type { JobContext } from './platform/features/manifest.ts';
+import { installFeatures, type FeatureManifest, type JobContext } from './platform/features/manifest.ts';
 import { purgeExpiredIdempotencyKeys } from './platform/idempotency/idempotency.store.ts';
 import type { Job } from './platform/jobs/scheduler.ts';
 
@@ -14,6 +14,8 @@ export interface WorkerJobSettings extends Partial<Config> {
   log?: JobContext['log'];
   /** The process's secrets box (server.ts and worker.ts open it once); else opened from the settings. */
   secrets?: SecretBox;
+  /** The features whose jobs run: src/features.ts's list (a test adds one of its own). */
+  features?: readonly FeatureManifest[];
 }
 
 /** The platform's own jobs: machinery every feature shares. */
@@ -38,7 +40,8 @@ function platformJobs(db: Database): Job[] {
  * job a feature declares is always scheduled. Pass the Config; tests pass none and get the defaults.
  */
 export function workerJobs(db: Database, settings: WorkerJobSettings = {}): Job[] {
-  const { log, secrets, ...config } = settings;
+  const { log, secrets, features = FEATURES, ...config } = settings;
   const context: JobContext = { db, config, log, secrets: secrets ?? openSecretBox(config) };
-  return [...platformJobs(db), ...FEATURES.flatMap((feature) => feature.jobs?.(context) ?? [])];
+  installFeatures(features);
+  return [...platformJobs(db), ...features.flatMap((feature) => feature.jobs?.(context) ?? [])];
 }

@@ -15,7 +15,7 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 /**
  * On the embedded database (development and demos only: production refuses it) and a loopback
  * address, webhooks may target a receiver on this machine unless WEBHOOK_ALLOW_PRIVATE_URLS says
- * otherwise, so the README tour's local receiver works without a restart (decision 0171).
+ * otherwise, so the tour's local receiver (docs/tour.md) works without a restart (decision 0171).
  */
 function withEmbeddedDefaults(config: Config, env: NodeJS.ProcessEnv): Config {
   const localDemo = config.databaseUrl === undefined && LOOPBACK_HOSTS.has(config.host);
@@ -23,7 +23,7 @@ function withEmbeddedDefaults(config: Config, env: NodeJS.ProcessEnv): Config {
   return Object.freeze({ ...config, webhookAllowPrivateUrls: true });
 }
 
-/** The tour's shell variables, as one line to paste (README "A five-minute tour"). */
+/** The tour's shell variables, as one line to paste (docs/tour.md). */
 function tourVariables(config: Config, baseUrl: string, seed: DemoSeed): string {
   // A token the operator set is theirs to paste: the line names the variable instead of printing it.
   const admin = config.adminTokenGenerated ? config.adminToken : '"$ADMIN_TOKEN"';
@@ -61,7 +61,7 @@ function banner(config: Config, baseUrl: string, seed: DemoSeed | null, consoleU
       `  curl -s ${baseUrl}/admin/v1/organizations -H 'Authorization: Bearer ${config.adminToken}'`,
       `  claude mcp add --transport http agency-crm ${baseUrl}/mcp --header 'Authorization: Bearer ${seed.secretKey}'`,
       '',
-      'The README tour, in the shell you paste it into, starts with:',
+      'The tour (docs/tour.md), in the shell you paste it into, starts with:',
       tourVariables(config, baseUrl, seed),
     );
   } else if (config.demoSeed) {

@@ -1,7 +1,7 @@
 import type { Database } from './db/database.ts';
 import { FEATURES } from './features.ts';
 import type { SecretBox } from './platform/crypto/secret-box.ts';
-import type { StartContext } from './platform/features/manifest.ts';
+import { installFeatures, type FeatureManifest, type StartContext } from './platform/features/manifest.ts';
 import { sealStoredResponses } from './platform/idempotency/idempotency.seal.ts';
 
 /**
@@ -15,8 +15,10 @@ export async function runStartSteps(
   db: Database,
   secrets: SecretBox,
   log: StartContext['log'],
+  features: readonly FeatureManifest[] = FEATURES,
 ): Promise<void> {
+  installFeatures(features);
   const sealed = await sealStoredResponses(db, secrets);
   if (sealed > 0) log.info({ sealed }, 'idempotent responses sealed under the current SECRETS_KEY');
-  for (const feature of FEATURES) await feature.atStart?.({ db, secrets, log });
+  for (const feature of features) await feature.atStart?.({ db, secrets, log });
 }

@@ -5,12 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runTour, tourSteps } from '../scripts/tour.ts';
+import { runTour, TOUR_FILE, tourSteps } from '../scripts/tour.ts';
 
-// `npm run tour` itself (a started server, every README step) runs in .ci/run; here: that the README
-// parses into steps, and that the runner fails on each kind of broken step.
+// `npm run tour` itself (a started server, every step of docs/tour.md) runs in .ci/run; here: that the
+// tour parses into steps, that the README sends newcomers to it, and that the runner fails on each kind of
+// broken step.
 const run = promisify(execFile);
-const README = readFileSync('README.md', 'utf8');
+const TOUR = readFileSync(TOUR_FILE, 'utf8');
 
 let server: Server;
 let base: string;
@@ -38,11 +39,11 @@ async function tour(markdown: string): Promise<{ status: number; out: string; er
   return { status, out, err };
 }
 
-const readme = (block: string) => `# x\n\n## A five-minute tour\n\n\`\`\`bash\n${block}\n\`\`\`\n\n## Next\n`;
+const tourFile = (block: string) => `# x\n\nSome text.\n\n\`\`\`bash\n${block}\n\`\`\`\n\n## Next\n`;
 
-describe('the README tour', () => {
+describe('the tour (docs/tour.md)', () => {
   it('is bash blocks of steps with no placeholder and no fixed date, announcing its 4xx answers', () => {
-    const steps = tourSteps(README);
+    const steps = tourSteps(TOUR);
     expect(steps.length).toBeGreaterThanOrEqual(20);
     for (const step of steps) {
       const commands = step.script
@@ -55,12 +56,28 @@ describe('the README tour', () => {
     }
     expect(steps.flatMap((step) => step.expected).sort()).toEqual([400, 403, 403, 409, 409, 409]);
   });
+
+  it('is where the README sends a newcomer, after a first taste taken from it', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    expect(readme).toContain('(docs/tour.md)');
+    // The README's curl lines are not run on their own: each is a line of the tour, which is.
+    const curls = tourSteps(readme)
+      .flatMap((step) => step.script.split('\n'))
+      .filter((line) => line.startsWith('curl '));
+    expect(curls.length).toBeGreaterThan(0);
+    for (const line of curls) expect(TOUR.split('\n'), line).toContain(line);
+  });
+
+  it('is every bash block of the file, in order', () => {
+    const blocks = tourSteps(`${tourFile('true')}\n\`\`\`bash\n# Two.\ntrue\n\`\`\`\n`);
+    expect(blocks.map((step) => step.title)).toEqual(['true', 'Two.']);
+  });
 });
 
 describe('the tour runner', () => {
   it('passes steps whose answers are 2xx or announced, printing each step', async () => {
     const result = await tour(
-      readme(
+      tourFile(
         `# A read.\ncurl -s $BASE/status/200 | jq -e .data.ok\n\n# This one answers 404.\ncurl -s $BASE/nowhere`,
       ),
     );
@@ -71,28 +88,28 @@ describe('the tour runner', () => {
   });
 
   it('fails on a status the step does not announce', async () => {
-    const result = await tour(readme(`# A read.\ncurl -s $BASE/status/500\n\n# Never reached.\ntrue`));
+    const result = await tour(tourFile(`# A read.\ncurl -s $BASE/status/500\n\n# Never reached.\ntrue`));
     expect(result.status).toBe(1);
     expect(result.err).toMatch(/step 1: unexpected 500 from .*\/status\/500/);
     expect(result.out).not.toContain('Never reached');
   });
 
   it('fails when an announced status never comes', async () => {
-    const result = await tour(readme(`# This answers 403.\ncurl -s $BASE/status/200`));
+    const result = await tour(tourFile(`# This answers 403.\ncurl -s $BASE/status/200`));
     expect(result.status).toBe(1);
     expect(result.err).toMatch(/step 1: announced 403 never came/);
   });
 
   it('fails on a missing field (jq -e) and on a server that does not answer', async () => {
-    const missing = await tour(readme(`# A field.\ncurl -s $BASE/status/200 | jq -e .data.missing`));
+    const missing = await tour(tourFile(`# A field.\ncurl -s $BASE/status/200 | jq -e .data.missing`));
     expect(missing.status).not.toBe(0);
     expect(missing.err).toMatch(/step 1 failed/);
-    const refused = await tour(readme(`# Nobody there.\ncurl -s http://127.0.0.1:1/`));
+    const refused = await tour(tourFile(`# Nobody there.\ncurl -s http://127.0.0.1:1/`));
     expect(refused.status).not.toBe(0);
     expect(refused.err).toMatch(/step 1 failed/);
   });
 
-  it('npm run tour exits non-zero when a README step fails (here: a server that is not there)', async () => {
+  it('npm run tour exits non-zero when a step of the tour fails (here: a server that is not there)', async () => {
     const env = { PATH: process.env.PATH ?? '', BASE: 'http://127.0.0.1:1', ADMIN: 'x', SK: 'x', PK: 'x' };
     const failure = await run(process.execPath, ['--import', 'tsx', 'scripts/tour.ts'], { env }).then(
       () => null,

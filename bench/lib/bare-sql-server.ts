@@ -6,9 +6,11 @@
  */
 import {
   PortalListQuerySchema,
+  type PortalListQuery,
+} from '../../src/features/properties/properties.portal.schema.ts';
+import {
   PortalPropertyListResponseSchema,
   propertiesSchemas,
-  type PortalListQuery,
 } from '../../src/features/properties/properties.schema.ts';
 import { searchPortalProperties } from '../../src/features/properties/properties.portal.ts';
 import type { Caller } from '../../src/platform/auth/caller.ts';

@@ -12,12 +12,15 @@ import {
   type CreateLeadBody,
 } from '../../src/features/leads/leads.schema.ts';
 import { captureLead } from '../../src/features/leads/leads.service.ts';
-// The feature list registers every event type in the catalog `recordEvent` checks against (the app
-// imports it; this bare route does not build the app).
-import '../../src/features.ts';
+import { FEATURES } from '../../src/features.ts';
+import { installFeatures } from '../../src/platform/features/manifest.ts';
 import type { Caller } from '../../src/platform/auth/caller.ts';
 import { listenBareTenantRoute, type BareTenantRouteOptions } from './bare-tenant-route.ts';
 import { serveChild } from './protocol.ts';
+
+// Every event type in the catalog `recordEvent` checks against (the app does this; this bare route
+// does not build the app).
+installFeatures(FEATURES);
 
 export type LeadsBareServerOptions = BareTenantRouteOptions;
 

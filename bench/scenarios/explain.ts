@@ -12,7 +12,7 @@ import pg from 'pg';
 import * as prettier from 'prettier';
 import { openDatabase } from '../../src/db/database.ts';
 import { pageOnly } from '../../src/platform/http/pagination.ts';
-import type { PortalListQuery } from '../../src/features/properties/properties.schema.ts';
+import type { PortalListQuery } from '../../src/features/properties/properties.portal.schema.ts';
 import { searchPortalProperties } from '../../src/features/properties/properties.portal.ts';
 import type { Caller } from '../../src/platform/auth/caller.ts';
 import { requireDatabaseUrl } from '../lib/bench-database.ts';

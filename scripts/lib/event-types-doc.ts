@@ -1,5 +1,8 @@
+import { FEATURES } from '../../src/features.ts';
 import { eventCatalog } from '../../src/platform/events/catalog.ts';
-import '../../src/features.ts';
+import { installFeatures } from '../../src/platform/features/manifest.ts';
+
+installFeatures(FEATURES);
 
 /** Where docs/webhooks.md holds the table of event types, written from the catalog. */
 export const START = '<!-- event-types:start (npm run docs:events) -->';

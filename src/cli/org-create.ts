@@ -1,5 +1,5 @@
 import type { AdminOrganization } from './api-types.ts';
-import { PLANS } from '../platform/auth/plans.ts';
+import { PLANS } from '../shared/plans.ts';
 import type { CliCommand, FlagSpecs } from './command.ts';
 
 const flags = {

@@ -7,6 +7,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { PgTable } from 'drizzle-orm/pg-core';
+import { CONFIG_DEFAULTS } from '../config.ts';
 import {
   lastApplied,
   MIGRATIONS_FOLDER,
@@ -67,16 +68,6 @@ export async function countMatches(tx: Tx, table: PgTable, where: SQL | undefine
   return counted[0]?.total ?? 0;
 }
 
-/** A single statement may not run longer than this; a hung query must not hold a connection forever. */
-const STATEMENT_TIMEOUT_MS = 15_000;
-/** A transaction left idle this long is ended by the server (its locks released). */
-const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
-/** How long to wait for a new connection, or for a free one when the pool is busy. */
-const CONNECT_TIMEOUT_MS = 10_000;
-const POOL_SIZE = 10;
-/** DATABASE_READ_MAX_LAG_MS's default. */
-const READ_MAX_LAG_MS = 1_000;
-
 export interface OpenDatabaseOptions {
   databaseUrl: string | undefined;
   dataDir: string;
@@ -136,13 +127,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     : openPostgres({
         databaseUrl: options.databaseUrl,
         migrationUrl: options.migrationUrl ?? options.databaseUrl,
-        poolSize: options.poolSize ?? POOL_SIZE,
-        statementMs: options.timeouts?.statementMs ?? STATEMENT_TIMEOUT_MS,
-        idleInTransactionMs: options.timeouts?.idleInTransactionMs ?? IDLE_IN_TRANSACTION_TIMEOUT_MS,
-        connectMs: options.timeouts?.connectMs ?? CONNECT_TIMEOUT_MS,
-        preparedStatements: options.preparedStatements ?? true,
+        poolSize: options.poolSize ?? CONFIG_DEFAULTS.databasePoolSize,
+        statementMs: options.timeouts?.statementMs ?? CONFIG_DEFAULTS.databaseStatementTimeoutMs,
+        idleInTransactionMs:
+          options.timeouts?.idleInTransactionMs ?? CONFIG_DEFAULTS.databaseIdleInTransactionTimeoutMs,
+        connectMs: options.timeouts?.connectMs ?? CONFIG_DEFAULTS.databaseConnectTimeoutMs,
+        preparedStatements: options.preparedStatements ?? CONFIG_DEFAULTS.databasePreparedStatements,
         readUrls: options.replicas?.urls ?? [],
-        readMaxLagMs: options.replicas?.maxLagMs ?? READ_MAX_LAG_MS,
+        readMaxLagMs: options.replicas?.maxLagMs ?? CONFIG_DEFAULTS.databaseReadMaxLagMs,
         ...(options.replicas?.probeMs ? { readProbeMs: options.replicas.probeMs } : {}),
         ...(options.replicas?.redisUrl ? { redisUrl: options.replicas.redisUrl } : {}),
       });

@@ -12,7 +12,12 @@ import { buildMcpServer, compileTools } from './mcp.server.ts';
 import { MCP_TOOLS } from './mcp.tools.ts';
 
 export const MCP_PATH = '/mcp';
-const TAGS = ['MCP'];
+/** The MCP endpoint's section of the reference. */
+export const MCP_TAG = {
+  name: 'MCP',
+  description: 'Read-only Model Context Protocol endpoint for AI agents (docs/mcp.md)',
+};
+const TAGS = [MCP_TAG.name];
 
 const POST_DESCRIPTION =
   'The Model Context Protocol over Streamable HTTP, stateless: every POST carries one JSON-RPC message and gets ' +

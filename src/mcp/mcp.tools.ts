@@ -1,9 +1,17 @@
 import { FEATURES } from '../features.ts';
+import type { FeatureManifest } from '../platform/features/manifest.ts';
 import type { McpToolDefinition } from '../platform/mcp/mcp-tool.ts';
 import { summaryTool } from './mcp.summary.ts';
 
-/** The tools the features contribute (their manifests' `mcpTools`), in feature-list order. */
-const FEATURE_TOOLS: McpToolDefinition[] = FEATURES.flatMap((feature) => feature.mcpTools ?? []);
+/**
+ * Every tool of the MCP endpoint: the ones the features contribute (their manifests' `mcpTools`, in
+ * feature-list order), after get_summary, which describes them all with the features' `mcpCounts`.
+ */
+export function mcpToolsOf(features: readonly FeatureManifest[]): McpToolDefinition[] {
+  const tools = features.flatMap((feature) => feature.mcpTools ?? []);
+  const counts = features.flatMap((feature) => feature.mcpCounts ?? []);
+  return [summaryTool(tools, counts), ...tools];
+}
 
-/** Every tool of the MCP endpoint: the features' and get_summary, which describes them all. */
-export const MCP_TOOLS: McpToolDefinition[] = [summaryTool(FEATURE_TOOLS), ...FEATURE_TOOLS];
+/** The tools of src/features.ts's features. */
+export const MCP_TOOLS: McpToolDefinition[] = mcpToolsOf(FEATURES);

@@ -8,8 +8,12 @@ import { openDatabase, queryRows, type Database } from '../../src/db/database.ts
 import { apiKeys, events, idempotencyKeys, organizations } from '../../src/db/schema.ts';
 import { recordEvent } from '../../src/platform/events/record.ts';
 import { newId } from '../../src/platform/ids/ids.ts';
-import '../../src/features.ts';
+import { FEATURES } from '../../src/features.ts';
+import { installFeatures } from '../../src/platform/features/manifest.ts';
 import { TEST_DATABASE_URL, testDatabase } from '../helpers/test-app.ts';
+
+// The event catalog recordEvent checks against (no app is built here).
+installFeatures(FEATURES);
 
 let db: Database;
 const orgA = newId('org');

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { probePlugin } from './probe.ts';
+import { PROBE_FEATURES } from './probe.ts';
 import { buildTestApp, testDatabase } from './test-app.ts';
 
 /** A test app with the probe routes mounted. */
@@ -8,5 +8,5 @@ export async function buildProbeApp(
   deps: { idempotencyWaitMs?: number } = {},
 ): Promise<FastifyInstance> {
   const db = await testDatabase();
-  return buildTestApp(env, { db, plugins: [probePlugin(db)], ...deps });
+  return buildTestApp(env, { db, features: PROBE_FEATURES, ...deps });
 }

@@ -5,7 +5,9 @@ import type { Database } from '../../src/db/database.ts';
 import { events, idempotencyKeys } from '../../src/db/schema.ts';
 import { callerOf } from '../../src/platform/auth/auth.plugin.ts';
 import { Errors } from '../../src/platform/errors/errors.ts';
-import { defineEvent, eventCatalog } from '../../src/platform/events/catalog.ts';
+import { defineEvent } from '../../src/platform/events/catalog.ts';
+import { defineFeature, type FeatureManifest } from '../../src/platform/features/manifest.ts';
+import { FEATURES } from '../../src/features.ts';
 import { recordEvent } from '../../src/platform/events/record.ts';
 import { ANY_KEY, SECRET_KEYS } from '../../src/platform/http/route-config.ts';
 import { DataOf } from '../../src/platform/http/schemas.ts';
@@ -21,9 +23,6 @@ export const ProbeNoted = defineEvent({
   schema: Type.Object({ note: Type.Object({ text: Type.String() }) }, { additionalProperties: false }),
   example: { note: { text: 'hello' } },
 });
-// A real feature's manifest lists its events and src/features.ts registers them; the probe is no
-// feature of the list, so it registers its own.
-eventCatalog.register([ProbeNoted]);
 
 const NoteSchema = Type.Object(
   { id: Type.String(), text: Type.String(), livemode: Type.Boolean() },
@@ -160,3 +159,14 @@ export async function idempotencyRecord(db: Database, organizationId: string, ke
   );
   return row;
 }
+
+/**
+ * The probe as a feature of its own, declared like a real one (its events and routes in a manifest),
+ * and the service's features with it: what `buildTestApp(..., { features: PROBE_FEATURES })` serves.
+ */
+export const probeFeature: FeatureManifest = defineFeature({
+  name: 'probe',
+  events: [ProbeNoted],
+  routes: [async (app, context) => app.register(probePlugin(context.db))],
+});
+export const PROBE_FEATURES: readonly FeatureManifest[] = [...FEATURES, probeFeature];

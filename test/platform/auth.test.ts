@@ -64,6 +64,18 @@ describe('401 UNAUTHORIZED', () => {
   });
 });
 
+describe('admin authentication', () => {
+  it.each([
+    ['no header', {}],
+    ['a wrong token', { authorization: 'Bearer wrong-token-000000000000' }],
+    ['an API key instead', { 'x-api-key': 'service_sk_live_x' }],
+  ])('answers 401 with %s', async (_what, headers) => {
+    const response = await app.inject({ method: 'GET', url: '/admin/v1/organizations', headers });
+    expectError(response, 401, 'UNAUTHORIZED');
+    expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
+  });
+});
+
 describe('403 FORBIDDEN', () => {
   it('refuses a suspended key, and accepts it again once reactivated', async () => {
     const key = await createApiKey(app, tenant.org.id, { type: 'secret' });

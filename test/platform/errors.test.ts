@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, ERROR_STATUS } from '../../src/platform/errors/errors.ts';
 import { createTenant, type Tenant } from '../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../helpers/http.ts';
-import { probePlugin } from '../helpers/probe.ts';
+import { PROBE_FEATURES } from '../helpers/probe.ts';
 import { ADMIN_TOKEN, buildTestApp, testDatabase } from '../helpers/test-app.ts';
 
 let app: FastifyInstance;
@@ -28,7 +28,7 @@ beforeAll(async () => {
       done();
     },
   });
-  app = await buildTestApp({ LOG_LEVEL: 'info' }, { db, plugins: [probePlugin(db)], logStream });
+  app = await buildTestApp({ LOG_LEVEL: 'info' }, { db, features: PROBE_FEATURES, logStream });
   tenant = await createTenant(app);
 });
 afterAll(async () => {

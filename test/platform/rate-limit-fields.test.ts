@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminOrganization } from '../../src/features/organizations/index.ts';
 import { createApiKey, createOrganization } from '../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../helpers/http.ts';
-import { probePlugin } from '../helpers/probe.ts';
+import { PROBE_FEATURES } from '../helpers/probe.ts';
 import { buildTestApp, TEST_REDIS_URL, testDatabase } from '../helpers/test-app.ts';
 
 let app: FastifyInstance;
@@ -15,7 +15,7 @@ let org: AdminOrganization;
 
 beforeAll(async () => {
   const db = await testDatabase();
-  app = await buildTestApp({}, { db, plugins: [probePlugin(db)] });
+  app = await buildTestApp({}, { db, features: PROBE_FEATURES });
   org = await createOrganization(app, { writeLimitPerMinute: 50 });
 });
 afterAll(async () => {
@@ -164,8 +164,8 @@ describe('GET /v1/rate-limits', () => {
     'shows the counts of every API process when Redis is configured',
     async () => {
       const db = await testDatabase();
-      const first = await buildTestApp({ REDIS_URL: TEST_REDIS_URL }, { db, plugins: [probePlugin(db)] });
-      const second = await buildTestApp({ REDIS_URL: TEST_REDIS_URL }, { db, plugins: [probePlugin(db)] });
+      const first = await buildTestApp({ REDIS_URL: TEST_REDIS_URL }, { db, features: PROBE_FEATURES });
+      const second = await buildTestApp({ REDIS_URL: TEST_REDIS_URL }, { db, features: PROBE_FEATURES });
       try {
         const key = await createApiKey(first, org.id, {
           type: 'secret',

@@ -5,7 +5,7 @@ import { generateKey } from '../../src/platform/auth/keys.ts';
 import { MemoryLimitStore, RedisLimitStore, type LimitStore } from '../../src/platform/rate-limit/stores.ts';
 import { createApiKey, createOrganization, createTenant, type Tenant } from '../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../helpers/http.ts';
-import { probePlugin } from '../helpers/probe.ts';
+import { PROBE_FEATURES } from '../helpers/probe.ts';
 import { buildTestApp, TEST_REDIS_URL, testDatabase } from '../helpers/test-app.ts';
 
 let app: FastifyInstance;
@@ -15,7 +15,7 @@ beforeAll(async () => {
   const db = await testDatabase();
   app = await buildTestApp(
     { AUTH_FAILURE_LIMIT: '3', AUTH_FAILURE_WINDOW_S: '60', AUTH_FAILURE_BLOCK_S: '120' },
-    { db, plugins: [probePlugin(db)] },
+    { db, features: PROBE_FEATURES },
   );
   tenant = await createTenant(app);
 });

@@ -13,11 +13,11 @@ import {
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import type { Plan } from '../../shared/plans.ts';
 import { createdAt, updatedAt } from './columns.ts';
 
 /** Plans an organization can be on (platform/auth/plans.ts says what each allows). */
-export const PLANS = ['FREE', 'STARTER', 'PROFESSIONAL', 'BUSINESS', 'ENTERPRISE'] as const;
-export type Plan = (typeof PLANS)[number];
+export { PLANS, type Plan } from '../../shared/plans.ts';
 /** API key types (platform/auth/keys.ts makes and reads them). */
 export type KeyType = 'publishable' | 'secret' | 'read_only_secret';
 /** A live key acts on the organization, a test key on its test twin. */

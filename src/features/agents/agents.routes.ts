@@ -17,6 +17,7 @@ import {
   PortalAgentsQuerySchema,
   UpdateAgentBodySchema,
 } from './agents.schema.ts';
+import * as booking from './agents.booking.ts';
 import * as agents from './agents.service.ts';
 
 const ADMIN = { admin: true } as const;
@@ -50,7 +51,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
         response: { 200: AgentBookingResponseSchema },
       },
     },
-    async (request) => ({ data: await agents.getAgentBooking(db, callerOf(request), request.params.id) }),
+    async (request) => ({ data: await booking.getAgentBooking(db, callerOf(request), request.params.id) }),
   );
 
   app.patch(
@@ -72,7 +73,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (
       },
     },
     async (request) => ({
-      data: await agents.updateAgentBooking(db, callerOf(request), request.params.id, request.body),
+      data: await booking.updateAgentBooking(db, callerOf(request), request.params.id, request.body),
     }),
   );
 

@@ -12,7 +12,6 @@ import { AgentCreated, AgentDeleted, AgentUpdated } from './agents.events.ts';
 import {
   BOOKING_DEFAULTS,
   type AdminAgent,
-  type AgentBooking,
   type BookingChange,
   type CreateAgentBody,
   type ListAgentsQuery,
@@ -22,7 +21,8 @@ import {
 } from './agents.schema.ts';
 import * as store from './agents.store.ts';
 
-const fullName = (agent: Pick<AgentRow, 'firstName' | 'lastName'>) =>
+/** First and last name, as the views show them (a last name may be empty). */
+export const fullName = (agent: Pick<AgentRow, 'firstName' | 'lastName'>) =>
   [agent.firstName, agent.lastName].filter(Boolean).join(' ');
 
 /** Takes online bookings: active, with a slug and booking settings. */
@@ -300,118 +300,7 @@ export async function listPortalAgents(db: Database, caller: Caller, query: Port
   return { data: items.map(toPortalAgent), meta: pageMeta(total, page) };
 }
 
-/** An agent who takes online bookings, as the booking pages need them. */
-export interface BookingAgent {
-  id: string;
-  slug: string;
-  firstName: string;
-  lastName: string;
-  fullName: string;
-  photoUrl: string | null;
-  /** null: the page exists but booking is not set up. */
-  booking: AgentBookingSettings | null;
-}
-
-function toBookingAgent(row: AgentRow): BookingAgent {
-  return {
-    id: row.id,
-    slug: row.bookingSlug as string,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    fullName: fullName(row),
-    photoUrl: row.photoUrl,
-    booking: row.booking,
-  };
-}
-
-/**
- * The active agent whose booking page is `slug`, inside the caller's transaction; null when no
- * active agent of the organization has it (other tenants' agents are invisible here).
- */
-export async function findBookingAgent(
-  tx: Tx,
-  organizationId: string,
-  slug: string,
-): Promise<BookingAgent | null> {
-  const row = await store.findAgentBySlug(tx, organizationId, slug);
-  return row && row.active ? toBookingAgent(row) : null;
-}
-
-/**
- * The active agent `id` names, with its booking settings, inside the caller's transaction; null when
- * the id is malformed, unknown, another organization's or an inactive agent's.
- */
-export async function findBookingAgentById(
-  tx: Tx,
-  organizationId: string,
-  id: string,
-): Promise<BookingAgent | null> {
-  const row = isId(id, 'agt') ? await store.findAgentById(tx, organizationId, id) : null;
-  return row && row.active ? toBookingAgent(row) : null;
-}
-
-/** The organization's agents that take online bookings, by name. */
-export async function listBookingAgents(tx: Tx, organizationId: string): Promise<BookingAgent[]> {
-  return (await store.listBookableAgents(tx, organizationId)).map(toBookingAgent);
-}
-
 /** True when `id` is an agent of the organization: how other features check an agent reference. */
 export async function isAgentOf(tx: Tx, organizationId: string, id: string): Promise<boolean> {
   return isId(id, 'agt') && (await store.findAgentById(tx, organizationId, id)) !== null;
-}
-
-/** An agent of any state as the booking's self-service and calendars show them. */
-export interface AgentProfile {
-  id: string;
-  fullName: string;
-  email: string | null;
-  photoUrl: string | null;
-  active: boolean;
-  /** The booking page's slug while the agent takes online bookings, else null. */
-  bookingSlug: string | null;
-  booking: AgentBookingSettings | null;
-}
-
-/** The agent `id` names, active or not, inside the caller's transaction; null when unknown. */
-export async function findAgentProfile(
-  tx: Tx,
-  organizationId: string,
-  id: string,
-): Promise<AgentProfile | null> {
-  const row = isId(id, 'agt') ? await store.findAgentById(tx, organizationId, id) : null;
-  if (!row) return null;
-  return {
-    id: row.id,
-    fullName: fullName(row),
-    email: row.email,
-    photoUrl: row.photoUrl,
-    active: row.active,
-    bookingSlug: isBookable(row) ? row.bookingSlug : null,
-    booking: row.booking,
-  };
-}
-
-const bookingOf = (agent: AdminAgent): AgentBooking => ({
-  agentId: agent.id,
-  bookingSlug: agent.bookingSlug,
-  booking: agent.booking,
-  bookable: agent.bookable,
-});
-
-/** An agent's booking page and hours (v1, `appointments:read`); 404 for an agent not the organization's. */
-export async function getAgentBooking(db: Database, caller: Caller, agentId: string): Promise<AgentBooking> {
-  return bookingOf(await getAgent(db, caller, agentId));
-}
-
-/**
- * Changes an agent's booking page and hours through v1 (`appointments:write`): the back office's
- * update of those two fields, recorded as the caller's.
- */
-export async function updateAgentBooking(
-  db: Database,
-  caller: Caller,
-  agentId: string,
-  body: Pick<UpdateAgentBody, 'booking' | 'bookingSlug'>,
-): Promise<AgentBooking> {
-  return bookingOf(await updateAgent(db, caller, agentId, body));
 }

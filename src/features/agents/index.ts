@@ -5,20 +5,22 @@ import { agentsRoutes } from './agents.routes.ts';
 import { agentsSchemas } from './agents.schema.ts';
 
 export type { CreateAgentBody } from './agents.schema.ts';
+export { createAgent, isAgentOf } from './agents.service.ts';
 export {
-  createAgent,
   findBookingAgent,
   findAgentProfile,
   findBookingAgentById,
-  isAgentOf,
   type AgentProfile,
   listBookingAgents,
   type BookingAgent,
-} from './agents.service.ts';
+} from './agents.booking.ts';
 
 /** The agents feature's manifest (src/features.ts lists it). */
 export const agentsFeature = defineFeature({
   name: 'agents',
+  tags: [
+    { name: 'Admin: agents', description: "The agency's agents, their booking hours and slugs (admin)" },
+  ],
   schemas: agentsSchemas,
   routes: [agentsRoutes],
   events: [AgentCreated, AgentUpdated, AgentDeleted],

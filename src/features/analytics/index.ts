@@ -8,6 +8,8 @@ export { recordAnalyticsEventInTx, recordAnalyticsEventSql } from './analytics.s
 /** The analytics feature's manifest (src/features.ts lists it). */
 export const analyticsFeature = defineFeature({
   name: 'analytics',
+  scopes: [{ name: 'events:write', description: 'records portal analytics events', publishable: true }],
+  tags: [{ name: 'Analytics', description: 'Portal analytics: views, searches and conversions' }],
   schemas: analyticsSchemas,
   routes: [analyticsRoutes],
 });

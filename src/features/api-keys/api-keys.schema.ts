@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { SCOPES } from '../../platform/auth/scopes.ts';
+import { MAX_SCOPES, ScopeNameSchema } from '../../platform/auth/scopes.ts';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
 import { DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.ts';
 
@@ -18,7 +18,7 @@ export const AdminApiKeySchema = Type.Object(
     mode: KeyModeSchema,
     name: Type.Union([Type.String(), Type.Null()]),
     keyPrefix: Type.String({ description: 'First characters of the key, to tell keys apart' }),
-    scopes: Type.Array(StringEnum(SCOPES)),
+    scopes: Type.Array(ScopeNameSchema),
     accessLevel: Type.Integer({ minimum: 1, maximum: 3 }),
     status: KeyStatusSchema,
     expiresAt: Type.Union([DateTime(), Type.Null()]),
@@ -47,7 +47,7 @@ export const CreateApiKeyBodySchema = Type.Object(
     type: KeyTypeSchema,
     mode: Type.Optional(KeyModeSchema),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    scopes: Type.Optional(Type.Array(StringEnum(SCOPES), { uniqueItems: true, maxItems: SCOPES.length })),
+    scopes: Type.Optional(Type.Array(ScopeNameSchema, { uniqueItems: true, maxItems: MAX_SCOPES })),
     accessLevel: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
     rateLimitPerMinute: Type.Optional(PerMinute(100_000)),
     writeLimitPerMinute: Type.Optional(PerMinute(100_000, 0)),

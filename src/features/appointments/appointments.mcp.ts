@@ -1,7 +1,12 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { ListOf } from '../../platform/http/pagination.ts';
+import { ListOf, pageRequest } from '../../platform/http/pagination.ts';
 import { ref } from '../../platform/http/schemas.ts';
-import { defineTool, pagedArguments, pageSummary } from '../../platform/mcp/mcp-tool.ts';
+import {
+  defineTool,
+  type McpCountDefinition,
+  pagedArguments,
+  pageSummary,
+} from '../../platform/mcp/mcp-tool.ts';
 import { AppointmentSchema, ListAppointmentsQuerySchema } from './appointments.schema.ts';
 import { listAppointments } from './appointments.read.ts';
 
@@ -30,3 +35,21 @@ export const listAppointmentsTool = defineTool({
 });
 
 export const appointmentsMcpTools = [listAppointmentsTool];
+
+/** The MCP summary's count of the appointments feature. */
+export const appointmentsMcpCounts: McpCountDefinition[] = [
+  {
+    name: 'upcomingAppointments',
+    description: 'SCHEDULED or CONFIRMED appointments from now on (appointments:read)',
+    scope: 'appointments:read',
+    count: async ({ db, caller }, now) => {
+      let upcoming = 0;
+      for (const status of ['SCHEDULED', 'CONFIRMED'] as const) {
+        upcoming += (
+          await listAppointments(db, caller, { from: now, status }, pageRequest({ page: 1, pageSize: 1 }))
+        ).meta.total;
+      }
+      return upcoming;
+    },
+  },
+];

@@ -17,6 +17,10 @@ export { getAvailability } from './booking.service.ts';
 /** The booking feature's manifest (src/features.ts lists it). */
 export const bookingFeature = defineFeature({
   name: 'booking',
+  scopes: [{ name: 'booking:write', description: 'books visits with agents online', publishable: true }],
+  tags: [
+    { name: 'Booking', description: 'Online booking with an agent: bookable agents, free slots, a booking' },
+  ],
   schemas: [...bookingSchemas, ...bookingManageSchemas, ...bookingAppointmentsSchemas],
   routes: [bookingRoutes, bookingManageRoutes, bookingPageRoutes, bookingAppointmentsRoutes],
   credentials: ({ secrets }) => [visitorLinkCredential(secrets)],

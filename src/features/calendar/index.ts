@@ -22,6 +22,17 @@ export { sendDueReminders, type ReminderTally } from './calendar.reminders.ts';
 /** The calendar feature's manifest (src/features.ts lists it). */
 export const calendarFeature = defineFeature({
   name: 'calendar',
+  tags: [
+    {
+      name: 'Calendar',
+      description:
+        "The agency's calendar: time zone, public holidays and closures, agents' time off, reminders",
+    },
+    {
+      name: 'Admin: calendar',
+      description: "An organization's time zone, holidays, closures and agents' time off (admin)",
+    },
+  ],
   schemas: [...calendarSchemas, ...calendarFeedSchemas],
   routes: [calendarRoutes, calendarFeedsRoutes],
   credentials: ({ db }) => [calendarCredential(db)],

@@ -1,7 +1,7 @@
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { callerOf } from '../../platform/auth/auth.plugin.ts';
-import { APPROVAL_SCOPES, SCOPES } from '../../platform/auth/scopes.ts';
+import { APPROVAL_SCOPES, MAX_SCOPES, ScopeNameSchema } from '../../platform/auth/scopes.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import type { FeaturePlugin } from '../../platform/features/manifest.ts';
 import { StringEnum } from '../../platform/http/schemas.ts';
@@ -24,7 +24,7 @@ const CreateKeyBody = Type.Object(
     type: StringEnum(['publishable', 'secret', 'read_only_secret'] as const),
     mode: Type.Optional(StringEnum(['live', 'test'] as const)),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    scopes: Type.Optional(Type.Array(StringEnum(SCOPES), { uniqueItems: true, maxItems: SCOPES.length })),
+    scopes: Type.Optional(Type.Array(ScopeNameSchema, { uniqueItems: true, maxItems: MAX_SCOPES })),
   },
   { additionalProperties: false },
 );

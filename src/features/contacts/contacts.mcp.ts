@@ -1,6 +1,6 @@
-import { ListOf, pageModeQuery, pageOnly } from '../../platform/http/pagination.ts';
+import { ListOf, pageModeQuery, pageOnly, pageRequest } from '../../platform/http/pagination.ts';
 import { ref } from '../../platform/http/schemas.ts';
-import { defineTool, pageSummary } from '../../platform/mcp/mcp-tool.ts';
+import { defineTool, type McpCountDefinition, pageSummary } from '../../platform/mcp/mcp-tool.ts';
 import { ContactSchema, ListContactsQuerySchema } from './contacts.schema.ts';
 import { listContacts } from './contacts.service.ts';
 
@@ -22,3 +22,14 @@ export const searchContactsTool = defineTool({
 });
 
 export const contactsMcpTools = [searchContactsTool];
+
+/** The MCP summary's count of the contacts feature. */
+export const contactsMcpCounts: McpCountDefinition[] = [
+  {
+    name: 'contacts',
+    description: 'All contacts (contacts:read)',
+    scope: 'contacts:read',
+    count: async ({ db, caller }) =>
+      pageOnly(await listContacts(db, caller, pageRequest({ page: 1, pageSize: 1 }))).meta.total,
+  },
+];

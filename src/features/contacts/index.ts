@@ -1,7 +1,7 @@
 // Contacts: the v1 API, the back office, portal-form upserts and the activity score.
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { ContactConsentChanged, ContactCreated, ContactDeleted, ContactUpdated } from './contacts.events.ts';
-import { contactsMcpTools } from './contacts.mcp.ts';
+import { contactsMcpTools, contactsMcpCounts } from './contacts.mcp.ts';
 import { contactsRoutes } from './contacts.routes.ts';
 import { contactsSchemas } from './contacts.schema.ts';
 
@@ -49,8 +49,27 @@ export { handoverChanges, redacted, type ContactHandover } from './contacts.hand
 /** The contacts feature's manifest (src/features.ts lists it). */
 export const contactsFeature = defineFeature({
   name: 'contacts',
+  scopes: [
+    { name: 'contacts:read', description: 'reads contacts and their consents, notes and timeline' },
+    {
+      name: 'contacts:write',
+      description: 'creates, changes, merges and erases contacts (support approval)',
+      approval: true,
+    },
+  ],
+  tags: [
+    {
+      name: 'Contacts',
+      description: 'The CRM contacts: lists with filters, one contact, creation and updates',
+    },
+    {
+      name: 'Admin: contacts',
+      description: 'Contacts as the back office sees them, with internal fields and deletion (admin)',
+    },
+  ],
   schemas: contactsSchemas,
   routes: [contactsRoutes],
   mcpTools: contactsMcpTools,
+  mcpCounts: contactsMcpCounts,
   events: [ContactCreated, ContactUpdated, ContactDeleted, ContactConsentChanged],
 });

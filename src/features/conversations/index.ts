@@ -20,6 +20,20 @@ export {
 /** The conversations feature's manifest (src/features.ts lists it). */
 export const conversationsFeature = defineFeature({
   name: 'conversations',
+  scopes: [
+    { name: 'messages:write', description: 'sends messages over the messaging channel' },
+    { name: 'conversations:read', description: 'reads conversations and messages' },
+  ],
+  tags: [
+    {
+      name: 'Conversations',
+      description: 'Messages over the messaging channel: the 24-hour window, templates, sending',
+    },
+    {
+      name: 'Admin: conversations',
+      description: 'Conversations, human takeover and simulated inbound messages (admin)',
+    },
+  ],
   schemas: conversationsSchemas,
   routes: [conversationsRoutes],
   mcpTools: conversationsMcpTools,

@@ -1,7 +1,7 @@
 import type { Static } from '@fastify/type-provider-typebox';
-import { ListOf, pageModeQuery, pageOnly } from '../../platform/http/pagination.ts';
+import { ListOf, pageModeQuery, pageOnly, pageRequest } from '../../platform/http/pagination.ts';
 import { ref } from '../../platform/http/schemas.ts';
-import { defineTool, pageSummary } from '../../platform/mcp/mcp-tool.ts';
+import { defineTool, type McpCountDefinition, pageSummary } from '../../platform/mcp/mcp-tool.ts';
 import { DealSchema, ListDealsQuerySchema } from './deals.schema.ts';
 import { listDeals } from './deals.read.ts';
 
@@ -27,3 +27,15 @@ export const listDealsTool = defineTool({
 });
 
 export const dealsMcpTools = [listDealsTool];
+
+/** The MCP summary's count of the deals feature. */
+export const dealsMcpCounts: McpCountDefinition[] = [
+  {
+    name: 'openDeals',
+    description: 'Deals in an OPEN stage (deals:read)',
+    scope: 'deals:read',
+    count: async ({ db, caller }) =>
+      pageOnly(await listDeals(db, caller, { status: 'OPEN' }, pageRequest({ page: 1, pageSize: 1 }))).meta
+        .total,
+  },
+];

@@ -1,7 +1,7 @@
 // Deals: the v1 API, the back office and stage moves (deal.won, deal.lost).
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { dealEvents } from './deals.events.ts';
-import { dealsMcpTools } from './deals.mcp.ts';
+import { dealsMcpTools, dealsMcpCounts } from './deals.mcp.ts';
 import { dealsRoutes } from './deals.routes.ts';
 import { dealsSchemas } from './deals.schema.ts';
 
@@ -12,8 +12,21 @@ export { handOverDeals } from './deals.handover.ts';
 /** The deals feature's manifest (src/features.ts lists it). */
 export const dealsFeature = defineFeature({
   name: 'deals',
+  scopes: [
+    { name: 'deals:read', description: 'reads deals and pipelines' },
+    {
+      name: 'deals:write',
+      description: 'creates, changes and moves deals (support approval)',
+      approval: true,
+    },
+  ],
+  tags: [
+    { name: 'Deals', description: 'Deals through the pipelines: lists, one deal, stage moves' },
+    { name: 'Admin: deals', description: 'Deals of any pipeline, with stage moves and deletion (admin)' },
+  ],
   schemas: dealsSchemas,
   routes: [dealsRoutes],
   mcpTools: dealsMcpTools,
+  mcpCounts: dealsMcpCounts,
   events: dealEvents,
 });

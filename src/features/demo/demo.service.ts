@@ -15,7 +15,8 @@ import { seedDemoCalendar } from './demo-calendar.ts';
 import { seedDemoConversations } from './demo-conversations.ts';
 import { seedDemoCrm } from './demo-crm.ts';
 import { seedDemoIntegrations } from './demo-integrations.ts';
-import { DEMO_AGENTS, DEMO_COUNTRY, DEMO_CURRENCY, DEMO_PORTAL, demoProperties } from './demo-data.ts';
+import { DEMO_AGENTS, DEMO_COUNTRY, DEMO_CURRENCY, DEMO_PORTAL } from './demo-agency.ts';
+import { demoProperties } from './demo-data.ts';
 import type { DemoSeed } from './demo.schema.ts';
 
 export interface DemoDeps {
@@ -28,7 +29,7 @@ export const DEMO_ORGANIZATION_NAME = 'Demo Realty';
 
 /**
  * Creates the demo agency: "Demo Realty" (BUSINESS, Spain, EUR) with a publishable key, a secret
- * key that has every scope and access level 3, and its content (demo-data.ts) written through the
+ * key that has every scope and access level 3, and its content (demo-agency.ts, demo-data.ts) written through the
  * features' own services: 4 agents (2 bookable), portal settings, 150 properties, the CRM (demo-crm.ts)
  * conversations over the sandbox messaging number (demo-conversations.ts), and what an integrator's v1
  * calls leave (leads, visit requests decided, notes, consents, a merged duplicate: demo-integrations.ts). Its test twin gets the

@@ -1,4 +1,5 @@
 // The event log: every event of an organization in commit order, for integrators who mirror it.
+import { CONFIG_DEFAULTS } from '../../config.ts';
 import { defineFeature, type JobContext } from '../../platform/features/manifest.ts';
 import { eventLogRoutes } from './event-log.routes.ts';
 import { eventLogSchemas } from './event-log.schema.ts';
@@ -7,12 +8,10 @@ import { purgeEventLog } from './event-log.service.ts';
 export { ListEventLogQuerySchema } from './event-log.schema.ts';
 export { listEventLog } from './event-log.service.ts';
 
-/** EVENT_LOG_RETENTION_DAYS's default, for callers that pass no config (tests). */
-const DEFAULT_EVENT_LOG_RETENTION_DAYS = 30;
-
 /** The event log feature's manifest (src/features.ts lists it). */
 export const eventLogFeature = defineFeature({
   name: 'event-log',
+  scopes: [{ name: 'events:read', description: 'reads the event catalog and the event log' }],
   schemas: eventLogSchemas,
   routes: [eventLogRoutes],
   jobs: ({ db, config }: JobContext) => [
@@ -21,7 +20,7 @@ export const eventLogFeature = defineFeature({
       name: 'event-log.purge',
       intervalMs: 60 * 60_000,
       async run() {
-        await purgeEventLog(db, config.eventLogRetentionDays ?? DEFAULT_EVENT_LOG_RETENTION_DAYS);
+        await purgeEventLog(db, config.eventLogRetentionDays ?? CONFIG_DEFAULTS.eventLogRetentionDays);
       },
     },
   ],

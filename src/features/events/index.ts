@@ -6,6 +6,7 @@ import { eventsSchemas } from './events.schema.ts';
 /** The events feature's manifest (src/features.ts lists it). */
 export const eventsFeature = defineFeature({
   name: 'events',
+  tags: [{ name: 'Events', description: 'The event catalog and the event log' }],
   schemas: eventsSchemas,
   routes: [eventsRoutes],
 });

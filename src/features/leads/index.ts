@@ -18,6 +18,11 @@ export { findVisitRequest } from './leads.read.ts';
 /** The leads feature's manifest (src/features.ts lists it). */
 export const leadsFeature = defineFeature({
   name: 'leads',
+  scopes: [
+    { name: 'leads:write', description: 'sends leads and visit requests from the portal', publishable: true },
+    { name: 'leads:read', description: 'reads visit requests and confirms or declines them' },
+  ],
+  tags: [{ name: 'Leads', description: 'Lead capture and visit requests from the portal' }],
   schemas: [...leadsSchemas, ...leadsVisitsSchemas],
   routes: [leadsRoutes, leadsVisitsRoutes],
   events: [LeadSubmitted, VisitRequested, VisitRequestConfirmed, VisitRequestDeclined],

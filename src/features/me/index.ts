@@ -7,4 +7,11 @@ export { MeSchema } from './me.schema.ts';
 export { describeKey } from './me.service.ts';
 
 /** The me feature's manifest (src/features.ts lists it). */
-export const meFeature = defineFeature({ name: 'me', schemas: meSchemas, routes: [meRoutes] });
+export const meFeature = defineFeature({
+  name: 'me',
+  tags: [
+    { name: 'Introspection', description: 'Who am I: the calling key, its organization and its rate limits' },
+  ],
+  schemas: meSchemas,
+  routes: [meRoutes],
+});

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { PLANS } from '../../platform/auth/plans.ts';
-import { SCOPES } from '../../platform/auth/scopes.ts';
+import { ScopeNameSchema } from '../../platform/auth/scopes.ts';
 import { DataOf, ref, StringEnum } from '../../platform/http/schemas.ts';
 
 export const MeSchema = Type.Object(
@@ -17,7 +17,7 @@ export const MeSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
-    scopes: Type.Array(StringEnum(SCOPES)),
+    scopes: Type.Array(ScopeNameSchema),
     keyType: StringEnum(['publishable', 'secret', 'read_only_secret']),
     mode: StringEnum(['live', 'test']),
     accessLevel: Type.Integer({ minimum: 1, maximum: 3 }),

@@ -17,6 +17,12 @@ export {
 /** The messaging-setup feature's manifest (src/features.ts lists it). */
 export const messagingSetupFeature = defineFeature({
   name: 'messaging-setup',
+  tags: [
+    {
+      name: 'Admin: messaging',
+      description: 'Messaging numbers and message templates of the organization (admin)',
+    },
+  ],
   schemas: messagingSetupSchemas,
   routes: [conversationsSetupRoutes],
 });

@@ -16,6 +16,12 @@ export {
 /** The organizations feature's manifest (src/features.ts lists it). */
 export const organizationsFeature = defineFeature({
   name: 'organizations',
+  tags: [
+    {
+      name: 'Admin',
+      description: 'Operator back office: organizations, API keys and the demo seed (admin bearer token)',
+    },
+  ],
   schemas: organizationsSchemas,
   routes: [organizationsAdminRoutes],
 });

@@ -10,6 +10,7 @@ export { createPipeline, listPipelines, placeOfNewDeal, requireStage } from './p
 /** The pipelines feature's manifest (src/features.ts lists it). */
 export const pipelinesFeature = defineFeature({
   name: 'pipelines',
+  tags: [{ name: 'Admin: pipelines', description: 'Pipelines and their ordered stages (admin)' }],
   schemas: pipelinesSchemas,
   routes: [pipelinesRoutes],
   mcpTools: pipelinesMcpTools,

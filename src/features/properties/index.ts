@@ -8,7 +8,7 @@ import {
   PropertyStatusChanged,
   PropertyUpdated,
 } from './properties.events.ts';
-import { propertiesMcpTools } from './properties.mcp.ts';
+import { propertiesMcpTools, propertiesMcpCounts } from './properties.mcp.ts';
 import { listingsRoutes } from './properties.listings.routes.ts';
 import { listingsSchemas } from './properties.listings.schema.ts';
 import { photosRoutes } from './properties.photos.routes.ts';
@@ -27,12 +27,12 @@ export {
   TRANSACTION_TYPES,
   type Amenity,
   type CreatePropertyBody,
-  type PortalListQuery,
   type PropertyStatus,
   type PropertyType,
   type TransactionType,
   propertiesSchemas,
 } from './properties.schema.ts';
+export type { PortalListQuery } from './properties.portal.schema.ts';
 export {
   eventProperty,
   isPropertyOf,
@@ -47,9 +47,28 @@ export type { NewProperty } from './properties.store.ts';
 /** The properties feature's manifest (src/features.ts lists it). */
 export const propertiesFeature = defineFeature({
   name: 'properties',
+  scopes: [
+    { name: 'listings:read', description: "reads the agency's own listings, every status" },
+    {
+      name: 'listings:write',
+      description: "creates and changes the agency's listings and photos (support approval)",
+      approval: true,
+    },
+  ],
+  tags: [
+    {
+      name: 'Listings',
+      description: "The agency's own listings: every status, the lifecycle, price and status history",
+    },
+    {
+      name: 'Admin: properties',
+      description: 'Listings with internal fields, publication and CSV/JSON import (admin)',
+    },
+  ],
   schemas: [...propertiesSchemas, ...listingsSchemas, ...photosSchemas],
   routes: [propertiesRoutes, listingsRoutes, photosRoutes],
   mcpTools: propertiesMcpTools,
+  mcpCounts: propertiesMcpCounts,
   events: [
     PropertyCreated,
     PropertyUpdated,

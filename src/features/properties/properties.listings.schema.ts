@@ -6,12 +6,11 @@ import { DataOf, DateTime, StringEnum, ref } from '../../platform/http/schemas.t
 import {
   AMENITIES,
   AdminPropertySchema,
-  PortalListQuerySchema,
-  amenityFlag,
   PROPERTY_STATUSES,
   PROPERTY_TYPES,
   TRANSACTION_TYPES,
 } from './properties.schema.ts';
+import { PortalListQuerySchema, amenityFlag } from './properties.portal.schema.ts';
 
 /** The portal's own filters, as the portal takes them (on the exact location here). */
 const portal = PortalListQuerySchema.properties;

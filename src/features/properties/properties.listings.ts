@@ -15,7 +15,8 @@ import { fold } from '../../platform/text/fold.ts';
 import { listPropertyChanges } from './properties.changes.store.ts';
 import type { ListingListQuery, PropertyChange } from './properties.listings.schema.ts';
 import { portalFilter } from './properties.portal.ts';
-import type { AdminProperty, PortalListQuery, PropertyStatus } from './properties.schema.ts';
+import type { PortalListQuery } from './properties.portal.schema.ts';
+import type { AdminProperty, PropertyStatus } from './properties.schema.ts';
 import { loadListing, toAdminProperty } from './properties.service.ts';
 import * as store from './properties.store.ts';
 

@@ -2,16 +2,14 @@ import { Type, type Static } from '@fastify/type-provider-typebox';
 import { ListOf, pageModeQuery, pageOnly, SYNC_PARAMETERS } from '../../platform/http/pagination.ts';
 import { LANGUAGE_PATTERN, languagesOf, type ServedLanguages } from '../../platform/http/languages.ts';
 import { ref, StringEnum } from '../../platform/http/schemas.ts';
-import { defineTool, pageSummary } from '../../platform/mcp/mcp-tool.ts';
+import { defineTool, type McpCountDefinition, pageSummary } from '../../platform/mcp/mcp-tool.ts';
 import {
   AdminPropertySchema,
   AMENITIES,
-  amenityFlag,
-  PortalListQuerySchema,
   PortalPropertyPageResponseSchema,
   PortalPropertyResponseSchema,
-  type PortalListQuery,
 } from './properties.schema.ts';
+import { amenityFlag, PortalListQuerySchema, type PortalListQuery } from './properties.portal.schema.ts';
 import { getPortalProperty, searchPortalProperties } from './properties.portal.ts';
 import { listListings } from './properties.listings.ts';
 import { ListingListQuerySchema } from './properties.listings.schema.ts';
@@ -128,3 +126,17 @@ export const searchListingsTool = defineTool({
 });
 
 export const propertiesMcpTools = [searchPropertiesTool, getPropertyTool, searchListingsTool];
+
+// The portal query type also admits its `hasX` text flags, hence the assertion.
+const FIRST_PROPERTY = { page: 1, pageSize: 1 } as PortalListQuery;
+
+/** The MCP summary's count of the properties feature. */
+export const propertiesMcpCounts: McpCountDefinition[] = [
+  {
+    name: 'publishedProperties',
+    description: 'Listings on the portal (portal:read)',
+    scope: 'portal:read',
+    count: async ({ db, caller }) =>
+      pageOnly(await searchPortalProperties(db, caller, FIRST_PROPERTY)).meta.total,
+  },
+];

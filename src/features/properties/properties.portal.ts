@@ -11,15 +11,8 @@ import {
 } from '../../platform/http/pagination.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import { readAs } from '../../platform/tenancy/caller-tx.ts';
-import {
-  AMENITIES,
-  amenityFlag,
-  type Amenity,
-  type PortalFilters,
-  type PortalListQuery,
-  type PortalProperty,
-  type TransactionType,
-} from './properties.schema.ts';
+import { AMENITIES, type Amenity, type PortalProperty, type TransactionType } from './properties.schema.ts';
+import { amenityFlag, type PortalFilters, type PortalListQuery } from './properties.portal.schema.ts';
 import { toPortalProperty } from './properties.service.ts';
 import * as portalStore from './properties.portal.store.ts';
 import type { PortalPropertyWithAgent } from './properties.store.ts';

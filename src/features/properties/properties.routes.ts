@@ -12,18 +12,20 @@ import {
   AdminPropertyListResponseSchema,
   AdminPropertyResponseSchema,
   CreatePropertyBodySchema,
-  FeaturedQuerySchema,
   OrgPropertyParamsSchema,
-  PortalFiltersResponseSchema,
-  PortalListQuerySchema,
   PortalPropertyListResponseSchema,
   PortalPropertyPageResponseSchema,
-  PortalPropertyQuerySchema,
   PortalPropertyResponseSchema,
   PropertyIdParamsSchema,
   UpdatePropertyBodySchema,
-  type PortalListQuery,
 } from './properties.schema.ts';
+import {
+  FeaturedQuerySchema,
+  PortalFiltersResponseSchema,
+  PortalListQuerySchema,
+  PortalPropertyQuerySchema,
+  type PortalListQuery,
+} from './properties.portal.schema.ts';
 import { getListing, listListings } from './properties.listings.ts';
 import { photoFiles, sweepListingFiles } from './properties.photos.ts';
 import * as writes from './properties.writes.ts';

@@ -1,6 +1,7 @@
 // Request logs (issue 22): what the API answered each organization's keys, for the operator and the
 // developer console. Recording is a platform mechanism (platform/request-logs); this is the reading
 // side and the retention purge.
+import { CONFIG_DEFAULTS } from '../../config.ts';
 import { defineFeature, type JobContext } from '../../platform/features/manifest.ts';
 import { requestLogsAdminRoutes } from './request-logs.admin.routes.ts';
 import { requestLogsSchemas } from './request-logs.schema.ts';
@@ -9,9 +10,6 @@ import { purgeRequestLogs } from './request-logs.service.ts';
 export type { ListRequestLogsQuery, RequestLog } from './request-logs.schema.ts';
 export { ListRequestLogsQuerySchema, RequestLogListResponseSchema } from './request-logs.schema.ts';
 export { listRequestLogs, purgeRequestLogs, type RequestLogOrganization } from './request-logs.service.ts';
-
-/** REQUEST_LOG_RETENTION_DAYS's default, for callers that pass no config (tests). */
-const DEFAULT_REQUEST_LOG_RETENTION_DAYS = 7;
 
 /** The request-logs feature's manifest (src/features.ts lists it). */
 export const requestLogsFeature = defineFeature({
@@ -24,7 +22,7 @@ export const requestLogsFeature = defineFeature({
       name: 'request-logs.purge',
       intervalMs: 60 * 60_000,
       async run() {
-        await purgeRequestLogs(db, config.requestLogRetentionDays ?? DEFAULT_REQUEST_LOG_RETENTION_DAYS);
+        await purgeRequestLogs(db, config.requestLogRetentionDays ?? CONFIG_DEFAULTS.requestLogRetentionDays);
       },
     },
   ],

@@ -1,7 +1,7 @@
 // Tasks: the back office, v1 reads and writes, and pending-task summaries.
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { TaskCreated, TaskDeleted, TaskUpdated } from './tasks.events.ts';
-import { tasksMcpTools } from './tasks.mcp.ts';
+import { tasksMcpTools, tasksMcpCounts } from './tasks.mcp.ts';
 import { tasksRoutes } from './tasks.routes.ts';
 import { tasksSchemas } from './tasks.schema.ts';
 
@@ -11,8 +11,21 @@ export { handOverTasks } from './tasks.handover.ts';
 /** The tasks feature's manifest (src/features.ts lists it). */
 export const tasksFeature = defineFeature({
   name: 'tasks',
+  scopes: [
+    { name: 'tasks:read', description: 'reads tasks' },
+    {
+      name: 'tasks:write',
+      description: 'creates, changes and completes tasks (support approval)',
+      approval: true,
+    },
+  ],
+  tags: [
+    { name: 'Tasks', description: 'Follow-up tasks of the agents' },
+    { name: 'Admin: tasks', description: 'Tasks of any agent (admin)' },
+  ],
   schemas: tasksSchemas,
   routes: [tasksRoutes],
   mcpTools: tasksMcpTools,
+  mcpCounts: tasksMcpCounts,
   events: [TaskCreated, TaskUpdated, TaskDeleted],
 });

@@ -1,7 +1,12 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { ListOf } from '../../platform/http/pagination.ts';
+import { ListOf, pageRequest } from '../../platform/http/pagination.ts';
 import { ref } from '../../platform/http/schemas.ts';
-import { defineTool, pagedArguments, pageSummary } from '../../platform/mcp/mcp-tool.ts';
+import {
+  defineTool,
+  type McpCountDefinition,
+  pagedArguments,
+  pageSummary,
+} from '../../platform/mcp/mcp-tool.ts';
 import { ListTasksQuerySchema, TaskSchema } from './tasks.schema.ts';
 import { listPendingTasks } from './tasks.service.ts';
 
@@ -30,3 +35,22 @@ export const listPendingTasksTool = defineTool({
 });
 
 export const tasksMcpTools = [listPendingTasksTool];
+
+/** The MCP summary's counts of the tasks feature. */
+export const tasksMcpCounts: McpCountDefinition[] = [
+  {
+    name: 'pendingTasks',
+    description: 'Tasks still PENDING (tasks:read)',
+    scope: 'tasks:read',
+    count: async ({ db, caller }) =>
+      (await listPendingTasks(db, caller, {}, pageRequest({ page: 1, pageSize: 1 }))).meta.total,
+  },
+  {
+    name: 'overdueTasks',
+    description: 'PENDING tasks due before now (tasks:read)',
+    scope: 'tasks:read',
+    count: async ({ db, caller }, now) =>
+      (await listPendingTasks(db, caller, { dueBefore: now }, pageRequest({ page: 1, pageSize: 1 }))).meta
+        .total,
+  },
+];

@@ -1,4 +1,5 @@
 // Webhook subscriptions, signed deliveries with retries, the delivery log and the worker.
+import { CONFIG_DEFAULTS } from '../../config.ts';
 import { defineFeature, type JobContext, type StartContext } from '../../platform/features/manifest.ts';
 import * as events from './webhooks.events.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
@@ -31,14 +32,23 @@ export { deliveryDetail, endpointStats, revealSecret } from './webhooks.inspect.
 export { purgeDeliveryLog } from './webhooks.retention.ts';
 export type { UrlPolicy } from './webhooks.ssrf.ts';
 
-/** WEBHOOK_RETRY_DELAYS_MS's default (DESIGN.md), for callers that pass no config (tests). */
-const DEFAULT_RETRY_DELAYS_MS = [0, 5_000, 30_000, 120_000, 600_000];
-/** WEBHOOK_LOG_RETENTION_DAYS's default. */
-const DEFAULT_LOG_RETENTION_DAYS = 30;
-
 /** The webhooks feature's manifest (src/features.ts lists it). */
 export const webhooksFeature = defineFeature({
   name: 'webhooks',
+  scopes: [
+    {
+      name: 'webhooks:write',
+      description: 'manages webhook subscriptions and their deliveries (support approval)',
+      approval: true,
+    },
+  ],
+  tags: [
+    {
+      name: 'Webhooks',
+      description:
+        'Subscriptions, the delivery log, replay and samples. Each event type is described under `webhooks` (receiver guide: docs/webhooks.md).',
+    },
+  ],
   // A getter: the event-type enum is read from the catalog, which src/features.ts fills after this loads.
   get schemas() {
     return webhooksSchemas();
@@ -59,9 +69,9 @@ export const webhooksFeature = defineFeature({
     webhookDeliveryJob(
       db,
       {
-        webhookRetryDelaysMs: config.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
-        webhookTimeoutMs: config.webhookTimeoutMs ?? 10_000,
-        webhookAllowPrivateUrls: config.webhookAllowPrivateUrls ?? false,
+        webhookRetryDelaysMs: config.webhookRetryDelaysMs ?? CONFIG_DEFAULTS.webhookRetryDelaysMs,
+        webhookTimeoutMs: config.webhookTimeoutMs ?? CONFIG_DEFAULTS.webhookTimeoutMs,
+        webhookAllowPrivateUrls: config.webhookAllowPrivateUrls ?? CONFIG_DEFAULTS.webhookAllowPrivateUrls,
         webhookDisableAfterMs: config.webhookDisableAfterMs,
         secrets,
       },
@@ -72,7 +82,7 @@ export const webhooksFeature = defineFeature({
       name: 'webhooks.purge',
       intervalMs: 60 * 60_000,
       async run() {
-        await purgeDeliveryLog(db, config.webhookLogRetentionDays ?? DEFAULT_LOG_RETENTION_DAYS);
+        await purgeDeliveryLog(db, config.webhookLogRetentionDays ?? CONFIG_DEFAULTS.webhookLogRetentionDays);
       },
     },
   ],

@@ -1,3 +1,4 @@
+import { CONFIG_DEFAULTS } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { SecretsError, type SecretBox } from '../../platform/crypto/secret-box.ts';
 import { openSecretBox } from '../../platform/crypto/secrets-key.ts';
@@ -35,8 +36,6 @@ export interface DeliveryWorkerSettings {
   /** Opens the sealed signing secrets; the process's own key when unset (tests without config). */
   secrets?: SecretBox;
 }
-
-export const DEFAULT_DISABLE_AFTER_MS = 72 * 60 * 60_000;
 
 /** Retried: no answer (network error, timeout), 429 and 5xx. Never: 2xx, 3xx, other 4xx, blocked address. */
 export function isRetryable(outcome: SendOutcome): boolean {
@@ -126,7 +125,7 @@ export class DeliveryWorker {
     this.perSubscriptionLimit = settings.perSubscription ?? 16;
     // Longer than any attempt can take, so a live worker never loses its claim.
     this.leaseMs = 2 * settings.webhookTimeoutMs + 1_000;
-    this.disableAfterMs = settings.webhookDisableAfterMs ?? DEFAULT_DISABLE_AFTER_MS;
+    this.disableAfterMs = settings.webhookDisableAfterMs ?? CONFIG_DEFAULTS.webhookDisableAfterMs;
     this.secrets = settings.secrets ?? openSecretBox();
   }
 

@@ -25,8 +25,9 @@ export interface EventDefinition<T extends TSchema = TSchema> {
 const TYPE_PATTERN = /^[a-z][a-z_]*\.[a-z][a-z_]*$/;
 
 /**
- * The catalog: every event type the service emits. `src/features.ts` registers the event types the
- * feature manifests declare, once, when it is first imported (the app and the worker import it).
+ * The catalog: every event type the service emits. `installFeatures` (platform/features/manifest.ts)
+ * registers the types the feature manifests declare, when the app, the worker's jobs or the start
+ * steps are built; importing a feature registers nothing.
  */
 class EventCatalog {
   private readonly definitions = new Map<string, EventDefinition>();

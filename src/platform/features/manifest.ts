@@ -5,11 +5,12 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { ConsoleSessions } from '../auth/console-sessions.ts';
 import type { TokenCredentialResolver } from '../auth/credentials.ts';
+import { defineScopes, type ScopeDefinition } from '../auth/scopes.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
-import type { EventDefinition } from '../events/catalog.ts';
+import { eventCatalog, type EventDefinition } from '../events/catalog.ts';
 import type { Job } from '../jobs/scheduler.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { McpToolDefinition } from '../mcp/mcp-tool.ts';
+import type { McpCountDefinition, McpToolDefinition } from '../mcp/mcp-tool.ts';
 
 /**
  * What every feature plugin is registered with: the app's configuration and shared machinery,
@@ -61,6 +62,10 @@ export interface StartContext {
 export interface FeatureManifest {
   /** The feature's folder name. */
   name: string;
+  /** The scopes its routes and tools need (an API key holds them), in the order keys list them. */
+  scopes?: readonly ScopeDefinition[];
+  /** The OpenAPI tags it introduces (a tag another feature declared may be used without repeating it). */
+  tags?: readonly OpenApiTag[];
   /** Named (`$id`) schemas its routes reference, in the order the OpenAPI document lists them. */
   schemas?: readonly TSchema[];
   /** Its routes on every surface (v1, admin, console, hooks, pages): the credential each takes is in its config. */
@@ -72,6 +77,8 @@ export interface FeatureManifest {
   credentials?: (context: { db: Database; secrets: SecretBox }) => TokenCredentialResolver[];
   /** Read-only tools of the MCP endpoint, in the order tools/list shows them. */
   mcpTools?: readonly McpToolDefinition[];
+  /** Headline counts of the MCP summary (`get_summary`), in the order it lists them. */
+  mcpCounts?: readonly McpCountDefinition[];
   /** Timed jobs of the worker. */
   jobs?: (context: JobContext) => Job[];
   /** Prometheus metrics of the feature, shown by GET /metrics of every API and worker process. */
@@ -85,7 +92,24 @@ export interface FeatureManifest {
   atStart?: (context: StartContext) => Promise<void>;
 }
 
+/** A section of the reference: a tag's name and what it groups. */
+export interface OpenApiTag {
+  name: string;
+  description: string;
+}
+
 /** Declares a feature's manifest (typed; nothing is registered until `src/features.ts` lists it). */
 export function defineFeature(manifest: FeatureManifest): FeatureManifest {
   return manifest;
+}
+
+/**
+ * Fills the process's registries from the features' manifests: the scopes keys may hold (their
+ * schema's enum) and the event catalog. Called, explicitly, by what serves or works (buildApp, the
+ * worker's jobs, the start steps) before anything is compiled or recorded; the same list again
+ * changes nothing. Nothing is registered by importing a feature.
+ */
+export function installFeatures(features: readonly FeatureManifest[]): void {
+  defineScopes(features.flatMap((feature) => feature.scopes ?? []));
+  eventCatalog.register(features.flatMap((feature) => feature.events ?? []));
 }

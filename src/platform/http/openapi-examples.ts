@@ -212,7 +212,7 @@ const ERROR_EXAMPLES: Record<string, { code: string; message: string; details?: 
     code: 'PAYMENT_REQUIRED',
     message: 'This organization is read-only until its billing is resolved',
   },
-  '403': { code: 'FORBIDDEN', message: 'This API key lacks the contacts:read scope' },
+  '403': { code: 'FORBIDDEN', message: 'This API key lacks the scope this operation needs' },
   '404': { code: 'NOT_FOUND', message: `Contact ${id('ct')} not found` },
   '405': { code: 'METHOD_NOT_ALLOWED', message: 'GET /mcp is not supported; use POST' },
   '409': { code: 'DUPLICATE', message: 'A contact with this phone already exists' },

@@ -10,13 +10,6 @@ import { addExamples } from './openapi-examples.ts';
 import { addHttpHeaders } from './openapi-headers.ts';
 import { literalParenthesesInPaths } from './openapi-paths.ts';
 
-const DESCRIPTION = `Multi-tenant API for real-estate agencies: public portal, leads, booking, CRM, conversations,
-webhooks and a read-only MCP endpoint.
-
-Authenticate every /v1 request with the \`X-API-Key\` header. Publishable keys (\`service_pk_…\`) may live in a
-browser and reach the portal endpoints only; secret keys (\`service_sk_…\`) stay on servers. Every failure answers
-\`{"error": {"code", "message", "requestId", "details?"}}\`. POST requests accept an \`Idempotency-Key\` header.`;
-
 const SIGNATURE_HEADERS = {
   'X-Service-Signature': {
     description:
@@ -42,91 +35,23 @@ const SIGNATURE_HEADERS = {
   },
 };
 
-/** Every tag the routes use, with what it groups (the reference page's sections). */
-const TAGS = [
-  {
-    name: 'Admin',
-    description: 'Operator back office: organizations, API keys and the demo seed (admin bearer token)',
-  },
-  { name: 'Admin: agents', description: "The agency's agents, their booking hours and slugs (admin)" },
-  {
-    name: 'Admin: appointments',
-    description: 'Appointments of any agent, created and moved by the back office (admin)',
-  },
-  {
-    name: 'Admin: calendar',
-    description: "An organization's time zone, holidays, closures and agents' time off (admin)",
-  },
-  {
-    name: 'Admin: contacts',
-    description: 'Contacts as the back office sees them, with internal fields and deletion (admin)',
-  },
-  {
-    name: 'Admin: conversations',
-    description: 'Conversations, human takeover and simulated inbound messages (admin)',
-  },
-  { name: 'Admin: deals', description: 'Deals of any pipeline, with stage moves and deletion (admin)' },
-  {
-    name: 'Admin: messaging',
-    description: 'Messaging numbers and message templates of the organization (admin)',
-  },
-  { name: 'Admin: pipelines', description: 'Pipelines and their ordered stages (admin)' },
-  {
-    name: 'Admin: portal',
-    description: 'Portal settings: branding, contact details and search options (admin)',
-  },
-  {
-    name: 'Admin: properties',
-    description: 'Listings with internal fields, publication and CSV/JSON import (admin)',
-  },
-  { name: 'Admin: tasks', description: 'Tasks of any agent (admin)' },
-  { name: 'Analytics', description: 'Portal analytics: views, searches and conversions' },
-  { name: 'Appointments', description: 'Visits, calls and meetings of the agents' },
-  { name: 'Booking', description: 'Online booking with an agent: bookable agents, free slots, a booking' },
-  {
-    name: 'Calendar',
-    description:
-      "The agency's calendar: time zone, public holidays and closures, agents' time off, reminders",
-  },
-  {
-    name: 'Contacts',
-    description: 'The CRM contacts: lists with filters, one contact, creation and updates',
-  },
-  {
-    name: 'Conversations',
-    description: 'Messages over the messaging channel: the 24-hour window, templates, sending',
-  },
-  { name: 'Deals', description: 'Deals through the pipelines: lists, one deal, stage moves' },
-  { name: 'Events', description: 'The event catalog and the event log' },
-  { name: 'Finder', description: 'The guided property finder: criteria in, scored matches out' },
-  {
-    name: 'Hooks',
-    description: 'Inbound calls from the messaging platform (signed by the platform, not by an API key)',
-  },
-  { name: 'Introspection', description: 'Who am I: the calling key, its organization and its rate limits' },
-  { name: 'Leads', description: 'Lead capture and visit requests from the portal' },
-  {
-    name: 'Listings',
-    description: "The agency's own listings: every status, the lifecycle, price and status history",
-  },
-  { name: 'MCP', description: 'Read-only Model Context Protocol endpoint for AI agents (docs/mcp.md)' },
-  { name: 'Operations', description: 'Health, readiness, metrics and this description' },
-  { name: 'Portal', description: 'The public portal: listings with filters and facets, agents, portal data' },
-  { name: 'Tasks', description: 'Follow-up tasks of the agents' },
-  { name: 'Usage', description: 'Product usage events of the integrator’s own users' },
-  {
-    name: 'Webhooks',
-    description:
-      'Subscriptions, the delivery log, replay and samples. Each event type is described under `webhooks` ' +
-      '(receiver guide: docs/webhooks.md).',
-  },
-];
+/** What the document says of the API as a whole: src/api-document.ts (the platform names no feature). */
+export interface ApiDocument {
+  title: string;
+  description: string;
+  /** Every tag a route uses, with what it groups (the reference page's sections), in any order. */
+  tags: readonly { name: string; description: string }[];
+  /** The tag of GET /v1/openapi.json itself. */
+  documentTag: string;
+  /** The tag of each event type's entry under `webhooks`. */
+  eventsTag: string;
+}
 
 /**
  * The OpenAPI 3.1 `webhooks` section: one entry per catalog type, the delivery envelope with the
  * type's `data` schema and example (what `GET /v1/events` serves, in the description's own terms).
  */
-function catalogWebhooks(): Record<string, unknown> {
+function catalogWebhooks(tag: string): Record<string, unknown> {
   const webhooks: Record<string, unknown> = {};
   for (const definition of eventCatalog.list()) {
     const data = JSON.parse(JSON.stringify(definition.schema)) as Record<string, unknown>;
@@ -135,7 +60,7 @@ function catalogWebhooks(): Record<string, unknown> {
         operationId: `webhook.${definition.type}`,
         summary: definition.type,
         description: definition.description,
-        tags: ['Webhooks'],
+        tags: [tag],
         security: [{ WebhookSignature: [] }],
         parameters: Object.entries(SIGNATURE_HEADERS).map(([name, header]) => ({
           name,
@@ -208,19 +133,19 @@ function catalogWebhooks(): Record<string, unknown> {
 }
 
 /** OpenAPI 3.1 generated from the route schemas, at /v1/openapi.json, and a reference page at /docs. */
-export async function registerOpenApi(app: FastifyInstance, serverUrl: string) {
+export async function registerOpenApi(app: FastifyInstance, serverUrl: string, document: ApiDocument) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
-        title: 'agency-crm API',
+        title: document.title,
         version: '1.0.0',
-        description: DESCRIPTION,
+        description: document.description,
         license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
       },
       servers: [{ url: serverUrl, description: 'This server' }],
       // Built as plain JSON Schema; @fastify/swagger's type for it is narrower than what 3.1 allows.
-      webhooks: catalogWebhooks() as never,
+      webhooks: catalogWebhooks(document.eventsTag) as never,
       components: {
         securitySchemes: {
           ApiKey: {
@@ -245,7 +170,7 @@ export async function registerOpenApi(app: FastifyInstance, serverUrl: string) {
         },
       },
       // Declared in alphabetical order (Spectral's openapi-tags-alphabetical); every tag a route uses.
-      tags: TAGS,
+      tags: [...document.tags].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     },
     // What route schemas cannot say: literal parentheses in paths, batch items, headers, the
     // Idempotency-Key parameter, examples, descriptions.
@@ -281,7 +206,7 @@ export async function registerOpenApi(app: FastifyInstance, serverUrl: string) {
           'No key needed; CORS is open (`Access-Control-Allow-Origin: *`). The OpenAPI 3.1 document generated from ' +
           "this server's route declarations: every operation, the shared schemas under `components`, the response " +
           'headers, and each event type of the catalog under `webhooks`. /docs renders it as a reference page.',
-        tags: ['Operations'],
+        tags: [document.documentTag],
         response: {
           200: Type.Object({}, { additionalProperties: true, description: 'OpenAPI 3.1 document' }),
         },

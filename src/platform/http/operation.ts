@@ -25,7 +25,7 @@ export const keyMount = (auth: RouteAuth, tags: readonly string[]): OperationMou
 /** The operator's mount under /admin/v1/organizations/{orgId}. */
 export const adminMount = (tags: readonly string[]): OperationMount => ({ on: 'admin', tags });
 
-/** The sentence that names the key a route takes: "Secret key with `deals:write`, access level 3." */
+/** The sentence that names the key a route takes: "Secret key with `<scope>`, access level 3." */
 export function keySentence(auth: RouteAuth): string {
   const types = auth.keyTypes;
   const who = types.includes('publishable')

@@ -53,6 +53,20 @@ export function defineTool<I extends TSchema, O extends TSchema>(tool: McpTool<I
   return tool as unknown as McpToolDefinition;
 }
 
+/**
+ * One headline count of the MCP summary (`get_summary`), contributed by the feature that owns what it
+ * counts (its manifest's `mcpCounts`): shown only to a key holding `scope`, read through the feature's
+ * own list service.
+ */
+export interface McpCountDefinition {
+  /** The field of `counts` (camelCase). */
+  name: string;
+  /** What it counts, naming the scope (`Deals in an OPEN stage (deals:read)`). */
+  description: string;
+  scope: Scope;
+  count(context: McpToolContext, now: Date): Promise<number>;
+}
+
 /** "1 contact", "3 contacts". */
 export function counted(total: number, singular: string, plural = `${singular}s`): string {
   return `${total} ${total === 1 ? singular : plural}`;

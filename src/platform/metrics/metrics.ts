@@ -99,7 +99,7 @@ export function metricsRegistry(extra: readonly Metric[]): Registry {
  * Prometheus metrics at GET /metrics (admin token). One registry per app instance; `extra` are
  * metrics of the platform's other parts (the rate limiter's Redis fallbacks).
  */
-export function registerMetrics(app: FastifyInstance, extra: readonly Metric[] = []) {
+export function registerMetrics(app: FastifyInstance, extra: readonly Metric[], tag: string) {
   const registry = metricsRegistry(extra);
   const http = new HttpMetrics();
   registry.registerMetric(http.counter() as never);
@@ -129,7 +129,7 @@ export function registerMetrics(app: FastifyInstance, extra: readonly Metric[] =
           "`webhook_deliveries_completed_total` by status (this process's worker), `webhook_deliveries_queued` " +
           'by state and `webhook_oldest_due_seconds` (the queue in the database: the same from every process). ' +
           "The counters are this process's own: scrape every API process (and worker, WORKER_METRICS_PORT).",
-        tags: ['Operations'],
+        tags: [tag],
         // Text on success only: the failures are the JSON error envelope, as everywhere.
         response: {
           200: {

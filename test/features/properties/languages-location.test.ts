@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 import { createAgency, type Agency } from '../contacts/support.ts';
-import { callOk, connect, listen } from '../mcp/support.ts';
+import { callOk, connect, listen } from '../../mcp/support.ts';
 
 let app: FastifyInstance;
 let agency: Agency;

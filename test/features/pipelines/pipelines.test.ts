@@ -11,7 +11,7 @@ import {
   pipelinesPath,
   stageNamed,
   type TestPipeline,
-} from './support.ts';
+} from '../deals/support.ts';
 
 let app: FastifyInstance;
 let tenant: Tenant;

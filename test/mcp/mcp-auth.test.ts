@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateKey } from '../../../src/platform/auth/keys.ts';
-import { createApiKey, createTenant, type Tenant } from '../../helpers/factories.ts';
-import { admin, expectStatus } from '../../helpers/http.ts';
-import { buildTestApp } from '../../helpers/test-app.ts';
+import { generateKey } from '../../src/platform/auth/keys.ts';
+import { createApiKey, createTenant, type Tenant } from '../helpers/factories.ts';
+import { admin, expectStatus } from '../helpers/http.ts';
+import { buildTestApp } from '../helpers/test-app.ts';
 import { bearer, connect, listen, post } from './support.ts';
 
 let app: FastifyInstance;

@@ -2,17 +2,17 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../../src/db/database.ts';
+import { queryRows } from '../../src/db/database.ts';
 import {
   createAgent,
   createApiKey,
   createProperty,
   createTenant,
   type Tenant,
-} from '../../helpers/factories.ts';
-import { admin, expectStatus } from '../../helpers/http.ts';
-import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
-import { createDeal, createPipeline, stageNamed } from '../deals/support.ts';
+} from '../helpers/factories.ts';
+import { admin, expectStatus } from '../helpers/http.ts';
+import { buildTestApp, testDatabase } from '../helpers/test-app.ts';
+import { createDeal, createPipeline, stageNamed } from '../features/deals/support.ts';
 import { callError, callOk, connect, listen } from './support.ts';
 
 const TOOLS = [

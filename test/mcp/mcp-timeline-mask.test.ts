@@ -5,9 +5,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createTenant, type Tenant } from '../../helpers/factories.ts';
-import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
-import { buildTestApp } from '../../helpers/test-app.ts';
+import { createApiKey, createTenant, type Tenant } from '../helpers/factories.ts';
+import { admin, api, expectError, expectStatus } from '../helpers/http.ts';
+import { buildTestApp } from '../helpers/test-app.ts';
 import { callError, callOk, connect, listen } from './support.ts';
 
 interface Page {

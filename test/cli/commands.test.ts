@@ -1,9 +1,9 @@
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createOrganization } from '../../helpers/factories.ts';
-import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
-import { buildTestApp } from '../../helpers/test-app.ts';
+import { createApiKey, createOrganization } from '../helpers/factories.ts';
+import { admin, api, expectError, expectStatus } from '../helpers/http.ts';
+import { buildTestApp } from '../helpers/test-app.ts';
 import { cli, cliProcess, expectExit } from './support.ts';
 
 let app: FastifyInstance;
@@ -276,7 +276,7 @@ describe('agency-crm CLI: errors', () => {
     });
   });
 
-  it('import properties without --org is a usage error: exit 2 (the command is tested in import.test.ts)', async () => {
+  it('import properties without --org is a usage error: exit 2 (the command is tested in import-properties.test.ts)', async () => {
     const run = expectExit(await cli(baseUrl, ['import', 'properties', 'listings.csv']), 2);
     expect(run.stderr).toContain('--org');
   });

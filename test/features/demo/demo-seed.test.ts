@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CITIES } from '../../../src/features/demo/demo-data.ts';
+import { SCOPES } from '../../../src/platform/auth/scopes.ts';
 import { admin, api, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 
@@ -62,6 +63,17 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app.close();
+});
+
+describe('demo seed: the organization and its keys', () => {
+  it('creates Demo Realty on BUSINESS with a publishable key and a full secret key that work', async () => {
+    expect(seed.organization).toMatchObject({ name: 'Demo Realty', plan: 'BUSINESS' });
+    const secret = expectStatus(await api(app, 'GET', '/v1/me', { key: seed.secretKey }), 200).data;
+    expect(secret).toMatchObject({ keyType: 'secret', accessLevel: 3 });
+    expect([...secret.scopes].sort()).toEqual([...SCOPES].sort());
+    const publishable = expectStatus(await api(app, 'GET', '/v1/me', { key: seed.publishableKey }), 200).data;
+    expect(publishable.keyType).toBe('publishable');
+  });
 });
 
 describe('demo seed: content', () => {

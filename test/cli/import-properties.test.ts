@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganization } from '../../helpers/factories.ts';
-import { admin, expectStatus } from '../../helpers/http.ts';
-import { buildTestApp } from '../../helpers/test-app.ts';
+import { createOrganization } from '../helpers/factories.ts';
+import { admin, expectStatus } from '../helpers/http.ts';
+import { buildTestApp } from '../helpers/test-app.ts';
 import { cli, cliProcess, expectExit, REPO_ROOT } from './support.ts';
 
 let app: FastifyInstance;

@@ -8,10 +8,10 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { main } from '../../../src/cli/main.ts';
-import { ADMIN_TOKEN } from '../../helpers/test-app.ts';
+import { main } from '../../src/cli/main.ts';
+import { ADMIN_TOKEN } from '../helpers/test-app.ts';
 
-export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface CliRun {
   code: number;

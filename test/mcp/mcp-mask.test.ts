@@ -1,7 +1,7 @@
 /** The masking of personal data in MCP results (decision 0207), on values a tool can return. */
 import { describe, expect, it } from 'vitest';
-import { maskPersonalData } from '../../../src/mcp/mcp.mask.ts';
-import { maskEmail, maskPhone, maskText } from '../../../src/platform/text/mask.ts';
+import { maskPersonalData } from '../../src/mcp/mcp.mask.ts';
+import { maskEmail, maskPhone, maskText } from '../../src/platform/text/mask.ts';
 
 describe('masking', () => {
   it('masks phone numbers: country code, first digit and last two stay', () => {
