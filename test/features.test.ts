@@ -6,6 +6,8 @@
  * that reads a field finds the feature's declaration: routes, schemas, scopes, tags, events, MCP tools
  * and summary counts, metrics, jobs, start steps.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Gauge } from 'prom-client';
@@ -165,3 +167,19 @@ async function eventsKey(app: FastifyInstance): Promise<string> {
   const org = await createOrganization(app);
   return (await createApiKey(app, org.id, { type: 'secret', scopes: ['events:read'] })).key;
 }
+
+describe('platform/ names no feature', () => {
+  it('holds no scope name or tag name a manifest declares', () => {
+    const files = readdirSync('src/platform', { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => ({ file, text: readFileSync(join('src/platform', file), 'utf8') }));
+    const words = [
+      ...FEATURES.flatMap((feature) => (feature.scopes ?? []).map((scope) => scope.name)),
+      ...FEATURES.flatMap((feature) => (feature.tags ?? []).map((tag) => `'${tag.name}'`)),
+    ];
+    const found = files.flatMap(({ file, text }) =>
+      words.filter((word) => text.includes(word)).map((word) => `${file}: ${word}`),
+    );
+    expect(found).toEqual([]);
+  });
+});

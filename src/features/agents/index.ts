@@ -21,6 +21,20 @@ export const agentsFeature = defineFeature({
   tags: [
     { name: 'Admin: agents', description: "The agency's agents, their booking hours and slugs (admin)" },
   ],
+  examples: {
+    schemaIds: {
+      AdminAgent: 'agt',
+      PortalAgent: 'agt',
+    },
+    fields: {
+      startTime: '09:00',
+      endTime: '18:00',
+      timezone: 'Europe/Madrid',
+      photoUrl: 'https://cdn.example.com/agents/lucia.jpg',
+      bio: 'Ten years selling homes on the Costa del Sol.',
+      bookingSlug: 'lucia-garcia',
+    },
+  },
   schemas: agentsSchemas,
   routes: [agentsRoutes],
   events: [AgentCreated, AgentUpdated, AgentDeleted],

@@ -1,4 +1,5 @@
 // API keys (publishable, secret, read-only; live and test), in the operator's back office.
+import { EXAMPLE_KEY } from '../../platform/http/openapi-examples.ts';
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { apiKeysAdminRoutes } from './api-keys.admin.routes.ts';
 import { ApiKeyCreated, ApiKeyUpdated } from './api-keys.events.ts';
@@ -35,6 +36,19 @@ export {
 /** The api-keys feature's manifest (src/features.ts lists it). */
 export const apiKeysFeature = defineFeature({
   name: 'api-keys',
+  examples: {
+    ids: {
+      organizationId: 'org',
+    },
+    schemaIds: {
+      AdminApiKey: 'key',
+      CreatedApiKey: 'key',
+    },
+    fields: {
+      keyPrefix: 'service_sk_live_AbC1',
+      key: `service_sk_live_${EXAMPLE_KEY}`,
+    },
+  },
   schemas: apiKeysSchemas,
   routes: [apiKeysAdminRoutes],
   events: [ApiKeyCreated, ApiKeyUpdated],

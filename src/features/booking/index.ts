@@ -21,6 +21,16 @@ export const bookingFeature = defineFeature({
   tags: [
     { name: 'Booking', description: 'Online booking with an agent: bookable agents, free slots, a booking' },
   ],
+  examples: {
+    schemaIds: {
+      BookingAgent: 'agt',
+    },
+    fields: {
+      slug: 'lucia-garcia',
+      notes: 'Prefers afternoon visits.',
+      slots: '11:00',
+    },
+  },
   schemas: [...bookingSchemas, ...bookingManageSchemas, ...bookingAppointmentsSchemas],
   routes: [bookingRoutes, bookingManageRoutes, bookingPageRoutes, bookingAppointmentsRoutes],
   credentials: ({ secrets }) => [visitorLinkCredential(secrets)],

@@ -10,6 +10,11 @@ export { mintConsoleLink } from './console.service.ts';
 /** The console feature's manifest (src/features.ts lists it). */
 export const consoleFeature = defineFeature({
   name: 'console',
+  examples: {
+    fields: {
+      url: 'https://hooks.example.com/agency-crm',
+    },
+  },
   schemas: consoleSchemas,
   routes: [consoleRoutes, consoleApiRoutes, consoleWebhookRoutes],
 });

@@ -34,6 +34,22 @@ export const conversationsFeature = defineFeature({
       description: 'Conversations, human takeover and simulated inbound messages (admin)',
     },
   ],
+  examples: {
+    ids: {
+      templateId: 'tpl',
+      conversationId: 'conv',
+      messageId: 'msg',
+    },
+    schemaIds: {
+      MessageAgent: 'agt',
+    },
+    fields: {
+      renderedBody: 'Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?',
+      chatMessageId: 'wamid.HBgLMzQ2MDAxMTEyMjIVAgARGBI',
+      failureReason: 'The recipient is not on the messaging platform',
+      variables: 'Lucía',
+    },
+  },
   schemas: conversationsSchemas,
   routes: [conversationsRoutes],
   mcpTools: conversationsMcpTools,

@@ -24,6 +24,23 @@ export const dealsFeature = defineFeature({
     { name: 'Deals', description: 'Deals through the pipelines: lists, one deal, stage moves' },
     { name: 'Admin: deals', description: 'Deals of any pipeline, with stage moves and deletion (admin)' },
   ],
+  examples: {
+    ids: {
+      pipelineId: 'pl',
+      stageId: 'stg',
+      dealId: 'deal',
+    },
+    fields: {
+      'Deal.code': 'DL-000042',
+      lostReason: 'Bought elsewhere',
+      saasPlanId: 'plan_pro',
+      saasPlanName: 'Professional',
+      expectedCloseDate: '2027-04-30',
+      trialStartedAt: '2027-03-01',
+      trialEndsAt: '2027-03-31',
+      stageName: 'Visit done',
+    },
+  },
   schemas: dealsSchemas,
   routes: [dealsRoutes],
   mcpTools: dealsMcpTools,

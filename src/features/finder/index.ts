@@ -8,6 +8,11 @@ import { finderSchemas } from './finder.schema.ts';
 /** The finder feature's manifest (src/features.ts lists it). */
 export const finderFeature = defineFeature({
   name: 'finder',
+  examples: {
+    ids: {
+      searchId: 'fnd',
+    },
+  },
   scopes: [{ name: 'finder:write', description: 'runs the guided property finder', publishable: true }],
   tags: [{ name: 'Finder', description: 'The guided property finder: criteria in, scored matches out' }],
   schemas: finderSchemas,

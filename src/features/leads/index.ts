@@ -22,6 +22,22 @@ export const leadsFeature = defineFeature({
     { name: 'leads:write', description: 'sends leads and visit requests from the portal', publishable: true },
     { name: 'leads:read', description: 'reads visit requests and confirms or declines them' },
   ],
+  examples: {
+    ids: {
+      propertyId: 'prop',
+      appointmentId: 'apt',
+      visitRequestId: 'vr',
+    },
+    fields: {
+      date: '2027-03-29',
+      utmSource: 'google',
+      utmMedium: 'cpc',
+      utmCampaign: 'spring-sale',
+      utmContent: 'banner-a',
+      referrer: 'https://www.google.com/',
+      reason: 'TEMPLATE_ONLY',
+    },
+  },
   tags: [{ name: 'Leads', description: 'Lead capture and visit requests from the portal' }],
   schemas: [...leadsSchemas, ...leadsVisitsSchemas],
   routes: [leadsRoutes, leadsVisitsRoutes],

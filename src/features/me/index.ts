@@ -12,6 +12,15 @@ export const meFeature = defineFeature({
   tags: [
     { name: 'Introspection', description: 'Who am I: the calling key, its organization and its rate limits' },
   ],
+  examples: {
+    ids: {
+      apiKeyId: 'key',
+      agentId: 'agt',
+    },
+    fields: {
+      name: 'Demo Realty',
+    },
+  },
   schemas: meSchemas,
   routes: [meRoutes],
 });

@@ -23,6 +23,12 @@ export const messagingSetupFeature = defineFeature({
       description: 'Messaging numbers and message templates of the organization (admin)',
     },
   ],
+  examples: {
+    fields: {
+      'MessageTemplate.name': 'visit_followup',
+      providerNumberId: '106540352242922',
+    },
+  },
   schemas: messagingSetupSchemas,
   routes: [conversationsSetupRoutes],
 });

@@ -9,6 +9,14 @@ export { addNote } from './notes.service.ts';
 /** The notes feature's manifest (src/features.ts lists it). */
 export const notesFeature = defineFeature({
   name: 'notes',
+  examples: {
+    ids: {
+      contactId: 'ct',
+    },
+    fields: {
+      body: 'Hola Lucía, ¿le viene bien la visita del jueves a las 11:00?',
+    },
+  },
   schemas: notesSchemas,
   routes: [notesRoutes],
   events: [NoteCreated],

@@ -22,6 +22,21 @@ export const organizationsFeature = defineFeature({
       description: 'Operator back office: organizations, API keys and the demo seed (admin bearer token)',
     },
   ],
+  examples: {
+    ids: {
+      testOrganizationId: 'org',
+      liveOrganizationId: 'org',
+    },
+    schemaIds: {
+      AdminOrganization: 'org',
+    },
+    fields: {
+      'AdminOrganization.name': 'Demo Realty',
+      defaultCurrency: 'EUR',
+      defaultCountry: 'ES',
+      defaultLanguage: 'es',
+    },
+  },
   schemas: organizationsSchemas,
   routes: [organizationsAdminRoutes],
 });

@@ -10,6 +10,12 @@ export { createPipeline, listPipelines, placeOfNewDeal, requireStage } from './p
 /** The pipelines feature's manifest (src/features.ts lists it). */
 export const pipelinesFeature = defineFeature({
   name: 'pipelines',
+  examples: {
+    fields: {
+      'Pipeline.name': 'Sales',
+      'PipelineStage.name': 'Visit done',
+    },
+  },
   tags: [{ name: 'Admin: pipelines', description: 'Pipelines and their ordered stages (admin)' }],
   schemas: pipelinesSchemas,
   routes: [pipelinesRoutes],

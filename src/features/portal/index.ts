@@ -26,6 +26,19 @@ export const portalFeature = defineFeature({
       description: 'Portal settings: branding, contact details and search options (admin)',
     },
   ],
+  examples: {
+    fields: {
+      agencyName: 'Demo Realty',
+      messagingPhone: '+34600111222',
+      logoUrl: 'https://cdn.example.com/demo-realty/logo.svg',
+      openingHours: 'Mon-Fri 9:00-19:00',
+      primary: '#0B5FFF',
+      secondary: '#14213D',
+      accent: '#FCA311',
+      background: '#FFFFFF',
+      text: '#111111',
+    },
+  },
   schemas: portalSchemas,
   routes: [portalRoutes],
 });

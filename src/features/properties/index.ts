@@ -65,6 +65,26 @@ export const propertiesFeature = defineFeature({
       description: 'Listings with internal fields, publication and CSV/JSON import (admin)',
     },
   ],
+  examples: {
+    ids: {
+      userId: 'agt',
+    },
+    schemaIds: {
+      PropertyAgent: 'agt',
+    },
+    fields: {
+      'AdminProperty.code': 'MAL-0042',
+      'PortalProperty.code': 'MAL-0042',
+      title: 'Sea view flat in Málaga',
+      city: 'Málaga',
+      neighborhood: 'El Limonar',
+      address: 'Calle Larios 5',
+      zipCode: '29015',
+      internalNotes: 'The owner is open to offers.',
+      language: 'es',
+      caption: 'Living room',
+    },
+  },
   schemas: [...propertiesSchemas, ...listingsSchemas, ...photosSchemas],
   routes: [propertiesRoutes, listingsRoutes, photosRoutes],
   mcpTools: propertiesMcpTools,

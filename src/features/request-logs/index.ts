@@ -14,6 +14,14 @@ export { listRequestLogs, purgeRequestLogs, type RequestLogOrganization } from '
 /** The request-logs feature's manifest (src/features.ts lists it). */
 export const requestLogsFeature = defineFeature({
   name: 'request-logs',
+  examples: {
+    ids: {
+      requestId: 'req',
+    },
+    fields: {
+      method: 'GET',
+    },
+  },
   schemas: requestLogsSchemas,
   routes: [requestLogsAdminRoutes],
   jobs: ({ db, config }: JobContext) => [

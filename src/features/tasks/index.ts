@@ -23,6 +23,12 @@ export const tasksFeature = defineFeature({
     { name: 'Tasks', description: 'Follow-up tasks of the agents' },
     { name: 'Admin: tasks', description: 'Tasks of any agent (admin)' },
   ],
+  examples: {
+    ids: {
+      assigneeId: 'agt',
+      taskId: 'task',
+    },
+  },
   schemas: tasksSchemas,
   routes: [tasksRoutes],
   mcpTools: tasksMcpTools,

@@ -8,6 +8,11 @@ import { purgeUsageDetail } from './usage.service.ts';
 /** The usage feature's manifest (src/features.ts lists it). */
 export const usageFeature = defineFeature({
   name: 'usage',
+  examples: {
+    fields: {
+      actorLabel: 'API key service_sk_live_AbC1',
+    },
+  },
   tags: [{ name: 'Usage', description: 'Product usage events of the integrator’s own users' }],
   schemas: usageSchemas,
   routes: [usageRoutes],

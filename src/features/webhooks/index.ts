@@ -1,5 +1,6 @@
 // Webhook subscriptions, signed deliveries with retries, the delivery log and the worker.
 import { CONFIG_DEFAULTS } from '../../config.ts';
+import { EXAMPLE_KEY } from '../../platform/http/openapi-examples.ts';
 import { defineFeature, type JobContext, type StartContext } from '../../platform/features/manifest.ts';
 import * as events from './webhooks.events.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
@@ -49,6 +50,22 @@ export const webhooksFeature = defineFeature({
         'Subscriptions, the delivery log, replay and samples. Each event type is described under `webhooks` (receiver guide: docs/webhooks.md).',
     },
   ],
+  examples: {
+    ids: {
+      subscriptionId: 'wh',
+      eventId: 'evt',
+    },
+    schemaIds: {
+      EventEnvelope: 'evt',
+    },
+    fields: {
+      secret: `whsec_${EXAMPLE_KEY}`,
+      eventType: 'deal.won',
+      eventTypes: 'deal.won',
+      lastError: 'HTTP 500 from the receiver',
+      responseBody: '{"ok":true}',
+    },
+  },
   // A getter: the event-type enum is read from the catalog, which src/features.ts fills after this loads.
   get schemas() {
     return webhooksSchemas();

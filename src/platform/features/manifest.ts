@@ -10,6 +10,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import { eventCatalog, type EventDefinition } from '../events/catalog.ts';
 import type { Job } from '../jobs/scheduler.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { FieldExamples } from '../http/openapi-examples.ts';
 import type { McpCountDefinition, McpToolDefinition } from '../mcp/mcp-tool.ts';
 
 /**
@@ -66,6 +67,11 @@ export interface FeatureManifest {
   scopes?: readonly ScopeDefinition[];
   /** The OpenAPI tags it introduces (a tag another feature declared may be used without repeating it). */
   tags?: readonly OpenApiTag[];
+  /**
+   * Examples for the string fields of its schemas, in the demo agency's terms (the document's
+   * examples); a field another feature declared keeps that one's.
+   */
+  examples?: FieldExamples;
   /** Named (`$id`) schemas its routes reference, in the order the OpenAPI document lists them. */
   schemas?: readonly TSchema[];
   /** Its routes on every surface (v1, admin, console, hooks, pages): the credential each takes is in its config. */

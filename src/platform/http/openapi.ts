@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { ACTOR_KINDS, eventCatalog } from '../events/catalog.ts';
 import { documentBatchItems } from './batch.ts';
 import { describeParameters, describeResponses } from './openapi-descriptions.ts';
-import { addExamples } from './openapi-examples.ts';
+import { addExamples, type ExampleSet } from './openapi-examples.ts';
 import { addHttpHeaders } from './openapi-headers.ts';
 import { literalParenthesesInPaths } from './openapi-paths.ts';
 
@@ -45,6 +45,8 @@ export interface ApiDocument {
   documentTag: string;
   /** The tag of each event type's entry under `webhooks`. */
   eventsTag: string;
+  /** What examples are made of: the features' field examples, formats, error envelopes. */
+  examples: ExampleSet;
 }
 
 /**
@@ -133,19 +135,19 @@ function catalogWebhooks(tag: string): Record<string, unknown> {
 }
 
 /** OpenAPI 3.1 generated from the route schemas, at /v1/openapi.json, and a reference page at /docs. */
-export async function registerOpenApi(app: FastifyInstance, serverUrl: string, document: ApiDocument) {
+export async function registerOpenApi(app: FastifyInstance, serverUrl: string, api: ApiDocument) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
-        title: document.title,
+        title: api.title,
         version: '1.0.0',
-        description: document.description,
+        description: api.description,
         license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
       },
       servers: [{ url: serverUrl, description: 'This server' }],
       // Built as plain JSON Schema; @fastify/swagger's type for it is narrower than what 3.1 allows.
-      webhooks: catalogWebhooks(document.eventsTag) as never,
+      webhooks: catalogWebhooks(api.eventsTag) as never,
       components: {
         securitySchemes: {
           ApiKey: {
@@ -170,7 +172,7 @@ export async function registerOpenApi(app: FastifyInstance, serverUrl: string, d
         },
       },
       // Declared in alphabetical order (Spectral's openapi-tags-alphabetical); every tag a route uses.
-      tags: [...document.tags].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+      tags: [...api.tags].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     },
     // What route schemas cannot say: literal parentheses in paths, batch items, headers, the
     // Idempotency-Key parameter, examples, descriptions.
@@ -183,6 +185,7 @@ export async function registerOpenApi(app: FastifyInstance, serverUrl: string, d
                   documentBatchItems(literalParenthesesInPaths(document.openapiObject, app.routeTable)),
                   app.routeTable,
                 ),
+                api.examples,
               ),
               STATUS_CODES as Record<string, string>,
             ),
@@ -206,7 +209,7 @@ export async function registerOpenApi(app: FastifyInstance, serverUrl: string, d
           'No key needed; CORS is open (`Access-Control-Allow-Origin: *`). The OpenAPI 3.1 document generated from ' +
           "this server's route declarations: every operation, the shared schemas under `components`, the response " +
           'headers, and each event type of the catalog under `webhooks`. /docs renders it as a reference page.',
-        tags: [document.documentTag],
+        tags: [api.documentTag],
         response: {
           200: Type.Object({}, { additionalProperties: true, description: 'OpenAPI 3.1 document' }),
         },

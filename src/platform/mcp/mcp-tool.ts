@@ -61,7 +61,7 @@ export function defineTool<I extends TSchema, O extends TSchema>(tool: McpTool<I
 export interface McpCountDefinition {
   /** The field of `counts` (camelCase). */
   name: string;
-  /** What it counts, naming the scope (`Deals in an OPEN stage (deals:read)`). */
+  /** What it counts, naming the scope it needs in parentheses. */
   description: string;
   scope: Scope;
   count(context: McpToolContext, now: Date): Promise<number>;

@@ -6817,7 +6817,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -7079,7 +7079,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -7351,7 +7351,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -7579,7 +7579,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -7868,7 +7868,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -8181,7 +8181,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -8420,7 +8420,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -8669,7 +8669,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -8900,7 +8900,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -9148,7 +9148,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -9344,7 +9344,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -9526,7 +9526,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -9770,7 +9770,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -10047,7 +10047,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -10252,7 +10252,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -10518,7 +10518,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -10810,7 +10810,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -11101,7 +11101,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -11359,7 +11359,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -11526,7 +11526,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -11735,7 +11735,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -11991,7 +11991,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -12197,7 +12197,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -12463,7 +12463,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -12809,7 +12809,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -13077,7 +13077,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -13329,7 +13329,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -13668,7 +13668,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -13928,7 +13928,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -14212,7 +14212,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -14429,7 +14429,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -14757,7 +14757,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -15029,7 +15029,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -15276,7 +15276,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -15557,7 +15557,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -15786,7 +15786,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -16066,7 +16066,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -16273,7 +16273,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -16496,7 +16496,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -16731,7 +16731,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -16928,7 +16928,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -17174,7 +17174,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -17549,7 +17549,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -17816,7 +17816,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -18105,7 +18105,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -18319,7 +18319,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -18654,7 +18654,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -18979,7 +18979,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -19252,7 +19252,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -19468,7 +19468,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -19628,7 +19628,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -19822,7 +19822,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -20082,7 +20082,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -20397,7 +20397,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -20678,7 +20678,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -20891,7 +20891,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -21147,7 +21147,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -21378,7 +21378,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -21783,7 +21783,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -22093,7 +22093,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -22392,7 +22392,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -22606,7 +22606,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -23008,7 +23008,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -23291,7 +23291,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -23507,7 +23507,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -23803,7 +23803,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -24065,7 +24065,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -24309,7 +24309,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -24611,7 +24611,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -24885,7 +24885,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -25071,7 +25071,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -25298,7 +25298,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -25531,7 +25531,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -25744,7 +25744,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -25986,7 +25986,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -26217,7 +26217,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -26573,7 +26573,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -26737,7 +26737,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -27008,7 +27008,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -27269,7 +27269,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -27472,7 +27472,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -27784,7 +27784,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -28024,7 +28024,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -28297,7 +28297,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -28511,7 +28511,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -28819,7 +28819,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -29146,7 +29146,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -29428,7 +29428,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -29726,7 +29726,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -30046,7 +30046,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -30326,7 +30326,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -30543,7 +30543,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -30726,7 +30726,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -30939,7 +30939,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -31186,7 +31186,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -31400,7 +31400,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -31705,7 +31705,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -32011,7 +32011,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -32248,7 +32248,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -32569,7 +32569,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -32882,7 +32882,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -33162,7 +33162,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -33383,7 +33383,7 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope this operation needs",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
