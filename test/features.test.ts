@@ -22,6 +22,7 @@ import { defineFeature, type FeatureManifest } from '../src/platform/features/ma
 import { SECRET_KEYS } from '../src/platform/http/route-config.ts';
 import { DataOf } from '../src/platform/http/schemas.ts';
 import { defineTool } from '../src/platform/mcp/mcp-tool.ts';
+import { PERSONAL_DATA_PLACES, type ContactHandover } from '../src/platform/privacy/personal-data.ts';
 import { runStartSteps } from '../src/startup.ts';
 import { createApiKey, createOrganization } from './helpers/factories.ts';
 import { admin, api, expectStatus } from './helpers/http.ts';
@@ -41,12 +42,26 @@ const GadgetSchema = Type.Object(
 );
 
 let started = 0;
+const handedOver: ContactHandover[] = [];
 const gadgetGauge = new Gauge({ name: 'gadgets_made', help: 'Test-only: gadgets made', registers: [] });
 
 const gadgets = {
   name: 'gadgets',
   scopes: [{ name: 'gadgets:read', description: 'reads gadgets (test-only)' }],
   tags: [{ name: 'Gadgets', description: 'Test-only gadgets' }],
+  examples: { fields: { 'Gadget.name': 'sprocket-42' } },
+  personalData: {
+    places: [
+      { table: 'gadgets', link: null, personal: [], other: ['name'], onErase: 'NONE', note: 'Test-only.' },
+    ],
+    handover: {
+      name: 'gadgets',
+      run: async (_tx, handover) => {
+        handedOver.push(handover);
+        return 0;
+      },
+    },
+  },
   schemas: [GadgetSchema],
   routes: [
     async (app) => {
@@ -123,7 +138,7 @@ describe('a feature declared only by its manifest (one more line in the list)', 
     const document = expectStatus(await api(app, 'GET', '/v1/openapi.json'), 200);
     expect(document.paths['/v1/gadgets/one'].get.tags).toEqual(['Gadgets']);
     expect(document.tags).toContainEqual({ name: 'Gadgets', description: 'Test-only gadgets' });
-    expect(document.components.schemas.Gadget).toBeDefined();
+    expect(document.components.schemas.Gadget.properties.name.examples).toEqual(['sprocket-42']);
     expect(document.webhooks['gadget.made']).toBeDefined();
     expect(JSON.stringify(document.paths['/admin/v1/organizations/{orgId}/api-keys'])).toContain(
       'gadgets:read',
@@ -146,6 +161,27 @@ describe('a feature declared only by its manifest (one more line in the list)', 
     } finally {
       await client.close();
     }
+  });
+
+  it('lists its personal-data places, and hands its records over when a contact is erased', async () => {
+    expect(PERSONAL_DATA_PLACES.map((place) => place.table)).toContain('gadgets');
+    const org = await createOrganization(app);
+    const writer = await createApiKey(app, org.id, {
+      type: 'secret',
+      scopes: ['contacts:write'],
+      accessLevel: 3,
+    });
+    const contact = expectStatus(
+      await api(app, 'POST', '/v1/contacts', {
+        key: writer.key,
+        body: { firstName: 'Gadget', lastName: 'Owner' },
+      }),
+      201,
+    ).data;
+    expectStatus(await api(app, 'DELETE', `/v1/contacts/${contact.id}`, { key: writer.key }), 200);
+    expect(handedOver.filter((handover) => handover.from === contact.id)).toMatchObject([
+      { organizationId: org.id, from: contact.id, to: null },
+    ]);
   });
 
   it('shows its metrics', async () => {

@@ -1,4 +1,5 @@
 // Agents: the back office, the portal team page and their booking settings.
+import { agentsPersonalData } from './agents.personal-data.ts';
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { AgentCreated, AgentDeleted, AgentUpdated } from './agents.events.ts';
 import { agentsRoutes } from './agents.routes.ts';
@@ -18,6 +19,7 @@ export {
 /** The agents feature's manifest (src/features.ts lists it). */
 export const agentsFeature = defineFeature({
   name: 'agents',
+  personalData: agentsPersonalData,
   tags: [
     { name: 'Admin: agents', description: "The agency's agents, their booking hours and slugs (admin)" },
   ],

@@ -1,5 +1,6 @@
 // API keys (publishable, secret, read-only; live and test), in the operator's back office.
 import { EXAMPLE_KEY } from '../../platform/http/openapi-examples.ts';
+import { apiKeysPersonalData } from './api-keys.personal-data.ts';
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { apiKeysAdminRoutes } from './api-keys.admin.routes.ts';
 import { ApiKeyCreated, ApiKeyUpdated } from './api-keys.events.ts';
@@ -36,6 +37,7 @@ export {
 /** The api-keys feature's manifest (src/features.ts lists it). */
 export const apiKeysFeature = defineFeature({
   name: 'api-keys',
+  personalData: apiKeysPersonalData,
   examples: {
     ids: {
       organizationId: 'org',

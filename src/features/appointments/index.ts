@@ -1,4 +1,5 @@
 // Appointments: the back office, v1 reads, and the booking's appointment.created.
+import { appointmentsPersonalData } from './appointments.personal-data.ts';
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { AppointmentCreated, AppointmentDeleted, AppointmentUpdated } from './appointments.events.ts';
 import { appointmentsMcpTools, appointmentsMcpCounts } from './appointments.mcp.ts';
@@ -35,6 +36,7 @@ export { manageToken, manageUrl, openManageToken } from './appointments.links.ts
 /** The appointments feature's manifest (src/features.ts lists it). */
 export const appointmentsFeature = defineFeature({
   name: 'appointments',
+  personalData: appointmentsPersonalData,
   scopes: [
     { name: 'appointments:read', description: 'reads appointments and the calendar' },
     {

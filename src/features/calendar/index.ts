@@ -1,6 +1,7 @@
 // The agency's calendar (issue 26): time zone, public holidays and closures, agents' time off, and
 // appointments as iCalendar (one file, agents' subscription URLs).
 import type { Config } from '../../config.ts';
+import { calendarPersonalData } from './calendar.personal-data.ts';
 import { defineFeature, type JobContext } from '../../platform/features/manifest.ts';
 import { messagingContext } from '../conversations/index.ts';
 import { sendDueReminders } from './calendar.reminders.ts';
@@ -22,6 +23,7 @@ export { sendDueReminders, type ReminderTally } from './calendar.reminders.ts';
 /** The calendar feature's manifest (src/features.ts lists it). */
 export const calendarFeature = defineFeature({
   name: 'calendar',
+  personalData: calendarPersonalData,
   tags: [
     {
       name: 'Calendar',

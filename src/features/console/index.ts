@@ -1,4 +1,5 @@
 // The agency's developer console (issue 22, docs/console.md): one-time links, sessions, pages.
+import { consolePersonalData } from './console.personal-data.ts';
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { consoleApiRoutes } from './console.api.routes.ts';
 import { consoleRoutes } from './console.routes.ts';
@@ -10,6 +11,7 @@ export { mintConsoleLink } from './console.service.ts';
 /** The console feature's manifest (src/features.ts lists it). */
 export const consoleFeature = defineFeature({
   name: 'console',
+  personalData: consolePersonalData,
   examples: {
     fields: {
       url: 'https://hooks.example.com/agency-crm',

@@ -1,18 +1,6 @@
-import type { Actor } from '../../platform/events/catalog.ts';
+import type { ContactHandover } from '../../platform/privacy/personal-data.ts';
 
-/**
- * What happens to the records a contact has in other features when the contact goes (issue 21):
- * merged into another contact (`to`), or erased (`to` null, and `redact` rewrites the free texts that
- * stay, e.g. a deal titled with the person's name). Each feature hands over its own records and
- * records its own `*.updated` events, so mirrors see the link change.
- */
-export interface ContactHandover {
-  organizationId: string;
-  from: string;
-  to: string | null;
-  redact: ((text: string) => string) | null;
-  actor: Actor;
-}
+export type { ContactHandover } from '../../platform/privacy/personal-data.ts';
 
 /** The fields a handover changed on one record: the link, plus the texts it rewrote. */
 export function handoverChanges(

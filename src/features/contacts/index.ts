@@ -1,4 +1,5 @@
 // Contacts: the v1 API, the back office, portal-form upserts and the activity score.
+import { contactsPersonalData } from './contacts.personal-data.ts';
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { ContactConsentChanged, ContactCreated, ContactDeleted, ContactUpdated } from './contacts.events.ts';
 import { contactsMcpTools, contactsMcpCounts } from './contacts.mcp.ts';
@@ -49,6 +50,7 @@ export { handoverChanges, redacted, type ContactHandover } from './contacts.hand
 /** The contacts feature's manifest (src/features.ts lists it). */
 export const contactsFeature = defineFeature({
   name: 'contacts',
+  personalData: contactsPersonalData,
   scopes: [
     { name: 'contacts:read', description: 'reads contacts and their consents, notes and timeline' },
     {

@@ -1,4 +1,5 @@
 // Conversations over the messaging channel: modes, the 24-hour window, sends and the inbox.
+import { conversationsPersonalData } from './conversations.personal-data.ts';
 import { defineFeature, type JobContext } from '../../platform/features/manifest.ts';
 import { MessageReceived, MessageSent, MessageStatusChanged } from './conversations.events.ts';
 import { conversationsMcpTools } from './conversations.mcp.ts';
@@ -20,6 +21,7 @@ export {
 /** The conversations feature's manifest (src/features.ts lists it). */
 export const conversationsFeature = defineFeature({
   name: 'conversations',
+  personalData: conversationsPersonalData,
   scopes: [
     { name: 'messages:write', description: 'sends messages over the messaging channel' },
     { name: 'conversations:read', description: 'reads conversations and messages' },

@@ -1,4 +1,5 @@
 // Deals: the v1 API, the back office and stage moves (deal.won, deal.lost).
+import { dealsPersonalData } from './deals.personal-data.ts';
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { dealEvents } from './deals.events.ts';
 import { dealsMcpTools, dealsMcpCounts } from './deals.mcp.ts';
@@ -12,6 +13,7 @@ export { handOverDeals } from './deals.handover.ts';
 /** The deals feature's manifest (src/features.ts lists it). */
 export const dealsFeature = defineFeature({
   name: 'deals',
+  personalData: dealsPersonalData,
   scopes: [
     { name: 'deals:read', description: 'reads deals and pipelines' },
     {

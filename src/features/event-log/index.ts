@@ -1,5 +1,6 @@
 // The event log: every event of an organization in commit order, for integrators who mirror it.
 import { CONFIG_DEFAULTS } from '../../config.ts';
+import { eventLogPersonalData } from './event-log.personal-data.ts';
 import { defineFeature, type JobContext } from '../../platform/features/manifest.ts';
 import { eventLogRoutes } from './event-log.routes.ts';
 import { eventLogSchemas } from './event-log.schema.ts';
@@ -11,6 +12,7 @@ export { listEventLog } from './event-log.service.ts';
 /** The event log feature's manifest (src/features.ts lists it). */
 export const eventLogFeature = defineFeature({
   name: 'event-log',
+  personalData: eventLogPersonalData,
   scopes: [{ name: 'events:read', description: 'reads the event catalog and the event log' }],
   schemas: eventLogSchemas,
   routes: [eventLogRoutes],

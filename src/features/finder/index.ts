@@ -1,4 +1,5 @@
 // The guided property finder.
+import { finderPersonalData } from './finder.personal-data.ts';
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { FinderSubmitted } from './finder.events.ts';
 import { finderMcpTools } from './finder.mcp.ts';
@@ -8,6 +9,7 @@ import { finderSchemas } from './finder.schema.ts';
 /** The finder feature's manifest (src/features.ts lists it). */
 export const finderFeature = defineFeature({
   name: 'finder',
+  personalData: finderPersonalData,
   examples: {
     ids: {
       searchId: 'fnd',

@@ -1,4 +1,5 @@
 // Lead capture and visit requests from the portal, read back and decided through v1.
+import { leadsPersonalData } from './leads.personal-data.ts';
 import { defineFeature } from '../../platform/features/manifest.ts';
 import {
   LeadSubmitted,
@@ -18,6 +19,7 @@ export { findVisitRequest } from './leads.read.ts';
 /** The leads feature's manifest (src/features.ts lists it). */
 export const leadsFeature = defineFeature({
   name: 'leads',
+  personalData: leadsPersonalData,
   scopes: [
     { name: 'leads:write', description: 'sends leads and visit requests from the portal', publishable: true },
     { name: 'leads:read', description: 'reads visit requests and confirms or declines them' },

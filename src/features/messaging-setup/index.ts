@@ -1,4 +1,5 @@
 // The back office's messaging set-up: the messaging number and message templates.
+import { messagingSetupPersonalData } from './messaging-setup.personal-data.ts';
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { conversationsSetupRoutes } from './messaging-setup.routes.ts';
 import { messagingSetupSchemas } from './messaging-setup.schema.ts';
@@ -17,6 +18,7 @@ export {
 /** The messaging-setup feature's manifest (src/features.ts lists it). */
 export const messagingSetupFeature = defineFeature({
   name: 'messaging-setup',
+  personalData: messagingSetupPersonalData,
   tags: [
     {
       name: 'Admin: messaging',

@@ -1,4 +1,5 @@
 // Notes on contacts (issue 21): written and read through v1.
+import { notesPersonalData } from './notes.personal-data.ts';
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { NoteCreated } from './notes.events.ts';
 import { notesRoutes } from './notes.routes.ts';
@@ -9,6 +10,7 @@ export { addNote } from './notes.service.ts';
 /** The notes feature's manifest (src/features.ts lists it). */
 export const notesFeature = defineFeature({
   name: 'notes',
+  personalData: notesPersonalData,
   examples: {
     ids: {
       contactId: 'ct',

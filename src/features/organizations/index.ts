@@ -1,4 +1,5 @@
 // Organizations and their test twins, in the operator's back office.
+import { organizationsPersonalData } from './organizations.personal-data.ts';
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { organizationsAdminRoutes } from './organizations.admin.routes.ts';
 import { organizationsSchemas } from './organizations.schema.ts';
@@ -16,6 +17,7 @@ export {
 /** The organizations feature's manifest (src/features.ts lists it). */
 export const organizationsFeature = defineFeature({
   name: 'organizations',
+  personalData: organizationsPersonalData,
   tags: [
     {
       name: 'Admin',

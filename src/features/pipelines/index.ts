@@ -1,4 +1,5 @@
 // Sales pipelines and their stages (back office, v1 reads).
+import { pipelinesPersonalData } from './pipelines.personal-data.ts';
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { pipelinesMcpTools } from './pipelines.mcp.ts';
 import { pipelinesRoutes } from './pipelines.routes.ts';
@@ -10,6 +11,7 @@ export { createPipeline, listPipelines, placeOfNewDeal, requireStage } from './p
 /** The pipelines feature's manifest (src/features.ts lists it). */
 export const pipelinesFeature = defineFeature({
   name: 'pipelines',
+  personalData: pipelinesPersonalData,
   examples: {
     fields: {
       'Pipeline.name': 'Sales',

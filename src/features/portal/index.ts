@@ -1,4 +1,5 @@
 // Portal settings and `GET /v1/portal`.
+import { portalPersonalData } from './portal.personal-data.ts';
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { portalRoutes } from './portal.routes.ts';
 import { portalSchemas } from './portal.schema.ts';
@@ -9,6 +10,7 @@ export { updatePortalSettings } from './portal.service.ts';
 /** The portal feature's manifest (src/features.ts lists it). */
 export const portalFeature = defineFeature({
   name: 'portal',
+  personalData: portalPersonalData,
   scopes: [
     {
       name: 'portal:read',

@@ -2,10 +2,8 @@ import type { Tx } from '../../db/database.ts';
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { rewriteStoredResponses } from '../../platform/idempotency/idempotency.rewrite.ts';
-import { handOverAppointments } from '../appointments/index.ts';
+import { CONTACT_HANDOVERS } from '../../platform/privacy/personal-data.ts';
 import { lockContact, removeContactInTx, type ContactHandover } from '../contacts/index.ts';
-import { handOverDeals } from '../deals/index.ts';
-import { handOverTasks } from '../tasks/index.ts';
 import {
   exactValuesOf,
   needlesOfAll,
@@ -58,9 +56,8 @@ export async function eraseContactInTx(
   const needles = needlesOfAll(people);
   const redact = (text: string) => redactText(text, needles);
   const handover: ContactHandover = { organizationId, from: contactId, to: null, redact, actor };
-  const deals = await handOverDeals(tx, handover);
-  const tasks = await handOverTasks(tx, handover);
-  const appointments = await handOverAppointments(tx, handover);
+  const handedOver: Record<string, number> = {};
+  for (const { name, run } of CONTACT_HANDOVERS) handedOver[name] = await run(tx, handover);
 
   // Copies are found by what identifies the person exactly: the ids, emails and phones of every version.
   const exact = exactValuesOf(people);
@@ -85,6 +82,12 @@ export async function eraseContactInTx(
   return {
     id: contactId,
     deleted: true,
-    erased: { deals, tasks, appointments, events: copies.length, storedResponses },
+    erased: {
+      deals: handedOver.deals ?? 0,
+      tasks: handedOver.tasks ?? 0,
+      appointments: handedOver.appointments ?? 0,
+      events: copies.length,
+      storedResponses,
+    },
   };
 }

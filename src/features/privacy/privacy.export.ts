@@ -2,7 +2,7 @@ import type { Tx } from '../../db/database.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import { findContactInTx } from '../contacts/index.ts';
-import { PERSONAL_DATA_PLACES, type DataPlace } from './privacy.inventory.ts';
+import { PERSONAL_DATA_PLACES, type DataPlace } from '../../platform/privacy/personal-data.ts';
 import * as store from './privacy.store.ts';
 
 /** A data-subject access export: the person, and every record held about them by place. */
@@ -18,8 +18,8 @@ export interface ContactExport {
 const camel = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
 /**
- * Every record held about the contact (GDPR art. 15), read from the places the privacy inventory
- * lists, in the caller's transaction: one consistent snapshot. 404 for another organization's contact.
+ * Every record held about the contact (GDPR art. 15), read from the places the features declare
+ * (their manifests' `personalData`), in the caller's transaction: one consistent snapshot. 404 for another organization's contact.
  */
 export async function exportContactInTx(
   tx: Tx,

@@ -3,7 +3,6 @@ import { Errors } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { isId } from '../../platform/ids/ids.ts';
-import { handOverAppointments } from '../appointments/index.ts';
 import {
   absorbContactFields,
   CONSENT_SOURCES,
@@ -16,10 +15,8 @@ import {
   type Contact,
   type ContactHandover,
 } from '../contacts/index.ts';
-import { handOverDeals } from '../deals/index.ts';
-import { handOverTasks } from '../tasks/index.ts';
 import { ContactMerged } from './privacy.events.ts';
-import { PERSONAL_DATA_PLACES } from './privacy.inventory.ts';
+import { CONTACT_HANDOVERS, PERSONAL_DATA_PLACES } from '../../platform/privacy/personal-data.ts';
 import * as store from './privacy.store.ts';
 
 const camel = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
@@ -29,7 +26,7 @@ const MERGED_APART = new Set(['contacts', 'conversations', 'usage_daily']);
 
 /**
  * Merges `sourceId` into `targetId` in the caller's transaction: every record of the source (the
- * privacy inventory's places: leads, visit requests, finder searches, notes, consents, messages,
+ * personal-data places the features declare: leads, visit requests, finder searches, notes, consents, messages,
  * usage; conversations and daily usage merged; deals, tasks and appointments handed over with their
  * events) moves to the target, the target's empty fields are filled from the source, the source is
  * removed (`contact.deleted`), and `contact.merged` is recorded. 404 for an unknown target, 400
@@ -59,11 +56,8 @@ export async function mergeContactsInTx(
   if (!target || !source) throw Errors.notFound('Contact', targetId);
 
   const handover: ContactHandover = { organizationId, from: sourceId, to: targetId, redact: null, actor };
-  const moved: Record<string, number> = {
-    deals: await handOverDeals(tx, handover),
-    tasks: await handOverTasks(tx, handover),
-    appointments: await handOverAppointments(tx, handover),
-  };
+  const moved: Record<string, number> = {};
+  for (const { name, run } of CONTACT_HANDOVERS) moved[name] = await run(tx, handover);
   for (const place of PERSONAL_DATA_PLACES) {
     if (place.link !== 'contact_id' || place.onErase !== 'DELETED' || MERGED_APART.has(place.table)) continue;
     moved[camel(place.table)] = await store.moveRows(tx, organizationId, place.table, sourceId, targetId);

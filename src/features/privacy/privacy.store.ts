@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/database.ts';
-import type { DataPlace } from './privacy.inventory.ts';
+import type { DataPlace } from '../../platform/privacy/personal-data.ts';
 
 /** Columns an export leaves out: the tenant, and keys derived from fields it shows. */
 const NOT_EXPORTED = new Set(['organization_id', 'email_key', 'search_text']);

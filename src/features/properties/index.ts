@@ -1,4 +1,5 @@
 // Properties: the portal listing and detail, and the back office.
+import { propertiesPersonalData } from './properties.personal-data.ts';
 import { defineFeature } from '../../platform/features/manifest.ts';
 import {
   PropertyCreated,
@@ -47,6 +48,7 @@ export type { NewProperty } from './properties.store.ts';
 /** The properties feature's manifest (src/features.ts lists it). */
 export const propertiesFeature = defineFeature({
   name: 'properties',
+  personalData: propertiesPersonalData,
   scopes: [
     { name: 'listings:read', description: "reads the agency's own listings, every status" },
     {

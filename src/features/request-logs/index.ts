@@ -2,6 +2,7 @@
 // developer console. Recording is a platform mechanism (platform/request-logs); this is the reading
 // side and the retention purge.
 import { CONFIG_DEFAULTS } from '../../config.ts';
+import { requestLogsPersonalData } from './request-logs.personal-data.ts';
 import { defineFeature, type JobContext } from '../../platform/features/manifest.ts';
 import { requestLogsAdminRoutes } from './request-logs.admin.routes.ts';
 import { requestLogsSchemas } from './request-logs.schema.ts';
@@ -14,6 +15,7 @@ export { listRequestLogs, purgeRequestLogs, type RequestLogOrganization } from '
 /** The request-logs feature's manifest (src/features.ts lists it). */
 export const requestLogsFeature = defineFeature({
   name: 'request-logs',
+  personalData: requestLogsPersonalData,
   examples: {
     ids: {
       requestId: 'req',

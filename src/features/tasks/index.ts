@@ -1,4 +1,5 @@
 // Tasks: the back office, v1 reads and writes, and pending-task summaries.
+import { tasksPersonalData } from './tasks.personal-data.ts';
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { TaskCreated, TaskDeleted, TaskUpdated } from './tasks.events.ts';
 import { tasksMcpTools, tasksMcpCounts } from './tasks.mcp.ts';
@@ -11,6 +12,7 @@ export { handOverTasks } from './tasks.handover.ts';
 /** The tasks feature's manifest (src/features.ts lists it). */
 export const tasksFeature = defineFeature({
   name: 'tasks',
+  personalData: tasksPersonalData,
   scopes: [
     { name: 'tasks:read', description: 'reads tasks' },
     {

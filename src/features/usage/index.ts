@@ -1,5 +1,6 @@
 // Product usage events and their daily aggregates.
 import { CONFIG_DEFAULTS } from '../../config.ts';
+import { usagePersonalData } from './usage.personal-data.ts';
 import { defineFeature, type JobContext } from '../../platform/features/manifest.ts';
 import { usageRoutes } from './usage.routes.ts';
 import { usageSchemas } from './usage.schema.ts';
@@ -8,6 +9,7 @@ import { purgeUsageDetail } from './usage.service.ts';
 /** The usage feature's manifest (src/features.ts lists it). */
 export const usageFeature = defineFeature({
   name: 'usage',
+  personalData: usagePersonalData,
   examples: {
     fields: {
       actorLabel: 'API key service_sk_live_AbC1',

@@ -1,6 +1,7 @@
 // Webhook subscriptions, signed deliveries with retries, the delivery log and the worker.
 import { CONFIG_DEFAULTS } from '../../config.ts';
 import { EXAMPLE_KEY } from '../../platform/http/openapi-examples.ts';
+import { webhooksPersonalData } from './webhooks.personal-data.ts';
 import { defineFeature, type JobContext, type StartContext } from '../../platform/features/manifest.ts';
 import * as events from './webhooks.events.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
@@ -36,6 +37,7 @@ export type { UrlPolicy } from './webhooks.ssrf.ts';
 /** The webhooks feature's manifest (src/features.ts lists it). */
 export const webhooksFeature = defineFeature({
   name: 'webhooks',
+  personalData: webhooksPersonalData,
   scopes: [
     {
       name: 'webhooks:write',

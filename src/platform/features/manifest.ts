@@ -12,6 +12,7 @@ import type { Job } from '../jobs/scheduler.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { FieldExamples } from '../http/openapi-examples.ts';
 import type { McpCountDefinition, McpToolDefinition } from '../mcp/mcp-tool.ts';
+import { definePersonalData, type PersonalData } from '../privacy/personal-data.ts';
 
 /**
  * What every feature plugin is registered with: the app's configuration and shared machinery,
@@ -89,6 +90,11 @@ export interface FeatureManifest {
   jobs?: (context: JobContext) => Job[];
   /** Prometheus metrics of the feature, shown by GET /metrics of every API and worker process. */
   metrics?: (context: { db: Database }) => Metric[];
+  /**
+   * The personal data its tables hold (each table, its text columns classified, what erasure does) and
+   * how its records are handed over when a contact is erased or merged (docs/privacy.md).
+   */
+  personalData?: PersonalData;
   /** Every event type the feature records. */
   events?: readonly EventDefinition[];
   /**
@@ -111,11 +117,12 @@ export function defineFeature(manifest: FeatureManifest): FeatureManifest {
 
 /**
  * Fills the process's registries from the features' manifests: the scopes keys may hold (their
- * schema's enum) and the event catalog. Called, explicitly, by what serves or works (buildApp, the
+ * schema's enum), the event catalog, and the personal-data places with their handovers. Called, explicitly, by what serves or works (buildApp, the
  * worker's jobs, the start steps) before anything is compiled or recorded; the same list again
  * changes nothing. Nothing is registered by importing a feature.
  */
 export function installFeatures(features: readonly FeatureManifest[]): void {
   defineScopes(features.flatMap((feature) => feature.scopes ?? []));
   eventCatalog.register(features.flatMap((feature) => feature.events ?? []));
+  definePersonalData(features.flatMap((feature) => (feature.personalData ? [feature.personalData] : [])));
 }
