@@ -7,9 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, OPERATIONS, type Client } from '../../clients/typescript/src/index.ts';
-import { createProperty, createTenant, type Tenant } from '../helpers/factories.ts';
+import { createProperty, createTenant, nextPhone, type Tenant } from '../helpers/factories.ts';
 import { buildTestApp } from '../helpers/test-app.ts';
-import { nextPhone } from '../features/conversations/support.ts';
 import { clientFor, listen } from './support.ts';
 
 let app: FastifyInstance;

@@ -9,9 +9,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTenant, MESSAGING_AGENCY, type MessagingTenant } from '../helpers/factories.ts';
 import { expectStatus } from '../helpers/http.ts';
 import { buildTestApp } from '../helpers/test-app.ts';
-import { createMessagingAgency, inbound, type MessagingAgency } from '../features/conversations/support.ts';
+import { inbound } from '../features/conversations/support.ts';
 import { clientFor, listen } from './support.ts';
 
 const PLATFORM_DELAY_MS = 1_200;
@@ -19,7 +20,7 @@ let platform: Server;
 let platformCalls = 0;
 let app: FastifyInstance;
 let baseUrl: string;
-let agency: MessagingAgency;
+let agency: MessagingTenant;
 
 beforeAll(async () => {
   platform = createServer((request, response) => {
@@ -42,8 +43,8 @@ beforeAll(async () => {
     MESSAGING_TIMEOUT_MS: '5000',
   });
   baseUrl = await listen(app);
-  agency = await createMessagingAgency(app);
-  expectStatus(await inbound(app, agency.orgId, agency.contactId, 'Hola'), 201);
+  agency = await createTenant(app, MESSAGING_AGENCY);
+  expectStatus(await inbound(app, agency.org.id, agency.messaging.contactId, 'Hola'), 201);
 });
 afterAll(async () => {
   await app.close();
@@ -53,7 +54,7 @@ afterAll(async () => {
 
 it('a timed-out send is retried to the original answer, held by the server until the first answers, sent once', async () => {
   const outcomes: (number | string)[] = [];
-  const client = clientFor(baseUrl, agency.secret, {
+  const client = clientFor(baseUrl, agency.secret.key, {
     timeoutMs: 400,
     maxRetries: 5,
     fetch: async (input, init) => {
@@ -67,7 +68,7 @@ it('a timed-out send is retried to the original answer, held by the server until
       }
     },
   });
-  const message = await client.conversations.messages.send(agency.contactId, {
+  const message = await client.conversations.messages.send(agency.messaging.contactId, {
     body: 'Hola, ¿le viene bien?',
   });
   expect(message.data).toMatchObject({ body: 'Hola, ¿le viene bien?', direction: 'OUTBOUND' });

@@ -6,9 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiConnectionError, ApiError, type Client } from '../../clients/typescript/src/index.ts';
-import { createApiKey, createTenant, type Tenant } from '../helpers/factories.ts';
+import { createApiKey, createTenant, nextPhone, type Tenant } from '../helpers/factories.ts';
 import { buildTestApp } from '../helpers/test-app.ts';
-import { nextPhone } from '../features/conversations/support.ts';
 import { clientFor, envelope, FaultProxy, listen } from './support.ts';
 
 let app: FastifyInstance;

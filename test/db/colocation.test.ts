@@ -324,7 +324,7 @@ describe('composite foreign keys at work', () => {
     });
   });
 
-  const dealOf = (organizationId: string, contactId: string) => ({
+  const dealOf = (organizationId: string, contactId: string): typeof deals.$inferInsert => ({
     id: newId('deal'),
     organizationId,
     code: `DL-${newId('x').slice(-6)}`,
@@ -332,7 +332,7 @@ describe('composite foreign keys at work', () => {
     currency: 'EUR',
     probability: 10,
     status: 'OPEN',
-    intent: 'BUY',
+    intent: 'PURCHASE',
     leadSource: 'API',
     contactId,
     pipelineId,

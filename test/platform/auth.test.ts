@@ -97,14 +97,14 @@ describe('403 FORBIDDEN', () => {
   });
 
   it('gives the FREE plan no API access (keys of a downgraded organization stop working)', async () => {
-    const other = await createTenant(app, { plan: 'STARTER' });
+    const other = await createTenant(app, { org: { plan: 'STARTER' } });
     expectStatus(await admin(app, 'PATCH', `/admin/v1/organizations/${other.org.id}`, { plan: 'FREE' }), 200);
     const error = expectError(await api(app, 'GET', '/v1/me', { key: other.secret.key }), 403, 'FORBIDDEN');
     expect(error.message).toMatch(/FREE plan has no API access/);
   });
 
   it('refuses a read-only secret key after a downgrade below BUSINESS, without revoking it', async () => {
-    const other = await createTenant(app, { plan: 'BUSINESS' });
+    const other = await createTenant(app, { org: { plan: 'BUSINESS' } });
     expectStatus(await api(app, 'GET', '/v1/me', { key: other.readOnly.key }), 200);
     expectStatus(
       await admin(app, 'PATCH', `/admin/v1/organizations/${other.org.id}`, { plan: 'PROFESSIONAL' }),

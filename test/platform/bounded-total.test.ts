@@ -8,16 +8,22 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUNT_LIMIT, queryRows } from '../../src/db/database.ts';
-import { createAgency, createContact, seedContacts, type Agency } from '../features/contacts/support.ts';
+import { seedContacts } from '../features/contacts/support.ts';
 import { clientFor, listen } from '../client/support.ts';
-import { createProperty } from '../helpers/factories.ts';
+import {
+  createContact,
+  createProperty,
+  createTenant,
+  SPANISH_AGENCY,
+  type SpanishAgency,
+} from '../helpers/factories.ts';
 import { admin, api, expectStatus } from '../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../helpers/test-app.ts';
 
 const OVER = COUNT_LIMIT + 45;
 let app: FastifyInstance;
-let big: Agency;
-let small: Agency;
+let big: SpanishAgency;
+let small: SpanishAgency;
 
 interface Page {
   data: { id: string }[];
@@ -44,10 +50,13 @@ async function seedProperties(organizationId: string, count: number): Promise<vo
 
 beforeAll(async () => {
   app = await buildTestApp();
-  big = await createAgency(app);
-  small = await createAgency(app);
+  big = await createTenant(app, SPANISH_AGENCY);
+  small = await createTenant(app, SPANISH_AGENCY);
   await seedContacts(big.org.id, OVER, { tag: 'bnds', firstUpdatedAt: '2026-11-01T00:00:00Z' });
-  await createContact(app, small, { firstName: 'Solo', lastName: 'Uno', source: 'WEBSITE' });
+  await createContact(app, small, {
+    via: 'api',
+    body: { firstName: 'Solo', lastName: 'Uno', source: 'WEBSITE' },
+  });
   await seedProperties(big.org.id, OVER);
   await createProperty(app, small.org.id);
 }, 120_000);
@@ -58,7 +67,7 @@ afterAll(async () => {
 
 describe('a list past COUNT_LIMIT matches', () => {
   it('gives COUNT_LIMIT as a flagged lower bound on its first page, and exact totals below the bound', async () => {
-    const first = await list(big.secret, '/v1/contacts?pageSize=20');
+    const first = await list(big.secret.key, '/v1/contacts?pageSize=20');
     expect(first.data).toHaveLength(20);
     expect(first.meta).toEqual({
       total: COUNT_LIMIT,
@@ -68,23 +77,26 @@ describe('a list past COUNT_LIMIT matches', () => {
       totalIsLowerBound: true,
     });
     // A filter that matches fewer than the bound is counted exactly, without the flag.
-    const few = await list(big.secret, '/v1/contacts?q=bulk%2010044');
+    const few = await list(big.secret.key, '/v1/contacts?q=bulk%2010044');
     expect(few.meta).toEqual({ total: 1, page: 1, pageSize: 20, totalPages: 1 });
     // Another agency's count is its own.
-    const other = await list(small.secret, '/v1/contacts');
+    const other = await list(small.secret.key, '/v1/contacts');
     expect(other.meta).toEqual({ total: 1, page: 1, pageSize: 20, totalPages: 1 });
   });
 
   it('serves the pages past the bound, and a page deep past it raises the bound to what it proves', async () => {
     // 10,045 contacts at 20 a page: page 502 is full (rows 10,021-10,040), page 503 has the last 5.
-    const full = await list(big.secret, '/v1/contacts?pageSize=20&page=502&sortBy=createdAt&sortOrder=asc');
+    const full = await list(
+      big.secret.key,
+      '/v1/contacts?pageSize=20&page=502&sortBy=createdAt&sortOrder=asc',
+    );
     expect(full.data).toHaveLength(20);
     expect(full.meta).toMatchObject({ total: 10_041, totalPages: 503, totalIsLowerBound: true });
-    const last = await list(big.secret, '/v1/contacts?pageSize=20&page=503');
+    const last = await list(big.secret.key, '/v1/contacts?pageSize=20&page=503');
     expect(last.data).toHaveLength(5);
     expect(last.meta).toMatchObject({ total: OVER, totalPages: 503, totalIsLowerBound: true });
     // Past the end: empty, and the bound stays what was counted, not what was asked for.
-    const past = await list(big.secret, '/v1/contacts?pageSize=20&page=600');
+    const past = await list(big.secret.key, '/v1/contacts?pageSize=20&page=600');
     expect(past.data).toEqual([]);
     expect(past.meta).toEqual({
       total: COUNT_LIMIT,
@@ -96,7 +108,7 @@ describe('a list past COUNT_LIMIT matches', () => {
   });
 
   it('bounds the portal listing, featured counts its own matches, and the facets keep the exact stock', async () => {
-    const listing = await list(big.publishable, '/v1/properties?pageSize=12');
+    const listing = await list(big.publishable.key, '/v1/properties?pageSize=12');
     expect(listing.meta).toEqual({
       total: COUNT_LIMIT,
       page: 1,
@@ -104,19 +116,19 @@ describe('a list past COUNT_LIMIT matches', () => {
       totalPages: Math.ceil(COUNT_LIMIT / 12),
       totalIsLowerBound: true,
     });
-    const sevilla = await list(big.publishable, '/v1/properties?city=Sevilla');
+    const sevilla = await list(big.publishable.key, '/v1/properties?city=Sevilla');
     expect(sevilla.meta).toEqual({ total: 10, page: 1, pageSize: 12, totalPages: 1 });
-    const featured = await list(big.publishable, '/v1/properties/featured');
+    const featured = await list(big.publishable.key, '/v1/properties/featured');
     expect(featured.meta).toEqual({ total: 0, page: 1, pageSize: 12, totalPages: 0 });
-    const filters = expectStatus(await api(app, 'GET', '/v1/filters', { key: big.publishable }), 200)
+    const filters = expectStatus(await api(app, 'GET', '/v1/filters', { key: big.publishable.key }), 200)
       .data as { total: number };
     expect(filters.total).toBe(OVER);
-    const other = await list(small.publishable, '/v1/properties');
+    const other = await list(small.publishable.key, '/v1/properties');
     expect(other.meta).toEqual({ total: 1, page: 1, pageSize: 12, totalPages: 1 });
   });
 
   it("lets the TypeScript client's for-await walk every item past the bound, in page mode", async () => {
-    const client = clientFor(await listen(app), big.secret);
+    const client = clientFor(await listen(app), big.secret.key);
     const seen = new Set<string>();
     for await (const contact of client.contacts.list({
       pageSize: 100,

@@ -11,19 +11,12 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, type Tenant } from '../helpers/factories.ts';
+import { createTenant, MESSAGING_AGENCY, type MessagingTenant, type Tenant } from '../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../helpers/http.ts';
 import { buildProbeApp } from '../helpers/probe-app.ts';
 import { idempotencyRecord, notesWithText as probeNotes } from '../helpers/probe.ts';
 import { buildTestApp, TEST_DATABASE_URL, testDatabase } from '../helpers/test-app.ts';
-import {
-  createMessagingAgency,
-  eventsOf,
-  inbound,
-  send,
-  storedMessages,
-  type MessagingAgency,
-} from '../features/conversations/support.ts';
+import { eventsOf, inbound, send, storedMessages } from '../features/conversations/support.ts';
 
 let counter = 0;
 const freshKey = () => `atomic-${Date.now()}-${++counter}`;
@@ -135,7 +128,7 @@ describe('a request and its idempotency record commit together', () => {
 describe('a send resumed from its recovery point (the platform called again with the same key)', () => {
   let platform: Server;
   let app: FastifyInstance;
-  let agency: MessagingAgency;
+  let agency: MessagingTenant;
   const calls: { idempotencyKey: string | undefined; response: ServerResponse }[] = [];
   let hold = true;
 
@@ -160,8 +153,8 @@ describe('a send resumed from its recovery point (the platform called again with
       },
       { idempotencyWaitMs: 300 },
     );
-    agency = await createMessagingAgency(app);
-    expectStatus(await inbound(app, agency.orgId, agency.contactId, 'Hola'), 201);
+    agency = await createTenant(app, MESSAGING_AGENCY);
+    expectStatus(await inbound(app, agency.org.id, agency.messaging.contactId, 'Hola'), 201);
   });
   afterAll(async () => {
     await app.close();
@@ -177,15 +170,17 @@ describe('a send resumed from its recovery point (the platform called again with
   it('resumes a send whose first attempt is past its recovery point, and records the message once', async () => {
     const key = freshKey();
     const body = { body: 'Mañana a las 10, ¿le va bien?' };
-    const before = (await storedMessages(agency.orgId, agency.contactId)).length;
-    const first = send(app, agency.secret, agency.contactId, body, { 'idempotency-key': key });
+    const before = (await storedMessages(agency.org.id, agency.messaging.contactId)).length;
+    const first = send(app, agency.secret.key, agency.messaging.contactId, body, { 'idempotency-key': key });
     while (calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
 
     // The first is past its checkpoint (QUEUED committed) and waits on the platform: the retry waits
     // 300 ms for it, then resumes from the recovery point instead of storing a second message.
-    const row = await record(agency.orgId, key);
+    const row = await record(agency.org.id, key);
     expect(row).toMatchObject({ status: 'in_progress', recoveryPoint: 'message_queued' });
-    const retry = await send(app, agency.secret, agency.contactId, body, { 'idempotency-key': key });
+    const retry = await send(app, agency.secret.key, agency.messaging.contactId, body, {
+      'idempotency-key': key,
+    });
     const sent = expectStatus(retry, 201).data;
     expect(sent).toMatchObject({ status: 'SENT', direction: 'OUTBOUND' });
     expect(sent.id).toBe((row?.recoveryData as { messageId: string }).messageId);
@@ -199,16 +194,16 @@ describe('a send resumed from its recovery point (the platform called again with
     expect(original.headers['idempotent-replayed']).toBe('true');
 
     expect(calls.map((call) => call.idempotencyKey)).toEqual([
-      `${agency.orgId}:${key}`,
-      `${agency.orgId}:${key}`,
+      `${agency.org.id}:${key}`,
+      `${agency.org.id}:${key}`,
     ]);
-    const messages = await storedMessages(agency.orgId, agency.contactId);
+    const messages = await storedMessages(agency.org.id, agency.messaging.contactId);
     expect(messages.length).toBe(before + 1);
-    const sentEvents = (await eventsOf(agency.orgId, 'message.sent')).filter(
+    const sentEvents = (await eventsOf(agency.org.id, 'message.sent')).filter(
       (e) => e.data.message.id === sent.id,
     );
     expect(sentEvents.length).toBe(1);
-    expect(await record(agency.orgId, key)).toMatchObject({ status: 'completed', recoveryPoint: null });
+    expect(await record(agency.org.id, key)).toMatchObject({ status: 'completed', recoveryPoint: null });
   });
 });
 

@@ -17,8 +17,8 @@ import { DeliveryWorker } from '../../src/features/webhooks/webhooks.worker.ts';
 import { startJobs, type RunningJobs } from '../../src/platform/jobs/scheduler.ts';
 import { runStartSteps } from '../../src/startup.ts';
 import { Receiver } from '../features/webhooks/receiver.ts';
-import { busyTenant, deliveriesOf, emit, eventually } from '../features/webhooks/support.ts';
-import type { Tenant } from '../helpers/factories.ts';
+import { deliveriesOf, emit, eventually } from '../features/webhooks/support.ts';
+import { createTenant, FAST, type Tenant } from '../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../helpers/http.ts';
 import { buildTestApp, openTestDatabase } from '../helpers/test-app.ts';
 
@@ -200,7 +200,7 @@ describe('secrets at rest', () => {
 
   it('stores no plaintext secret in any column of the subscriptions or idempotency tables, nor in the logs', async () => {
     app = await appWith(KEY_1);
-    tenant = await busyTenant(app);
+    tenant = await createTenant(app, { secret: FAST });
     keyCreated = await createKey(app);
     apiKey = expectStatus(keyCreated, 201).data.key;
     hookCreated = await createHook(app);

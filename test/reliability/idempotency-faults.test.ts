@@ -8,10 +8,11 @@
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant, FAST } from '../helpers/factories.ts';
 import { PrivatePostgres } from '../helpers/private-services.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
 import { ADMIN_TOKEN } from '../helpers/test-app.ts';
-import { FAULT_TESTS, FULL, report, serve, sleep, type Served, unlimitedTenantKey } from './support.ts';
+import { FAULT_TESTS, FULL, report, serve, sleep, type Served } from './support.ts';
 
 const CLIENTS = 16;
 const RETRY_BOUND_MS = 5_000;
@@ -60,26 +61,43 @@ function keyedWrites(baseUrl: string, apiKey: string, prefix: string) {
   };
 }
 
-/** Retries each attempt without a 201 with its key; returns the slowest retry's time. */
+/**
+ * Retries each attempt without a 201 with its key, as a client does: a 503 (a pooled connection the
+ * database restart broke, dropped on first use) is tried again after a short pause. Every key must be
+ * answered 201 within RETRY_BOUND_MS; returns the slowest key's time and how many 503s were retried.
+ */
 async function retryUnanswered(baseUrl: string, apiKey: string, attempts: Attempt[]) {
   let slowest = 0;
+  let unavailable = 0;
   const retried = attempts.filter((attempt) => attempt.status !== 201);
   await Promise.all(
     retried.map(async (attempt) => {
       const started = performance.now();
-      const response = await fetch(`${baseUrl}/v1/contacts`, {
-        method: 'POST',
-        headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'idempotency-key': attempt.key },
-        body: JSON.stringify({ firstName: attempt.name }),
-        signal: AbortSignal.timeout(30_000),
-      });
-      const text = await response.text();
-      slowest = Math.max(slowest, performance.now() - started);
-      expect(response.status, `${attempt.key}: ${text}`).toBe(201);
-      attempt.status = 201;
+      for (;;) {
+        const response = await fetch(`${baseUrl}/v1/contacts`, {
+          method: 'POST',
+          headers: {
+            'x-api-key': apiKey,
+            'content-type': 'application/json',
+            'idempotency-key': attempt.key,
+          },
+          body: JSON.stringify({ firstName: attempt.name }),
+          signal: AbortSignal.timeout(30_000),
+        });
+        const text = await response.text();
+        if (response.status === 503 && performance.now() - started < RETRY_BOUND_MS) {
+          unavailable += 1;
+          await sleep(100);
+          continue;
+        }
+        slowest = Math.max(slowest, performance.now() - started);
+        expect(response.status, `${attempt.key}: ${text}`).toBe(201);
+        attempt.status = 201;
+        return;
+      }
     }),
   );
-  return { retried: retried.length, slowestMs: Math.round(slowest) };
+  return { retried: retried.length, retriedAfter503: unavailable, slowestMs: Math.round(slowest) };
 }
 
 /** Per key: how many contacts and `contact.created` events carry its name. */
@@ -212,7 +230,9 @@ describe.skipIf(!FAULT_TESTS)('Idempotency-Key under crashes (private PostgreSQL
     beforeAll(async () => {
       databaseUrl = await postgres.createDatabase('crashed');
       service = await serve(databaseUrl, { timeouts: { statementMs: 2_000, connectMs: 1_000 } });
-      apiKey = await unlimitedTenantKey(service.app);
+      // Neither the key nor the organization throttles the traffic.
+      apiKey = (await createTenant(service.app, { org: { writeLimitPerMinute: 100_000 }, secret: FAST }))
+        .secret.key;
     }, 120_000);
     afterAll(async () => {
       await service?.close();

@@ -6,8 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { openDatabase, type Database, type OpenDatabaseOptions } from '../../src/db/database.ts';
 import type { DestinationStream } from 'pino';
-import { createTenant } from '../helpers/factories.ts';
-import { admin, expectStatus } from '../helpers/http.ts';
 import { testConfig } from '../helpers/test-app.ts';
 
 /**
@@ -187,18 +185,3 @@ export function report(title: string, figures: Record<string, unknown>): void {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * An organization of `app` with a secret key, with the key's and the organization's limits lifted so
- * a fault test's traffic is never refused for its pace. Returns the secret key.
- */
-export async function unlimitedTenantKey(app: FastifyInstance): Promise<string> {
-  const tenant = await createTenant(app, {
-    secret: { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 },
-  });
-  expectStatus(
-    await admin(app, 'PATCH', `/admin/v1/organizations/${tenant.org.id}`, { writeLimitPerMinute: 100_000 }),
-    200,
-  );
-  return tenant.secret.key;
-}

@@ -13,9 +13,29 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { TransactionType } from '../../shared/property-vocabulary.ts';
 import { createdAt, updatedAt, money } from './columns.ts';
 import { tenantId } from './platform.ts';
 import { agents, properties } from './portal.ts';
+import type {
+  ContactSource,
+  ContactStatus,
+  ContactType,
+  ConsentChannel,
+  ConsentStatus,
+  LeadOutcome,
+  LeadMatchKey,
+  PreferredTime,
+  VisitRequestStatus,
+  AppointmentType,
+  AppointmentStatus,
+  AppointmentSource,
+  TaskType,
+  TaskStatus,
+} from './contacts.values.ts';
+
+export * from './contacts.values.ts';
+
 
 export const contacts = pgTable(
   'contacts',
@@ -30,9 +50,9 @@ export const contacts = pgTable(
     emailKey: text('email_key'),
     /** E.164. */
     phone: text('phone'),
-    source: text('source').notNull(),
-    status: text('status').notNull(),
-    type: text('type').notNull(),
+    source: text('source').$type<ContactSource>().notNull(),
+    status: text('status').$type<ContactStatus>().notNull(),
+    type: text('type').$type<ContactType>().notNull(),
     score: integer('score').notNull().default(0),
     ownerId: text('owner_id'),
     preferredCity: text('preferred_city'),
@@ -121,8 +141,8 @@ export const contactConsents = pgTable(
     id: text('id').notNull(),
     organizationId: tenantId(),
     contactId: text('contact_id').notNull(),
-    channel: text('channel').notNull(),
-    status: text('status').notNull(),
+    channel: text('channel').$type<ConsentChannel>().notNull(),
+    status: text('status').$type<ConsentStatus>().notNull(),
     /** Where it was given or withdrawn: a form, an API call, an inbound STOP... */
     source: text('source').notNull(),
     /** The actor kind that recorded it (API, USER, SYSTEM...). */
@@ -149,14 +169,14 @@ export const leads = pgTable(
     contactId: text('contact_id').notNull(),
     propertyId: text('property_id'),
     message: text('message'),
-    interestedIn: text('interested_in'),
+    interestedIn: text('interested_in').$type<TransactionType>(),
     utm: jsonb('utm').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
     /** The page the form was sent from (issue 21). */
     referrer: text('referrer'),
     /** CREATED or MATCHED: whether the lead made a new contact or found one; null before issue 21. */
-    outcome: text('outcome'),
+    outcome: text('outcome').$type<LeadOutcome>(),
     /** What a MATCHED lead matched on: EMAIL or PHONE. */
-    matchedOn: text('matched_on'),
+    matchedOn: text('matched_on').$type<LeadMatchKey>(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -192,9 +212,9 @@ export const visitRequests = pgTable(
     contactId: text('contact_id').notNull(),
     propertyId: text('property_id').notNull(),
     preferredDate: date('preferred_date', { mode: 'string' }),
-    preferredTime: text('preferred_time'),
+    preferredTime: text('preferred_time').$type<PreferredTime>(),
     message: text('message'),
-    status: text('status').notNull().default('PENDING'),
+    status: text('status').$type<VisitRequestStatus>().notNull().default('PENDING'),
     /** The appointment a confirmation made (issue 21). */
     appointmentId: text('appointment_id'),
     declineReason: text('decline_reason'),
@@ -253,11 +273,11 @@ export const appointments = pgTable(
     agentId: text('agent_id').notNull(),
     contactId: text('contact_id'),
     propertyId: text('property_id'),
-    type: text('type').notNull(),
-    status: text('status').notNull(),
+    type: text('type').$type<AppointmentType>().notNull(),
+    status: text('status').$type<AppointmentStatus>().notNull(),
     startsAt: timestamp('starts_at', { withTimezone: true, mode: 'date' }).notNull(),
     endsAt: timestamp('ends_at', { withTimezone: true, mode: 'date' }).notNull(),
-    source: text('source').notNull().default('BOOKING'),
+    source: text('source').$type<AppointmentSource>().notNull().default('BOOKING'),
     notes: text('notes'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -300,8 +320,8 @@ export const tasks = pgTable(
     organizationId: tenantId(),
     title: text('title').notNull(),
     description: text('description'),
-    type: text('type').notNull().default('TODO'),
-    status: text('status').notNull().default('PENDING'),
+    type: text('type').$type<TaskType>().notNull().default('TODO'),
+    status: text('status').$type<TaskStatus>().notNull().default('PENDING'),
     dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }),
     assigneeId: text('assignee_id'),
     contactId: text('contact_id'),

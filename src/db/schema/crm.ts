@@ -15,6 +15,7 @@ import {
 import { tenantId } from './platform.ts';
 import { createdAt, updatedAt, money } from './columns.ts';
 import { agents, properties } from './portal.ts';
+import { CONTACT_SOURCES } from './contacts.values.ts';
 import { contacts } from './contacts.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -25,6 +26,30 @@ import { contacts } from './contacts.ts';
 // - usage event: something a contact did in the customer's own product (SPEC "POST /v1/usage/events");
 //   raw detail is kept for a while, daily aggregates per contact and name for good.
 // ---------------------------------------------------------------------------------------------
+
+// The value sets of this area's text columns: each column is typed with its set (`$type`, no SQL of its
+// own), and the features' schemas and mappers use the same lists.
+
+/** What entering a stage means for a deal: still open, won, or lost. A deal's status is its stage's kind. */
+export const STAGE_KINDS = ['OPEN', 'WON', 'LOST'] as const;
+export type StageKind = (typeof STAGE_KINDS)[number];
+export type DealStatus = StageKind;
+/** What the client wants to do (docs/decisions/0141-deal-value-sets.md). */
+export const DEAL_INTENTS = [
+  'PURCHASE',
+  'SALE',
+  'RENTAL',
+  'LETTING',
+  'INVESTMENT',
+  'VALUATION',
+  'OTHER',
+] as const;
+/** Where the deal came from: the contact sources (the same list), so a deal can inherit its contact's. */
+export const DEAL_LEAD_SOURCES = CONTACT_SOURCES;
+export const SAAS_BILLING_PERIODS = ['MONTHLY', 'QUARTERLY', 'YEARLY'] as const;
+export type DealIntent = (typeof DEAL_INTENTS)[number];
+export type DealLeadSource = (typeof DEAL_LEAD_SOURCES)[number];
+export type SaasBillingPeriod = (typeof SAAS_BILLING_PERIODS)[number];
 
 export const pipelines = pgTable(
   'pipelines',
@@ -50,7 +75,7 @@ export const pipelineStages = pgTable(
     pipelineId: text('pipeline_id').notNull(),
     name: text('name').notNull(),
     /** OPEN, WON or LOST: what entering the stage means for the deal's status. */
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<StageKind>().notNull(),
     /** Win probability of a deal in this stage, 0-100. */
     probability: integer('probability').notNull(),
     position: integer('position').notNull(),
@@ -78,9 +103,9 @@ export const deals = pgTable(
     value: money('value').notNull().default(0),
     currency: text('currency').notNull(),
     probability: integer('probability').notNull(),
-    status: text('status').notNull(),
-    intent: text('intent').notNull(),
-    leadSource: text('lead_source').notNull(),
+    status: text('status').$type<DealStatus>().notNull(),
+    intent: text('intent').$type<DealIntent>().notNull(),
+    leadSource: text('lead_source').$type<DealLeadSource>().notNull(),
     lostReason: text('lost_reason'),
     aiCreated: boolean('ai_created').notNull().default(false),
     agentId: text('agent_id'),
@@ -94,7 +119,7 @@ export const deals = pgTable(
     closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
     saasPlanId: text('saas_plan_id'),
     saasPlanName: text('saas_plan_name'),
-    saasBillingPeriod: text('saas_billing_period'),
+    saasBillingPeriod: text('saas_billing_period').$type<SaasBillingPeriod>(),
     saasMrrAmount: money('saas_mrr_amount'),
     trialStartedAt: timestamp('trial_started_at', { withTimezone: true, mode: 'date' }),
     trialEndsAt: timestamp('trial_ends_at', { withTimezone: true, mode: 'date' }),
@@ -153,7 +178,7 @@ export const dealStageChanges = pgTable(
     toStageId: text('to_stage_id').notNull(),
     toStageName: text('to_stage_name').notNull(),
     /** The deal's status after the move: OPEN, WON or LOST. */
-    status: text('status').notNull(),
+    status: text('status').$type<DealStatus>().notNull(),
     lostReason: text('lost_reason'),
     automated: boolean('automated').notNull().default(false),
     /** The event actor's kind: USER, AUTOMATION, API. */

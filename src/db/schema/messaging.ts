@@ -27,6 +27,25 @@ import { contacts } from './contacts.ts';
 //   DELIVERED and READ as the platform reports receipts.
 // ---------------------------------------------------------------------------------------------
 
+// The value sets of this area's text columns: each column is typed with its set (`$type`, no SQL of its
+// own), and the features' schemas and mappers use the same lists.
+
+export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
+export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
+export const TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED'] as const;
+export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
+/** Who handles the conversation: the API (AUTOMATED) or a person who took it over in the inbox. */
+export const CONVERSATION_MODES = ['AUTOMATED', 'HUMAN'] as const;
+export type ConversationMode = (typeof CONVERSATION_MODES)[number];
+export const MESSAGE_DIRECTIONS = ['INBOUND', 'OUTBOUND'] as const;
+export type MessageDirection = (typeof MESSAGE_DIRECTIONS)[number];
+/** OTHER: an inbound image, location, ...; its body names the kind (`[image]`). */
+export const MESSAGE_TYPES = ['TEXT', 'TEMPLATE', 'OTHER'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+/** An outbound message: QUEUED, then SENT or FAILED, then DELIVERED and READ as receipts arrive. */
+export const MESSAGE_STATUSES = ['QUEUED', 'SENT', 'DELIVERED', 'READ', 'FAILED'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
 export const messagingNumbers = pgTable(
   'messaging_numbers',
   {
@@ -57,11 +76,11 @@ export const messageTemplates = pgTable(
     organizationId: tenantId(),
     name: text('name').notNull(),
     language: text('language').notNull(),
-    category: text('category').notNull(),
+    category: text('category').$type<TemplateCategory>().notNull(),
     body: text('body').notNull(),
     /** Variable names of the body, in order of first appearance. */
     variables: text('variables').array().notNull().default(sql`'{}'::text[]`),
-    status: text('status').notNull(),
+    status: text('status').$type<TemplateStatus>().notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -82,7 +101,7 @@ export const conversations = pgTable(
     id: text('id').notNull(),
     organizationId: tenantId(),
     contactId: text('contact_id').notNull(),
-    mode: text('mode').notNull().default('AUTOMATED'),
+    mode: text('mode').$type<ConversationMode>().notNull().default('AUTOMATED'),
     blocked: boolean('blocked').notNull().default(false),
     lastInboundAt: timestamp('last_inbound_at', { withTimezone: true, mode: 'date' }),
     lastMessageId: text('last_message_id'),
@@ -116,15 +135,15 @@ export const messages = pgTable(
     contactId: text('contact_id').notNull(),
     /** The platform's id (outbound: once sent; inbound: as received). */
     chatMessageId: text('chat_message_id'),
-    direction: text('direction').notNull(),
-    type: text('type').notNull(),
+    direction: text('direction').$type<MessageDirection>().notNull(),
+    type: text('type').$type<MessageType>().notNull(),
     /** Free text, or the template's body with its `{{variables}}`. */
     body: text('body').notNull(),
     renderedBody: text('rendered_body'),
-    status: text('status').notNull(),
+    status: text('status').$type<MessageStatus>().notNull(),
     templateId: text('template_id'),
     variables: jsonb('variables').$type<Record<string, string>>(),
-    usage: jsonb('usage').$type<{ category: string; billable: boolean }>(),
+    usage: jsonb('usage').$type<{ category: TemplateCategory; billable: boolean }>(),
     agentId: text('agent_id'),
     /** Why the platform refused it (FAILED). */
     failureReason: text('failure_reason'),

@@ -16,7 +16,12 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, money, PORTAL_VISIBLE } from './columns.ts';
-import type { AddressVisibility } from '../../shared/property-vocabulary.ts';
+import type {
+  AddressVisibility,
+  PropertyStatus,
+  PropertyType,
+  TransactionType,
+} from '../../shared/property-vocabulary.ts';
 import { organizations, tenantId } from './platform.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -116,9 +121,9 @@ export const properties = pgTable(
     code: text('code').notNull(),
     title: text('title').notNull(),
     description: text('description').notNull().default(''),
-    transactionType: text('transaction_type').notNull(),
-    type: text('type').notNull(),
-    status: text('status').notNull().default('ACTIVE'),
+    transactionType: text('transaction_type').$type<TransactionType>().notNull(),
+    type: text('type').$type<PropertyType>().notNull(),
+    status: text('status').$type<PropertyStatus>().notNull().default('ACTIVE'),
     publishedOnPortal: boolean('published_on_portal').notNull().default(true),
     featured: boolean('featured').notNull().default(false),
     price: money('price').notNull(),
@@ -224,6 +229,10 @@ export const properties = pgTable(
   ],
 );
 
+/** Which field of a property a change row is about. */
+export const PROPERTY_CHANGE_KINDS = ['PRICE', 'STATUS'] as const;
+export type PropertyChangeKind = (typeof PROPERTY_CHANGE_KINDS)[number];
+
 /**
  * Every price and status change of a property (issue 25), oldest first: GET /v1/listings/{id}/history.
  * A row per changed field, written in the transaction of the change (its creation included, with no
@@ -236,9 +245,9 @@ export const propertyChanges = pgTable(
     organizationId: tenantId(),
     propertyId: text('property_id').notNull(),
     /** PRICE or STATUS. */
-    kind: text('kind').notNull(),
-    previousStatus: text('previous_status'),
-    status: text('status'),
+    kind: text('kind').$type<PropertyChangeKind>().notNull(),
+    previousStatus: text('previous_status').$type<PropertyStatus>(),
+    status: text('status').$type<PropertyStatus>(),
     previousPrice: money('previous_price'),
     price: money('price'),
     currency: text('currency'),

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { ApiKeyRow } from '../../db/schema.ts';
 import { displayPrefix, generateKey, hashKey, type KeyMode, type KeyType } from '../../platform/auth/keys.ts';
-import { KEY_TYPE_LIMITS, planRefusal, type Plan } from '../../platform/auth/plans.ts';
+import { KEY_TYPE_LIMITS, planRefusal } from '../../platform/auth/plans.ts';
 import {
   DEFAULT_SECRET_SCOPES,
   PUBLISHABLE_SCOPES,
@@ -128,8 +128,8 @@ export async function createApiKey(
   const actingId = mode === 'test' ? (isTwin ? record.row.id : record.testOrganizationId) : record.row.id;
   if (actingId === null) throw Errors.internal(new Error(`organization ${organizationId} has no test twin`));
 
-  const type = body.type as KeyType;
-  const refusal = planRefusal(live.row.plan as Plan, type);
+  const type = body.type;
+  const refusal = planRefusal(live.row.plan, type);
   if (refusal) throw Errors.invalidField('body.type', `is not available: ${refusal}`);
   const scopes = (body.scopes as Scope[] | undefined) ?? [...defaultScopes(type)];
   checkScopes(type, scopes);
@@ -282,7 +282,7 @@ export async function rollApiKey(
   const live = record.row.liveOrganizationId
     ? await loadOrganization(deps, record.row.liveOrganizationId)
     : record;
-  const refusal = planRefusal(live.row.plan as Plan, current.type);
+  const refusal = planRefusal(live.row.plan, current.type);
   if (refusal) throw Errors.conflict(`API key ${keyId} cannot be rolled: ${refusal}`);
 
   const overlapEnd = new Date(now + (body.overlapHours ?? 24) * 3_600_000);

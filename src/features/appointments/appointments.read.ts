@@ -4,7 +4,7 @@ import type { Caller } from '../../platform/auth/caller.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import {
-  cursorPage,
+  listPage,
   listRequest,
   pageMeta,
   type ListMeta,
@@ -56,9 +56,15 @@ async function listOf(
 ): Promise<{ data: Appointment[]; meta: ListMeta }> {
   const { filter, sort } = listFilter(query);
   const request = listRequest(query, { list: 'appointments', organizationId });
-  if (request.mode === 'page') return pageOf(tx, organizationId, filter, sort, request);
-  const rows = await store.listAppointmentsByUpdatedAt(tx, organizationId, filter, request);
-  return cursorPage(rows, request, toAppointment);
+  return listPage(
+    request,
+    {
+      cursor: (keyset) => store.listAppointmentsByUpdatedAt(tx, organizationId, filter, keyset),
+      page: (page) => store.listAppointments(tx, organizationId, filter, sort, page),
+      total: 'exact',
+    },
+    toAppointment,
+  );
 }
 
 /** The caller's organization's appointments, soonest first by default, or a cursor page. */

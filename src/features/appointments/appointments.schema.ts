@@ -2,21 +2,17 @@ import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox'
 import { DateOrDateTime } from '../../platform/http/dates.ts';
 import { ListOf, pageQuery, syncQuery } from '../../platform/http/pagination.ts';
 import { DataOf, DateTime, ref, StringEnum, Nullable } from '../../platform/http/schemas.ts';
+import { APPOINTMENT_SOURCES, APPOINTMENT_STATUSES, APPOINTMENT_TYPES } from '../../db/schema.ts';
 
-/** What an appointment is for (docs/decisions/0055-booking-appointment-types.md). */
-export const APPOINTMENT_TYPES = ['SHOWING', 'VALUATION', 'MEETING', 'VIDEO_CALL', 'PHONE_CALL'] as const;
-export type AppointmentType = (typeof APPOINTMENT_TYPES)[number];
-
-/**
- * Every appointment status (docs/decisions/0137-appointments-back-office.md): a booking starts
- * SCHEDULED or CONFIRMED; CANCELLED, COMPLETED and NO_SHOW end it. Only SCHEDULED and CONFIRMED
- * hold the agent's time (ACTIVE_APPOINTMENT_STATUSES, the no-overlap constraint's predicate).
- */
-export const APPOINTMENT_STATUSES = ['SCHEDULED', 'CONFIRMED', 'CANCELLED', 'COMPLETED', 'NO_SHOW'] as const;
-export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
-/** Who made the appointment: the public booking page, the back office or a secret key through v1. */
-export const APPOINTMENT_SOURCES = ['BOOKING', 'ADMIN', 'API'] as const;
-export type AppointmentSource = (typeof APPOINTMENT_SOURCES)[number];
+// The value sets of stored columns live beside their table, which is typed with them (decision 0248).
+export {
+  APPOINTMENT_SOURCES,
+  APPOINTMENT_STATUSES,
+  APPOINTMENT_TYPES,
+  type AppointmentSource,
+  type AppointmentStatus,
+  type AppointmentType,
+} from '../../db/schema.ts';
 export const APPOINTMENT_SORTS = ['startsAt', 'createdAt'] as const;
 /** Longest appointment accepted (a day): longer spans are typing mistakes, and they block the agent. */
 export const MAX_APPOINTMENT_MINUTES = 24 * 60;

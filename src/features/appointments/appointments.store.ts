@@ -11,8 +11,8 @@ export interface AppointmentFilter {
   to?: Date;
   agentId?: string;
   contactId?: string;
-  status?: string;
-  type?: string;
+  status?: AppointmentRow['status'];
+  type?: AppointmentRow['type'];
 }
 
 export interface AppointmentSort {

@@ -18,7 +18,6 @@ import {
   moveAppointmentInTx,
   openManageToken,
   requireActive,
-  type AppointmentType,
 } from '../appointments/index.ts';
 import { insertTaskInTx } from '../tasks/index.ts';
 import type { AvailabilityQuery, BookingAvailability } from './booking.schema.ts';
@@ -85,8 +84,8 @@ function viewOf({ row, agent }: OpenVisit): ManagedVisit {
   const local = wallClock(row.startsAt.getTime(), timezone);
   return {
     appointmentId: row.id,
-    status: row.status as ManagedVisit['status'],
-    type: row.type as AppointmentType,
+    status: row.status,
+    type: row.type,
     startsAt: row.startsAt.toISOString(),
     endsAt: row.endsAt.toISOString(),
     timezone,

@@ -108,7 +108,7 @@ export async function limitUsage(
     ),
   ]);
   return {
-    organizationWrites: organizationWrites as PolicyState,
+    organizationWrites,
     keys: keys.map((key, i) => ({
       id: key.id,
       keyPrefix: key.keyPrefix,

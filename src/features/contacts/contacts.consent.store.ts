@@ -30,7 +30,7 @@ export async function findCurrentConsent(
   tx: Tx,
   organizationId: string,
   contactId: string,
-  channel: string,
+  channel: ContactConsentRow['channel'],
 ): Promise<ContactConsentRow | null> {
   const rows = await tx
     .select()

@@ -2,7 +2,7 @@
 // and the one write every path takes (the v1 PUT, the opt-out flag, an inbound STOP, portal forms).
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import type { Tx } from '../../db/database.ts';
-import type { ContactConsentRow } from '../../db/schema.ts';
+import type { ConsentChannel, ConsentStatus, ContactConsentRow } from '../../db/schema.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { newId } from '../../platform/ids/ids.ts';
@@ -10,10 +10,12 @@ import { ContactConsentChanged, ContactUpdated } from './contacts.events.ts';
 import * as store from './contacts.consent.store.ts';
 import { toContact } from './contacts.service.ts';
 
-export const CONSENT_CHANNELS = ['MESSAGING', 'EMAIL', 'PHONE'] as const;
-export type ConsentChannel = (typeof CONSENT_CHANNELS)[number];
-export const CONSENT_STATUSES = ['GRANTED', 'REVOKED'] as const;
-export type ConsentStatus = (typeof CONSENT_STATUSES)[number];
+export {
+  CONSENT_CHANNELS,
+  CONSENT_STATUSES,
+  type ConsentChannel,
+  type ConsentStatus,
+} from '../../db/schema.ts';
 
 /** The `source` the service itself writes (a v1 PUT names its own, up to 100 characters). */
 export const CONSENT_SOURCES = {
@@ -79,8 +81,8 @@ export type FormConsents = Static<typeof FormConsentsSchema>;
 function toHistoryItem(row: ContactConsentRow): ConsentHistoryItem {
   return {
     id: row.id,
-    channel: row.channel as ConsentChannel,
-    status: row.status as ConsentStatus,
+    channel: row.channel,
+    status: row.status,
     source: row.source,
     at: row.createdAt.toISOString(),
     actorKind: row.actorKind,

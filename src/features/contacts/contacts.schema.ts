@@ -13,8 +13,8 @@ import {
   NotBlank,
 } from '../../platform/http/schemas.ts';
 import { PROPERTY_TYPES } from '../properties/index.ts';
+import { CONTACT_SOURCES, CONTACT_STATUSES, CONTACT_TYPES } from '../../db/schema.ts';
 
-/** Where a contact came from (docs/decisions/0042-contact-value-sets.md). */
 /**
  * What a visitor types about themselves into a portal form (lead, visit, booking, finder): SPEC.md
  * "Lead" limits, plus sane maxima for the rest. The phone is read in the agency's default country.
@@ -31,35 +31,15 @@ export const PortalPersonFields = {
   email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
 };
 
-export const CONTACT_SOURCES = [
-  'WEBSITE',
-  'PORTAL',
-  'FINDER',
-  'BOOKING',
-  'MESSAGING',
-  'PHONE',
-  'EMAIL',
-  'WALK_IN',
-  'REFERRAL',
-  'SOCIAL',
-  'IMPORT',
-  'API',
-  'OTHER',
-] as const;
-/** Where the contact stands in the sales funnel. */
-export const CONTACT_STATUSES = [
-  'NEW',
-  'CONTACTED',
-  'QUALIFIED',
-  'UNQUALIFIED',
-  'CONVERTED',
-  'ARCHIVED',
-] as const;
-/** What the contact is to the agency. */
-export const CONTACT_TYPES = ['LEAD', 'CLIENT', 'OWNER', 'TENANT', 'INVESTOR', 'PARTNER', 'OTHER'] as const;
-export type ContactSource = (typeof CONTACT_SOURCES)[number];
-export type ContactStatus = (typeof CONTACT_STATUSES)[number];
-export type ContactType = (typeof CONTACT_TYPES)[number];
+// The value sets of stored columns live beside their table, which is typed with them (decision 0248).
+export {
+  CONTACT_SOURCES,
+  CONTACT_STATUSES,
+  CONTACT_TYPES,
+  type ContactSource,
+  type ContactStatus,
+  type ContactType,
+} from '../../db/schema.ts';
 
 /** SPEC.md "Contact", plus updatedAt, optedOut and externalId. Event payloads carry exactly this. */
 export const ContactSchema = Type.Object(

@@ -5,17 +5,11 @@ import type { ContactRow } from '../../db/schema.ts';
 import { type Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { jsonTimestampSql } from '../../platform/events/record.ts';
-import { countedPageMeta, cursorPage, listRequest, type ListMeta } from '../../platform/http/pagination.ts';
+import { listPage, listRequest, type ListMeta } from '../../platform/http/pagination.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import { fold } from '../../platform/text/fold.ts';
 import { readAs } from '../../platform/tenancy/caller-tx.ts';
-import {
-  type Contact,
-  type ContactSource,
-  type ContactStatus,
-  type ContactType,
-  type ListContactsQuery,
-} from './contacts.schema.ts';
+import { type Contact, type ListContactsQuery } from './contacts.schema.ts';
 import { updateContactScore } from './contacts.score.ts';
 import * as store from './contacts.store.ts';
 
@@ -29,9 +23,9 @@ export function toContact(row: ContactRow): Contact {
     fullName: [row.firstName, row.lastName].filter(Boolean).join(' '),
     email: row.email,
     phone: row.phone,
-    source: row.source as ContactSource,
-    status: row.status as ContactStatus,
-    type: row.type as ContactType,
+    source: row.source,
+    status: row.status,
+    type: row.type,
     score: row.score,
     ownerId: row.ownerId,
     preferredCity: row.preferredCity,
@@ -141,15 +135,14 @@ async function listIn(
     externalId: query.externalId,
   };
   const request = listRequest(query, { list: 'contacts', organizationId });
-  if (request.mode === 'cursor') {
-    return cursorPage(
-      await store.listContactsByUpdatedAt(tx, organizationId, filter, request),
-      request,
-      toContact,
-    );
-  }
-  const { items, total } = await store.listContacts(tx, organizationId, filter, sort, request);
-  return { data: items.map(toContact), meta: countedPageMeta(total, request, items.length) };
+  return listPage(
+    request,
+    {
+      cursor: (keyset) => store.listContactsByUpdatedAt(tx, organizationId, filter, keyset),
+      page: (page) => store.listContacts(tx, organizationId, filter, sort, page),
+    },
+    toContact,
+  );
 }
 
 /**

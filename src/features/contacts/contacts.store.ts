@@ -177,9 +177,9 @@ export async function findContactHolders(
 export interface ContactFilter {
   /** Folded fragments that must all occur in `search_text` (trigram index). */
   searchWords?: string[];
-  status?: string;
-  source?: string;
-  type?: string;
+  status?: ContactRow['status'];
+  source?: ContactRow['source'];
+  type?: ContactRow['type'];
   tag?: string;
   ownerId?: string;
   /** Inclusive. */

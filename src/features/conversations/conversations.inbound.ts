@@ -34,7 +34,7 @@ export async function applyStatus(
 ): Promise<boolean> {
   const row = await store.findMessageByChatId(tx, organizationId, chatMessageId);
   if (!row || row.direction !== 'OUTBOUND') return false;
-  const current = row.status as MessageStatus;
+  const current = row.status;
   const forward =
     status === 'FAILED'
       ? current !== 'READ' && current !== 'FAILED'

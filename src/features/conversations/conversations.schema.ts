@@ -10,21 +10,23 @@ import {
   StringEnum,
   Nullable,
 } from '../../platform/http/schemas.ts';
+import { CONVERSATION_MODES, MESSAGE_DIRECTIONS, MESSAGE_STATUSES, MESSAGE_TYPES } from '../../db/schema.ts';
 
 /** SPEC.md "Messaging modes": what the API may send to a contact right now. */
 export const MESSAGING_MODES = ['FREE_FORM', 'TEMPLATE_ONLY', 'HUMAN_AGENT_ONLY', 'BLOCKED'] as const;
 export type MessagingMode = (typeof MESSAGING_MODES)[number];
-/** Who handles the conversation: the API (AUTOMATED) or a person who took it over in the inbox. */
-export const CONVERSATION_MODES = ['AUTOMATED', 'HUMAN'] as const;
-export type ConversationMode = (typeof CONVERSATION_MODES)[number];
-export const MESSAGE_DIRECTIONS = ['INBOUND', 'OUTBOUND'] as const;
-export type MessageDirection = (typeof MESSAGE_DIRECTIONS)[number];
-/** OTHER: an inbound image, location, ...; its body names the kind (`[image]`). */
-export const MESSAGE_TYPES = ['TEXT', 'TEMPLATE', 'OTHER'] as const;
-export type MessageType = (typeof MESSAGE_TYPES)[number];
-/** An outbound message: QUEUED, then SENT or FAILED, then DELIVERED and READ as receipts arrive. */
-export const MESSAGE_STATUSES = ['QUEUED', 'SENT', 'DELIVERED', 'READ', 'FAILED'] as const;
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+// The value sets of stored columns live beside their table, which is typed with them (decision 0248).
+export {
+  CONVERSATION_MODES,
+  MESSAGE_DIRECTIONS,
+  MESSAGE_STATUSES,
+  MESSAGE_TYPES,
+  type ConversationMode,
+  type MessageDirection,
+  type MessageStatus,
+  type MessageType,
+} from '../../db/schema.ts';
 /** SPEC's message body limit. */
 export const MAX_MESSAGE_LENGTH = 4096;
 

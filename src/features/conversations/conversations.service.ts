@@ -7,17 +7,8 @@ import { pageMeta, pageRequest, type PageMeta, type PageQuery } from '../../plat
 import { newId } from '../../platform/ids/ids.ts';
 import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { httpProvider, sandboxProvider, type MessagingProvider } from './conversations.provider.ts';
-import {
-  type Conversation,
-  type ConversationMode,
-  type Message,
-  type MessageDirection,
-  type MessageStatus,
-  type MessageType,
-  type UpdateConversationBody,
-} from './conversations.schema.ts';
+import { type Conversation, type Message, type UpdateConversationBody } from './conversations.schema.ts';
 import * as store from './conversations.store.ts';
-import { type TemplateCategory } from '../messaging-setup/index.ts';
 import { iso, resolveMessagingMode } from './conversations.modes.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { isId } from '../../platform/ids/ids.ts';
@@ -56,11 +47,11 @@ export function toMessage(record: store.MessageRecord): Message {
     id: row.id,
     chatMessageId: row.chatMessageId,
     channel: 'MESSAGING',
-    direction: row.direction as MessageDirection,
-    type: row.type as MessageType,
+    direction: row.direction,
+    type: row.type,
     body: row.body,
     renderedBody: row.renderedBody,
-    status: row.status as MessageStatus,
+    status: row.status,
     timestamp: row.createdAt.toISOString(),
     contactId: row.contactId,
     agentId: row.agentId,
@@ -69,9 +60,7 @@ export function toMessage(record: store.MessageRecord): Message {
         ? { id: row.agentId, firstName: record.agentFirstName, lastName: record.agentLastName ?? '' }
         : null,
     templateId: row.templateId,
-    usage: row.usage
-      ? { category: row.usage.category as TemplateCategory, billable: row.usage.billable }
-      : null,
+    usage: row.usage ? { category: row.usage.category, billable: row.usage.billable } : null,
     failureReason: row.failureReason,
   };
 }
@@ -95,7 +84,7 @@ function toConversation(
       phone: contact.phone,
       optedOut: contact.optedOut,
     },
-    mode: (conversation?.mode ?? 'AUTOMATED') as ConversationMode,
+    mode: conversation?.mode ?? 'AUTOMATED',
     blocked: conversation?.blocked ?? false,
     messagingMode: resolution.mode,
     canSendFreeForm: resolution.mode === 'FREE_FORM',

@@ -55,7 +55,7 @@ export async function upsertConversation(
     id: string;
     organizationId: string;
     contactId: string;
-    mode?: string;
+    mode?: ConversationRow['mode'];
     blocked?: boolean;
     lastInboundAt?: Date;
     lastMessageId?: string;

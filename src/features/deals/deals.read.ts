@@ -2,7 +2,7 @@
 import type { Database, Tx } from '../../db/database.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import { countedPageMeta, cursorPage, listRequest, type ListMeta } from '../../platform/http/pagination.ts';
+import { listPage, listRequest, type ListMeta } from '../../platform/http/pagination.ts';
 import type { Caller } from '../../platform/auth/caller.ts';
 import { readAs } from '../../platform/tenancy/caller-tx.ts';
 import { type Deal, type DealFilter } from './deals.schema.ts';
@@ -66,12 +66,15 @@ async function dealsPage(
   organizationId: string,
   request: ReturnType<typeof dealListRequest>,
 ): Promise<{ data: Deal[]; meta: ListMeta }> {
-  const { filter, sort, page } = request;
-  if (page.mode === 'cursor') {
-    return cursorPage(await store.listDealsByUpdatedAt(tx, organizationId, filter, page), page, dealOf);
-  }
-  const { items, total } = await store.listDeals(tx, organizationId, filter, sort, page);
-  return { data: items.map(dealOf), meta: countedPageMeta(total, page, items.length) };
+  const { filter, sort } = request;
+  return listPage(
+    request.page,
+    {
+      cursor: (keyset) => store.listDealsByUpdatedAt(tx, organizationId, filter, keyset),
+      page: (page) => store.listDeals(tx, organizationId, filter, sort, page),
+    },
+    dealOf,
+  );
 }
 
 /**

@@ -10,43 +10,24 @@ import {
   ref,
   Nullable,
 } from '../../platform/http/schemas.ts';
-import { STAGE_KINDS, type StageKind } from '../pipelines/index.ts';
+import { STAGE_KINDS } from '../pipelines/index.ts';
+import { DEAL_INTENTS, DEAL_LEAD_SOURCES, SAAS_BILLING_PERIODS } from '../../db/schema.ts';
+
+// The value sets of stored columns live beside their table, which is typed with them (decision 0248).
+export {
+  DEAL_INTENTS,
+  DEAL_LEAD_SOURCES,
+  SAAS_BILLING_PERIODS,
+  type DealIntent,
+  type DealLeadSource,
+  type DealStatus,
+  type SaasBillingPeriod,
+} from '../../db/schema.ts';
 
 /** A deal's status is its stage's kind. */
 export const DEAL_STATUSES = STAGE_KINDS;
-/** What the client wants to do (docs/decisions/0141-deal-value-sets.md). */
-export const DEAL_INTENTS = [
-  'PURCHASE',
-  'SALE',
-  'RENTAL',
-  'LETTING',
-  'INVESTMENT',
-  'VALUATION',
-  'OTHER',
-] as const;
-/** Where the deal came from: the contact sources, so a deal can inherit its contact's. */
-export const DEAL_LEAD_SOURCES = [
-  'PORTAL',
-  'WEBSITE',
-  'FINDER',
-  'BOOKING',
-  'MESSAGING',
-  'PHONE',
-  'EMAIL',
-  'WALK_IN',
-  'REFERRAL',
-  'SOCIAL',
-  'IMPORT',
-  'API',
-  'OTHER',
-] as const;
-export const SAAS_BILLING_PERIODS = ['MONTHLY', 'QUARTERLY', 'YEARLY'] as const;
 export const DEAL_SORTS = ['createdAt', 'updatedAt', 'value', 'expectedCloseDate', 'stageEnteredAt'] as const;
 
-export type DealStatus = StageKind;
-export type DealIntent = (typeof DEAL_INTENTS)[number];
-export type DealLeadSource = (typeof DEAL_LEAD_SOURCES)[number];
-export type SaasBillingPeriod = (typeof SAAS_BILLING_PERIODS)[number];
 export type DealSort = (typeof DEAL_SORTS)[number];
 
 // ---------------------------------------------------------------------------------------------

@@ -24,11 +24,8 @@ import {
   DEAL_LEAD_SOURCES,
   type CreateDealBody,
   type Deal,
-  type DealIntent,
   type DealLeadSource,
-  type DealStatus,
   type MoveDealBody,
-  type SaasBillingPeriod,
   type UpdateDealBody,
 } from './deals.schema.ts';
 import * as store from './deals.store.ts';
@@ -48,9 +45,9 @@ export function toDeal(row: DealRow, stageName: string): Deal {
     value: row.value,
     currency: row.currency,
     probability: row.probability,
-    status: row.status as DealStatus,
-    intent: row.intent as DealIntent,
-    leadSource: row.leadSource as DealLeadSource,
+    status: row.status,
+    intent: row.intent,
+    leadSource: row.leadSource,
     lostReason: row.lostReason,
     aiCreated: row.aiCreated,
     agentId: row.agentId,
@@ -64,7 +61,7 @@ export function toDeal(row: DealRow, stageName: string): Deal {
     closedAt: iso(row.closedAt),
     saasPlanId: row.saasPlanId,
     saasPlanName: row.saasPlanName,
-    saasBillingPeriod: row.saasBillingPeriod as SaasBillingPeriod | null,
+    saasBillingPeriod: row.saasBillingPeriod,
     saasMrrAmount: row.saasMrrAmount,
     trialStartedAt: iso(row.trialStartedAt),
     trialEndsAt: iso(row.trialEndsAt),
@@ -192,9 +189,7 @@ export async function createDeal(db: Database, caller: Caller, body: CreateDealB
 
 /** A deal's default lead source is its contact's source (the two value sets are the same). */
 function inheritedSource(contact: Contact): DealLeadSource {
-  return (DEAL_LEAD_SOURCES as readonly string[]).includes(contact.source)
-    ? (contact.source as DealLeadSource)
-    : 'OTHER';
+  return (DEAL_LEAD_SOURCES as readonly string[]).includes(contact.source) ? contact.source : 'OTHER';
 }
 
 const MOVE_ONLY = 'cannot change here: move the deal (POST /v1/deals/{id}/move)';

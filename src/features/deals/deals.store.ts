@@ -77,7 +77,13 @@ export async function moveDealToStage(
   tx: Tx,
   organizationId: string,
   id: string,
-  move: { stageId: string; status: string; probability: number; closes: boolean; lostReason: string | null },
+  move: {
+    stageId: string;
+    status: DealRow['status'];
+    probability: number;
+    closes: boolean;
+    lostReason: string | null;
+  },
 ): Promise<DealRow | null> {
   const rows = await tx
     .update(deals)
@@ -107,11 +113,11 @@ export async function deleteDeal(tx: Tx, organizationId: string, id: string): Pr
 export interface DealListFilter {
   pipelineId?: string;
   stageId?: string;
-  status?: string;
+  status?: DealRow['status'];
   agentId?: string;
   contactId?: string;
-  intent?: string;
-  leadSource?: string;
+  intent?: DealRow['intent'];
+  leadSource?: DealRow['leadSource'];
   expectedCloseAfter?: Date;
   expectedCloseBefore?: Date;
   createdAfter?: Date;

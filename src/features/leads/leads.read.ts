@@ -6,16 +6,7 @@ import { Errors } from '../../platform/errors/errors.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import { countedPageMeta, pageRequest, type PageMeta } from '../../platform/http/pagination.ts';
 import { isId } from '../../platform/ids/ids.ts';
-import type {
-  Lead,
-  LeadMatchKey,
-  LeadOutcome,
-  ListLeadsQuery,
-  ListVisitRequestsQuery,
-  PreferredTime,
-  VisitRequest,
-  VisitRequestStatus,
-} from './leads.schema.ts';
+import type { Lead, ListLeadsQuery, ListVisitRequestsQuery, VisitRequest } from './leads.schema.ts';
 import * as store from './leads.store.ts';
 
 const contactOf = (contact: store.LeadWithNames['contact']) => ({
@@ -30,14 +21,14 @@ function toLead({ lead, contact, property }: store.LeadWithNames): Lead {
     contact: contactOf(contact),
     property,
     message: lead.message,
-    interestedIn: lead.interestedIn as Lead['interestedIn'],
+    interestedIn: lead.interestedIn,
     utmSource: utm('source'),
     utmMedium: utm('medium'),
     utmCampaign: utm('campaign'),
     utmContent: utm('content'),
     referrer: lead.referrer,
-    outcome: lead.outcome as LeadOutcome | null,
-    matchedOn: lead.matchedOn as LeadMatchKey | null,
+    outcome: lead.outcome,
+    matchedOn: lead.matchedOn,
     createdAt: lead.createdAt.toISOString(),
   };
 }
@@ -93,11 +84,11 @@ export function toVisitRequest({
 }: store.VisitRequestWithNames): VisitRequest {
   return {
     id: row.id,
-    status: row.status as VisitRequestStatus,
+    status: row.status,
     contact: contactOf(contact),
     property,
     preferredDate: row.preferredDate,
-    preferredTime: row.preferredTime as PreferredTime | null,
+    preferredTime: row.preferredTime,
     message: row.message,
     appointmentId: row.appointmentId,
     declineReason: row.declineReason,

@@ -4,25 +4,21 @@ import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
 import { DataOf, DateTime, Nullable, ref, StringEnum } from '../../platform/http/schemas.ts';
 import { TRANSACTION_TYPES } from '../properties/index.ts';
 import { FormConsentsSchema, PortalPersonFields } from '../contacts/index.ts';
+import { LEAD_MATCH_KEYS, LEAD_OUTCOMES, PREFERRED_TIMES, VISIT_REQUEST_STATUSES } from '../../db/schema.ts';
 
-/** Part of the day a visitor would like to visit (docs/decisions/0046-visit-request-schedule.md). */
-export const PREFERRED_TIMES = ['morning', 'afternoon', 'evening'] as const;
-/**
- * A visit request waits for the agency: PENDING until it is CONFIRMED (an appointment is made) or
- * DECLINED (docs/decisions/0203-deciding-visit-requests.md). CANCELLED is kept for requests the
- * visitor withdraws; nothing sets it yet.
- */
-export const VISIT_REQUEST_STATUSES = ['PENDING', 'CONFIRMED', 'DECLINED', 'CANCELLED'] as const;
-/** Whether a lead made a new contact or found one (docs/decisions/0202-lead-outcome-and-referrer.md). */
-export const LEAD_OUTCOMES = ['CREATED', 'MATCHED'] as const;
-/** The key a MATCHED lead found its contact by: the phone is tried first, then the email. */
-export const LEAD_MATCH_KEYS = ['PHONE', 'EMAIL'] as const;
+// The value sets of stored columns live beside their table, which is typed with them (decision 0248).
+export {
+  LEAD_MATCH_KEYS,
+  LEAD_OUTCOMES,
+  PREFERRED_TIMES,
+  VISIT_REQUEST_STATUSES,
+  type LeadMatchKey,
+  type LeadOutcome,
+  type PreferredTime,
+  type VisitRequestStatus,
+} from '../../db/schema.ts';
 /** The longest referrer kept, from the body or the Referer header. */
 export const REFERRER_MAX_LENGTH = 2048;
-export type LeadOutcome = (typeof LEAD_OUTCOMES)[number];
-export type LeadMatchKey = (typeof LEAD_MATCH_KEYS)[number];
-export type PreferredTime = (typeof PREFERRED_TIMES)[number];
-export type VisitRequestStatus = (typeof VISIT_REQUEST_STATUSES)[number];
 
 const person = {
   ...PortalPersonFields,

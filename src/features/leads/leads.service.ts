@@ -18,10 +18,8 @@ import {
   REFERRER_MAX_LENGTH,
   type CreateLeadBody,
   type LeadReceipt,
-  type PreferredTime,
   type ScheduleVisitBody,
   type VisitRequestReceipt,
-  type VisitRequestStatus,
 } from './leads.schema.ts';
 import * as store from './leads.store.ts';
 import { recordAnalyticsEventInTx } from '../analytics/index.ts';
@@ -220,11 +218,11 @@ export async function requestVisit(
       data: {
         visitRequest: {
           id: row.id,
-          status: row.status as VisitRequestStatus,
+          status: row.status,
           propertyId: property.id,
           contactId: contact.id,
           preferredDate: row.preferredDate,
-          preferredTime: row.preferredTime as PreferredTime | null,
+          preferredTime: row.preferredTime,
           message: row.message,
           createdAt: row.createdAt.toISOString(),
         },
@@ -235,5 +233,5 @@ export async function requestVisit(
     });
     return row;
   });
-  return { success: true, visitRequestId: request.id, status: request.status as VisitRequestStatus };
+  return { success: true, visitRequestId: request.id, status: request.status };
 }

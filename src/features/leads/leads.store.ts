@@ -30,7 +30,7 @@ export interface LeadListFilter {
   propertyId?: string;
   utmSource?: string;
   /** CREATED or MATCHED (leads_organization_id_outcome_created_at_idx). */
-  outcome?: string;
+  outcome?: NonNullable<LeadRow['outcome']>;
 }
 
 /** What a lead or visit request shows of its contact and property. */
@@ -155,7 +155,7 @@ export async function decideVisitRequest(
   tx: Tx,
   organizationId: string,
   id: string,
-  decision: { status: string; appointmentId?: string; declineReason?: string },
+  decision: { status: VisitRequestRow['status']; appointmentId?: string; declineReason?: string },
 ): Promise<VisitRequestRow | null> {
   const rows = await tx
     .update(visitRequests)
@@ -175,7 +175,7 @@ export async function decideVisitRequest(
 export async function listVisitRequests(
   tx: Tx,
   organizationId: string,
-  filter: { status?: string },
+  filter: { status?: VisitRequestRow['status'] },
   page: { limit: number; offset: number },
 ): Promise<{ items: VisitRequestWithNames[]; total: number }> {
   const where = and(

@@ -9,7 +9,7 @@ import type { Appointment } from '../appointments/index.ts';
 import { createApiAppointmentInTx } from '../booking/index.ts';
 import { VisitRequestConfirmed, VisitRequestDeclined } from './leads.events.ts';
 import { toVisitRequest } from './leads.read.ts';
-import type { PreferredTime, VisitRequest } from './leads.schema.ts';
+import type { VisitRequest } from './leads.schema.ts';
 import type { ConfirmVisitRequestBody, DeclineVisitRequestBody } from './leads.visits.schema.ts';
 import * as store from './leads.store.ts';
 
@@ -34,11 +34,11 @@ async function lockPending(tx: Tx, organizationId: string, id: string): Promise<
 function eventVisitRequest(row: store.VisitRequestRow) {
   return {
     id: row.id,
-    status: row.status as VisitRequest['status'],
+    status: row.status,
     propertyId: row.propertyId,
     contactId: row.contactId,
     preferredDate: row.preferredDate,
-    preferredTime: row.preferredTime as PreferredTime | null,
+    preferredTime: row.preferredTime,
     message: row.message,
     createdAt: row.createdAt.toISOString(),
     appointmentId: row.appointmentId,

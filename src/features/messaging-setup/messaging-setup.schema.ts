@@ -1,11 +1,15 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { ListOf } from '../../platform/http/pagination.ts';
 import { DataOf, DateTime, PhoneText, StringEnum, ref } from '../../platform/http/schemas.ts';
+import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '../../db/schema.ts';
 
-export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
-export type TemplateCategory = (typeof TEMPLATE_CATEGORIES)[number];
-export const TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED'] as const;
-export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
+// The value sets of stored columns live beside their table, which is typed with them (decision 0248).
+export {
+  TEMPLATE_CATEGORIES,
+  TEMPLATE_STATUSES,
+  type TemplateCategory,
+  type TemplateStatus,
+} from '../../db/schema.ts';
 
 /** The messaging platform's limit on a template body. */
 export const MAX_TEMPLATE_LENGTH = 1024;

@@ -17,8 +17,6 @@ import type {
   CreateMessagingNumberBody,
   MessageTemplate,
   MessagingNumber,
-  TemplateCategory,
-  TemplateStatus,
   UpdateMessageTemplateBody,
   UpdateMessagingNumberBody,
 } from './messaging-setup.schema.ts';
@@ -116,10 +114,10 @@ function toMessageTemplate(row: MessageTemplateRow): MessageTemplate {
     id: row.id,
     name: row.name,
     language: row.language,
-    category: row.category as TemplateCategory,
+    category: row.category,
     body: row.body,
     variables: row.variables,
-    status: row.status as TemplateStatus,
+    status: row.status,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

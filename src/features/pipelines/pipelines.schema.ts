@@ -1,10 +1,10 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { ListOf, pageQuery } from '../../platform/http/pagination.ts';
 import { DataOf, DateTime, NotBlank, StringEnum, ref } from '../../platform/http/schemas.ts';
+import { STAGE_KINDS } from '../../db/schema.ts';
 
-/** What entering a stage means for a deal: still open, won, or lost. A deal's status is its stage's kind. */
-export const STAGE_KINDS = ['OPEN', 'WON', 'LOST'] as const;
-export type StageKind = (typeof STAGE_KINDS)[number];
+// The value sets of stored columns live beside their table, which is typed with them (decision 0248).
+export { STAGE_KINDS, type StageKind } from '../../db/schema.ts';
 
 export const PipelineStageSchema = Type.Object(
   {

@@ -26,7 +26,7 @@ export function toPipeline(row: PipelineRow, stages: PipelineStageRow[]): Pipeli
     stages: stages.map((stage) => ({
       id: stage.id,
       name: stage.name,
-      kind: stage.kind as StageKind,
+      kind: stage.kind,
       probability: stage.probability,
       position: stage.position,
     })),

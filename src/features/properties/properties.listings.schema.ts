@@ -1,6 +1,7 @@
 // The agency's listing API (/v1/listings, issue 25): its query, history and response schemas. A listing
 // is a property in the back-office view (AdminProperty): every status, exact location, notes.
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { PROPERTY_CHANGE_KINDS } from '../../db/schema.ts';
 import { ListOf, pageQuery, syncQuery } from '../../platform/http/pagination.ts';
 import { DataOf, DateTime, StringEnum, ref } from '../../platform/http/schemas.ts';
 import {
@@ -67,7 +68,7 @@ export const ListingListResponseSchema = ListOf(ref(AdminPropertySchema), { curs
 export const PropertyChangeSchema = Type.Object(
   {
     id: Type.String({ description: 'pchg_… identifier' }),
-    kind: StringEnum(['PRICE', 'STATUS'] as const, { description: 'Which field changed' }),
+    kind: StringEnum(PROPERTY_CHANGE_KINDS, { description: 'Which field changed' }),
     previousPrice: Type.Union([Type.Number(), Type.Null()], {
       description: 'PRICE: the price before (null at creation); STATUS: null',
     }),

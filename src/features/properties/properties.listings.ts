@@ -4,7 +4,7 @@ import type { PropertyChangeRow } from '../../db/schema.ts';
 import type { Caller } from '../../platform/auth/caller.ts';
 import {
   countedPageMeta,
-  cursorPage,
+  listPage,
   listRequest,
   pageRequest,
   type ListMeta,
@@ -16,7 +16,7 @@ import { listPropertyChanges } from './properties.changes.store.ts';
 import type { ListingListQuery, PropertyChange } from './properties.listings.schema.ts';
 import { portalFilter } from './properties.portal.ts';
 import type { PortalListQuery } from './properties.portal.schema.ts';
-import type { AdminProperty, PropertyStatus } from './properties.schema.ts';
+import type { AdminProperty } from './properties.schema.ts';
 import { loadListing, toAdminProperty } from './properties.service.ts';
 import * as store from './properties.store.ts';
 
@@ -58,14 +58,16 @@ export async function listListings(
   const organizationId = caller.organization.id;
   const filter = filterOf(query);
   const request = listRequest(query, { list: 'listings', organizationId });
-  return readAs(db, caller, async (tx) => {
-    if (request.mode === 'cursor') {
-      const rows = await store.listPropertiesByUpdatedAt(tx, organizationId, filter, request);
-      return cursorPage(rows, request, toAdminProperty);
-    }
-    const { items, total } = await store.listProperties(tx, organizationId, filter, request);
-    return { data: items.map(toAdminProperty), meta: countedPageMeta(total, request, items.length) };
-  });
+  return readAs(db, caller, (tx) =>
+    listPage(
+      request,
+      {
+        cursor: (keyset) => store.listPropertiesByUpdatedAt(tx, organizationId, filter, keyset),
+        page: (page) => store.listProperties(tx, organizationId, filter, page),
+      },
+      toAdminProperty,
+    ),
+  );
 }
 
 /** One listing, back-office view, whatever its status: 404 for a malformed, unknown or other organization's id. */
@@ -76,12 +78,12 @@ export async function getListing(db: Database, caller: Caller, id: string): Prom
 function toChange(row: PropertyChangeRow): PropertyChange {
   return {
     id: row.id,
-    kind: row.kind as PropertyChange['kind'],
+    kind: row.kind,
     previousPrice: row.previousPrice,
     price: row.price,
     currency: row.currency,
-    previousStatus: row.previousStatus as PropertyStatus | null,
-    status: row.status as PropertyStatus | null,
+    previousStatus: row.previousStatus,
+    status: row.status,
     actor: { kind: row.actorKind, userId: row.actorUserId },
     createdAt: row.createdAt.toISOString(),
   };

@@ -10,7 +10,7 @@ import {
   type Keyset,
 } from '../../db/keyset.ts';
 import { inline, StatementCache, type Bind } from '../../db/statements.ts';
-import { agents, properties } from '../../db/schema.ts';
+import { agents, properties, type PropertyRow } from '../../db/schema.ts';
 import { likeLiteral } from '../../platform/text/fold.ts';
 import { containsAllWords, wordsOf } from '../../platform/text/search-sql.ts';
 import { distanceKm, withinRadius } from './properties.geo.ts';
@@ -18,8 +18,8 @@ import { agentCard, portalColumns, portalVisible, type PortalPropertyWithAgent }
 
 /** The portal's filters, already parsed and checked by the service. */
 export interface PortalFilter {
-  transactionTypes?: string[];
-  type?: string;
+  transactionTypes?: PropertyRow['transactionType'][];
+  type?: PropertyRow['type'];
   city?: string;
   neighborhood?: string;
   q?: string;

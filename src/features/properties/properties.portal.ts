@@ -4,7 +4,7 @@ import type { Caller } from '../../platform/auth/caller.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import {
   countedPageMeta,
-  cursorPage,
+  listPage,
   listRequest,
   pageRequest,
   type ListMeta,
@@ -92,16 +92,20 @@ export async function searchPortalProperties(
   const view = (row: PortalPropertyWithAgent) => toPortalProperty(row, served);
   const filter = portalFilter(query);
   const request = listRequest(query, { list: 'portal.properties', organizationId, defaultPageSize: 12 });
-  if (request.mode === 'cursor') {
-    const rows = await readAs(db, caller, (tx) =>
-      portalStore.listPortalPropertiesByUpdatedAt(tx, organizationId, filter, request),
-    );
-    return cursorPage(rows, request, view);
-  }
-  const { items, total } = await readAs(db, caller, (tx) =>
-    portalStore.listPortalProperties(tx, organizationId, filter, portalSort(query), request),
+  return listPage(
+    request,
+    {
+      cursor: (keyset) =>
+        readAs(db, caller, (tx) =>
+          portalStore.listPortalPropertiesByUpdatedAt(tx, organizationId, filter, keyset),
+        ),
+      page: (page) =>
+        readAs(db, caller, (tx) =>
+          portalStore.listPortalProperties(tx, organizationId, filter, portalSort(query), page),
+        ),
+    },
+    view,
   );
-  return { data: items.map(view), meta: countedPageMeta(total, request, items.length) };
 }
 
 /** Featured published properties, newest first. */

@@ -9,9 +9,6 @@ import {
   type Amenity,
   type CreatePropertyBody,
   type PortalProperty,
-  type PropertyStatus,
-  type PropertyType,
-  type TransactionType,
 } from './properties.schema.ts';
 import { locationOf, shownAddress } from './properties.location.ts';
 import { photoViews, storedPhoto } from './properties.photos.rules.ts';
@@ -71,9 +68,9 @@ function commonView({ property: p, agent }: store.PortalPropertyWithAgent) {
   return {
     id: p.id,
     code: p.code,
-    transactionType: p.transactionType as TransactionType,
-    type: p.type as PropertyType,
-    status: p.status as PropertyStatus,
+    transactionType: p.transactionType,
+    type: p.type,
+    status: p.status,
     featured: p.featured,
     price: p.price,
     previousPrice: p.previousPrice ?? null,
@@ -222,9 +219,9 @@ export function writableOf(p: PropertyRow): CreatePropertyBody {
     code: p.code,
     title: p.title,
     description: p.description,
-    transactionType: p.transactionType as TransactionType,
-    type: p.type as PropertyType,
-    status: p.status as PropertyStatus,
+    transactionType: p.transactionType,
+    type: p.type,
+    status: p.status,
     publishedOnPortal: p.publishedOnPortal,
     featured: p.featured,
     price: p.price,

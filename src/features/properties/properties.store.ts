@@ -175,15 +175,15 @@ export async function findPropertyByCode(
 
 /** The back office's and the listing API's filters (every status; AND). */
 export interface AdminPropertyFilter {
-  status?: string;
-  statuses?: readonly string[];
+  status?: PropertyRow['status'];
+  statuses?: readonly PropertyRow['status'][];
   publishedOnPortal?: boolean;
   featured?: boolean;
   agentId?: string;
   code?: string;
   q?: string;
-  transactionType?: string;
-  type?: string;
+  transactionType?: PropertyRow['transactionType'];
+  type?: PropertyRow['type'];
   /** Folded: every word in the folded city. */
   city?: string;
   priceMin?: number;

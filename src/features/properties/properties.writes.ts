@@ -20,12 +20,7 @@ import {
 } from './properties.events.ts';
 import { checkStatusFits, checkStatusMove } from './properties.lifecycle.ts';
 import { recordPortalRemoval } from './properties.removal.ts';
-import type {
-  AdminProperty,
-  CreatePropertyBody,
-  PropertyStatus,
-  UpdatePropertyBody,
-} from './properties.schema.ts';
+import type { AdminProperty, CreatePropertyBody, UpdatePropertyBody } from './properties.schema.ts';
 import {
   eventProperty,
   loadListing,
@@ -168,7 +163,7 @@ export async function updateProperty(
       // Uploaded photos the new list names (by id or URL) keep their files; decision 0233.
       if (body.photos !== undefined) merged.photos = photosToStore(current.property.photos, body.photos);
       const status = merged.status ?? 'ACTIVE';
-      checkStatusMove(current.property.status as PropertyStatus, status);
+      checkStatusMove(current.property.status, status);
       if (body.status !== undefined || body.transactionType !== undefined) {
         checkStatusFits(status, merged.transactionType);
       }

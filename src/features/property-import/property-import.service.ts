@@ -289,7 +289,7 @@ export async function importProperties(
       }
       const current = existing.get(body.code);
       const problem = statusProblem(
-        (current?.status ?? null) as PropertyStatus | null,
+        current?.status ?? null,
         columns.status as PropertyStatus,
         body.transactionType,
       );

@@ -1,7 +1,12 @@
 // Our listing in RESO Data Dictionary 2.0 terms (docs/reso.md has the same tables for readers): the
 // field names, the StandardStatus and PropertyType lookups, and the record one row becomes.
 import type { PropertyPhoto } from '../../db/schema.ts';
-import type { PropertyStatus, PropertyType, TransactionType } from '../../shared/property-vocabulary.ts';
+import type {
+  AddressVisibility,
+  PropertyStatus,
+  PropertyType,
+  TransactionType,
+} from '../../shared/property-vocabulary.ts';
 
 /** DD 2.0's StandardStatus lookup values (its StandardName: the string DD 2.0 transmits). */
 export const STANDARD_STATUSES = [
@@ -143,9 +148,9 @@ export interface ResoMedia {
 export interface ResoRow {
   id: string;
   code: string;
-  status: string;
-  transactionType: string;
-  type: string;
+  status: PropertyStatus;
+  transactionType: TransactionType;
+  type: PropertyType;
   price: number;
   previousPrice: number | null;
   currency: string;
@@ -162,7 +167,7 @@ export interface ResoRow {
   internalNotes: string | null;
   agentId: string | null;
   publishedOnPortal: boolean;
-  addressVisibility: string;
+  addressVisibility: AddressVisibility;
   photos: PropertyPhoto[];
   createdAt: string;
   updatedAt: string;
@@ -182,13 +187,12 @@ function mediaOf(photos: readonly PropertyPhoto[]): ResoMedia[] {
 
 /** The full RESO record of a listing (the agency's view: exact address and coordinates, private remarks). */
 export function toResoProperty(row: ResoRow) {
-  const status = row.status as PropertyStatus;
   return {
     ListingKey: row.id,
     ListingId: row.code,
-    StandardStatus: STANDARD_STATUS_OF[status],
-    MlsStatus: status,
-    ...propertyTypeOf(row.type as PropertyType, row.transactionType as TransactionType),
+    StandardStatus: STANDARD_STATUS_OF[row.status],
+    MlsStatus: row.status,
+    ...propertyTypeOf(row.type, row.transactionType),
     ListPrice: row.price,
     PreviousListPrice: row.previousPrice,
     ListPriceCurrency: row.currency,

@@ -1,6 +1,7 @@
 // The OData query options RESO replication uses, parsed strictly (docs/reso.md, decision 0234): a small
 // hand-written grammar, because everything outside it must be a 400 that says what is supported.
 import { Errors } from '../../platform/errors/errors.ts';
+import type { PropertyStatus } from '../../shared/property-vocabulary.ts';
 import {
   RESO_FIELDS,
   STANDARD_STATUSES,
@@ -20,7 +21,7 @@ export type Filter =
   | { kind: 'and' | 'or'; left: Filter; right: Filter }
   | { kind: 'not'; operand: Filter }
   | { kind: 'modified'; op: Comparison; instant: string }
-  | { kind: 'status'; negated: boolean; values: StandardStatus[]; statuses: string[] };
+  | { kind: 'status'; negated: boolean; values: StandardStatus[]; statuses: PropertyStatus[] };
 
 /** A parsed `$orderby`: one walk order (the other key breaks ties in the same direction). */
 export interface Order {

@@ -2,16 +2,10 @@ import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox'
 import { ListOf, pageQuery, syncQuery } from '../../platform/http/pagination.ts';
 import { DataOf, DateTime, ref, StringEnum, Nullable } from '../../platform/http/schemas.ts';
 import { DateOrDateTime } from '../../platform/http/dates.ts';
+import { TASK_STATUSES, TASK_TYPES } from '../../db/schema.ts';
 
-/**
- * What a task asks of its assignee (docs/decisions/0136-tasks-back-office.md). NOTIFICATION is what a booking
- * leaves in the agent's inbox; the others are the back office's to-dos.
- */
-export const TASK_TYPES = ['TODO', 'CALL', 'EMAIL', 'MEETING', 'FOLLOW_UP', 'NOTIFICATION', 'OTHER'] as const;
-export type TaskType = (typeof TASK_TYPES)[number];
-/** PENDING until done or called off; `completedAt` is set while DONE. */
-export const TASK_STATUSES = ['PENDING', 'DONE', 'CANCELLED'] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
+// The value sets of stored columns live beside their table, which is typed with them (decision 0248).
+export { TASK_STATUSES, TASK_TYPES, type TaskStatus, type TaskType } from '../../db/schema.ts';
 export const TASK_SORTS = ['dueAt', 'createdAt'] as const;
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });

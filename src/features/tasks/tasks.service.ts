@@ -6,7 +6,7 @@ import type { Actor } from '../../platform/events/catalog.ts';
 import { tombstoneOf } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import {
-  cursorPage,
+  listPage,
   listRequest,
   pageMeta,
   type ListMeta,
@@ -18,14 +18,7 @@ import { readAs, writeAs } from '../../platform/tenancy/caller-tx.ts';
 import { parseDateOrDateTime } from '../../platform/http/dates.ts';
 import { requireAppointmentRef } from '../appointments/index.ts';
 import { TaskCreated, TaskDeleted, TaskUpdated } from './tasks.events.ts';
-import type {
-  CreateTaskBody,
-  ListTasksQuery,
-  Task,
-  TaskStatus,
-  TaskType,
-  UpdateTaskBody,
-} from './tasks.schema.ts';
+import type { CreateTaskBody, ListTasksQuery, Task, UpdateTaskBody } from './tasks.schema.ts';
 import * as store from './tasks.store.ts';
 import { isContactOf } from '../contacts/index.ts';
 import { isAgentOf } from '../agents/index.ts';
@@ -37,8 +30,8 @@ export function toTask(row: TaskRow): Task {
     id: row.id,
     title: row.title,
     description: row.description,
-    type: row.type as TaskType,
-    status: row.status as TaskStatus,
+    type: row.type,
+    status: row.status,
     dueAt: iso(row.dueAt),
     assigneeId: row.assigneeId,
     contactId: row.contactId,
@@ -225,8 +218,15 @@ async function listOf(
 ): Promise<{ data: Task[]; meta: ListMeta }> {
   const { filter, sort } = listFilter(query);
   const request = listRequest(query, { list: 'tasks', organizationId });
-  if (request.mode === 'page') return pageOf(tx, organizationId, filter, sort, request);
-  return cursorPage(await store.listTasksByUpdatedAt(tx, organizationId, filter, request), request, toTask);
+  return listPage(
+    request,
+    {
+      cursor: (keyset) => store.listTasksByUpdatedAt(tx, organizationId, filter, keyset),
+      page: (page) => store.listTasks(tx, organizationId, filter, sort, page),
+      total: 'exact',
+    },
+    toTask,
+  );
 }
 
 /** The caller's organization's tasks, soonest due first by default, or a cursor page. */

@@ -7,8 +7,8 @@ export type NewTask = typeof tasks.$inferInsert;
 
 /** The list filters, already parsed by the service. Each one is served by an index (see the schema). */
 export interface TaskFilter {
-  status?: string;
-  type?: string;
+  status?: TaskRow['status'];
+  type?: TaskRow['type'];
   assigneeId?: string;
   contactId?: string;
   dueAfter?: Date;

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.ts';
 import { agents, apiKeys, organizations, type KeyStatus } from '../../db/schema.ts';
 import type { Logger } from '../logging/logger.ts';
-import { hashKey, parseKey, type KeyMode, type KeyType } from './keys.ts';
+import { hashKey, parseKey } from './keys.ts';
 import { aliasLive, callerOrganizationOf, liveOrganizationColumns } from './organization-states.ts';
 import { KEY_TYPE_LIMITS } from './plans.ts';
 import type { Caller } from './caller.ts';
@@ -130,15 +130,15 @@ export class KeyVerifier {
     const row = rows[0];
     if (!row) return { outcome: 'unknown' };
     const { key } = row;
-    const defaults = KEY_TYPE_LIMITS[key.type as KeyType];
+    const defaults = KEY_TYPE_LIMITS[key.type];
     const scopes = key.scopes.filter(isScope);
     const accessLevel = Math.min(3, Math.max(1, key.accessLevel)) as 1 | 2 | 3;
     const caller: Caller = {
       credential: 'api_key',
       keyId: key.id,
       keyPrefix: key.keyPrefix,
-      keyType: key.type as KeyType,
-      mode: key.mode as KeyMode,
+      keyType: key.type,
+      mode: key.mode,
       scopes,
       accessLevel,
       agentId: key.agentId,
@@ -151,7 +151,7 @@ export class KeyVerifier {
     };
     return {
       outcome: 'found',
-      status: key.status as KeyStatus,
+      status: key.status,
       expiresAt: key.expiresAt,
       // A key bound to an agent works while that agent is active (and exists: nothing unbinds its keys).
       agentActive: key.agentId === null || row.agentActive === true,

@@ -235,7 +235,7 @@ export function listRequest(query: SyncQuery & Record<string, unknown>, scope: L
 }
 
 /** A cursor page from the store's rows (one more than the page, when there is more). */
-export function cursorPage<R, T>(
+function cursorPage<R, T>(
   rows: readonly Keyed<R>[],
   request: CursorRequest,
   toItem: (row: R) => T,
@@ -250,6 +250,37 @@ export function cursorPage<R, T>(
       hasMore,
       nextCursor: hasMore && last ? sealCursor(last.key, request.seal) : null,
     },
+  };
+}
+
+/** How a list that answers in both modes reads its rows: the store's two list functions, bound. */
+export interface ListReads<R> {
+  /** The rows after the cursor's position, oldest change first: one more than the page when there is more. */
+  cursor: (request: CursorRequest) => Promise<readonly Keyed<R>[]>;
+  /** The page's rows and the total of every match. */
+  page: (request: PageRequest) => Promise<{ items: readonly R[]; total: number }>;
+  /**
+   * How `page` counts: `bounded` (the default) with `countOf`, at most COUNT_LIMIT + 1, so `meta` is
+   * countedPageMeta's; `exact` with a plain count, so `meta` is pageMeta's.
+   */
+  total?: 'bounded' | 'exact';
+}
+
+/**
+ * The answer of a list in either mode: a cursor page (CursorMeta) when the request is in cursor mode,
+ * else a page with its PageMeta. Every page-or-cursor list answers through here, so both modes read,
+ * map and describe their page the same way in every feature.
+ */
+export async function listPage<R, T>(
+  request: ListRequest,
+  reads: ListReads<R>,
+  toItem: (row: R) => T,
+): Promise<{ data: T[]; meta: ListMeta }> {
+  if (request.mode === 'cursor') return cursorPage(await reads.cursor(request), request, toItem);
+  const { items, total } = await reads.page(request);
+  return {
+    data: items.map((row) => toItem(row)),
+    meta: reads.total === 'exact' ? pageMeta(total, request) : countedPageMeta(total, request, items.length),
   };
 }
 

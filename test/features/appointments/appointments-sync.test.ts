@@ -2,10 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { describeCursorMode, type CursorModeCase } from '../../helpers/cursor.ts';
-import { createAgent, createTenant } from '../../helpers/factories.ts';
+import { createAgent, createContact, createTenant } from '../../helpers/factories.ts';
 import { admin, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createContact, formKey } from './support.ts';
 
 let app: FastifyInstance;
 let fixtures: CursorModeCase;
@@ -16,7 +15,9 @@ beforeAll(async () => {
   const [tenant, other] = [await createTenant(app, FAST), await createTenant(app, FAST)];
   const appointments = `/admin/v1/organizations/${tenant.org.id}/appointments`;
   const agentId = (await createAgent(app, tenant.org.id)).id;
-  const contactId = (await createContact(app, await formKey(app, tenant.org.id))).id;
+  const contactId = (
+    await createContact(app, tenant.org.id, { body: { firstName: 'Marta', city: 'Nowhere' } })
+  ).id;
   const ids: string[] = [];
   for (const [index, type] of ['SHOWING', 'VALUATION', 'SHOWING', 'VALUATION'].entries()) {
     const body = { agentId, contactId, type, startsAt: `2030-05-0${index + 1}T10:00:00Z` };

@@ -4,13 +4,14 @@ import { SCOPES } from '../../../src/platform/auth/scopes.ts';
 import {
   createAgent,
   createApiKey,
+  createContact,
   createProperty,
   createTenant,
   type Tenant,
 } from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createContact, formKey, utcDate } from './support.ts';
+import { utcDate } from './support.ts';
 
 interface Logged {
   type: string;
@@ -27,7 +28,7 @@ let slugSequence = 0;
 beforeAll(async () => {
   app = await buildTestApp();
   tenant = await createTenant(app, { secret: { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 } });
-  contactId = (await createContact(app, await formKey(app, tenant.org.id))).id;
+  contactId = (await createContact(app, tenant.org.id, { body: { firstName: 'Marta', city: 'Nowhere' } })).id;
 });
 afterAll(async () => {
   await app.close();

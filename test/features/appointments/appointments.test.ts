@@ -5,21 +5,26 @@ import { operatorCallerOf } from '../../../src/platform/auth/credentials.ts';
 import { eventCatalog } from '../../../src/platform/events/catalog.ts';
 import { pageRequest } from '../../../src/platform/http/pagination.ts';
 import {
+  busyPublishableKey,
   createAgent,
   createApiKey,
+  createContact,
   createProperty,
   createTenant,
   type Tenant,
 } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
-import { createContact, eventsOf, formKey, lastEvent, utcDate } from './support.ts';
+import { eventsOf, lastEvent, utcDate } from './support.ts';
 
 let app: FastifyInstance;
 let tenant: Tenant;
 let other: Tenant;
 let key: string;
 let otherKey: string;
+
+/** The finder search each contact comes from: Marta, looking in a city with no listing. */
+const VISITOR = { firstName: 'Marta', city: 'Nowhere' };
 
 const base = (orgId = tenant.org.id) => `/admin/v1/organizations/${orgId}/appointments`;
 const at = (iso: string) => new Date(iso).toISOString();
@@ -51,7 +56,7 @@ async function patch(id: string, body: Record<string, unknown>): Promise<Appoint
 /** A fresh agent and contact of the tenant: overlaps only concern one agent, so tests never collide. */
 async function people(booking?: Record<string, unknown>) {
   const agent = await createAgent(app, tenant.org.id, booking ? { booking } : {});
-  const contact = await createContact(app, key);
+  const contact = await createContact(app, tenant.org.id, { key, body: VISITOR });
   return { agentId: agent.id, contactId: contact.id };
 }
 
@@ -59,8 +64,8 @@ beforeAll(async () => {
   app = await buildTestApp();
   tenant = await createTenant(app);
   other = await createTenant(app);
-  key = await formKey(app, tenant.org.id);
-  otherKey = await formKey(app, other.org.id);
+  key = await busyPublishableKey(app, tenant.org.id);
+  otherKey = await busyPublishableKey(app, other.org.id);
 });
 afterAll(async () => {
   await app.close();
@@ -210,7 +215,10 @@ describe('admin appointments: happy path', () => {
     expect(ended).toMatchObject({ durationMinutes: 50, endsAt: at('2030-05-09T15:50:00Z') });
 
     const someoneElse = await createAgent(app, tenant.org.id);
-    const otherContact = await createContact(app, key, 'Pablo');
+    const otherContact = await createContact(app, tenant.org.id, {
+      key,
+      body: { ...VISITOR, firstName: 'Pablo' },
+    });
     const property = await createProperty(app, tenant.org.id);
     const reassigned = await patch(created.id, {
       agentId: someoneElse.id,
@@ -462,7 +470,7 @@ describe('cancelling frees the slot on the booking page', () => {
       bookingSlug: slug,
       booking: { timezone: 'UTC', weekdays: [1, 2, 3, 4, 5, 6, 7], slotMinutes: 60 },
     });
-    const { id: contactId } = await createContact(app, key);
+    const { id: contactId } = await createContact(app, tenant.org.id, { key, body: VISITOR });
     const date = utcDate(4);
     const query = { year: date.slice(0, 4), month: String(Number(date.slice(5, 7)) - 1) };
     const slots = async () =>
@@ -494,14 +502,14 @@ describe('GET /v1/appointments', () => {
 
   beforeAll(async () => {
     org = await createTenant(app, { secret: { rateLimitPerMinute: 100_000 } });
-    const orgKey = await formKey(app, org.org.id);
+    const orgKey = await busyPublishableKey(app, org.org.id);
     agents = {
       a: (await createAgent(app, org.org.id)).id,
       b: (await createAgent(app, org.org.id)).id,
     };
     contacts = {
-      x: (await createContact(app, orgKey)).id,
-      y: (await createContact(app, orgKey, 'Pablo')).id,
+      x: (await createContact(app, org.org.id, { key: orgKey, body: VISITOR })).id,
+      y: (await createContact(app, org.org.id, { key: orgKey, body: { ...VISITOR, firstName: 'Pablo' } })).id,
     };
     const make = async (name: string, body: Record<string, unknown>) =>
       (ids[name] = (await create({ agentId: agents.a, contactId: contacts.x, ...body }, org.org.id)).id);
@@ -618,7 +626,7 @@ describe('admin appointments: errors', () => {
     ({ agentId, contactId } = await people());
     foreign = {
       agentId: (await createAgent(app, other.org.id)).id,
-      contactId: (await createContact(app, otherKey)).id,
+      contactId: (await createContact(app, other.org.id, { key: otherKey, body: VISITOR })).id,
       propertyId: (await createProperty(app, other.org.id)).id,
     };
   });
@@ -789,7 +797,7 @@ describe('appointments: security', () => {
     const agent = await createAgent(app, twin);
     const testKey = await createApiKey(app, tenant.org.id, { type: 'secret', mode: 'test' });
     const twinForm = await createApiKey(app, tenant.org.id, { type: 'publishable', mode: 'test' });
-    const contact = await createContact(app, twinForm.key);
+    const contact = await createContact(app, twin, { key: twinForm.key, body: VISITOR });
     const created = await create(
       { agentId: agent.id, contactId: contact.id, startsAt: '2030-08-03T10:00:00Z' },
       twin,

@@ -4,8 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { queryRows } from '../../../src/db/database.ts';
 import { eventCatalog } from '../../../src/platform/events/catalog.ts';
-import { busyPublishableKey } from '../../helpers/factories.ts';
-import { admin, api, expectStatus } from '../../helpers/http.ts';
+import { admin, expectStatus } from '../../helpers/http.ts';
 import { testDatabase } from '../../helpers/test-app.ts';
 
 export const DAY = 86_400_000;
@@ -14,29 +13,6 @@ export const MINUTE = 60_000;
 export async function systemRows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
   const db = await testDatabase();
   return db.systemTx((tx) => queryRows<T>(tx, query));
-}
-
-/** A publishable key with raised limits (these tests send many form posts). */
-export async function formKey(app: FastifyInstance, organizationId: string): Promise<string> {
-  return await busyPublishableKey(app, organizationId);
-}
-
-// Seven digits after +34 61: a random start per file, then one up per contact (never a repeat in a run).
-let phoneSequence = Math.floor(Math.random() * 9_000_000);
-
-/** A contact of the organization, made the way a visitor makes one: through the finder form. */
-export async function createContact(
-  app: FastifyInstance,
-  key: string,
-  firstName = 'Marta',
-): Promise<{ id: string; phone: string }> {
-  phoneSequence += 1;
-  const phone = `+3461${String(phoneSequence % 10_000_000).padStart(7, '0')}`;
-  const result = expectStatus(
-    await api(app, 'POST', '/v1/finder', { key, body: { firstName, phone, city: 'Nowhere' } }),
-    201,
-  );
-  return { id: result.data.contact.id, phone };
 }
 
 /** The events of a type recorded for an organization, oldest first. */

@@ -6,11 +6,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent, createApiKey, type Tenant } from '../../helpers/factories.ts';
+import { createAgent, createApiKey, createTenant, FAST, type Tenant } from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 import { eventsOf } from '../contacts/support.ts';
-import { addDays, freshTenant, today } from './support.ts';
+import { addDays, today } from './support.ts';
 
 let app: FastifyInstance;
 let tenant: Tenant;
@@ -18,8 +18,8 @@ let other: Tenant;
 
 beforeAll(async () => {
   app = await buildTestApp();
-  tenant = await freshTenant(app);
-  other = await freshTenant(app);
+  tenant = await createTenant(app, { secret: FAST });
+  other = await createTenant(app, { secret: FAST });
 });
 afterAll(async () => {
   await app.close();

@@ -7,10 +7,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../../src/platform/auth/scopes.ts';
-import { createAgent, createApiKey, createTenant, type Tenant } from '../../helpers/factories.ts';
+import { createAgent, createApiKey, createTenant, FAST, type Tenant } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { addDays, DAY, FAST, freshTenant, today } from './support.ts';
+import { addDays, DAY, today } from './support.ts';
 
 let app: FastifyInstance;
 let tenant: Tenant;
@@ -25,7 +25,7 @@ afterAll(async () => {
   await app.close();
 });
 
-const fresh = () => freshTenant(app);
+const fresh = () => createTenant(app, { secret: FAST });
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function call(key: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) {

@@ -7,10 +7,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../../src/platform/auth/scopes.ts';
-import { createApiKey, createTenant, type Tenant } from '../../helpers/factories.ts';
+import { createApiKey, createTenant, FAST, type Tenant } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { addDays, FAST, freshTenant, today } from './support.ts';
+import { addDays, today } from './support.ts';
 
 const DEFAULTS = {
   timezone: 'UTC',
@@ -41,7 +41,7 @@ afterAll(async () => {
   await app.close();
 });
 
-const fresh = () => freshTenant(app);
+const fresh = () => createTenant(app, { secret: FAST });
 const nextYear = () => new Date().getUTCFullYear() + 1;
 
 function call(key: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) {

@@ -9,10 +9,14 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type Database } from '../../../src/db/database.ts';
-import { createAgent } from '../../helpers/factories.ts';
+import {
+  createAgent,
+  createTenant,
+  MESSAGING_AGENCY,
+  type MessagingTenant,
+} from '../../helpers/factories.ts';
 import { admin, api, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, openTestDatabase, TEST_DATABASE_URL } from '../../helpers/test-app.ts';
-import { createMessagingAgency, type MessagingAgency } from '../conversations/support.ts';
 import { eventually, PROCESS_SECRETS_KEY, startWorkerProcess, stopProcess } from '../webhooks/support.ts';
 
 const MINUTE = 60_000;
@@ -20,7 +24,7 @@ const MINUTE = 60_000;
 describe.skipIf(TEST_DATABASE_URL === undefined)('reminders from worker processes (PostgreSQL)', () => {
   let app: FastifyInstance;
   let db: Database;
-  let agency: MessagingAgency;
+  let agency: MessagingTenant;
   let agentId: string;
   let templateId: string;
   const children: ChildProcess[] = [];
@@ -30,10 +34,10 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('reminders from worker processe
   beforeAll(async () => {
     db = await openTestDatabase(databaseUrl);
     app = await buildTestApp({ SECRETS_KEY: PROCESS_SECRETS_KEY }, { db });
-    agency = await createMessagingAgency(app);
-    agentId = (await createAgent(app, agency.orgId, { firstName: 'Pablo' })).id;
+    agency = await createTenant(app, MESSAGING_AGENCY);
+    agentId = (await createAgent(app, agency.org.id, { firstName: 'Pablo' })).id;
     templateId = expectStatus(
-      await admin(app, 'POST', `/admin/v1/organizations/${agency.orgId}/message-templates`, {
+      await admin(app, 'POST', `/admin/v1/organizations/${agency.org.id}/message-templates`, {
         name: 'visit_reminder',
         language: 'es',
         category: 'UTILITY',
@@ -44,7 +48,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('reminders from worker processe
     ).data.id as string;
     expectStatus(
       await api(app, 'PATCH', '/v1/calendar/settings', {
-        key: agency.secret,
+        key: agency.secret.key,
         body: { reminderOffsetsMinutes: [120], reminderTemplateId: templateId },
       }),
       200,
@@ -67,9 +71,9 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('reminders from worker processe
     sequence += 1;
     const startsAt = new Date(Math.ceil((Date.now() + (90 + sequence * 5) * MINUTE) / MINUTE) * MINUTE);
     const id = expectStatus(
-      await admin(app, 'POST', `/admin/v1/organizations/${agency.orgId}/appointments`, {
+      await admin(app, 'POST', `/admin/v1/organizations/${agency.org.id}/appointments`, {
         agentId,
-        contactId: agency.contactId,
+        contactId: agency.messaging.contactId,
         startsAt: startsAt.toISOString(),
         durationMinutes: 5,
       }),
@@ -93,7 +97,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('reminders from worker processe
     db.systemTx((tx) =>
       queryRows<{ id: string }>(
         tx,
-        sql`SELECT id FROM messages WHERE organization_id = ${agency.orgId} AND template_id = ${templateId}`,
+        sql`SELECT id FROM messages WHERE organization_id = ${agency.org.id} AND template_id = ${templateId}`,
       ),
     );
 

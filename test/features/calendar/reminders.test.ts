@@ -26,22 +26,22 @@ import {
   type MessagingProvider,
 } from '../../../src/features/conversations/index.ts';
 import { SecretBox } from '../../../src/platform/crypto/secret-box.ts';
-import { createAgent } from '../../helpers/factories.ts';
+import {
+  createAgent,
+  createTenant,
+  MESSAGING_AGENCY,
+  type MessagingTenant,
+} from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testConfig, testDatabase } from '../../helpers/test-app.ts';
-import {
-  createMessagingAgency,
-  eventsOf,
-  storedMessages,
-  type MessagingAgency,
-} from '../conversations/support.ts';
+import { eventsOf, storedMessages } from '../conversations/support.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const PUBLIC_URL = 'https://crm.example.com';
 const secrets = new SecretBox(randomBytes(32));
 let app: FastifyInstance;
-let agency: MessagingAgency;
+let agency: MessagingTenant;
 let agentId: string;
 let templateId: string;
 
@@ -83,10 +83,15 @@ let sequence = 0;
  * An appointment of the agency's agent with its contact, about `startsIn` from now (the back office),
  * each 45 minutes after the one before so none overlap.
  */
-async function appointment(startsIn: number, target = agency, agent = agentId, contactId = target.contactId) {
+async function appointment(
+  startsIn: number,
+  target = agency,
+  agent = agentId,
+  contactId = target.messaging.contactId,
+) {
   sequence += 1;
   const startsAt = new Date(Math.ceil((Date.now() + startsIn + sequence * 45 * MINUTE) / MINUTE) * MINUTE);
-  const response = await admin(app, 'POST', `/admin/v1/organizations/${target.orgId}/appointments`, {
+  const response = await admin(app, 'POST', `/admin/v1/organizations/${target.org.id}/appointments`, {
     agentId: agent,
     contactId,
     startsAt: startsAt.toISOString(),
@@ -102,7 +107,7 @@ async function remindersSent(target = agency) {
     queryRows<{ id: string; renderedBody: string }>(
       tx,
       sql`SELECT id, rendered_body AS "renderedBody" FROM messages
-          WHERE organization_id = ${target.orgId} AND contact_id = ${target.contactId} AND template_id = ${templateId}
+          WHERE organization_id = ${target.org.id} AND contact_id = ${target.messaging.contactId} AND template_id = ${templateId}
           ORDER BY created_at, id`,
     ),
   );
@@ -110,9 +115,9 @@ async function remindersSent(target = agency) {
 
 beforeAll(async () => {
   app = await buildTestApp({ PUBLIC_URL }, { secrets });
-  agency = await createMessagingAgency(app);
+  agency = await createTenant(app, MESSAGING_AGENCY);
   agentId = (
-    await createAgent(app, agency.orgId, {
+    await createAgent(app, agency.org.id, {
       firstName: 'Pablo',
       lastName: 'Ortega',
       bookingSlug: `pablo-${Date.now().toString(36)}`,
@@ -120,7 +125,7 @@ beforeAll(async () => {
     })
   ).id;
   templateId = expectStatus(
-    await admin(app, 'POST', `/admin/v1/organizations/${agency.orgId}/message-templates`, {
+    await admin(app, 'POST', `/admin/v1/organizations/${agency.org.id}/message-templates`, {
       name: 'visit_reminder',
       language: 'es',
       category: 'UTILITY',
@@ -130,12 +135,12 @@ beforeAll(async () => {
     201,
   ).data.id as string;
   expectStatus(
-    await admin(app, 'PATCH', `/admin/v1/organizations/${agency.orgId}`, { defaultLanguage: 'es' }),
+    await admin(app, 'PATCH', `/admin/v1/organizations/${agency.org.id}`, { defaultLanguage: 'es' }),
     200,
   );
   expectStatus(
     await api(app, 'PATCH', '/v1/calendar/settings', {
-      key: agency.secret,
+      key: agency.secret.key,
       body: { timezone: 'Europe/Madrid', reminderTemplateId: templateId },
     }),
     200,
@@ -148,15 +153,15 @@ afterAll(async () => {
 describe('calendar settings: the reminder template', () => {
   it('takes a template of the organization whose variables a reminder can fill; 400 otherwise', async () => {
     const settings = expectStatus(
-      await api(app, 'GET', '/v1/calendar/settings', { key: agency.secret }),
+      await api(app, 'GET', '/v1/calendar/settings', { key: agency.secret.key }),
       200,
     ).data;
     expect(settings).toMatchObject({ reminderOffsetsMinutes: [1440, 120], reminderTemplateId: templateId });
-    // agency.approvedId names {{name}} and {{street}}: not a reminder's variables.
+    // agency.messaging.approvedId names {{name}} and {{street}}: not a reminder's variables.
     const wrong = expectError(
       await api(app, 'PATCH', '/v1/calendar/settings', {
-        key: agency.secret,
-        body: { reminderTemplateId: agency.approvedId },
+        key: agency.secret.key,
+        body: { reminderTemplateId: agency.messaging.approvedId },
       }),
       400,
       'VALIDATION_ERROR',
@@ -164,7 +169,7 @@ describe('calendar settings: the reminder template', () => {
     expect(wrong.message).toContain('name, street');
     expectError(
       await api(app, 'PATCH', '/v1/calendar/settings', {
-        key: agency.secret,
+        key: agency.secret.key,
         body: { reminderTemplateId: 'tpl_unknown' },
       }),
       400,
@@ -172,7 +177,7 @@ describe('calendar settings: the reminder template', () => {
     );
     expectError(
       await api(app, 'PATCH', '/v1/calendar/settings', {
-        key: agency.secret,
+        key: agency.secret.key,
         body: { reminderOffsetsMinutes: [1] },
       }),
       400,
@@ -185,13 +190,13 @@ describe('the reminder scan', () => {
   it('sends the 24 h and the 2 h reminders once each, across a restarted worker and two workers at once', async () => {
     const visit = await appointment(30 * HOUR);
     await scan(visit.startsAt - 25 * HOUR);
-    expect(await reminders(agency.orgId, visit.id)).toEqual([]);
+    expect(await reminders(agency.org.id, visit.id)).toEqual([]);
 
     const at24 = visit.startsAt - 23 * HOUR;
     await Promise.all([scan(at24), scan(at24)]);
     // The worker restarts and scans again: the reminder was decided, nothing goes twice.
     await scan(at24 + MINUTE);
-    expect((await reminders(agency.orgId, visit.id)).map((r) => [r.offset_minutes, r.status])).toEqual([
+    expect((await reminders(agency.org.id, visit.id)).map((r) => [r.offset_minutes, r.status])).toEqual([
       [1440, 'SENT'],
     ]);
     let messages = await remindersSent();
@@ -220,11 +225,11 @@ describe('the reminder scan', () => {
     await scan(visit.startsAt - HOUR);
     messages = await remindersSent();
     expect(messages).toHaveLength(2);
-    expect((await reminders(agency.orgId, visit.id)).map((r) => [r.offset_minutes, r.status])).toEqual([
+    expect((await reminders(agency.org.id, visit.id)).map((r) => [r.offset_minutes, r.status])).toEqual([
       [1440, 'SENT'],
       [120, 'SENT'],
     ]);
-    expect((await reminders(agency.orgId, visit.id)).map((r) => r.message_id).sort()).toEqual(
+    expect((await reminders(agency.org.id, visit.id)).map((r) => r.message_id).sort()).toEqual(
       messages.map((m) => m.id).sort(),
     );
   });
@@ -235,14 +240,14 @@ describe('the reminder scan', () => {
     // Down from before the 24 h reminder until 1 h before the visit: one reminder, the 2 h one.
     await scan(late.startsAt - HOUR);
     expect(
-      (await reminders(agency.orgId, late.id)).map((r) => [r.offset_minutes, r.status, r.reason]),
+      (await reminders(agency.org.id, late.id)).map((r) => [r.offset_minutes, r.status, r.reason]),
     ).toEqual([
       [1440, 'SKIPPED', 'SUPERSEDED'],
       [120, 'SENT', null],
     ]);
     const tooLate = await appointment(31 * HOUR);
     await scan(tooLate.startsAt - 5 * MINUTE);
-    expect((await reminders(agency.orgId, tooLate.id)).map((r) => r.reason)).toEqual([
+    expect((await reminders(agency.org.id, tooLate.id)).map((r) => r.reason)).toEqual([
       'SUPERSEDED',
       'TOO_LATE',
     ]);
@@ -252,19 +257,19 @@ describe('the reminder scan', () => {
   it('skips a reminder whose time had passed when the visit was booked, and reminds a moved visit of its new time', async () => {
     const soon = await appointment(3 * HOUR);
     await scan(Date.now());
-    expect((await reminders(agency.orgId, soon.id)).map((r) => r.reason)).toEqual(['BOOKED_INSIDE_WINDOW']);
+    expect((await reminders(agency.org.id, soon.id)).map((r) => r.reason)).toEqual(['BOOKED_INSIDE_WINDOW']);
 
     const moved = await appointment(40 * HOUR);
     await scan(moved.startsAt - 23 * HOUR);
     const newStart = new Date(moved.startsAt + 24 * HOUR);
     expectStatus(
-      await admin(app, 'PATCH', `/admin/v1/organizations/${agency.orgId}/appointments/${moved.id}`, {
+      await admin(app, 'PATCH', `/admin/v1/organizations/${agency.org.id}/appointments/${moved.id}`, {
         startsAt: newStart.toISOString(),
       }),
       200,
     );
     await scan(newStart.getTime() - 23 * HOUR);
-    const decided = await reminders(agency.orgId, moved.id);
+    const decided = await reminders(agency.org.id, moved.id);
     expect(decided.map((r) => [r.offset_minutes, r.status, new Date(r.starts_at).getTime()])).toEqual([
       [1440, 'SENT', moved.startsAt],
       [1440, 'SENT', newStart.getTime()],
@@ -273,7 +278,7 @@ describe('the reminder scan', () => {
 
   it('respects the conversation rules: a contact who opted out gets no reminder (SKIPPED, the rule said why)', async () => {
     const optedOut = expectStatus(
-      await admin(app, 'POST', `/admin/v1/organizations/${agency.orgId}/contacts`, {
+      await admin(app, 'POST', `/admin/v1/organizations/${agency.org.id}/contacts`, {
         firstName: 'Noelia',
         phone: '+34600999888',
         optedOut: true,
@@ -282,42 +287,49 @@ describe('the reminder scan', () => {
     ).data.id as string;
     const visit = await appointment(30 * HOUR, agency, agentId, optedOut);
     await scan(visit.startsAt - 23 * HOUR);
-    const [decided] = await reminders(agency.orgId, visit.id);
+    const [decided] = await reminders(agency.org.id, visit.id);
     expect(decided).toMatchObject({ offset_minutes: 1440, status: 'SKIPPED', message_id: null });
     expect(decided?.reason).toContain('opted out');
-    expect(await remindersSent({ ...agency, contactId: optedOut })).toEqual([]);
+    expect(
+      await remindersSent({ ...agency, messaging: { ...agency.messaging, contactId: optedOut } }),
+    ).toEqual([]);
   });
 
   it('sends nothing for a cancelled visit, a test twin, or an organization without a reminder template', async () => {
     const cancelled = await appointment(30 * HOUR);
     expectStatus(
-      await admin(app, 'PATCH', `/admin/v1/organizations/${agency.orgId}/appointments/${cancelled.id}`, {
+      await admin(app, 'PATCH', `/admin/v1/organizations/${agency.org.id}/appointments/${cancelled.id}`, {
         status: 'CANCELLED',
       }),
       200,
     );
     await scan(cancelled.startsAt - 23 * HOUR);
-    expect(await reminders(agency.orgId, cancelled.id)).toEqual([]);
+    expect(await reminders(agency.org.id, cancelled.id)).toEqual([]);
 
-    const bare = await createMessagingAgency(app);
-    const bareAgent = (await createAgent(app, bare.orgId, { firstName: 'Ana' })).id;
+    const bare = await createTenant(app, MESSAGING_AGENCY);
+    const bareAgent = (await createAgent(app, bare.org.id, { firstName: 'Ana' })).id;
     const untemplated = await appointment(30 * HOUR, bare, bareAgent);
     await scan(untemplated.startsAt - 23 * HOUR);
-    expect((await reminders(bare.orgId, untemplated.id)).map((r) => r.reason)).toEqual(['NO_TEMPLATE']);
+    expect((await reminders(bare.org.id, untemplated.id)).map((r) => r.reason)).toEqual(['NO_TEMPLATE']);
 
-    const twinAgent = (await createAgent(app, agency.testOrgId, { firstName: 'Test' })).id;
+    const twinId = agency.org.testOrganizationId as string;
+    const twinAgent = (await createAgent(app, twinId, { firstName: 'Test' })).id;
     const twinContact = expectStatus(
-      await admin(app, 'POST', `/admin/v1/organizations/${agency.testOrgId}/contacts`, {
+      await admin(app, 'POST', `/admin/v1/organizations/${twinId}/contacts`, {
         firstName: 'Prueba',
         phone: '+34600111222',
       }),
       201,
     ).data.id as string;
-    const twin = { ...agency, orgId: agency.testOrgId, contactId: twinContact };
+    const twin = {
+      ...agency,
+      org: { ...agency.org, id: twinId },
+      messaging: { ...agency.messaging, contactId: twinContact },
+    };
     const testVisit = await appointment(30 * HOUR, twin, twinAgent, twinContact);
     await scan(testVisit.startsAt - 23 * HOUR);
-    expect((await reminders(agency.testOrgId, testVisit.id)).map((r) => r.reason)).toEqual(['TEST_MODE']);
-    expect(await storedMessages(agency.testOrgId, twinContact)).toEqual([]);
+    expect((await reminders(twinId, testVisit.id)).map((r) => r.reason)).toEqual(['TEST_MODE']);
+    expect(await storedMessages(twinId, twinContact)).toEqual([]);
   });
 });
 
@@ -336,7 +348,7 @@ describe('sends a crash interrupted (left SENDING)', () => {
       tx.execute(
         sql`INSERT INTO appointment_reminders
               (organization_id, appointment_id, offset_minutes, starts_at, status, dedupe_key, locked_until, attempts)
-            VALUES (${agency.orgId}, ${visit.id}, 1440, ${new Date(visit.startsAt)}, 'SENDING',
+            VALUES (${agency.org.id}, ${visit.id}, 1440, ${new Date(visit.startsAt)}, 'SENDING',
                     ${keyOf(visit, 1440)}, ${new Date(lockedUntil)}, ${attempts})`,
       ),
     );
@@ -364,7 +376,7 @@ describe('sends a crash interrupted (left SENDING)', () => {
 
     const tally = await scan(at, provider);
     expect(tally.resumed).toBeGreaterThanOrEqual(1);
-    const [row] = await reminders(agency.orgId, visit.id);
+    const [row] = await reminders(agency.org.id, visit.id);
     expect(row, JSON.stringify(row)).toMatchObject({
       offset_minutes: 1440,
       status: 'SENT',
@@ -376,7 +388,7 @@ describe('sends a crash interrupted (left SENDING)', () => {
     expect(messages).toHaveLength(before + 1);
     expect(messages.map((m) => m.id)).toContain(row?.message_id);
     expect(calls.filter((c) => c.idempotencyKey === keyOf(visit, 1440))).toHaveLength(1);
-    const sent = (await eventsOf(agency.orgId, 'message.sent')).find(
+    const sent = (await eventsOf(agency.org.id, 'message.sent')).find(
       (e) => e.data.message.id === row?.message_id,
     );
     expect(sent?.data.dedupeKey).toBe(keyOf(visit, 1440));
@@ -391,7 +403,7 @@ describe('sends a crash interrupted (left SENDING)', () => {
     const visit = await appointment(30 * HOUR);
     const { provider, calls } = recordingProvider();
     await scan(visit.startsAt - 23 * HOUR, provider);
-    const [row] = await reminders(agency.orgId, visit.id);
+    const [row] = await reminders(agency.org.id, visit.id);
     expect(row).toMatchObject({ status: 'SENT', dedupe_key: keyOf(visit, 1440), attempts: 1 });
     expect(calls.map((c) => c.idempotencyKey)).toContain(keyOf(visit, 1440));
   });
@@ -402,13 +414,13 @@ describe('sends a crash interrupted (left SENDING)', () => {
     await leftSending(visit, at + MINUTE);
     const before = (await remindersSent()).length;
     await scan(at);
-    expect((await reminders(agency.orgId, visit.id)).map((r) => [r.status, r.attempts])).toEqual([
+    expect((await reminders(agency.org.id, visit.id)).map((r) => [r.status, r.attempts])).toEqual([
       ['SENDING', 1],
     ]);
     expect(await remindersSent()).toHaveLength(before);
 
     await scan(at + 2 * MINUTE);
-    expect((await reminders(agency.orgId, visit.id)).map((r) => [r.status, r.attempts])).toEqual([
+    expect((await reminders(agency.org.id, visit.id)).map((r) => [r.status, r.attempts])).toEqual([
       ['SENT', 2],
     ]);
     expect(await remindersSent()).toHaveLength(before + 1);
@@ -421,14 +433,14 @@ describe('sends a crash interrupted (left SENDING)', () => {
     const cancelled = await appointment(30 * HOUR);
     await leftSending(cancelled, cancelled.startsAt - 24 * HOUR);
     expectStatus(
-      await admin(app, 'PATCH', `/admin/v1/organizations/${agency.orgId}/appointments/${cancelled.id}`, {
+      await admin(app, 'PATCH', `/admin/v1/organizations/${agency.org.id}/appointments/${cancelled.id}`, {
         status: 'CANCELLED',
       }),
       200,
     );
     await scan(cancelled.startsAt - 23 * HOUR, provider);
     expect(
-      (await reminders(agency.orgId, cancelled.id)).map((r) => [r.status, r.reason, r.message_id]),
+      (await reminders(agency.org.id, cancelled.id)).map((r) => [r.status, r.reason, r.message_id]),
     ).toEqual([['SKIPPED', 'NOT_ACTIVE', null]]);
 
     // Moved: the old start's reminder is dropped, the new start gets its own (far from the file's
@@ -437,14 +449,14 @@ describe('sends a crash interrupted (left SENDING)', () => {
     await leftSending(moved, moved.startsAt - 24 * HOUR);
     const newStart = moved.startsAt + 3 * HOUR;
     expectStatus(
-      await admin(app, 'PATCH', `/admin/v1/organizations/${agency.orgId}/appointments/${moved.id}`, {
+      await admin(app, 'PATCH', `/admin/v1/organizations/${agency.org.id}/appointments/${moved.id}`, {
         startsAt: new Date(newStart).toISOString(),
       }),
       200,
     );
     await scan(newStart - 23 * HOUR, provider);
     expect(
-      (await reminders(agency.orgId, moved.id)).map((r) => [
+      (await reminders(agency.org.id, moved.id)).map((r) => [
         r.status,
         r.reason,
         new Date(r.starts_at).getTime(),
@@ -458,14 +470,14 @@ describe('sends a crash interrupted (left SENDING)', () => {
     const late = await appointment(30 * HOUR);
     await leftSending(late, late.startsAt - 24 * HOUR);
     await scan(late.startsAt - 5 * MINUTE, provider);
-    expect((await reminders(agency.orgId, late.id)).map((r) => r.reason)).toContain('TOO_LATE');
+    expect((await reminders(agency.org.id, late.id)).map((r) => r.reason)).toContain('TOO_LATE');
 
     // Down until the 2 h reminder was due: that one goes instead (one late reminder, never two).
     const superseded = await appointment(30 * HOUR);
     await leftSending(superseded, superseded.startsAt - 24 * HOUR);
     await scan(superseded.startsAt - HOUR, provider);
     expect(
-      (await reminders(agency.orgId, superseded.id)).map((r) => [r.offset_minutes, r.status, r.reason]),
+      (await reminders(agency.org.id, superseded.id)).map((r) => [r.offset_minutes, r.status, r.reason]),
     ).toEqual([
       [1440, 'SKIPPED', 'SUPERSEDED'],
       [120, 'SENT', null],
@@ -484,7 +496,7 @@ describe('sends a crash interrupted (left SENDING)', () => {
     const before = (await remindersSent()).length;
     const { provider, calls } = recordingProvider();
     await Promise.all([scan(at, provider), scan(at, provider)]);
-    expect((await reminders(agency.orgId, visit.id)).map((r) => [r.status, r.attempts])).toEqual([
+    expect((await reminders(agency.org.id, visit.id)).map((r) => [r.status, r.attempts])).toEqual([
       ['SENT', 2],
     ]);
     expect(await remindersSent()).toHaveLength(before + 1);
@@ -497,7 +509,7 @@ describe('sends a crash interrupted (left SENDING)', () => {
     await leftSending(visit, at - MINUTE, 3);
     const before = (await remindersSent()).length;
     await scan(at);
-    const [row] = await reminders(agency.orgId, visit.id);
+    const [row] = await reminders(agency.org.id, visit.id);
     expect(row).toMatchObject({ status: 'FAILED', attempts: 4, message_id: null });
     expect(row?.reason).toContain('interrupted 3 times');
     expect(await remindersSent()).toHaveLength(before);

@@ -1,10 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCatalog } from '../../../src/platform/events/catalog.ts';
-import { createApiKey, createTenant, type Tenant, busyPublishableKey } from '../../helpers/factories.ts';
+import {
+  busyPublishableKey,
+  createApiKey,
+  createTenant,
+  MESSAGING_AGENCY,
+  nextPhone,
+  type Tenant,
+} from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createMessagingAgency, eventsOf, inbound, nextPhone, send } from '../conversations/support.ts';
+import { eventsOf, inbound, send } from '../conversations/support.ts';
 
 let app: FastifyInstance;
 let tenant: Tenant;
@@ -191,56 +198,64 @@ describe('racing statements', () => {
 
 describe('consent and sending messages', () => {
   it('an inbound STOP revokes MESSAGING (INBOUND_STOP), sending is BLOCKED, a PUT GRANTED unblocks', async () => {
-    const agency = await createMessagingAgency(app);
-    expectStatus(await inbound(app, agency.orgId, agency.contactId, 'STOP'), 201);
-    const read = await consentsOf(agency.contactId, agency.secret);
+    const agency = await createTenant(app, MESSAGING_AGENCY);
+    expectStatus(await inbound(app, agency.org.id, agency.messaging.contactId, 'STOP'), 201);
+    const read = await consentsOf(agency.messaging.contactId, agency.secret.key);
     expect(read.current.MESSAGING).toMatchObject({ status: 'REVOKED', source: 'INBOUND_STOP' });
     expect(read.history[0]).toMatchObject({ actorKind: 'SYSTEM' });
-    const changed = await eventsOf(agency.orgId, 'contact.consent_changed');
+    const changed = await eventsOf(agency.org.id, 'contact.consent_changed');
     expect(changed.map((e) => (e.data as unknown as { consent: unknown }).consent)).toEqual([
       expect.objectContaining({
-        contactId: agency.contactId,
+        contactId: agency.messaging.contactId,
         channel: 'MESSAGING',
         status: 'REVOKED',
         source: 'INBOUND_STOP',
       }),
     ]);
     const error = expectError(
-      await send(app, agency.secret, agency.contactId, { body: 'Hola' }),
+      await send(app, agency.secret.key, agency.messaging.contactId, { body: 'Hola' }),
       409,
       'CONFLICT',
     );
     expect(error).toMatchObject({ reason: 'BLOCKED' });
 
     // A second STOP adds history, not another event.
-    expectStatus(await inbound(app, agency.orgId, agency.contactId, 'STOP'), 201);
-    expect((await consentsOf(agency.contactId, agency.secret)).history).toHaveLength(2);
-    expect(await eventsOf(agency.orgId, 'contact.consent_changed')).toHaveLength(1);
+    expectStatus(await inbound(app, agency.org.id, agency.messaging.contactId, 'STOP'), 201);
+    expect((await consentsOf(agency.messaging.contactId, agency.secret.key)).history).toHaveLength(2);
+    expect(await eventsOf(agency.org.id, 'contact.consent_changed')).toHaveLength(1);
 
     expectStatus(
       await put(
-        agency.contactId,
+        agency.messaging.contactId,
         'MESSAGING',
         { status: 'GRANTED', source: 'asked again by phone' },
-        agency.secret,
+        agency.secret.key,
       ),
       200,
     );
-    expectStatus(await send(app, agency.secret, agency.contactId, { body: 'Hola de nuevo' }), 201);
-    const updated = await eventsOf(agency.orgId, 'contact.updated');
+    expectStatus(
+      await send(app, agency.secret.key, agency.messaging.contactId, { body: 'Hola de nuevo' }),
+      201,
+    );
+    const updated = await eventsOf(agency.org.id, 'contact.updated');
     expect(updated.at(-1)?.data.changes).toEqual(['optedOut']);
     expect(updated.at(-1)?.data.contact.optedOut).toBe(false);
   });
 
   it('a PUT REVOKED on MESSAGING blocks sending through the opt-out flag', async () => {
-    const agency = await createMessagingAgency(app);
-    expectStatus(await inbound(app, agency.orgId, agency.contactId, 'Hola'), 201);
+    const agency = await createTenant(app, MESSAGING_AGENCY);
+    expectStatus(await inbound(app, agency.org.id, agency.messaging.contactId, 'Hola'), 201);
     expectStatus(
-      await put(agency.contactId, 'MESSAGING', { status: 'REVOKED', source: 'email request' }, agency.secret),
+      await put(
+        agency.messaging.contactId,
+        'MESSAGING',
+        { status: 'REVOKED', source: 'email request' },
+        agency.secret.key,
+      ),
       200,
     );
     const error = expectError(
-      await send(app, agency.secret, agency.contactId, { body: 'Hola' }),
+      await send(app, agency.secret.key, agency.messaging.contactId, { body: 'Hola' }),
       409,
       'CONFLICT',
     );

@@ -1,19 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent } from '../../helpers/factories.ts';
+import { createAgent, createTenant, SPANISH_AGENCY, type SpanishAgency } from '../../helpers/factories.ts';
 import { admin, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createAgency, eventsOf, expectCatalogShape, spanishPhone, type Agency } from './support.ts';
+import { eventsOf, expectCatalogShape, spanishPhone } from './support.ts';
 
 let app: FastifyInstance;
-let agency: Agency;
-let other: Agency;
+let agency: SpanishAgency;
+let other: SpanishAgency;
 let base: string;
 
 beforeAll(async () => {
   app = await buildTestApp();
-  agency = await createAgency(app);
-  other = await createAgency(app);
+  agency = await createTenant(app, SPANISH_AGENCY);
+  other = await createTenant(app, SPANISH_AGENCY);
   base = `/admin/v1/organizations/${agency.org.id}/contacts`;
 });
 afterAll(async () => {

@@ -2,26 +2,27 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../../src/platform/auth/scopes.ts';
-import { createAgent, createApiKey, createOrganization } from '../../helpers/factories.ts';
+import {
+  createAgent,
+  createApiKey,
+  createContact,
+  createOrganization,
+  createTenant,
+  SPANISH_AGENCY,
+  type SpanishAgency,
+} from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
-import {
-  createAgency,
-  createContact,
-  eventsOf,
-  expectCatalogShape,
-  spanishPhone,
-  type Agency,
-} from './support.ts';
+import { eventsOf, expectCatalogShape, spanishPhone } from './support.ts';
 
 let app: FastifyInstance;
-let agency: Agency;
-let other: Agency;
+let agency: SpanishAgency;
+let other: SpanishAgency;
 
 beforeAll(async () => {
   app = await buildTestApp();
-  agency = await createAgency(app);
-  other = await createAgency(app);
+  agency = await createTenant(app, SPANISH_AGENCY);
+  other = await createTenant(app, SPANISH_AGENCY);
 });
 afterAll(async () => {
   await app.close();
@@ -30,11 +31,11 @@ afterAll(async () => {
 type Result = { index: number; status: string; id: string | null; error: Record<string, unknown> | null };
 type Batch = { results: Result[]; summary: Record<string, number> };
 
-const batch = (body: unknown, key = agency.secret, headers: Record<string, string> = {}) =>
+const batch = (body: unknown, key = agency.secret.key, headers: Record<string, string> = {}) =>
   api(app, 'POST', '/v1/contacts/batch', { key, body, headers });
-const written = async (contacts: unknown[], key = agency.secret) =>
+const written = async (contacts: unknown[], key = agency.secret.key) =>
   expectStatus(await batch({ contacts }, key), 200).data as Batch;
-const get = (id: string, key = agency.secret) => api(app, 'GET', `/v1/contacts/${id}`, { key });
+const get = (id: string, key = agency.secret.key) => api(app, 'GET', `/v1/contacts/${id}`, { key });
 const contactEvents = async (organizationId: string, id: string, type: string) =>
   (await eventsOf(organizationId, [type])).filter(
     (event) => (event.data as { contact: { id: string } }).contact.id === id,
@@ -43,12 +44,18 @@ const contactEvents = async (organizationId: string, id: string, type: string) =
 describe('POST /v1/contacts/batch: what each item does', () => {
   it('creates, updates, leaves unchanged and refuses items in one batch, with the events of each', async () => {
     const known = await createContact(app, agency, {
-      firstName: 'Known',
-      externalId: 'crm-known',
-      phone: spanishPhone().e164,
+      via: 'api',
+      body: {
+        firstName: 'Known',
+        externalId: 'crm-known',
+        phone: spanishPhone().e164,
+      },
     });
     const samePhone = spanishPhone();
-    const same = await createContact(app, agency, { firstName: 'Same', phone: samePhone.e164, tags: ['t'] });
+    const same = await createContact(app, agency, {
+      via: 'api',
+      body: { firstName: 'Same', phone: samePhone.e164, tags: ['t'] },
+    });
     const fresh = spanishPhone();
     const data = await written([
       { firstName: 'Fresh', phone: fresh.spaced, source: 'IMPORT', tags: ['import'] },
@@ -95,7 +102,10 @@ describe('POST /v1/contacts/batch: what each item does', () => {
     const updatedContact = expectStatus(await get(known.id), 200).data;
     expect(updatedContact).toMatchObject({ lastName: 'Person', status: 'QUALIFIED', phone: known.phone });
     expect(expectStatus(await get(same.id), 200).data).toStrictEqual(same);
-    const listed = await api(app, 'GET', '/v1/contacts', { key: agency.secret, query: { q: 'Bad phone' } });
+    const listed = await api(app, 'GET', '/v1/contacts', {
+      key: agency.secret.key,
+      query: { q: 'Bad phone' },
+    });
     expect(expectStatus(listed, 200).meta.total).toBe(0);
 
     // The events the single routes record, one per item that wrote, none for the unchanged one.
@@ -111,10 +121,19 @@ describe('POST /v1/contacts/batch: what each item does', () => {
   });
 
   it('matches by externalId, then phone, then email, and keeps the duplicate rules of a single write', async () => {
-    const byExternal = await createContact(app, agency, { firstName: 'Ext', externalId: 'ord-ext' });
+    const byExternal = await createContact(app, agency, {
+      via: 'api',
+      body: { firstName: 'Ext', externalId: 'ord-ext' },
+    });
     const phone = spanishPhone();
-    const byPhone = await createContact(app, agency, { firstName: 'Pho', phone: phone.e164 });
-    const byEmail = await createContact(app, agency, { firstName: 'Ema', email: 'order.email@example.com' });
+    const byPhone = await createContact(app, agency, {
+      via: 'api',
+      body: { firstName: 'Pho', phone: phone.e164 },
+    });
+    const byEmail = await createContact(app, agency, {
+      via: 'api',
+      body: { firstName: 'Ema', email: 'order.email@example.com' },
+    });
 
     const data = await written([
       // externalId wins over the phone: the phone belongs to another contact, so the change is a duplicate.
@@ -175,7 +194,7 @@ describe('POST /v1/contacts/batch: what each item does', () => {
     expect(data.summary).toStrictEqual({ created: 0, updated: 0, unchanged: 0, failed: bodies.length });
     for (const [index, body] of bodies.entries()) {
       const single = expectError(
-        await api(app, 'POST', '/v1/contacts', { key: agency.secret, body }),
+        await api(app, 'POST', '/v1/contacts', { key: agency.secret.key, body }),
         400,
         'VALIDATION_ERROR',
       );
@@ -210,7 +229,7 @@ describe('POST /v1/contacts/batch: what each item does', () => {
       for (const result of [data.results[0], data.results[2]]) {
         expect(expectStatus(await get(result?.id as string), 200).data.id).toBe(result?.id);
       }
-      const boom = await api(app, 'GET', '/v1/contacts', { key: agency.secret, query: { q: 'Boom' } });
+      const boom = await api(app, 'GET', '/v1/contacts', { key: agency.secret.key, query: { q: 'Boom' } });
       expect(expectStatus(boom, 200).meta.total).toBe(0);
     } finally {
       await db.systemTx(async (tx) => {
@@ -285,12 +304,12 @@ describe('POST /v1/contacts/batch: Idempotency-Key', () => {
       ],
     };
     const headers = { 'idempotency-key': `batch-${phone.national}` };
-    const first = await batch(body, agency.secret, headers);
+    const first = await batch(body, agency.secret.key, headers);
     const data = expectStatus(first, 200).data as Batch;
     const id = data.results[0]?.id as string;
     const eventsBefore = await eventsOf(agency.org.id, ['contact.created', 'contact.updated']);
 
-    const second = await batch(body, agency.secret, headers);
+    const second = await batch(body, agency.secret.key, headers);
     expect(second.statusCode).toBe(200);
     expect(second.body).toBe(first.body);
     expect(second.headers['idempotent-replayed']).toBe('true');
@@ -302,7 +321,7 @@ describe('POST /v1/contacts/batch: Idempotency-Key', () => {
     expect(expectStatus(await get(id), 200).data.updatedAt).toBe(stored.updatedAt);
     // Another body under the same key is refused.
     expectError(
-      await batch({ contacts: [{ firstName: 'Other' }] }, agency.secret, headers),
+      await batch({ contacts: [{ firstName: 'Other' }] }, agency.secret.key, headers),
       409,
       'DUPLICATE',
     );
@@ -313,10 +332,13 @@ describe('POST /v1/contacts/batch: tenants', () => {
   it("never matches another organization's contact", async () => {
     const phone = spanishPhone();
     const theirs = await createContact(app, other, {
-      firstName: 'Theirs',
-      phone: phone.e164,
-      email: 'tenant.theirs@example.com',
-      externalId: 'tenant-ext',
+      via: 'api',
+      body: {
+        firstName: 'Theirs',
+        phone: phone.e164,
+        email: 'tenant.theirs@example.com',
+        externalId: 'tenant-ext',
+      },
     });
     const data = await written([
       {
@@ -328,7 +350,7 @@ describe('POST /v1/contacts/batch: tenants', () => {
     ]);
     expect(data.results[0]).toMatchObject({ status: 'created' });
     expect(data.results[0]?.id).not.toBe(theirs.id);
-    expect(expectStatus(await get(theirs.id, other.secret), 200).data).toStrictEqual(theirs);
+    expect(expectStatus(await get(theirs.id, other.secret.key), 200).data).toStrictEqual(theirs);
   });
 
   it("writes a test key's batch to the test twin only, with livemode false events", async () => {
@@ -356,8 +378,8 @@ describe('POST /v1/contacts/batch: tenants', () => {
 describe('POST /v1/contacts/batch: security', () => {
   it('takes the keys POST /v1/contacts takes', async () => {
     const body = { contacts: [{ firstName: 'Guarded' }] };
-    expectError(await batch(body, agency.level2), 403, 'FORBIDDEN');
-    for (const key of [agency.noWrite, agency.readOnly, agency.publishable]) {
+    expectError(await batch(body, agency.keys.level2.key), 403, 'FORBIDDEN');
+    for (const key of [agency.keys.noWrite.key, agency.readOnly.key, agency.publishable.key]) {
       expect((await batch(body, key)).statusCode).toBe(403);
     }
     expectError(await api(app, 'POST', '/v1/contacts/batch', { body }), 401, 'UNAUTHORIZED');

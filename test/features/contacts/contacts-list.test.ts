@@ -1,13 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent } from '../../helpers/factories.ts';
+import {
+  createAgent,
+  createContact,
+  createTenant,
+  SPANISH_AGENCY,
+  type SpanishAgency,
+} from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createAgency, createContact, spanishPhone, type Agency } from './support.ts';
+import { spanishPhone } from './support.ts';
 
 let app: FastifyInstance;
-let agency: Agency;
-let other: Agency;
+let agency: SpanishAgency;
+let other: SpanishAgency;
 let agentId: string;
 /** The agency's contacts by first name, created in this order. */
 const people: Record<string, { id: string; createdAt: string; updatedAt: string }> = {};
@@ -19,8 +25,8 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
   app = await buildTestApp();
-  agency = await createAgency(app);
-  other = await createAgency(app);
+  agency = await createTenant(app, SPANISH_AGENCY);
+  other = await createTenant(app, SPANISH_AGENCY);
   agentId = (await createAgent(app, agency.org.id)).id;
   lucia = spanishPhone();
   const rows: Record<string, unknown>[] = [
@@ -50,7 +56,7 @@ beforeAll(async () => {
     { firstName: 'Carlos', lastName: 'Blanco', source: 'PHONE', status: 'CONTACTED', type: 'TENANT' },
   ];
   for (const [index, row] of rows.entries()) {
-    const contact = await createContact(app, agency, row);
+    const contact = await createContact(app, agency, { via: 'api', body: row });
     people[row.firstName as string] = contact as never;
     if (index === 0) {
       await wait(5);
@@ -60,17 +66,20 @@ beforeAll(async () => {
   }
   // Someone else's contact matching every filter: never listed.
   await createContact(app, other, {
-    firstName: 'Lucía',
-    lastName: 'Fernández',
-    source: 'WEBSITE',
-    tags: ['buyer'],
+    via: 'api',
+    body: {
+      firstName: 'Lucía',
+      lastName: 'Fernández',
+      source: 'WEBSITE',
+      tags: ['buyer'],
+    },
   });
 });
 afterAll(async () => {
   await app.close();
 });
 
-async function list(query: Record<string, string>, key = agency.secret) {
+async function list(query: Record<string, string>, key = agency.secret.key) {
   return expectStatus(await api(app, 'GET', '/v1/contacts', { key, query }), 200) as {
     data: { id: string; firstName: string }[];
     meta: { total: number; page: number; pageSize: number; totalPages: number };
@@ -106,7 +115,7 @@ describe('GET /v1/contacts: paging and sorting', () => {
       [{ unknown: '1' }, 'unknown'],
     ] as const) {
       const error = expectError(
-        await api(app, 'GET', '/v1/contacts', { key: agency.secret, query }),
+        await api(app, 'GET', '/v1/contacts', { key: agency.secret.key, query }),
         400,
         'VALIDATION_ERROR',
       );
@@ -135,7 +144,7 @@ describe('GET /v1/contacts: paging and sorting', () => {
     await wait(5);
     expectStatus(
       await api(app, 'PATCH', `/v1/contacts/${people['álvaro']?.id}`, {
-        key: agency.secret,
+        key: agency.secret.key,
         body: { preferredCity: 'Ronda' },
       }),
       200,
@@ -149,14 +158,14 @@ describe('GET /v1/contacts: paging and sorting', () => {
     const phone = spanishPhone();
     expectStatus(
       await api(app, 'PATCH', `/v1/contacts/${people.Bea?.id}`, {
-        key: agency.secret,
+        key: agency.secret.key,
         body: { phone: phone.e164 },
       }),
       200,
     );
     expectStatus(
       await api(app, 'POST', '/v1/leads', {
-        key: agency.publishable,
+        key: agency.publishable.key,
         body: { firstName: 'Bea', phone: phone.e164 },
       }),
       201,
@@ -215,7 +224,7 @@ describe('GET /v1/contacts: filters', () => {
     ]) {
       const error = expectError(
         await api(app, 'GET', '/v1/contacts', {
-          key: agency.secret,
+          key: agency.secret.key,
           query: { [name as string]: value as string },
         }),
         400,
@@ -259,19 +268,19 @@ describe('GET /v1/contacts: q', () => {
 
 describe('GET /v1/contacts and /{id}: security', () => {
   it('lets a read-only key list and read', async () => {
-    expect((await list({}, agency.readOnly)).meta.total).toBe(4);
-    const one = await api(app, 'GET', `/v1/contacts/${people.Carlos?.id}`, { key: agency.readOnly });
+    expect((await list({}, agency.readOnly.key)).meta.total).toBe(4);
+    const one = await api(app, 'GET', `/v1/contacts/${people.Carlos?.id}`, { key: agency.readOnly.key });
     expect(expectStatus(one, 200).data.firstName).toBe('Carlos');
   });
 
   it('refuses a publishable key (403)', async () => {
-    expectError(await api(app, 'GET', '/v1/contacts', { key: agency.publishable }), 403, 'FORBIDDEN');
+    expectError(await api(app, 'GET', '/v1/contacts', { key: agency.publishable.key }), 403, 'FORBIDDEN');
   });
 
   it("lists only the key's organization", async () => {
-    const theirs = await list({ q: 'lucia' }, other.secret);
+    const theirs = await list({ q: 'lucia' }, other.secret.key);
     expect(theirs.meta.total).toBe(1);
     expect(theirs.data[0]?.id).not.toBe(people['Lucía']?.id);
-    expect(await list({ tag: 'seller' }, other.secret)).toMatchObject({ data: [], meta: { total: 0 } });
+    expect(await list({ tag: 'seller' }, other.secret.key)).toMatchObject({ data: [], meta: { total: 0 } });
   });
 });

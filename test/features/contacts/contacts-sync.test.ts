@@ -2,13 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cursorPage, expectSyncOrder, walkCursor } from '../../helpers/cursor.ts';
+import { createContact, createTenant, SPANISH_AGENCY, type SpanishAgency } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createAgency, createContact, seedContacts, spanishPhone, type Agency } from './support.ts';
+import { seedContacts, spanishPhone } from './support.ts';
 
 let app: FastifyInstance;
-let agency: Agency;
-let other: Agency;
+let agency: SpanishAgency;
+let other: SpanishAgency;
 /** The agency's five contacts, in creation (and so update) order. */
 let ids: string[] = [];
 
@@ -17,21 +18,27 @@ type Contact = { id: string; firstName: string; updatedAt: string; tags: string[
 
 beforeAll(async () => {
   app = await buildTestApp();
-  agency = await createAgency(app);
-  other = await createAgency(app);
+  agency = await createTenant(app, SPANISH_AGENCY);
+  other = await createTenant(app, SPANISH_AGENCY);
   for (const [index, status] of ['NEW', 'QUALIFIED', 'NEW', 'QUALIFIED', 'NEW'].entries()) {
-    const contact = await createContact(app, agency, { firstName: `Person ${index}`, status });
+    const contact = await createContact(app, agency, {
+      via: 'api',
+      body: { firstName: `Person ${index}`, status },
+    });
     ids.push(contact.id);
   }
-  await createContact(app, other, { firstName: 'Someone Else', phone: spanishPhone().e164 });
+  await createContact(app, other, {
+    via: 'api',
+    body: { firstName: 'Someone Else', phone: spanishPhone().e164 },
+  });
 });
 afterAll(async () => {
   await app.close();
 });
 
-const page = (query: Record<string, string>, key = agency.secret) =>
+const page = (query: Record<string, string>, key = agency.secret.key) =>
   cursorPage<Contact>(app, '/v1/contacts', key, query);
-const badRequest = async (query: Record<string, string>, key = agency.secret) =>
+const badRequest = async (query: Record<string, string>, key = agency.secret.key) =>
   expectError(await api(app, 'GET', '/v1/contacts', { key, query }), 400, 'VALIDATION_ERROR');
 
 describe('GET /v1/contacts in cursor mode', () => {
@@ -39,7 +46,7 @@ describe('GET /v1/contacts in cursor mode', () => {
     const { data, meta } = await page({ updatedAfter: EPOCH });
     expect(data.map((contact) => contact.id)).toEqual(ids);
     expect(meta).toEqual({ pageSize: 20, hasMore: false, nextCursor: null });
-    const paged = expectStatus(await api(app, 'GET', '/v1/contacts', { key: agency.secret }), 200);
+    const paged = expectStatus(await api(app, 'GET', '/v1/contacts', { key: agency.secret.key }), 200);
     expect(paged.meta).toEqual({ total: 5, page: 1, pageSize: 20, totalPages: 1 });
   });
 
@@ -49,10 +56,13 @@ describe('GET /v1/contacts in cursor mode', () => {
     expect(first.meta.hasMore).toBe(true);
     // Changed between two pages: the first contact comes again at the end, with its change.
     expectStatus(
-      await api(app, 'PATCH', `/v1/contacts/${ids[0]}`, { key: agency.secret, body: { tags: ['moved'] } }),
+      await api(app, 'PATCH', `/v1/contacts/${ids[0]}`, {
+        key: agency.secret.key,
+        body: { tags: ['moved'] },
+      }),
       200,
     );
-    const rest = await walkCursor<Contact>(app, '/v1/contacts', agency.secret, {
+    const rest = await walkCursor<Contact>(app, '/v1/contacts', agency.secret.key, {
       updatedAfter: EPOCH,
       pageSize: '2',
       cursor: first.meta.nextCursor as string,
@@ -78,7 +88,7 @@ describe('GET /v1/contacts in cursor mode', () => {
   });
 
   it('applies every other filter with AND, on every page', async () => {
-    const { items } = await walkCursor<Contact>(app, '/v1/contacts', agency.secret, {
+    const { items } = await walkCursor<Contact>(app, '/v1/contacts', agency.secret.key, {
       updatedAfter: EPOCH,
       status: 'QUALIFIED',
       pageSize: '1',
@@ -176,9 +186,9 @@ describe('GET /v1/contacts in cursor mode: errors', () => {
 
   it("another organization's cursor is a 400 there, and never lists this one's contacts", async () => {
     const { meta } = await page({ updatedAfter: EPOCH, pageSize: '1' });
-    const error = await badRequest({ cursor: meta.nextCursor as string }, other.secret);
+    const error = await badRequest({ cursor: meta.nextCursor as string }, other.secret.key);
     expect(error.details?.[0]?.field).toBe('query.cursor');
-    const theirs = await page({ updatedAfter: EPOCH }, other.secret);
+    const theirs = await page({ updatedAfter: EPOCH }, other.secret.key);
     expect(theirs.data.map((contact) => contact.firstName)).toEqual(['Someone Else']);
   });
 });
@@ -186,7 +196,7 @@ describe('GET /v1/contacts in cursor mode: errors', () => {
 describe('a cursor walk over 10,000 contacts while others change them (issue 20)', () => {
   it('sees every contact, and each one changed after it was seen again later', async () => {
     const started = Date.now();
-    const bulk = await createAgency(app);
+    const bulk = await createTenant(app, SPANISH_AGENCY);
     const seeded = await seedContacts(bulk.org.id, 10_200, {
       tag: 'Walk',
       firstUpdatedAt: '2026-01-01T00:00:00Z',
@@ -198,14 +208,14 @@ describe('a cursor walk over 10,000 contacts while others change them (issue 20)
     const changedBeforeSeen = new Set<string>();
     const change = async (id: string, tag: string) =>
       expectStatus(
-        await api(app, 'PATCH', `/v1/contacts/${id}`, { key: bulk.secret, body: { tags: [tag] } }),
+        await api(app, 'PATCH', `/v1/contacts/${id}`, { key: bulk.secret.key, body: { tags: [tag] } }),
         200,
       );
 
     const { items, pages } = await walkCursor<Contact>(
       app,
       '/v1/contacts',
-      bulk.secret,
+      bulk.secret.key,
       { updatedAfter: EPOCH, pageSize: '100' },
       async (data, pageNumber) => {
         for (const contact of data) {
@@ -247,12 +257,12 @@ describe('a cursor walk over 10,000 contacts while others change them (issue 20)
   }, 120_000);
 
   it('carries microseconds: rows a millisecond apart or less are each listed once', async () => {
-    const fine = await createAgency(app);
+    const fine = await createTenant(app, SPANISH_AGENCY);
     const seeded = await seedContacts(fine.org.id, 9, {
       tag: 'Fine',
       firstUpdatedAt: '2026-01-01T00:00:00.000500Z',
     });
-    const { items, pages } = await walkCursor<Contact>(app, '/v1/contacts', fine.secret, {
+    const { items, pages } = await walkCursor<Contact>(app, '/v1/contacts', fine.secret.key, {
       updatedAfter: '2026-01-01T00:00:00.000500Z',
       pageSize: '1',
     });

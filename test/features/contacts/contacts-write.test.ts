@@ -1,37 +1,36 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent } from '../../helpers/factories.ts';
+import {
+  createAgent,
+  createContact,
+  createTenant,
+  SPANISH_AGENCY,
+  type SpanishAgency,
+} from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import {
-  createAgency,
-  createContact,
-  eventsOf,
-  expectCatalogShape,
-  spanishPhone,
-  type Agency,
-} from './support.ts';
+import { eventsOf, expectCatalogShape, spanishPhone } from './support.ts';
 
 let app: FastifyInstance;
-let agency: Agency;
-let other: Agency;
+let agency: SpanishAgency;
+let other: SpanishAgency;
 let agentId: string;
 
 beforeAll(async () => {
   app = await buildTestApp();
-  agency = await createAgency(app);
-  other = await createAgency(app);
+  agency = await createTenant(app, SPANISH_AGENCY);
+  other = await createTenant(app, SPANISH_AGENCY);
   agentId = (await createAgent(app, agency.org.id)).id;
 });
 afterAll(async () => {
   await app.close();
 });
 
-const post = (body: unknown, key = agency.secret, headers: Record<string, string> = {}) =>
+const post = (body: unknown, key = agency.secret.key, headers: Record<string, string> = {}) =>
   api(app, 'POST', '/v1/contacts', { key, body, headers });
-const patch = (id: string, body: unknown, key = agency.secret) =>
+const patch = (id: string, body: unknown, key = agency.secret.key) =>
   api(app, 'PATCH', `/v1/contacts/${id}`, { key, body });
-const get = (id: string, key = agency.secret) => api(app, 'GET', `/v1/contacts/${id}`, { key });
+const get = (id: string, key = agency.secret.key) => api(app, 'GET', `/v1/contacts/${id}`, { key });
 
 describe('POST /v1/contacts: happy path', () => {
   it('creates a contact from the SPEC body: E.164 phone, defaults, code, score 0, and contact.created', async () => {
@@ -80,20 +79,23 @@ describe('POST /v1/contacts: happy path', () => {
   it('takes every writable field; a budget without a currency is in the organization currency', async () => {
     const phone = spanishPhone();
     const contact = await createContact(app, agency, {
-      firstName: '  Marta ',
-      lastName: 'Núñez',
-      email: 'Marta.Nunez@Example.com',
-      phone: phone.international,
-      source: 'REFERRAL',
-      status: 'QUALIFIED',
-      type: 'CLIENT',
-      ownerId: agentId,
-      preferredCity: 'Málaga',
-      preferredType: 'APARTMENT',
-      budget: 350000,
-      tags: ['buyer'],
-      optedOut: true,
-      externalId: 'crm-42',
+      via: 'api',
+      body: {
+        firstName: '  Marta ',
+        lastName: 'Núñez',
+        email: 'Marta.Nunez@Example.com',
+        phone: phone.international,
+        source: 'REFERRAL',
+        status: 'QUALIFIED',
+        type: 'CLIENT',
+        ownerId: agentId,
+        preferredCity: 'Málaga',
+        preferredType: 'APARTMENT',
+        budget: 350000,
+        tags: ['buyer'],
+        optedOut: true,
+        externalId: 'crm-42',
+      },
     });
     expect(contact).toMatchObject({
       firstName: 'Marta',
@@ -115,19 +117,19 @@ describe('POST /v1/contacts: happy path', () => {
   });
 
   it('defaults the source to API and accepts a contact without phone or email', async () => {
-    const contact = await createContact(app, agency, { firstName: 'Walk-in' });
+    const contact = await createContact(app, agency, { via: 'api', body: { firstName: 'Walk-in' } });
     expect(contact).toMatchObject({ source: 'API', phone: null, email: null });
   });
 
   it('honours Idempotency-Key: the replay returns the same contact and creates nothing', async () => {
     const phone = spanishPhone();
     const headers = { 'idempotency-key': `contact-${phone.national}` };
-    const first = await post({ firstName: 'Pablo', phone: phone.e164 }, agency.secret, headers);
-    const second = await post({ firstName: 'Pablo', phone: phone.e164 }, agency.secret, headers);
+    const first = await post({ firstName: 'Pablo', phone: phone.e164 }, agency.secret.key, headers);
+    const second = await post({ firstName: 'Pablo', phone: phone.e164 }, agency.secret.key, headers);
     expect(expectStatus(second, 201)).toStrictEqual(expectStatus(first, 201));
     expect(second.headers['idempotent-replayed']).toBe('true');
     const listed = await api(app, 'GET', '/v1/contacts', {
-      key: agency.secret,
+      key: agency.secret.key,
       query: { q: phone.national },
     });
     expect(expectStatus(listed, 200).meta.total).toBe(1);
@@ -137,14 +139,20 @@ describe('POST /v1/contacts: happy path', () => {
 describe('POST /v1/contacts: duplicates', () => {
   it('answers 409 DUPLICATE naming the contact that has the phone, given in another format', async () => {
     const phone = spanishPhone();
-    const existing = await createContact(app, agency, { firstName: 'Ana', phone: phone.e164 });
+    const existing = await createContact(app, agency, {
+      via: 'api',
+      body: { firstName: 'Ana', phone: phone.e164 },
+    });
     const error = expectError(await post({ firstName: 'Ana B', phone: phone.spaced }), 409, 'DUPLICATE');
     expect(error.message).toContain(existing.id);
     expect((error as unknown as { existingId: string }).existingId).toBe(existing.id);
   });
 
   it('answers 409 DUPLICATE naming the contact that has the email, given in another case', async () => {
-    const existing = await createContact(app, agency, { firstName: 'Eva', email: 'eva.dup@example.com' });
+    const existing = await createContact(app, agency, {
+      via: 'api',
+      body: { firstName: 'Eva', email: 'eva.dup@example.com' },
+    });
     const error = expectError(
       await post({ firstName: 'Eva', email: 'EVA.Dup@Example.COM', phone: spanishPhone().e164 }),
       409,
@@ -170,8 +178,8 @@ describe('POST /v1/contacts: duplicates', () => {
 
   it('does not look across organizations: another agency may have the same phone', async () => {
     const phone = spanishPhone();
-    await createContact(app, agency, { firstName: 'Same', phone: phone.e164 });
-    await createContact(app, other, { firstName: 'Same', phone: phone.e164 });
+    await createContact(app, agency, { via: 'api', body: { firstName: 'Same', phone: phone.e164 } });
+    await createContact(app, other, { via: 'api', body: { firstName: 'Same', phone: phone.e164 } });
   });
 });
 
@@ -207,9 +215,12 @@ describe('PATCH /v1/contacts/{id}', () => {
   it('changes the fields sent and records contact.updated naming only the fields that changed', async () => {
     const phone = spanishPhone();
     const contact = await createContact(app, agency, {
-      firstName: 'Irene',
-      phone: phone.e164,
-      tags: ['a'],
+      via: 'api',
+      body: {
+        firstName: 'Irene',
+        phone: phone.e164,
+        tags: ['a'],
+      },
     });
     const response = await patch(contact.id, {
       firstName: 'Irene',
@@ -242,15 +253,18 @@ describe('PATCH /v1/contacts/{id}', () => {
 
   it('clears nullable fields with null (a budget takes its currency with it)', async () => {
     const contact = await createContact(app, agency, {
-      firstName: 'Nora',
-      email: 'nora@example.com',
-      phone: spanishPhone().e164,
-      ownerId: agentId,
-      preferredCity: 'Sevilla',
-      preferredType: 'HOUSE',
-      budget: 200000,
-      currency: 'USD',
-      externalId: 'ext-nora',
+      via: 'api',
+      body: {
+        firstName: 'Nora',
+        email: 'nora@example.com',
+        phone: spanishPhone().e164,
+        ownerId: agentId,
+        preferredCity: 'Sevilla',
+        preferredType: 'HOUSE',
+        budget: 200000,
+        currency: 'USD',
+        externalId: 'ext-nora',
+      },
     });
     const cleared = expectStatus(
       await patch(contact.id, {
@@ -275,12 +289,18 @@ describe('PATCH /v1/contacts/{id}', () => {
       externalId: null,
     });
     // The freed email can be used again by someone else.
-    await createContact(app, agency, { firstName: 'Other Nora', email: 'NORA@example.com' });
+    await createContact(app, agency, {
+      via: 'api',
+      body: { firstName: 'Other Nora', email: 'NORA@example.com' },
+    });
   });
 
   it('answers 200 without an event when nothing changes (same phone in another format, same values)', async () => {
     const phone = spanishPhone();
-    const contact = await createContact(app, agency, { firstName: 'Quim', phone: phone.e164, tags: ['t'] });
+    const contact = await createContact(app, agency, {
+      via: 'api',
+      body: { firstName: 'Quim', phone: phone.e164, tags: ['t'] },
+    });
     const before = (await eventsOf(agency.org.id, ['contact.updated'])).length;
     const response = await patch(contact.id, { firstName: 'Quim', phone: phone.spaced, tags: ['t', 't'] });
     expect(expectStatus(response, 200).data).toStrictEqual(contact);
@@ -290,11 +310,17 @@ describe('PATCH /v1/contacts/{id}', () => {
   it('answers 409 naming the other contact when the new phone or email is taken', async () => {
     const phone = spanishPhone();
     const holder = await createContact(app, agency, {
-      firstName: 'Holder',
-      phone: phone.e164,
-      email: 'holder@example.com',
+      via: 'api',
+      body: {
+        firstName: 'Holder',
+        phone: phone.e164,
+        email: 'holder@example.com',
+      },
     });
-    const mover = await createContact(app, agency, { firstName: 'Mover', phone: spanishPhone().e164 });
+    const mover = await createContact(app, agency, {
+      via: 'api',
+      body: { firstName: 'Mover', phone: spanishPhone().e164 },
+    });
     const byPhone = expectError(await patch(mover.id, { phone: phone.spaced }), 409, 'DUPLICATE');
     expect(byPhone.message).toContain(holder.id);
     expect((byPhone as unknown as { existingId: string }).existingId).toBe(holder.id);
@@ -306,7 +332,7 @@ describe('PATCH /v1/contacts/{id}', () => {
   });
 
   it('refuses an empty body, a blank name, a bad phone and the computed score, naming the field', async () => {
-    const contact = await createContact(app, agency, { firstName: 'Rosa' });
+    const contact = await createContact(app, agency, { via: 'api', body: { firstName: 'Rosa' } });
     expectError(await patch(contact.id, {}), 400, 'VALIDATION_ERROR');
     expect(
       expectError(await patch(contact.id, { firstName: ' ' }), 400, 'VALIDATION_ERROR').message,
@@ -331,24 +357,31 @@ describe('PATCH /v1/contacts/{id}', () => {
 
 describe('contacts writes: security', () => {
   it('refuses a key with access level 2 (403), on create and on change', async () => {
-    const contact = await createContact(app, agency, { firstName: 'Level' });
-    expectError(await post({ firstName: 'X' }, agency.level2), 403, 'FORBIDDEN');
-    expectError(await patch(contact.id, { tags: ['x'] }, agency.level2), 403, 'FORBIDDEN');
+    const contact = await createContact(app, agency, { via: 'api', body: { firstName: 'Level' } });
+    expectError(await post({ firstName: 'X' }, agency.keys.level2.key), 403, 'FORBIDDEN');
+    expectError(await patch(contact.id, { tags: ['x'] }, agency.keys.level2.key), 403, 'FORBIDDEN');
   });
 
   it('refuses a secret key without contacts:write, a read-only key and a publishable key (403)', async () => {
-    const contact = await createContact(app, agency, { firstName: 'Guarded' });
-    for (const key of [agency.noWrite, agency.readOnly, agency.publishable]) {
+    const contact = await createContact(app, agency, { via: 'api', body: { firstName: 'Guarded' } });
+    for (const key of [agency.keys.noWrite.key, agency.readOnly.key, agency.publishable.key]) {
       expect((await post({ firstName: 'X' }, key)).statusCode).toBe(403);
       expect((await patch(contact.id, { tags: ['x'] }, key)).statusCode).toBe(403);
     }
   });
 
   it("never reads or changes another organization's contact: 404 as for a missing one", async () => {
-    const mine = await createContact(app, agency, { firstName: 'Mine', phone: spanishPhone().e164 });
-    const read = expectError(await get(mine.id, other.secret), 404, 'NOT_FOUND');
+    const mine = await createContact(app, agency, {
+      via: 'api',
+      body: { firstName: 'Mine', phone: spanishPhone().e164 },
+    });
+    const read = expectError(await get(mine.id, other.secret.key), 404, 'NOT_FOUND');
     expect(read.message).toBe(`Contact ${mine.id} not found`);
-    const change = expectError(await patch(mine.id, { firstName: 'Theirs' }, other.secret), 404, 'NOT_FOUND');
+    const change = expectError(
+      await patch(mine.id, { firstName: 'Theirs' }, other.secret.key),
+      404,
+      'NOT_FOUND',
+    );
     expect(change.message).toBe(`Contact ${mine.id} not found`);
     expect(expectStatus(await get(mine.id), 200).data.firstName).toBe('Mine');
   });

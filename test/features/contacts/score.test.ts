@@ -3,19 +3,26 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/db/database.ts';
 import { recomputeContactScore } from '../../../src/features/contacts/contacts.service.ts';
-import { createAgent, createProperty } from '../../helpers/factories.ts';
+import {
+  createAgent,
+  createContact,
+  createProperty,
+  createTenant,
+  SPANISH_AGENCY,
+  type SpanishAgency,
+} from '../../helpers/factories.ts';
 import { api, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
-import { createAgency, createContact, spanishPhone, type Agency } from './support.ts';
+import { spanishPhone } from './support.ts';
 
 let app: FastifyInstance;
-let agency: Agency;
+let agency: SpanishAgency;
 let slug: string;
 let propertyId: string;
 
 beforeAll(async () => {
   app = await buildTestApp();
-  agency = await createAgency(app);
+  agency = await createTenant(app, SPANISH_AGENCY);
   slug = `score-${Date.now().toString(36)}`;
   await createAgent(app, agency.org.id, {
     bookingSlug: slug,
@@ -28,12 +35,12 @@ afterAll(async () => {
 });
 
 async function scoreOf(contactId: string): Promise<number> {
-  const response = await api(app, 'GET', `/v1/contacts/${contactId}`, { key: agency.secret });
+  const response = await api(app, 'GET', `/v1/contacts/${contactId}`, { key: agency.secret.key });
   return expectStatus(response, 200).data.score;
 }
 
 async function contactIdByPhone(e164: string): Promise<string> {
-  const response = await api(app, 'GET', '/v1/contacts', { key: agency.secret, query: { q: e164 } });
+  const response = await api(app, 'GET', '/v1/contacts', { key: agency.secret.key, query: { q: e164 } });
   const [contact] = expectStatus(response, 200).data;
   return contact.id;
 }
@@ -54,7 +61,7 @@ describe('contact score: recomputed by every portal flow', () => {
     const phone = spanishPhone();
     const person = { firstName: 'Lucía', phone: phone.e164 };
 
-    expectStatus(await api(app, 'POST', '/v1/leads', { key: agency.publishable, body: person }), 201);
+    expectStatus(await api(app, 'POST', '/v1/leads', { key: agency.publishable.key, body: person }), 201);
     const contactId = await contactIdByPhone(phone.e164);
     // Lead 10 + recency (activity within 7 days) 15.
     expect(await scoreOf(contactId)).toBe(25);
@@ -62,7 +69,7 @@ describe('contact score: recomputed by every portal flow', () => {
     const date = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
     expectStatus(
       await api(app, 'POST', `/v1/booking/${slug}`, {
-        key: agency.publishable,
+        key: agency.publishable.key,
         body: { ...person, date, startTime: '10:00' },
       }),
       201,
@@ -70,14 +77,17 @@ describe('contact score: recomputed by every portal flow', () => {
     expect(await scoreOf(contactId)).toBe(45);
 
     expectStatus(
-      await api(app, 'POST', '/v1/finder', { key: agency.publishable, body: { ...person, city: 'Málaga' } }),
+      await api(app, 'POST', '/v1/finder', {
+        key: agency.publishable.key,
+        body: { ...person, city: 'Málaga' },
+      }),
       201,
     );
     expect(await scoreOf(contactId)).toBe(50);
 
     expectStatus(
       await api(app, 'POST', '/v1/leads/schedule', {
-        key: agency.publishable,
+        key: agency.publishable.key,
         body: { ...person, propertyId },
       }),
       201,
@@ -86,7 +96,10 @@ describe('contact score: recomputed by every portal flow', () => {
   });
 
   it('starts at 0 for a contact created through the API, who has done nothing yet', async () => {
-    const contact = await createContact(app, agency, { firstName: 'Quiet', phone: spanishPhone().e164 });
+    const contact = await createContact(app, agency, {
+      via: 'api',
+      body: { firstName: 'Quiet', phone: spanishPhone().e164 },
+    });
     expect(contact.score).toBe(0);
     expect(await recompute(contact.id)).toBe(0);
   });
@@ -94,7 +107,10 @@ describe('contact score: recomputed by every portal flow', () => {
 
 describe('contact score: the rule (docs/contacts.md)', () => {
   it('caps each kind of activity: four leads count 30, not 40', async () => {
-    const contact = await createContact(app, agency, { firstName: 'Many', phone: spanishPhone().e164 });
+    const contact = await createContact(app, agency, {
+      via: 'api',
+      body: { firstName: 'Many', phone: spanishPhone().e164 },
+    });
     await inAgency(async (run) => {
       for (let i = 0; i < 4; i++) {
         await run(sql`INSERT INTO leads (id, organization_id, contact_id)
@@ -106,7 +122,10 @@ describe('contact score: the rule (docs/contacts.md)', () => {
   });
 
   it('counts distinct usage days of the last 30 days (2 points each, at most 20), not older ones', async () => {
-    const contact = await createContact(app, agency, { firstName: 'User', phone: spanishPhone().e164 });
+    const contact = await createContact(app, agency, {
+      via: 'api',
+      body: { firstName: 'User', phone: spanishPhone().e164 },
+    });
     await inAgency(async (run) => {
       // Days 1 and 3 ago (two event names on day 1: still one day), and one 40 days ago.
       for (const [daysAgo, name] of [
@@ -132,7 +151,10 @@ describe('contact score: the rule (docs/contacts.md)', () => {
   });
 
   it('gives the recency bonus by the freshest activity: 15 within 7 days, 5 within 30, 0 after', async () => {
-    const contact = await createContact(app, agency, { firstName: 'Fading', phone: spanishPhone().e164 });
+    const contact = await createContact(app, agency, {
+      via: 'api',
+      body: { firstName: 'Fading', phone: spanishPhone().e164 },
+    });
     const leadId = `lead_fade${contact.id.slice(3, 20)}`;
     await inAgency(async (run) => {
       await run(sql`INSERT INTO leads (id, organization_id, contact_id, created_at)
@@ -146,7 +168,10 @@ describe('contact score: the rule (docs/contacts.md)', () => {
   });
 
   it('ignores cancelled appointments and never exceeds 100', async () => {
-    const contact = await createContact(app, agency, { firstName: 'Busy', phone: spanishPhone().e164 });
+    const contact = await createContact(app, agency, {
+      via: 'api',
+      body: { firstName: 'Busy', phone: spanishPhone().e164 },
+    });
     const agentId = (await createAgent(app, agency.org.id)).id;
     await inAgency(async (run) => {
       const appointment = (i: number, status: string) =>

@@ -1,50 +1,12 @@
-/** Shared set-up of the contacts tests: isolated Spanish agencies with fast keys, and raw reads. */
+/**
+ * Shared parts of the contacts tests: phone numbers in every spelling, raw reads, the catalog's shape
+ * of an event, and bulk-seeded contacts.
+ */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { queryRows } from '../../../src/db/database.ts';
 import { events } from '../../../src/db/schema.ts';
-import type { AdminOrganization } from '../../../src/features/organizations/index.ts';
-import { SCOPES } from '../../../src/platform/auth/scopes.ts';
 import { eventCatalog, fieldTree } from '../../../src/platform/events/catalog.ts';
-import { createApiKey } from '../../helpers/factories.ts';
-import { admin, api, expectStatus } from '../../helpers/http.ts';
 import { testDatabase } from '../../helpers/test-app.ts';
-
-const FAST = { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 };
-
-export interface Agency {
-  org: AdminOrganization;
-  /** Secret key with every scope, access level 3. */
-  secret: string;
-  /** Secret key with every scope but access level 2. */
-  level2: string;
-  /** Secret key with the default scopes (no contacts:write), access level 3. */
-  noWrite: string;
-  readOnly: string;
-  publishable: string;
-}
-
-/** An organization whose national numbers are Spanish and whose currency is EUR, with its keys. */
-export async function createAgency(app: FastifyInstance): Promise<Agency> {
-  const response = await admin(app, 'POST', '/admin/v1/organizations', {
-    name: 'Inmobiliaria Sol',
-    plan: 'BUSINESS',
-    defaultCountry: 'ES',
-    defaultCurrency: 'EUR',
-    writeLimitPerMinute: 100_000,
-  });
-  const org = expectStatus(response, 201).data as AdminOrganization;
-  const key = async (body: Record<string, unknown>) =>
-    (await createApiKey(app, org.id, { ...FAST, ...body })).key;
-  return {
-    org,
-    secret: await key({ type: 'secret', scopes: [...SCOPES], accessLevel: 3 }),
-    level2: await key({ type: 'secret', scopes: [...SCOPES], accessLevel: 2 }),
-    noWrite: await key({ type: 'secret', accessLevel: 3 }),
-    readOnly: await key({ type: 'read_only_secret', writeLimitPerMinute: 0 }),
-    publishable: await key({ type: 'publishable' }),
-  };
-}
 
 let phoneSequence = 0;
 
@@ -58,11 +20,6 @@ export function spanishPhone() {
     international: `+34 ${digits}`,
     e164: `+34${digits}`,
   };
-}
-
-export async function createContact(app: FastifyInstance, agency: Agency, body: Record<string, unknown>) {
-  const response = await api(app, 'POST', '/v1/contacts', { key: agency.secret, body });
-  return expectStatus(response, 201).data as Record<string, unknown> & { id: string; createdAt: string };
 }
 
 /** Recorded events of these types, oldest first. */

@@ -1,27 +1,30 @@
 /** The `http` provider against a real local HTTP server playing the messaging platform. */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../helpers/factories.ts';
+import {
+  createApiKey,
+  createTenant,
+  FAST,
+  MESSAGING_AGENCY,
+  type MessagingTenant,
+  nextPhone,
+} from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 import {
   accepted,
-  createMessagingAgency,
   eventsOf,
-  FAST,
   inbound,
-  nextPhone,
   send,
   startFakePlatform,
   storedMessages,
   type FakePlatform,
-  type MessagingAgency,
   type PlatformRequest,
 } from './support.ts';
 
 let platform: FakePlatform;
 let app: FastifyInstance;
-let agency: MessagingAgency;
+let agency: MessagingTenant;
 
 beforeAll(async () => {
   platform = await startFakePlatform();
@@ -31,8 +34,8 @@ beforeAll(async () => {
     MESSAGING_API_TOKEN: 'platform-token',
     MESSAGING_TIMEOUT_MS: '400',
   });
-  agency = await createMessagingAgency(app);
-  expectStatus(await inbound(app, agency.orgId, agency.contactId, 'Hola'), 201);
+  agency = await createTenant(app, MESSAGING_AGENCY);
+  expectStatus(await inbound(app, agency.org.id, agency.messaging.contactId, 'Hola'), 201);
 });
 afterAll(async () => {
   await app.close();
@@ -48,8 +51,8 @@ describe('the http provider', () => {
     const message = expectStatus(
       await send(
         app,
-        agency.secret,
-        agency.contactId,
+        agency.secret.key,
+        agency.messaging.contactId,
         { body: 'Hola Lucía' },
         { 'idempotency-key': 'text-0001' },
       ),
@@ -59,25 +62,25 @@ describe('the http provider', () => {
     expect(platform.received).toHaveLength(1);
     const call = platform.received[0] as PlatformRequest;
     expect(call.method).toBe('POST');
-    expect(call.url).toBe(`/v21.0/${agency.providerNumberId}/messages`);
+    expect(call.url).toBe(`/v21.0/${agency.messaging.providerNumberId}/messages`);
     expect(call.headers.authorization).toBe('Bearer platform-token');
-    expect(call.headers['idempotency-key']).toBe(`${agency.orgId}:text-0001`);
+    expect(call.headers['idempotency-key']).toBe(`${agency.org.id}:text-0001`);
     expect(call.body).toEqual({
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
-      to: agency.contactPhone.slice(1),
+      to: agency.messaging.contactPhone.slice(1),
       type: 'text',
       text: { preview_url: false, body: 'Hola Lucía' },
     });
     // A real platform sends its own receipts: the message stays SENT until one arrives.
-    expect((await storedMessages(agency.orgId, agency.contactId)).at(-1)?.status).toBe('SENT');
+    expect((await storedMessages(agency.org.id, agency.messaging.contactId)).at(-1)?.status).toBe('SENT');
   });
 
   it('sends a template by name and language with named body parameters', async () => {
     platform.behaviour = { status: 200, body: accepted('wamid.TPL1') };
     expectStatus(
-      await send(app, agency.secret, agency.contactId, {
-        templateId: agency.approvedId,
+      await send(app, agency.secret.key, agency.messaging.contactId, {
+        templateId: agency.messaging.approvedId,
         variables: { name: 'Lucía', street: 'Calle Larios' },
       }),
       201,
@@ -101,10 +104,10 @@ describe('the http provider', () => {
   });
 
   it('answers 502 when the platform answers 500 (tried twice), keeps the message FAILED, changes nothing else, and lets the same key be retried', async () => {
-    const fresh = await createMessagingAgency(app);
-    expectStatus(await inbound(app, fresh.orgId, fresh.contactId, 'Hola'), 201);
+    const fresh = await createTenant(app, MESSAGING_AGENCY);
+    expectStatus(await inbound(app, fresh.org.id, fresh.messaging.contactId, 'Hola'), 201);
     const before = expectStatus(
-      await api(app, 'GET', `/v1/conversations/${fresh.contactId}`, { key: fresh.secret }),
+      await api(app, 'GET', `/v1/conversations/${fresh.messaging.contactId}`, { key: fresh.secret.key }),
       200,
     ).data;
     platform.behaviour = {
@@ -112,35 +115,35 @@ describe('the http provider', () => {
       body: { error: { message: 'Service temporarily unavailable', code: 2 } },
     };
     const headers = { 'idempotency-key': 'retry-after-502' };
-    const failed = await send(app, fresh.secret, fresh.contactId, { body: 'Hola' }, headers);
+    const failed = await send(app, fresh.secret.key, fresh.messaging.contactId, { body: 'Hola' }, headers);
     const error = expectError(failed, 502, 'MESSAGING_ERROR') as Record<string, unknown>;
     expect(error.message).toContain('500');
     expect(error.message).toContain('Service temporarily unavailable');
     expect(platform.received).toHaveLength(2);
-    const stored = (await storedMessages(fresh.orgId, fresh.contactId)).filter(
+    const stored = (await storedMessages(fresh.org.id, fresh.messaging.contactId)).filter(
       (m) => m.direction === 'OUTBOUND',
     );
     expect(stored).toEqual([expect.objectContaining({ id: error.messageId, status: 'FAILED' })]);
     expect(stored[0]?.failure_reason).toContain('500');
     // Nothing else: no message.sent, the conversation's last message is still the inbound one.
-    expect(await eventsOf(fresh.orgId, 'message.sent')).toHaveLength(0);
-    const statusEvents = await eventsOf(fresh.orgId, 'message.status_changed');
+    expect(await eventsOf(fresh.org.id, 'message.sent')).toHaveLength(0);
+    const statusEvents = await eventsOf(fresh.org.id, 'message.status_changed');
     expect(
       statusEvents.map((e) => [e.data.message.id, e.data.previousStatus, e.data.message.status]),
     ).toEqual([[error.messageId, 'QUEUED', 'FAILED']]);
     const after = expectStatus(
-      await api(app, 'GET', `/v1/conversations/${fresh.contactId}`, { key: fresh.secret }),
+      await api(app, 'GET', `/v1/conversations/${fresh.messaging.contactId}`, { key: fresh.secret.key }),
       200,
     ).data;
     expect(after.lastMessage.id).toBe(before.lastMessage.id);
 
     // 5xx stores no idempotent answer: the same key runs again, and now succeeds.
     platform.behaviour = { status: 200, body: accepted('wamid.RETRY') };
-    const retried = await send(app, fresh.secret, fresh.contactId, { body: 'Hola' }, headers);
+    const retried = await send(app, fresh.secret.key, fresh.messaging.contactId, { body: 'Hola' }, headers);
     expect(expectStatus(retried, 201).data.chatMessageId).toBe('wamid.RETRY');
     expect(retried.headers['idempotent-replayed']).toBeUndefined();
-    expect(platform.received.at(-1)?.headers['idempotency-key']).toBe(`${fresh.orgId}:retry-after-502`);
-    const replay = await send(app, fresh.secret, fresh.contactId, { body: 'Hola' }, headers);
+    expect(platform.received.at(-1)?.headers['idempotency-key']).toBe(`${fresh.org.id}:retry-after-502`);
+    const replay = await send(app, fresh.secret.key, fresh.messaging.contactId, { body: 'Hola' }, headers);
     expect(replay.headers['idempotent-replayed']).toBe('true');
   });
 
@@ -150,7 +153,7 @@ describe('the http provider', () => {
       body: { error: { message: 'Recipient phone number not in allowed list', code: 131030 } },
     };
     const error = expectError(
-      await send(app, agency.secret, agency.contactId, { body: 'Hola' }),
+      await send(app, agency.secret.key, agency.messaging.contactId, { body: 'Hola' }),
       502,
       'MESSAGING_ERROR',
     );
@@ -162,14 +165,14 @@ describe('the http provider', () => {
     platform.behaviour = 'hang';
     const started = Date.now();
     const error = expectError(
-      await send(app, agency.secret, agency.contactId, { body: 'Anyone there?' }),
+      await send(app, agency.secret.key, agency.messaging.contactId, { body: 'Anyone there?' }),
       502,
       'MESSAGING_ERROR',
     ) as Record<string, unknown>;
     expect(Date.now() - started).toBeLessThan(3000);
     expect(error.message).toContain('400 ms');
     expect(platform.received).toHaveLength(1);
-    const stored = (await storedMessages(agency.orgId, agency.contactId)).find(
+    const stored = (await storedMessages(agency.org.id, agency.messaging.contactId)).find(
       (m) => m.id === error.messageId,
     );
     expect(stored?.status).toBe('FAILED');
@@ -177,12 +180,16 @@ describe('the http provider', () => {
 
   it('answers 502 when the platform answers 200 without a message id', async () => {
     platform.behaviour = { status: 200, body: { messages: [] } };
-    expectError(await send(app, agency.secret, agency.contactId, { body: 'Hola' }), 502, 'MESSAGING_ERROR');
+    expectError(
+      await send(app, agency.secret.key, agency.messaging.contactId, { body: 'Hola' }),
+      502,
+      'MESSAGING_ERROR',
+    );
   });
 
   it('never calls the platform for the test organization (sandbox)', async () => {
-    const twin = agency.testOrgId;
-    const testKey = await createApiKey(app, agency.orgId, { type: 'secret', mode: 'test', ...FAST });
+    const twin = agency.org.testOrganizationId as string;
+    const testKey = await createApiKey(app, agency.org.id, { type: 'secret', mode: 'test', ...FAST });
     expectStatus(
       await admin(app, 'POST', `/admin/v1/organizations/${twin}/messaging-numbers`, { phone: nextPhone() }),
       201,

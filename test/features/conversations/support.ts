@@ -1,6 +1,6 @@
 /**
- * Shared set-up of the messaging tests: an agency with a number, templates and a contact, raw reads,
- * and a fake messaging platform for the `http` provider.
+ * Shared parts of the messaging tests: sending and receiving, raw reads, and a fake messaging
+ * platform for the `http` provider (the agency itself: createTenant with MESSAGING_AGENCY).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,109 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import { queryRows } from '../../../src/db/database.ts';
 import type { Contact } from '../../../src/features/contacts/contacts.schema.ts';
 import type { Message } from '../../../src/features/conversations/conversations.schema.ts';
-import { SCOPES } from '../../../src/platform/auth/scopes.ts';
-import { createAgent, createApiKey, createOrganization } from '../../helpers/factories.ts';
-import { admin, api, expectStatus } from '../../helpers/http.ts';
+import { admin, api } from '../../helpers/http.ts';
 import { testDatabase } from '../../helpers/test-app.ts';
-
-export const FAST = { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 };
-
-let phoneSequence = 100_000;
-/** A fresh valid Spanish mobile number. */
-export function nextPhone(): string {
-  phoneSequence += 1;
-  return `+346${String(phoneSequence * 7)
-    .padStart(8, '0')
-    .slice(-8)}`;
-}
-
-export interface MessagingAgency {
-  orgId: string;
-  testOrgId: string;
-  secret: string;
-  publishable: string;
-  readOnly: string;
-  owner: { id: string; firstName: string; lastName: string };
-  numberId: string;
-  providerNumberId: string;
-  approvedId: string;
-  pendingId: string;
-  contactId: string;
-  contactPhone: string;
-}
-
-/**
- * An organization (ES) with a fast secret key, an agent who owns a contact with a phone, an active
- * messaging number, an APPROVED template with {{name}} and {{street}}, and a PENDING one.
- */
-export async function createMessagingAgency(
-  app: FastifyInstance,
-  options: { number?: boolean } = {},
-): Promise<MessagingAgency> {
-  const org = await createOrganization(app, { plan: 'BUSINESS', writeLimitPerMinute: 100_000 });
-  expectStatus(await admin(app, 'PATCH', `/admin/v1/organizations/${org.id}`, { defaultCountry: 'ES' }), 200);
-  const secret = (
-    await createApiKey(app, org.id, { type: 'secret', scopes: [...SCOPES], accessLevel: 3, ...FAST })
-  ).key;
-  const publishable = (await createApiKey(app, org.id, { type: 'publishable' })).key;
-  const readOnly = (
-    await createApiKey(app, org.id, { type: 'read_only_secret', rateLimitPerMinute: 100_000 })
-  ).key;
-  const owner = await createAgent(app, org.id, { firstName: 'Marta', lastName: 'Ruiz' });
-  let numberId = '';
-  let providerNumberId = '';
-  if (options.number !== false) {
-    const number = expectStatus(
-      await admin(app, 'POST', `/admin/v1/organizations/${org.id}/messaging-numbers`, {
-        phone: nextPhone(),
-        providerNumberId: `pn${Date.now()}`,
-      }),
-      201,
-    ).data;
-    numberId = number.id;
-    providerNumberId = number.providerNumberId;
-  }
-  const template = (body: Record<string, unknown>) =>
-    admin(app, 'POST', `/admin/v1/organizations/${org.id}/message-templates`, body);
-  const approvedId = expectStatus(
-    await template({
-      name: 'visit_followup',
-      language: 'es',
-      category: 'MARKETING',
-      body: 'Hola {{name}}, el piso de {{ street }} sigue disponible. ¿Quedamos, {{name}}?',
-      status: 'APPROVED',
-    }),
-    201,
-  ).data.id;
-  const pendingId = expectStatus(
-    await template({ name: 'price_drop', category: 'MARKETING', body: 'New price: {{price}}' }),
-    201,
-  ).data.id;
-  const contactPhone = nextPhone();
-  const contactId = expectStatus(
-    await admin(app, 'POST', `/admin/v1/organizations/${org.id}/contacts`, {
-      firstName: 'Lucía',
-      lastName: 'Fernández',
-      phone: contactPhone,
-      ownerId: owner.id,
-    }),
-    201,
-  ).data.id;
-  return {
-    orgId: org.id,
-    testOrgId: org.testOrganizationId as string,
-    secret,
-    publishable,
-    readOnly,
-    owner: { id: owner.id, firstName: 'Marta', lastName: owner.lastName as string },
-    numberId,
-    providerNumberId,
-    approvedId,
-    pendingId,
-    contactId,
-    contactPhone,
-  };
-}
 
 export function send(
   app: FastifyInstance,

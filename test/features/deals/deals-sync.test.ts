@@ -2,10 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { describeCursorMode, type CursorModeCase } from '../../helpers/cursor.ts';
-import { createTenant } from '../../helpers/factories.ts';
+import { createContact, createTenant } from '../../helpers/factories.ts';
 import { admin, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createContact, createDeal, createPipeline, dealsPath, stageNamed } from './support.ts';
+import { createDeal, createPipeline, dealsPath, stageNamed } from './support.ts';
 
 let app: FastifyInstance;
 let fixtures: CursorModeCase;
@@ -14,7 +14,7 @@ const FAST = { secret: { rateLimitPerMinute: 100_000 } };
 beforeAll(async () => {
   app = await buildTestApp();
   const [tenant, other] = [await createTenant(app, FAST), await createTenant(app, FAST)];
-  const contactId = await createContact(app, tenant.org.id);
+  const contactId = (await createContact(app, tenant.org.id)).id;
   const pipeline = await createPipeline(app, tenant.org.id);
   const ids: string[] = [];
   for (const stage of ['New', 'Visit', 'New', 'Visit']) {

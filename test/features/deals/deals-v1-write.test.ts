@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../../src/platform/auth/scopes.ts';
-import { createApiKey, createTenant, type Tenant } from '../../helpers/factories.ts';
+import { createApiKey, createContact, createTenant, type Tenant } from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createContact, createPipeline, fieldsOf, stageNamed, type TestPipeline } from './support.ts';
+import { createPipeline, fieldsOf, stageNamed, type TestPipeline } from './support.ts';
 
 interface Logged {
   type: string;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   app = await buildTestApp();
   tenant = await createTenant(app, { secret: { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 } });
   pipeline = await createPipeline(app, tenant.org.id);
-  contactId = await createContact(app, tenant.org.id);
+  contactId = (await createContact(app, tenant.org.id)).id;
 });
 afterAll(async () => {
   await app.close();

@@ -4,6 +4,7 @@ import { eventCatalog } from '../../../src/platform/events/catalog.ts';
 import {
   createAgent,
   createApiKey,
+  createContact,
   createProperty,
   createTenant,
   type Tenant,
@@ -11,7 +12,6 @@ import {
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 import {
-  createContact,
   createDeal,
   createPipeline,
   dealsPath,
@@ -65,7 +65,7 @@ beforeAll(async () => {
   app = await buildTestApp();
   tenant = await createTenant(app, { secret: { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 } });
   pipeline = await createPipeline(app, tenant.org.id);
-  contactId = await createContact(app, tenant.org.id);
+  contactId = (await createContact(app, tenant.org.id)).id;
 });
 afterAll(async () => {
   await app.close();
@@ -75,7 +75,7 @@ describe('admin deals: happy path', () => {
   it('creates a deal with every field, a DL- code from the counter, and records deal.created', async () => {
     const { org } = await createTenant(app);
     const sales = await createPipeline(app, org.id);
-    const contact = await createContact(app, org.id);
+    const contact = (await createContact(app, org.id)).id;
     const agent = await createAgent(app, org.id);
     const property = await createProperty(app, org.id, { publishedOnPortal: false });
     const visit = stageNamed(sales, 'Visit');
@@ -172,7 +172,7 @@ describe('admin deals: happy path', () => {
         { name: 'Fresh', kind: 'OPEN' },
       ],
     });
-    const contact = await createContact(app, org.id);
+    const contact = (await createContact(app, org.id)).id;
     const deal = await createDeal(app, org.id, { contactId: contact, pipelineId: other.id });
     expect(deal).toMatchObject({ pipelineId: other.id, stageName: 'Fresh', status: 'OPEN' });
     const byStage = await createDeal(app, org.id, {
@@ -202,7 +202,7 @@ describe('admin deals: happy path', () => {
       agentId: agent.id,
       expectedCloseDate: '2027-01-01',
     });
-    const otherContact = await createContact(app, tenant.org.id, { firstName: 'Marta' });
+    const otherContact = (await createContact(app, tenant.org.id, { body: { firstName: 'Marta' } })).id;
     const response = await admin(app, 'PATCH', `${dealsPath(tenant.org.id)}/${deal.id}`, {
       title: 'Renamed',
       value: 10,
@@ -271,7 +271,7 @@ describe('admin deals: errors', () => {
   it('names the failing field of a create body', async () => {
     const other = await createTenant(app);
     const theirPipeline = await createPipeline(app, other.org.id);
-    const theirContact = await createContact(app, other.org.id);
+    const theirContact = (await createContact(app, other.org.id)).id;
     const theirAgent = await createAgent(app, other.org.id);
     const theirProperty = await createProperty(app, other.org.id);
     const second = await createPipeline(app, tenant.org.id, { name: 'Second' });
@@ -314,7 +314,7 @@ describe('admin deals: errors', () => {
 
   it('asks for a pipeline when the organization has none', async () => {
     const { org } = await createTenant(app);
-    const contact = await createContact(app, org.id);
+    const contact = (await createContact(app, org.id)).id;
     const error = expectError(
       await admin(app, 'POST', dealsPath(org.id), { title: 'T', contactId: contact }),
       400,
@@ -327,7 +327,7 @@ describe('admin deals: errors', () => {
     const deal = await createDeal(app, tenant.org.id, { contactId });
     const path = `${dealsPath(tenant.org.id)}/${deal.id}`;
     const other = await createTenant(app);
-    const theirContact = await createContact(app, other.org.id);
+    const theirContact = (await createContact(app, other.org.id)).id;
     const cases: [Record<string, unknown>, string][] = [
       [{ stageId: stageNamed(pipeline, 'Won').id }, 'body.stageId'],
       [{ pipelineId: pipeline.id }, 'body.pipelineId'],
@@ -389,8 +389,8 @@ describe('GET /v1/deals: filters, sorts, paging', () => {
     });
     agent1 = (await createAgent(app, t.org.id)).id;
     const agent2 = (await createAgent(app, t.org.id)).id;
-    contact1 = await createContact(app, t.org.id);
-    const contact2 = await createContact(app, t.org.id, { firstName: 'Marta' });
+    contact1 = (await createContact(app, t.org.id)).id;
+    const contact2 = (await createContact(app, t.org.id, { body: { firstName: 'Marta' } })).id;
     const specs: [string, Record<string, unknown>][] = [
       [
         'd1',
@@ -593,7 +593,7 @@ describe('deals: security', () => {
     const a = await createTenant(app);
     const b = await createTenant(app);
     await createPipeline(app, b.org.id);
-    const theirs = await createDeal(app, b.org.id, { contactId: await createContact(app, b.org.id) });
+    const theirs = await createDeal(app, b.org.id, { contactId: (await createContact(app, b.org.id)).id });
     expectError(await api(app, 'GET', `/v1/deals/${theirs.id}`, { key: a.secret.key }), 404, 'NOT_FOUND');
     const listed = expectStatus(await api(app, 'GET', '/v1/deals', { key: a.secret.key }), 200);
     expect(listed).toEqual({ data: [], meta: { total: 0, page: 1, pageSize: 20, totalPages: 0 } });
@@ -625,7 +625,7 @@ describe('deals: security', () => {
     const t = await createTenant(app);
     const twin = t.org.testOrganizationId as string;
     await createPipeline(app, twin);
-    const deal = await createDeal(app, twin, { contactId: await createContact(app, twin) });
+    const deal = await createDeal(app, twin, { contactId: (await createContact(app, twin)).id });
     const testKey = await createApiKey(app, t.org.id, { type: 'secret', mode: 'test' });
     expect(expectStatus(await api(app, 'GET', '/v1/deals', { key: testKey.key }), 200).data).toEqual([deal]);
     expect(expectStatus(await api(app, 'GET', '/v1/deals', { key: t.secret.key }), 200).data).toEqual([]);

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCatalog } from '../../../src/platform/events/catalog.ts';
-import { createTenant, type Tenant } from '../../helpers/factories.ts';
+import { createContact, createTenant, type Tenant } from '../../helpers/factories.ts';
 import { admin, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 import {
-  createContact,
   createDeal,
   createPipeline,
   dealsPath,
@@ -61,7 +60,7 @@ beforeAll(async () => {
   app = await buildTestApp();
   tenant = await createTenant(app);
   pipeline = await createPipeline(app, tenant.org.id);
-  contactId = await createContact(app, tenant.org.id, { email: 'lucia@example.com' });
+  contactId = (await createContact(app, tenant.org.id, { body: { email: 'lucia@example.com' } })).id;
 });
 afterAll(async () => {
   await app.close();
@@ -215,7 +214,7 @@ describe('moving a deal: happy path', () => {
   });
 
   it('keeps the contact of the deal in the events after a PATCH changed it', async () => {
-    const other = await createContact(app, tenant.org.id, { firstName: 'Marta' });
+    const other = (await createContact(app, tenant.org.id, { body: { firstName: 'Marta' } })).id;
     const deal = await createDeal(app, tenant.org.id, { contactId });
     expectStatus(
       await admin(app, 'PATCH', `${dealsPath(tenant.org.id)}/${deal.id}`, { contactId: other }),
@@ -266,7 +265,9 @@ describe('moving a deal: errors', () => {
       expectError(await admin(app, 'POST', movePath(id), { stageId: won }), 404, 'NOT_FOUND');
     const other = await createTenant(app);
     const theirPipeline = await createPipeline(app, other.org.id);
-    const theirs = await createDeal(app, other.org.id, { contactId: await createContact(app, other.org.id) });
+    const theirs = await createDeal(app, other.org.id, {
+      contactId: (await createContact(app, other.org.id)).id,
+    });
     // Through our organization's path, with their own stage or ours: never reached.
     for (const stageId of [won, stageNamed(theirPipeline, 'Won').id])
       expectError(await admin(app, 'POST', movePath(theirs.id), { stageId }), 404, 'NOT_FOUND');

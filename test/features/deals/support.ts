@@ -1,12 +1,8 @@
-/**
- * Set-up shared by the deal tests: contacts through the portal finder (the only public way to
- * create one in this issue), pipelines and deals through the admin API, events from the database.
- */
+/** Set-up shared by the deal tests: pipelines and deals through the admin API, events from the database. */
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { queryRows } from '../../../src/db/database.ts';
-import { busyPublishableKey } from '../../helpers/factories.ts';
-import { admin, api, expectStatus } from '../../helpers/http.ts';
+import { admin, expectStatus } from '../../helpers/http.ts';
 import { testDatabase } from '../../helpers/test-app.ts';
 
 export const pipelinesPath = (orgId: string) => `/admin/v1/organizations/${orgId}/pipelines`;
@@ -35,33 +31,6 @@ export type TestDeal = Record<string, unknown> & {
   status: string;
   stageEnteredAt: string;
 };
-
-const publishableKeys = new Map<string, string>();
-let phoneSequence = 0;
-
-/** A contact of the organization (created by a finder search); returns its id. */
-export async function createContact(
-  app: FastifyInstance,
-  organizationId: string,
-  person: { firstName?: string; email?: string } = {},
-): Promise<string> {
-  let key = publishableKeys.get(organizationId);
-  if (!key) {
-    key = await busyPublishableKey(app, organizationId);
-    publishableKeys.set(organizationId, key);
-  }
-  phoneSequence += 1;
-  const response = await api(app, 'POST', '/v1/finder', {
-    key,
-    body: {
-      firstName: person.firstName ?? 'Lucía',
-      phone: `+3461${String(process.pid % 1000).padStart(3, '0')}${String(phoneSequence).padStart(4, '0')}`,
-      ...(person.email ? { email: person.email } : {}),
-      city: 'Málaga',
-    },
-  });
-  return expectStatus(response, 201).data.contact.id as string;
-}
 
 /** A sales pipeline: three OPEN stages, then Won and Lost. */
 export async function createPipeline(

@@ -15,9 +15,9 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/db/database.ts';
+import { createTenant, SPANISH_AGENCY, type SpanishAgency } from '../../helpers/factories.ts';
 import { api, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, TEST_DATABASE_URL, testDatabase } from '../../helpers/test-app.ts';
-import { createAgency, type Agency } from '../contacts/support.ts';
 
 const LISTINGS = 100_000;
 /** Live memory a feed may add while it streams, whatever its size. */
@@ -34,7 +34,7 @@ function liveBytes(): number {
 }
 
 let app: FastifyInstance;
-let agency: Agency;
+let agency: SpanishAgency;
 let base: string;
 let urls: { kyero: string; json: string };
 
@@ -43,7 +43,7 @@ const ON_POSTGRES = TEST_DATABASE_URL !== undefined;
 beforeAll(async () => {
   if (!ON_POSTGRES) return;
   app = await buildTestApp();
-  agency = await createAgency(app);
+  agency = await createTenant(app, SPANISH_AGENCY);
   const db = await testDatabase();
   // Published listings with a 300-character description and coordinates, in one statement.
   await db.tenantTx(agency.org.id, (tx) =>
@@ -57,7 +57,7 @@ beforeAll(async () => {
           FROM generate_series(1, ${LISTINGS}::int) AS n`,
     ),
   );
-  const response = await api(app, 'POST', '/v1/feeds/token', { key: agency.secret });
+  const response = await api(app, 'POST', '/v1/feeds/token', { key: agency.secret.key });
   urls = (expectStatus(response, 201).data as { urls: { kyero: string; json: string } }).urls;
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 }, 300_000);

@@ -8,14 +8,14 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
+import { createTenant, SPANISH_AGENCY, type SpanishAgency } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { photoForm, solidJpeg } from '../../helpers/photo-form.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createAgency, type Agency } from '../contacts/support.ts';
 
 let app: FastifyInstance;
-let agency: Agency;
-let other: Agency;
+let agency: SpanishAgency;
+let other: SpanishAgency;
 let sequence = 0;
 
 type Row = Record<string, unknown>;
@@ -34,10 +34,10 @@ async function expectValidKyero(xml: string): Promise<void> {
   expect(result.valid).toBe(true);
 }
 
-async function create(owner: Agency, overrides: Row = {}): Promise<Row> {
+async function create(owner: SpanishAgency, overrides: Row = {}): Promise<Row> {
   sequence += 1;
   const response = await api(app, 'POST', '/v1/listings', {
-    key: owner.secret,
+    key: owner.secret.key,
     body: {
       code: `FEED-${sequence}`,
       title: `Casa <luminosa> & ${sequence}`,
@@ -62,19 +62,22 @@ async function create(owner: Agency, overrides: Row = {}): Promise<Row> {
 }
 
 /** Uploads a JPEG photo to the listing (multipart, as a browser sends it); its view. */
-async function uploadPhoto(owner: Agency, listingId: string): Promise<{ url: string; jpegUrl: string }> {
+async function uploadPhoto(
+  owner: SpanishAgency,
+  listingId: string,
+): Promise<{ url: string; jpegUrl: string }> {
   const bytes = await solidJpeg(800, 600);
   const body = await photoForm({}, { bytes, name: 'photo.jpg', type: 'image/jpeg' });
   const response = await api(app, 'POST', `/v1/listings/${listingId}/photos`, {
-    key: owner.secret,
+    key: owner.secret.key,
     headers: { 'content-type': body.contentType },
     body: body.payload,
   });
   return expectStatus(response, 201).data as { url: string; jpegUrl: string };
 }
 
-async function makeToken(owner: Agency) {
-  const response = await api(app, 'POST', '/v1/feeds/token', { key: owner.secret });
+async function makeToken(owner: SpanishAgency) {
+  const response = await api(app, 'POST', '/v1/feeds/token', { key: owner.secret.key });
   return expectStatus(response, 201).data as { token: string; urls: { kyero: string; json: string } };
 }
 
@@ -88,8 +91,8 @@ let uploaded: { url: string; jpegUrl: string };
 
 beforeAll(async () => {
   app = await buildTestApp();
-  agency = await createAgency(app);
-  other = await createAgency(app);
+  agency = await createTenant(app, SPANISH_AGENCY);
+  other = await createTenant(app, SPANISH_AGENCY);
   expectStatus(
     await admin(app, 'PATCH', `/admin/v1/organizations/${agency.org.id}`, {
       defaultLanguage: 'es',
@@ -123,7 +126,7 @@ describe('feed settings', () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(urls.kyero).toMatch(new RegExp(`/feeds/${token}/kyero\\.xml$`));
     expect(urls.json).toMatch(new RegExp(`/feeds/${token}/listings\\.json$`));
-    const settings = expectStatus(await api(app, 'GET', '/v1/feeds', { key: agency.readOnly }), 200).data;
+    const settings = expectStatus(await api(app, 'GET', '/v1/feeds', { key: agency.readOnly.key }), 200).data;
     expect(settings).toEqual({
       enabled: true,
       tokenPrefix: token.slice(0, 6),
@@ -133,11 +136,19 @@ describe('feed settings', () => {
   });
 
   it('needs a secret key; making a token needs listings:write at level 3', async () => {
-    expectError(await api(app, 'GET', '/v1/feeds', { key: agency.publishable }), 403, 'FORBIDDEN');
-    expectError(await api(app, 'POST', '/v1/feeds/token', { key: agency.noWrite }), 403, 'FORBIDDEN');
-    expectError(await api(app, 'POST', '/v1/feeds/token', { key: agency.level2 }), 403, 'FORBIDDEN');
-    expectError(await api(app, 'POST', '/v1/feeds/token', { key: agency.readOnly }), 403, 'FORBIDDEN');
-    expectError(await api(app, 'DELETE', '/v1/feeds/token', { key: agency.level2 }), 403, 'FORBIDDEN');
+    expectError(await api(app, 'GET', '/v1/feeds', { key: agency.publishable.key }), 403, 'FORBIDDEN');
+    expectError(
+      await api(app, 'POST', '/v1/feeds/token', { key: agency.keys.noWrite.key }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(await api(app, 'POST', '/v1/feeds/token', { key: agency.keys.level2.key }), 403, 'FORBIDDEN');
+    expectError(await api(app, 'POST', '/v1/feeds/token', { key: agency.readOnly.key }), 403, 'FORBIDDEN');
+    expectError(
+      await api(app, 'DELETE', '/v1/feeds/token', { key: agency.keys.level2.key }),
+      403,
+      'FORBIDDEN',
+    );
   });
 
   it('answers 404 in the error envelope for a wrong token, a malformed one, and a replaced or removed one', async () => {
@@ -151,7 +162,10 @@ describe('feed settings', () => {
     expectError(await feed(first.urls.json), 404, 'NOT_FOUND');
     const body = expectStatus(await feed(second.urls.json), 200) as { listings: { property: Row }[] };
     expect(body.listings.map((l) => l.property.id).sort()).toEqual([ids.others, sibling.id].sort());
-    const off = expectStatus(await api(app, 'DELETE', '/v1/feeds/token', { key: other.secret }), 200).data;
+    const off = expectStatus(
+      await api(app, 'DELETE', '/v1/feeds/token', { key: other.secret.key }),
+      200,
+    ).data;
     expect(off).toEqual({ enabled: false, tokenPrefix: null, createdAt: null });
     expectError(await feed(second.urls.kyero), 404, 'NOT_FOUND');
   });
@@ -272,7 +286,7 @@ describe('polling', () => {
     const before = (await feed(urls.kyero)).headers.etag as string;
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const changed = await api(app, 'PATCH', `/v1/listings/${ids.exact}`, {
-      key: agency.secret,
+      key: agency.secret.key,
       body: { price: 240000 },
     });
     expectStatus(changed, 200);

@@ -3,8 +3,10 @@ import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LeadSubmitted, VisitRequested } from '../../../src/features/leads/leads.events.ts';
 import {
+  busyPublishableKey,
   createAgent,
   createApiKey,
+  createOrganization,
   createProperty,
   createTenant,
   type Tenant,
@@ -15,9 +17,7 @@ import {
   contactByPhone,
   contactsOf,
   countContacts,
-  createOrganizationIn,
   eventsOf,
-  fastPublishableKey,
   leadFormAnalytics,
   leadsOf,
 } from './support.ts';
@@ -46,7 +46,7 @@ function postLead(
 beforeAll(async () => {
   app = await buildTestApp();
   tenant = await createTenant(app);
-  key = await fastPublishableKey(app, tenant.org.id);
+  key = await busyPublishableKey(app, tenant.org.id);
   agentId = (await createAgent(app, tenant.org.id)).id;
   propertyId = (await createProperty(app, tenant.org.id, { agentId })).id;
 });
@@ -98,7 +98,7 @@ describe('POST /v1/leads: happy path', () => {
 
   it('records contact.created then lead.submitted in the same transaction, lead.submitted being exactly {success:true}', async () => {
     const org = await createTenant(app);
-    const orgKey = await fastPublishableKey(app, org.org.id);
+    const orgKey = await busyPublishableKey(app, org.org.id);
     const phone = usPhone();
     expectStatus(await postLead({ firstName: 'Tom', phone: phone.national }, { key: orgKey }), 201);
 
@@ -127,7 +127,7 @@ describe('POST /v1/leads: happy path', () => {
 
   it('counts a LEAD_FORM analytics event per lead, per property and day', async () => {
     const org = await createTenant(app);
-    const orgKey = await fastPublishableKey(app, org.org.id);
+    const orgKey = await busyPublishableKey(app, org.org.id);
     const property = (await createProperty(app, org.org.id)).id;
     expectStatus(
       await postLead({ firstName: 'Ann', phone: usPhone().e164, propertyId: property }, { key: orgKey }),
@@ -145,15 +145,19 @@ describe('POST /v1/leads: happy path', () => {
   });
 
   it('reads national numbers in the organization default country (ES)', async () => {
-    const org = await createOrganizationIn(app, 'ES');
-    const orgKey = await fastPublishableKey(app, org.id);
+    const org = await createOrganization(app, {
+      name: 'Agency ES',
+      defaultCountry: 'ES',
+      writeLimitPerMinute: 100_000,
+    });
+    const orgKey = await busyPublishableKey(app, org.id);
     expectStatus(await postLead({ firstName: 'Marta', phone: '612 34 56 78' }, { key: orgKey }), 201);
     expect(await contactByPhone(org.id, '+34612345678')).toMatchObject({ firstName: 'Marta' });
   });
 
   it('lands in the test twin with livemode false for a test-mode key', async () => {
     const twin = tenant.org.testOrganizationId as string;
-    const testKey = await fastPublishableKey(app, tenant.org.id, 'test');
+    const testKey = await busyPublishableKey(app, tenant.org.id, { mode: 'test' });
     const twinProperty = (await createProperty(app, twin)).id;
     const phone = usPhone();
     expectStatus(
@@ -177,7 +181,7 @@ describe('POST /v1/leads: happy path', () => {
 describe('POST /v1/leads: the same person again', () => {
   it('updates the contact found by phone whether the number comes national or international', async () => {
     const org = await createTenant(app);
-    const orgKey = await fastPublishableKey(app, org.org.id);
+    const orgKey = await busyPublishableKey(app, org.org.id);
     const phone = usPhone();
     expectStatus(await postLead({ firstName: 'Pat', phone: phone.national }, { key: orgKey }), 201);
     expectStatus(
@@ -205,7 +209,7 @@ describe('POST /v1/leads: the same person again', () => {
 
   it('then matches by email (any case) when the phone is new, keeping the phone it had', async () => {
     const org = await createTenant(app);
-    const orgKey = await fastPublishableKey(app, org.org.id);
+    const orgKey = await busyPublishableKey(app, org.org.id);
     const first = usPhone();
     const second = usPhone();
     expectStatus(
@@ -233,7 +237,7 @@ describe('POST /v1/leads: the same person again', () => {
 
   it('creates one contact when two leads of a new person arrive in parallel', async () => {
     const org = await createTenant(app);
-    const orgKey = await fastPublishableKey(app, org.org.id);
+    const orgKey = await busyPublishableKey(app, org.org.id);
     const phone = usPhone();
     const responses = await Promise.all([
       postLead({ firstName: 'Twin', phone: phone.national }, { key: orgKey }),
@@ -311,7 +315,7 @@ describe('POST /v1/leads: errors name the failing field', () => {
 
   it('writes nothing when the lead fails inside its transaction', async () => {
     const org = await createTenant(app);
-    const orgKey = await fastPublishableKey(app, org.org.id);
+    const orgKey = await busyPublishableKey(app, org.org.id);
     const unpublished = (await createProperty(app, org.org.id, { publishedOnPortal: false })).id;
     const before = (await eventsOf(org.org.id)).length;
     expectError(
@@ -374,7 +378,7 @@ describe('POST /v1/leads: keys, browsers and retries', () => {
 
   it('replays an Idempotency-Key retry without a second lead or event, and refuses the key with another body', async () => {
     const org = await createTenant(app);
-    const orgKey = await fastPublishableKey(app, org.org.id);
+    const orgKey = await busyPublishableKey(app, org.org.id);
     const body = {
       firstName: 'Retry',
       phone: usPhone().e164,
@@ -400,8 +404,8 @@ describe('POST /v1/leads: tenant isolation', () => {
   it("never shows one agency's lead to another, even for the same phone number", async () => {
     const a = await createTenant(app);
     const b = await createTenant(app);
-    const keyA = await fastPublishableKey(app, a.org.id);
-    const keyB = await fastPublishableKey(app, b.org.id);
+    const keyA = await busyPublishableKey(app, a.org.id);
+    const keyB = await busyPublishableKey(app, b.org.id);
     const phone = usPhone();
     expectStatus(await postLead({ firstName: 'Ada', phone: phone.e164 }, { key: keyA }), 201);
     expect(await countContacts(b.org.id)).toBe(0);
@@ -426,7 +430,7 @@ describe('POST /v1/leads: tenant isolation', () => {
   it("refuses another agency's property without writing anything in either agency", async () => {
     const a = await createTenant(app);
     const b = await createTenant(app);
-    const keyB = await fastPublishableKey(app, b.org.id);
+    const keyB = await busyPublishableKey(app, b.org.id);
     const propertyOfA = (await createProperty(app, a.org.id)).id;
     const error = expectError(
       await postLead({ firstName: 'Eve', phone: usPhone().e164, propertyId: propertyOfA }, { key: keyB }),

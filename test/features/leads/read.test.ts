@@ -1,11 +1,16 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createProperty, createTenant, type Tenant } from '../../helpers/factories.ts';
+import {
+  busyPublishableKey,
+  createApiKey,
+  createProperty,
+  createTenant,
+  type Tenant,
+} from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 import { leads, visitRequests } from '../../../src/db/schema.ts';
-import { fastPublishableKey } from './support.ts';
 
 let app: FastifyInstance;
 let tenant: Tenant;
@@ -31,7 +36,7 @@ beforeAll(async () => {
   app = await buildTestApp();
   tenant = await createTenant(app);
   property = await createProperty(app, tenant.org.id);
-  const key = await fastPublishableKey(app, tenant.org.id);
+  const key = await busyPublishableKey(app, tenant.org.id);
   await sendLead(key, {
     firstName: 'Lucía',
     lastName: 'García',
@@ -178,7 +183,7 @@ describe('GET /v1/leads: errors', () => {
 describe('POST /v1/leads: outcome and referrer', () => {
   it('a lead that finds its contact by email says MATCHED on EMAIL; a lead from before says null', async () => {
     const t = await createTenant(app);
-    const key = await fastPublishableKey(app, t.org.id);
+    const key = await busyPublishableKey(app, t.org.id);
     await sendLead(key, { firstName: 'Eva', phone: '+34600100030', email: 'Eva@Example.com' });
     await sendLead(key, { firstName: 'Eva', phone: '+34600100031', email: 'eva@example.com' });
     const [matched, created] = expectStatus(await listLeads('', t.secret.key), 200).data;
@@ -202,7 +207,7 @@ describe('POST /v1/leads: outcome and referrer', () => {
 
   it('the body wins over the Referer header; a header that is not an http(s) URL is dropped', async () => {
     const t = await createTenant(app);
-    const key = await fastPublishableKey(app, t.org.id);
+    const key = await busyPublishableKey(app, t.org.id);
     await sendLead(
       key,
       { firstName: 'Ona', phone: '+34600100040', referrer: 'https://news.example.org/article' },
@@ -247,7 +252,7 @@ describe('GET /v1/leads: security', () => {
   });
 
   it("a test key sees only the test twin's leads, and a live key none of them", async () => {
-    const testPublishable = await fastPublishableKey(app, tenant.org.id, 'test');
+    const testPublishable = await busyPublishableKey(app, tenant.org.id, { mode: 'test' });
     const testSecret = await createApiKey(app, tenant.org.id, { type: 'secret', mode: 'test' });
     await sendLead(testPublishable, { firstName: 'Tess', phone: '+34600100010', utmSource: 'sandbox' });
     const twin = expectStatus(await listLeads('', testSecret.key), 200);
@@ -266,7 +271,7 @@ describe('GET /v1/visit-requests', () => {
   it('lists the visit requests newest first; status keeps one status; leads:read on a secret key only', async () => {
     const t = await createTenant(app);
     const visited = await createProperty(app, t.org.id);
-    const key = await fastPublishableKey(app, t.org.id);
+    const key = await busyPublishableKey(app, t.org.id);
     const ask = async (body: Record<string, unknown>) =>
       expectStatus(
         await api(app, 'POST', '/v1/leads/schedule', { key, body: { propertyId: visited.id, ...body } }),

@@ -1,16 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent, createProperty, createTenant, type Tenant } from '../../helpers/factories.ts';
+import {
+  busyPublishableKey,
+  createAgent,
+  createProperty,
+  createTenant,
+  type Tenant,
+} from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import {
-  appointmentsOf,
-  contactByPhone,
-  countContacts,
-  eventsOf,
-  fastPublishableKey,
-  visitRequestsOf,
-} from './support.ts';
+import { appointmentsOf, contactByPhone, countContacts, eventsOf, visitRequestsOf } from './support.ts';
 
 let app: FastifyInstance;
 let tenant: Tenant;
@@ -43,7 +42,7 @@ function schedule(
 beforeAll(async () => {
   app = await buildTestApp();
   tenant = await createTenant(app);
-  key = await fastPublishableKey(app, tenant.org.id);
+  key = await busyPublishableKey(app, tenant.org.id);
   agentId = (await createAgent(app, tenant.org.id)).id;
   propertyId = (await createProperty(app, tenant.org.id, { agentId, title: 'Sunny loft' })).id;
 });
@@ -94,7 +93,7 @@ describe('POST /v1/leads/schedule: happy path', () => {
 
   it('records contact.created and visit.requested carrying the request, the property and the contact', async () => {
     const org = await createTenant(app);
-    const orgKey = await fastPublishableKey(app, org.org.id);
+    const orgKey = await busyPublishableKey(app, org.org.id);
     const property = await createProperty(app, org.org.id, { title: 'Garden house' });
     const phone = usPhone();
     const preferredDate = utcDay(10);
@@ -147,7 +146,7 @@ describe('POST /v1/leads/schedule: happy path', () => {
 
   it('updates a known contact (came through the contact form first) and keeps both tags', async () => {
     const org = await createTenant(app);
-    const orgKey = await fastPublishableKey(app, org.org.id);
+    const orgKey = await busyPublishableKey(app, org.org.id);
     const property = (await createProperty(app, org.org.id)).id;
     const phone = usPhone();
     expectStatus(
@@ -204,7 +203,7 @@ describe('POST /v1/leads/schedule: errors name the failing field', () => {
 
   it('refuses an unpublished property or one of another agency, and writes nothing', async () => {
     const org = await createTenant(app);
-    const orgKey = await fastPublishableKey(app, org.org.id);
+    const orgKey = await busyPublishableKey(app, org.org.id);
     const unpublished = (await createProperty(app, org.org.id, { publishedOnPortal: false })).id;
     const foreign = (await createProperty(app, tenant.org.id)).id;
     for (const id of [unpublished, foreign]) {
@@ -241,7 +240,7 @@ describe('POST /v1/leads/schedule: keys, browsers, retries and tenants', () => {
 
   it('replays an Idempotency-Key retry with the same visitRequestId and records one request', async () => {
     const org = await createTenant(app);
-    const orgKey = await fastPublishableKey(app, org.org.id);
+    const orgKey = await busyPublishableKey(app, org.org.id);
     const body = {
       firstName: 'Retry',
       phone: usPhone().e164,

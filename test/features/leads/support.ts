@@ -4,36 +4,9 @@
  * transaction.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { queryRows } from '../../../src/db/database.ts';
 import { appointments, contacts, events, leads, visitRequests } from '../../../src/db/schema.ts';
-import type { AdminOrganization } from '../../../src/features/organizations/index.ts';
-import { createApiKey } from '../../helpers/factories.ts';
-import { admin, expectStatus } from '../../helpers/http.ts';
 import { testDatabase } from '../../helpers/test-app.ts';
-
-/** A publishable key with limits high enough for a whole test file. */
-export async function fastPublishableKey(app: FastifyInstance, organizationId: string, mode?: 'test') {
-  return (
-    await createApiKey(app, organizationId, {
-      type: 'publishable',
-      rateLimitPerMinute: 100_000,
-      writeLimitPerMinute: 100_000,
-      ...(mode ? { mode } : {}),
-    })
-  ).key;
-}
-
-/** An organization whose national phone numbers are read in `defaultCountry`. */
-export async function createOrganizationIn(app: FastifyInstance, defaultCountry: string) {
-  const response = await admin(app, 'POST', '/admin/v1/organizations', {
-    name: `Agency ${defaultCountry}`,
-    plan: 'BUSINESS',
-    defaultCountry,
-    writeLimitPerMinute: 100_000,
-  });
-  return expectStatus(response, 201).data as AdminOrganization;
-}
 
 export async function contactsOf(organizationId: string) {
   const db = await testDatabase();

@@ -4,17 +4,19 @@ import type { RunningJobs } from '../../../src/platform/jobs/scheduler.ts';
 import { eventCatalog } from '../../../src/platform/events/catalog.ts';
 import { SCOPES } from '../../../src/platform/auth/scopes.ts';
 import {
+  busyPublishableKey,
   createAgent,
   createApiKey,
   createProperty,
   createTenant,
+  FAST,
   type Tenant,
 } from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 import { Receiver } from '../webhooks/receiver.ts';
-import { busyTenant, startWorker, subscribe } from '../webhooks/support.ts';
-import { appointmentsOf, fastPublishableKey, visitRequestsOf } from './support.ts';
+import { startWorker, subscribe } from '../webhooks/support.ts';
+import { appointmentsOf, visitRequestsOf } from './support.ts';
 
 interface Envelope {
   id: string;
@@ -41,8 +43,8 @@ beforeAll(async () => {
   app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   receiver = await new Receiver().start();
   worker = startWorker(await testDatabase());
-  tenant = await busyTenant(app);
-  formKey = await fastPublishableKey(app, tenant.org.id);
+  tenant = await createTenant(app, { secret: FAST });
+  formKey = await busyPublishableKey(app, tenant.org.id);
   property = await createProperty(app, tenant.org.id);
   await subscribe(app, key(), receiver.url('/visits'), ['visit_request.*', 'appointment.created']);
 });
@@ -374,7 +376,7 @@ describe('visit request decisions: security', () => {
   it("404, one answer, for a malformed, unknown or another organization's request; theirs stays PENDING", async () => {
     const other = await createTenant(app, { secret: { writeLimitPerMinute: 100_000 } });
     const otherProperty = await createProperty(app, other.org.id);
-    const theirs = await askVisit(other, await fastPublishableKey(app, other.org.id), otherProperty.id);
+    const theirs = await askVisit(other, await busyPublishableKey(app, other.org.id), otherProperty.id);
     const agent = await bookableAgent();
     for (const id of ['nope', 'vr_0VhJ3kQ2Zt8mX1pR4sT6uE', theirs]) {
       expectError(await getOne(id), 404, 'NOT_FOUND');

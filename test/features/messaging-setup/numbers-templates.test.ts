@@ -1,18 +1,18 @@
 /** The back office of messaging: an organization's numbers and its message templates (admin API). */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant, MESSAGING_AGENCY, type MessagingTenant, nextPhone } from '../../helpers/factories.ts';
 import { admin, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createMessagingAgency, nextPhone, type MessagingAgency } from '../conversations/support.ts';
 
 let app: FastifyInstance;
-let agency: MessagingAgency;
-let other: MessagingAgency;
+let agency: MessagingTenant;
+let other: MessagingTenant;
 
 beforeAll(async () => {
   app = await buildTestApp();
-  agency = await createMessagingAgency(app);
-  other = await createMessagingAgency(app);
+  agency = await createTenant(app, MESSAGING_AGENCY);
+  other = await createTenant(app, MESSAGING_AGENCY);
 });
 afterAll(async () => {
   await app.close();
@@ -20,10 +20,10 @@ afterAll(async () => {
 
 describe('the back office: messaging numbers and templates', () => {
   it('keeps at most one active number per organization (409 naming the active one)', async () => {
-    const base = `/admin/v1/organizations/${agency.orgId}/messaging-numbers`;
+    const base = `/admin/v1/organizations/${agency.org.id}/messaging-numbers`;
     const second = await admin(app, 'POST', base, { phone: nextPhone() });
     const error = expectError(second, 409, 'DUPLICATE') as Record<string, unknown>;
-    expect(error.existingId).toBe(agency.numberId);
+    expect(error.existingId).toBe(agency.messaging.numberId);
     const spare = expectStatus(
       await admin(app, 'POST', base, { phone: '611 22 33 44', active: false }),
       201,
@@ -38,14 +38,18 @@ describe('the back office: messaging numbers and templates', () => {
     expectError(await admin(app, 'GET', `${base}/${spare.id}`), 404, 'NOT_FOUND');
     // Another organization's number is as missing as a deleted one.
     expectError(
-      await admin(app, 'GET', `/admin/v1/organizations/${other.orgId}/messaging-numbers/${agency.numberId}`),
+      await admin(
+        app,
+        'GET',
+        `/admin/v1/organizations/${other.org.id}/messaging-numbers/${agency.messaging.numberId}`,
+      ),
       404,
       'NOT_FOUND',
     );
   });
 
   it('reads template variables from the body and re-reads them when it changes', async () => {
-    const base = `/admin/v1/organizations/${agency.orgId}/message-templates`;
+    const base = `/admin/v1/organizations/${agency.org.id}/message-templates`;
     const created = expectStatus(
       await admin(app, 'POST', base, {
         name: 'welcome',

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, type Tenant } from '../../helpers/factories.ts';
+import { createContact, createTenant, type Tenant } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 import {
-  createContact,
   createDeal,
   createPipeline,
   fieldsOf,
@@ -244,7 +243,7 @@ describe('pipelines: errors', () => {
   it('refuses (409) removing or re-kinding a stage that holds deals, and deleting a pipeline with deals', async () => {
     const { org } = await createTenant(app);
     const pipeline = await createPipeline(app, org.id);
-    const contactId = await createContact(app, org.id);
+    const contactId = (await createContact(app, org.id)).id;
     const visit = stageNamed(pipeline, 'Visit');
     await createDeal(app, org.id, { contactId, stageId: visit.id });
     await createDeal(app, org.id, { contactId, stageId: visit.id });

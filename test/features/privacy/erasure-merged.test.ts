@@ -10,13 +10,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorCallerOf } from '../../../src/platform/auth/credentials.ts';
 import { deliveryDetail } from '../../../src/features/webhooks/index.ts';
+import { createTenant, MESSAGING_AGENCY, type MessagingTenant } from '../../helpers/factories.ts';
 import { api, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
-import { createMessagingAgency, type MessagingAgency } from '../conversations/support.ts';
 import { type Person, pendingSubscription, systemRows, tablesMentioning } from './support.ts';
 
 let app: FastifyInstance;
-let agency: MessagingAgency;
+let agency: MessagingTenant;
 
 const PERSON: Person = {
   firstName: 'Zephyrine',
@@ -58,7 +58,7 @@ let targetId = '';
 
 async function create(person: Person, key?: string) {
   return api(app, 'POST', '/v1/contacts', {
-    key: agency.secret,
+    key: agency.secret.key,
     body: person,
     headers: key ? { 'Idempotency-Key': key } : {},
   });
@@ -66,14 +66,17 @@ async function create(person: Person, key?: string) {
 
 async function note(contactId: string, body: string) {
   expectStatus(
-    await api(app, 'POST', `/v1/contacts/${contactId}/notes`, { key: agency.secret, body: { body } }),
+    await api(app, 'POST', `/v1/contacts/${contactId}/notes`, { key: agency.secret.key, body: { body } }),
     201,
   );
 }
 
 async function merge(into: string, sourceContactId: string) {
   expectStatus(
-    await api(app, 'POST', `/v1/contacts/${into}/merge`, { key: agency.secret, body: { sourceContactId } }),
+    await api(app, 'POST', `/v1/contacts/${into}/merge`, {
+      key: agency.secret.key,
+      body: { sourceContactId },
+    }),
     200,
   );
 }
@@ -85,7 +88,7 @@ async function eventLogText(): Promise<string> {
   for (;;) {
     const page = expectStatus(
       await api(app, 'GET', '/v1/event-log', {
-        key: agency.secret,
+        key: agency.secret.key,
         query: { order: 'asc', pageSize: '100', ...(after === undefined ? {} : { after: String(after) }) },
       }),
       200,
@@ -99,11 +102,11 @@ async function eventLogText(): Promise<string> {
 /** What the console shows of every webhook delivery of the organization (the body each POSTs). */
 async function deliveryBodiesText(): Promise<string> {
   const deliveries = await systemRows<{ id: string }>(
-    sql`SELECT id FROM webhook_deliveries WHERE organization_id = ${agency.orgId} ORDER BY id`,
+    sql`SELECT id FROM webhook_deliveries WHERE organization_id = ${agency.org.id} ORDER BY id`,
   );
   expect(deliveries.length).toBeGreaterThan(5);
   const db = await testDatabase();
-  const caller = await operatorCallerOf(db, agency.orgId);
+  const caller = await operatorCallerOf(db, agency.org.id);
   let text = '';
   for (const { id } of deliveries) text += JSON.stringify(await deliveryDetail(db, caller, id));
   return text;
@@ -111,8 +114,8 @@ async function deliveryBodiesText(): Promise<string> {
 
 beforeAll(async () => {
   app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
-  agency = await createMessagingAgency(app);
-  await pendingSubscription(app, agency.secret);
+  agency = await createTenant(app, MESSAGING_AGENCY);
+  await pendingSubscription(app, agency.secret.key);
   targetId = expectStatus(await create(PERSON), 201).data.id;
   await note(targetId, `${PERSON.firstName} ${PERSON.lastName} asked for a call`);
   const duplicateId = expectStatus(await create(DUPLICATE, keys.duplicate), 201).data.id;
@@ -135,7 +138,7 @@ describe('DELETE /v1/contacts/{id}: erasure of a person with merged duplicates',
     expect(found(await deliveryBodiesText()), 'delivery detail before').toEqual(NEEDLES);
 
     const erased = expectStatus(
-      await api(app, 'DELETE', `/v1/contacts/${targetId}`, { key: agency.secret }),
+      await api(app, 'DELETE', `/v1/contacts/${targetId}`, { key: agency.secret.key }),
       200,
     );
     expect(erased.data).toMatchObject({ id: targetId, deleted: true });

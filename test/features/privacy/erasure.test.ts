@@ -7,14 +7,14 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant, MESSAGING_AGENCY, type MessagingTenant } from '../../helpers/factories.ts';
 import { api, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 import { createPipeline, stageNamed } from '../deals/support.ts';
-import { createMessagingAgency, type MessagingAgency } from '../conversations/support.ts';
 import { pendingSubscription, storeEverywhere, systemRows, tablesMentioning } from './support.ts';
 
 let app: FastifyInstance;
-let agency: MessagingAgency;
+let agency: MessagingTenant;
 
 const PERSON = {
   firstName: 'Wilhelmina',
@@ -33,12 +33,12 @@ const noteKey = `erasure-note-${Date.now()}`;
 
 beforeAll(async () => {
   app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
-  agency = await createMessagingAgency(app);
-  await pendingSubscription(app, agency.secret);
-  const pipeline = await createPipeline(app, agency.orgId);
+  agency = await createTenant(app, MESSAGING_AGENCY);
+  await pendingSubscription(app, agency.secret.key);
+  const pipeline = await createPipeline(app, agency.org.id);
   contactId = await storeEverywhere(app, agency, PERSON, { noteKey });
   const list = async (path: string) =>
-    expectStatus(await api(app, 'GET', path, { key: agency.secret, query: { contactId } }), 200).data as {
+    expectStatus(await api(app, 'GET', path, { key: agency.secret.key, query: { contactId } }), 200).data as {
       id: string;
     }[];
   dealId = (await list('/v1/deals'))[0]?.id ?? '';
@@ -48,7 +48,7 @@ beforeAll(async () => {
   // Lost, for a reason naming the person.
   expectStatus(
     await api(app, 'POST', `/v1/deals/${dealId}/move`, {
-      key: agency.secret,
+      key: agency.secret.key,
       body: { stageId: stageNamed(pipeline, 'Lost').id, lostReason: 'Wilhelmina bought elsewhere' },
     }),
     200,
@@ -63,12 +63,12 @@ describe('DELETE /v1/contacts/{id}: erasure', () => {
     // Before: every needle is somewhere (the test can fail).
     for (const needle of NEEDLES) expect(Object.keys(await tablesMentioning(needle)), needle).not.toEqual([]);
     const pending = await systemRows<{ n: number }>(
-      sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE organization_id = ${agency.orgId} AND status = 'PENDING'`,
+      sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE organization_id = ${agency.org.id} AND status = 'PENDING'`,
     );
     expect(pending[0]?.n).toBeGreaterThan(5);
 
     const erased = expectStatus(
-      await api(app, 'DELETE', `/v1/contacts/${contactId}`, { key: agency.secret }),
+      await api(app, 'DELETE', `/v1/contacts/${contactId}`, { key: agency.secret.key }),
       200,
     );
     expect(erased.data).toMatchObject({
@@ -82,7 +82,10 @@ describe('DELETE /v1/contacts/{id}: erasure', () => {
     for (const needle of NEEDLES) expect(await tablesMentioning(needle), needle).toEqual({});
 
     // The deal, the task and the appointment stay, without the contact and without the person.
-    const deal = expectStatus(await api(app, 'GET', `/v1/deals/${dealId}`, { key: agency.secret }), 200).data;
+    const deal = expectStatus(
+      await api(app, 'GET', `/v1/deals/${dealId}`, { key: agency.secret.key }),
+      200,
+    ).data;
     expect(deal).toMatchObject({
       contactId: null,
       title: '[erased]: loft',
@@ -91,12 +94,12 @@ describe('DELETE /v1/contacts/{id}: erasure', () => {
     // The row itself: unlinked and still the agency's (the foreign key's own ON DELETE SET NULL (contact_id)
     // is tested in test/db/colocation.test.ts).
     expect(await systemRows(sql`SELECT organization_id, contact_id FROM deals WHERE id = ${dealId}`)).toEqual(
-      [{ organization_id: agency.orgId, contact_id: null }],
+      [{ organization_id: agency.org.id, contact_id: null }],
     );
     const titles = [];
     for (const taskId of taskIds) {
       const task = expectStatus(
-        await api(app, 'GET', `/v1/tasks/${taskId}`, { key: agency.secret }),
+        await api(app, 'GET', `/v1/tasks/${taskId}`, { key: agency.secret.key }),
         200,
       ).data;
       expect(task.contactId).toBeNull();
@@ -104,21 +107,21 @@ describe('DELETE /v1/contacts/{id}: erasure', () => {
     }
     expect(titles).toContain('Call [erased] back');
     const appointment = expectStatus(
-      await api(app, 'GET', `/v1/appointments/${appointmentId}`, { key: agency.secret }),
+      await api(app, 'GET', `/v1/appointments/${appointmentId}`, { key: agency.secret.key }),
       200,
     ).data;
     expect(appointment).toMatchObject({ contactId: null });
     // The deliveries still pending send the rewritten events; the erasure's own 5 events join them
     // (deal.updated, task.updated twice, appointment.updated, contact.deleted).
     const still = await systemRows<{ n: number }>(
-      sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE organization_id = ${agency.orgId} AND status = 'PENDING'`,
+      sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE organization_id = ${agency.org.id} AND status = 'PENDING'`,
     );
     expect(still[0]?.n).toBe((pending[0]?.n ?? 0) + 5);
   });
 
   it('replays the stored response of an earlier request without the person', async () => {
     const replay = await api(app, 'POST', `/v1/contacts/${contactId}/notes`, {
-      key: agency.secret,
+      key: agency.secret.key,
       body: { body: 'Wilhelmina Quaxleborough prefers mornings' },
       headers: { 'Idempotency-Key': noteKey },
     });
@@ -130,14 +133,14 @@ describe('DELETE /v1/contacts/{id}: erasure', () => {
   it('records contact.deleted as a tombstone, and answers 404 for the erased contact afterwards', async () => {
     const log = expectStatus(
       await api(app, 'GET', '/v1/event-log', {
-        key: agency.secret,
+        key: agency.secret.key,
         query: { type: 'contact.deleted', order: 'desc' },
       }),
       200,
     ).data;
     expect(log[0]?.data).toEqual({ contact: { id: contactId, deletedAt: expect.any(String) } });
-    expectStatus(await api(app, 'GET', `/v1/contacts/${contactId}`, { key: agency.secret }), 404);
-    expectStatus(await api(app, 'DELETE', `/v1/contacts/${contactId}`, { key: agency.secret }), 404);
-    expectStatus(await api(app, 'GET', `/v1/contacts/${contactId}/export`, { key: agency.secret }), 404);
+    expectStatus(await api(app, 'GET', `/v1/contacts/${contactId}`, { key: agency.secret.key }), 404);
+    expectStatus(await api(app, 'DELETE', `/v1/contacts/${contactId}`, { key: agency.secret.key }), 404);
+    expectStatus(await api(app, 'GET', `/v1/contacts/${contactId}/export`, { key: agency.secret.key }), 404);
   });
 });

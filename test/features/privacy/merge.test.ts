@@ -5,30 +5,37 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, type Tenant } from '../../helpers/factories.ts';
+import {
+  createTenant,
+  MESSAGING_AGENCY,
+  type MessagingTenant,
+  nextPhone,
+  type Tenant,
+} from '../../helpers/factories.ts';
 import { api, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createMessagingAgency, nextPhone, type MessagingAgency } from '../conversations/support.ts';
 import { createPipeline } from '../deals/support.ts';
 import { storeEverywhere } from './support.ts';
 
 let app: FastifyInstance;
-let agency: MessagingAgency;
+let agency: MessagingTenant;
 let other: Tenant;
 
 type Export = { records: Record<string, Array<Record<string, unknown>>> };
 
 async function exportOf(contactId: string): Promise<Export> {
-  return expectStatus(await api(app, 'GET', `/v1/contacts/${contactId}/export`, { key: agency.secret }), 200)
-    .data;
+  return expectStatus(
+    await api(app, 'GET', `/v1/contacts/${contactId}/export`, { key: agency.secret.key }),
+    200,
+  ).data;
 }
 
 const idsOf = (rows: Array<Record<string, unknown>>) => rows.map((row) => String(row.id)).sort();
 
 beforeAll(async () => {
   app = await buildTestApp();
-  agency = await createMessagingAgency(app);
-  await createPipeline(app, agency.orgId);
+  agency = await createTenant(app, MESSAGING_AGENCY);
+  await createPipeline(app, agency.org.id);
   other = await createTenant(app);
 });
 afterAll(async () => {
@@ -53,19 +60,22 @@ describe('POST /v1/contacts/{id}/merge', () => {
     });
     expectStatus(
       await api(app, 'PATCH', `/v1/contacts/${source}`, {
-        key: agency.secret,
+        key: agency.secret.key,
         body: { tags: ['buyer', 'vip'], preferredCity: 'Sevilla', externalId: 'crm-77' },
       }),
       200,
     );
     expectStatus(
-      await api(app, 'PATCH', `/v1/contacts/${target}`, { key: agency.secret, body: { tags: ['buyer'] } }),
+      await api(app, 'PATCH', `/v1/contacts/${target}`, {
+        key: agency.secret.key,
+        body: { tags: ['buyer'] },
+      }),
       200,
     );
     // Consents: the source said stop; the target, later, said yes to messages.
     const consent = (id: string, channel: string, status: string) =>
       api(app, 'PUT', `/v1/contacts/${id}/consents/${channel}`, {
-        key: agency.secret,
+        key: agency.secret.key,
         body: { status, source: 'test' },
       });
     expectStatus(await consent(source, 'MESSAGING', 'REVOKED'), 200);
@@ -91,7 +101,7 @@ describe('POST /v1/contacts/{id}/merge', () => {
 
     const merged = expectStatus(
       await api(app, 'POST', `/v1/contacts/${target}/merge`, {
-        key: agency.secret,
+        key: agency.secret.key,
         body: { sourceContactId: source },
         headers: { 'Idempotency-Key': `merge-${target}` },
       }),
@@ -110,7 +120,7 @@ describe('POST /v1/contacts/{id}/merge', () => {
     expect([...merged.tags].sort()).toEqual(['buyer', 'vip']);
     expect(merged.optedOut).toBe(true);
     const consents = expectStatus(
-      await api(app, 'GET', `/v1/contacts/${target}/consents`, { key: agency.secret }),
+      await api(app, 'GET', `/v1/contacts/${target}/consents`, { key: agency.secret.key }),
       200,
     ).data;
     expect(consents.current).toMatchObject({
@@ -141,10 +151,10 @@ describe('POST /v1/contacts/{id}/merge', () => {
     expect(count(after)).toBe(count(before.target) + count(before.source));
     expect(after.records.usageDaily).toHaveLength(before.target.records.usageDaily?.length ?? 0);
 
-    expectStatus(await api(app, 'GET', `/v1/contacts/${source}`, { key: agency.secret }), 404);
+    expectStatus(await api(app, 'GET', `/v1/contacts/${source}`, { key: agency.secret.key }), 404);
     // The source's phone is free again for whoever comes next... and now matches nobody.
     const byPhone = expectStatus(
-      await api(app, 'GET', '/v1/contacts', { key: agency.secret, query: { q: sourcePhone } }),
+      await api(app, 'GET', '/v1/contacts', { key: agency.secret.key, query: { q: sourcePhone } }),
       200,
     ).data;
     expect(byPhone).toEqual([]);
@@ -152,7 +162,7 @@ describe('POST /v1/contacts/{id}/merge', () => {
     // Events: the moved deal's update, the tombstone, then contact.merged with both ids.
     const log = expectStatus(
       await api(app, 'GET', '/v1/event-log', {
-        key: agency.secret,
+        key: agency.secret.key,
         query: { type: ['contact.merged', 'contact.deleted', 'deal.updated'], order: 'desc', pageSize: '5' },
       }),
       200,
@@ -171,7 +181,7 @@ describe('POST /v1/contacts/{id}/merge', () => {
 
     // A replay answers the same merge; nothing runs twice.
     const replay = await api(app, 'POST', `/v1/contacts/${target}/merge`, {
-      key: agency.secret,
+      key: agency.secret.key,
       body: { sourceContactId: source },
       headers: { 'Idempotency-Key': `merge-${target}` },
     });
@@ -192,40 +202,43 @@ describe('POST /v1/contacts/{id}/merge', () => {
     ).data.id;
     for (const sourceContactId of [contact, 'ct_unknown', theirs, 'nonsense']) {
       const response = await api(app, 'POST', `/v1/contacts/${contact}/merge`, {
-        key: agency.secret,
+        key: agency.secret.key,
         body: { sourceContactId },
       });
       expect(response.statusCode, sourceContactId).toBe(400);
       expect(response.json().error.details[0].field).toBe('body.sourceContactId');
     }
-    const missing = await api(app, 'POST', `/v1/contacts/${contact}/merge`, { key: agency.secret, body: {} });
+    const missing = await api(app, 'POST', `/v1/contacts/${contact}/merge`, {
+      key: agency.secret.key,
+      body: {},
+    });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().error.details[0].field).toBe('body.sourceContactId');
     const foreign = await api(app, 'POST', `/v1/contacts/${theirs}/merge`, {
-      key: agency.secret,
+      key: agency.secret.key,
       body: { sourceContactId: contact },
     });
     expect(foreign.statusCode).toBe(404);
     // Nothing changed.
-    expectStatus(await api(app, 'GET', `/v1/contacts/${contact}`, { key: agency.secret }), 200);
+    expectStatus(await api(app, 'GET', `/v1/contacts/${contact}`, { key: agency.secret.key }), 200);
   });
 
   it('refuses publishable and read-only keys and a key without contacts:write', async () => {
     const a = expectStatus(
-      await api(app, 'POST', '/v1/contacts', { key: agency.secret, body: { firstName: 'A' } }),
+      await api(app, 'POST', '/v1/contacts', { key: agency.secret.key, body: { firstName: 'A' } }),
       201,
     ).data.id;
     const b = expectStatus(
-      await api(app, 'POST', '/v1/contacts', { key: agency.secret, body: { firstName: 'B' } }),
+      await api(app, 'POST', '/v1/contacts', { key: agency.secret.key, body: { firstName: 'B' } }),
       201,
     ).data.id;
-    for (const key of [agency.publishable, agency.readOnly]) {
+    for (const key of [agency.publishable.key, agency.readOnly.key]) {
       const response = await api(app, 'POST', `/v1/contacts/${a}/merge`, {
         key,
         body: { sourceContactId: b },
       });
       expect(response.statusCode).toBe(403);
     }
-    expectStatus(await api(app, 'GET', `/v1/contacts/${b}`, { key: agency.secret }), 200);
+    expectStatus(await api(app, 'GET', `/v1/contacts/${b}`, { key: agency.secret.key }), 200);
   });
 });

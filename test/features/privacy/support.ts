@@ -3,10 +3,10 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { queryRows } from '../../../src/db/database.ts';
-import { createAgent, createProperty } from '../../helpers/factories.ts';
+import { createAgent, createProperty, type MessagingTenant } from '../../helpers/factories.ts';
 import { admin, api, expectStatus } from '../../helpers/http.ts';
 import { testDatabase } from '../../helpers/test-app.ts';
-import { inbound, send, type MessagingAgency } from '../conversations/support.ts';
+import { inbound, send } from '../conversations/support.ts';
 
 /** A subscription no worker serves: its deliveries stay PENDING, holding every event's body to send. */
 export async function pendingSubscription(app: FastifyInstance, key: string): Promise<void> {
@@ -45,19 +45,19 @@ export async function contactByPhone(app: FastifyInstance, key: string, phone: s
  */
 export async function storeEverywhere(
   app: FastifyInstance,
-  agency: MessagingAgency,
+  agency: MessagingTenant,
   person: Person,
   options: { noteKey?: string; dealTitle?: string; stageId?: string } = {},
 ): Promise<string> {
   sequence += 1;
-  const property = await createProperty(app, agency.orgId, { title: `Loft ${sequence}` });
+  const property = await createProperty(app, agency.org.id, { title: `Loft ${sequence}` });
   const slug = `privacy-${Date.now().toString(36)}-${sequence}`;
-  await createAgent(app, agency.orgId, {
+  await createAgent(app, agency.org.id, {
     bookingSlug: slug,
     booking: { timezone: 'UTC', weekdays: [1, 2, 3, 4, 5, 6, 7] },
   });
   const portal = (path: string, body: Record<string, unknown>) =>
-    api(app, 'POST', path, { key: agency.publishable, body });
+    api(app, 'POST', path, { key: agency.publishable.key, body });
   expectStatus(
     await portal('/v1/leads', {
       ...person,
@@ -67,7 +67,7 @@ export async function storeEverywhere(
     }),
     201,
   );
-  const contactId = await contactByPhone(app, agency.secret, person.phone);
+  const contactId = await contactByPhone(app, agency.secret.key, person.phone);
   const { firstName, phone } = person;
   expectStatus(
     await portal('/v1/leads/schedule', {
@@ -88,14 +88,14 @@ export async function storeEverywhere(
     201,
   );
 
-  expectStatus(await inbound(app, agency.orgId, contactId, `Hola, soy ${firstName}`), 201);
+  expectStatus(await inbound(app, agency.org.id, contactId, `Hola, soy ${firstName}`), 201);
   expectStatus(
-    await send(app, agency.secret, contactId, { body: `Hola ${firstName}, ¿te va el jueves?` }),
+    await send(app, agency.secret.key, contactId, { body: `Hola ${firstName}, ¿te va el jueves?` }),
     201,
   );
   expectStatus(
     await api(app, 'POST', `/v1/contacts/${contactId}/notes`, {
-      key: agency.secret,
+      key: agency.secret.key,
       body: { body: `${firstName} ${person.lastName} prefers mornings` },
       headers: options.noteKey ? { 'Idempotency-Key': options.noteKey } : {},
     }),
@@ -103,7 +103,7 @@ export async function storeEverywhere(
   );
   expectStatus(
     await api(app, 'POST', '/v1/usage/events', {
-      key: agency.secret,
+      key: agency.secret.key,
       body: {
         name: 'listing.saved',
         contactId,
@@ -113,7 +113,7 @@ export async function storeEverywhere(
     }),
     200,
   );
-  const orgPath = (path: string) => `/admin/v1/organizations/${agency.orgId}/${path}`;
+  const orgPath = (path: string) => `/admin/v1/organizations/${agency.org.id}/${path}`;
   expectStatus(
     await admin(app, 'POST', orgPath('deals'), {
       title: options.dealTitle ?? `${firstName} ${person.lastName}: loft`,

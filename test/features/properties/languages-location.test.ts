@@ -7,14 +7,14 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant, SPANISH_AGENCY, type SpanishAgency } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createAgency, type Agency } from '../contacts/support.ts';
 import { callOk, connect, listen } from '../../mcp/support.ts';
 
 let app: FastifyInstance;
-let agency: Agency;
-let other: Agency;
+let agency: SpanishAgency;
+let other: SpanishAgency;
 let sequence = 0;
 
 type Row = Record<string, unknown>;
@@ -36,20 +36,20 @@ function body(overrides: Row = {}) {
   };
 }
 
-async function create(owner: Agency, overrides: Row = {}): Promise<Row> {
-  const response = await api(app, 'POST', '/v1/listings', { key: owner.secret, body: body(overrides) });
+async function create(owner: SpanishAgency, overrides: Row = {}): Promise<Row> {
+  const response = await api(app, 'POST', '/v1/listings', { key: owner.secret.key, body: body(overrides) });
   return expectStatus(response, 201).data as Row;
 }
 
 const portalGet = (
   id: string,
   options: { query?: Record<string, string>; headers?: Record<string, string> } = {},
-) => api(app, 'GET', `/v1/properties/${id}`, { key: agency.publishable, ...options });
+) => api(app, 'GET', `/v1/properties/${id}`, { key: agency.publishable.key, ...options });
 
 beforeAll(async () => {
   app = await buildTestApp();
-  agency = await createAgency(app);
-  other = await createAgency(app);
+  agency = await createTenant(app, SPANISH_AGENCY);
+  other = await createTenant(app, SPANISH_AGENCY);
   expectStatus(
     await admin(app, 'PATCH', `/admin/v1/organizations/${agency.org.id}`, {
       defaultLanguage: 'es',
@@ -70,7 +70,7 @@ describe('languages', () => {
       200,
     ).data as Row;
     expect(organization).toMatchObject({ defaultLanguage: 'es', languages: ['es', 'en', 'pt'] });
-    const portal = expectStatus(await api(app, 'GET', '/v1/portal', { key: agency.publishable }), 200)
+    const portal = expectStatus(await api(app, 'GET', '/v1/portal', { key: agency.publishable.key }), 200)
       .data as Row;
     expect(portal).toMatchObject({ defaultLanguage: 'es', languages: ['es', 'en', 'pt'] });
     // A new default given alone: the old one stays served.
@@ -114,7 +114,7 @@ describe('languages', () => {
     });
     const error = expectError(
       await api(app, 'POST', '/v1/listings', {
-        key: agency.secret,
+        key: agency.secret.key,
         body: body({ translations: { es: { title: 'Otro', description: '' } } }),
       }),
       400,
@@ -123,7 +123,7 @@ describe('languages', () => {
     expect(error.details?.[0]?.field).toBe('body.translations.es');
     expectError(
       await api(app, 'POST', '/v1/listings', {
-        key: agency.secret,
+        key: agency.secret.key,
         body: body({ translations: { english: { title: 'Flat', description: '' } } }),
       }),
       400,
@@ -177,7 +177,7 @@ describe('languages', () => {
     const untranslated = await create(agency, { title: 'Casa sin traducir zafiro' });
     const list = async (headers: Record<string, string>) => {
       const response = await api(app, 'GET', '/v1/properties', {
-        key: agency.publishable,
+        key: agency.publishable.key,
         query: { q: 'zafiro', sortBy: 'price' },
         headers,
       });
@@ -212,7 +212,7 @@ describe('languages', () => {
       translations: { pt: { title: 'Moradia na serra esmeraldina', description: '' } },
     });
     const found = expectStatus(
-      await api(app, 'GET', '/v1/properties', { key: agency.publishable, query: { q: 'esmeraldina' } }),
+      await api(app, 'GET', '/v1/properties', { key: agency.publishable.key, query: { q: 'esmeraldina' } }),
       200,
     ).data as Row[];
     expect(found.map((row) => row.id)).toEqual([listing.id]);
@@ -283,7 +283,7 @@ describe('address visibility', () => {
     });
     const tooFine = expectError(
       await api(app, 'POST', '/v1/listings', {
-        key: agency.secret,
+        key: agency.secret.key,
         body: body({ addressVisibility: 'STREET', coordinatePrecision: 4 }),
       }),
       400,
@@ -292,7 +292,7 @@ describe('address visibility', () => {
     expect(tooFine.details?.[0]).toMatchObject({ field: 'body.coordinatePrecision' });
     const contradiction = expectError(
       await api(app, 'POST', '/v1/listings', {
-        key: agency.secret,
+        key: agency.secret.key,
         body: body({ addressVisibility: 'EXACT', approximateLocation: true }),
       }),
       400,
@@ -301,7 +301,7 @@ describe('address visibility', () => {
     expect(contradiction.details?.[0]).toMatchObject({ field: 'body.approximateLocation' });
     expectError(
       await api(app, 'POST', '/v1/listings', {
-        key: agency.secret,
+        key: agency.secret.key,
         body: body({ addressVisibility: 'STREETS' }),
       }),
       400,
@@ -313,8 +313,10 @@ describe('address visibility', () => {
     const listing = await create(agency, { addressVisibility: 'HIDDEN' });
     const id = listing.id as string;
     const patch = async (changes: Row) =>
-      expectStatus(await api(app, 'PATCH', `/v1/listings/${id}`, { key: agency.secret, body: changes }), 200)
-        .data as Row;
+      expectStatus(
+        await api(app, 'PATCH', `/v1/listings/${id}`, { key: agency.secret.key, body: changes }),
+        200,
+      ).data as Row;
     expect(await patch({ approximateLocation: false })).toMatchObject({ addressVisibility: 'EXACT' });
     expect(expectStatus(await portalGet(id), 200).data).toMatchObject({ address: 'Calle Mayor 12, 3ºB' });
     expect(await patch({ addressVisibility: 'EXACT', coordinatePrecision: 5 })).toMatchObject({
@@ -335,7 +337,7 @@ describe('address visibility', () => {
     const street = await create(agency, { addressVisibility: 'STREET', title: 'Calle visible' });
     const exact = await create(agency, { title: 'Casa exacta' });
     const url = await listen(app);
-    const client: Client = await connect(url, agency.secret);
+    const client: Client = await connect(url, agency.secret.key);
     try {
       for (const [listing, expected] of [
         [hidden, { address: null, zipCode: null, coordinates: { latitude: 40.42, longitude: -3.7 } }],
@@ -375,7 +377,7 @@ describe('address visibility', () => {
       await client.close();
     }
     expectError(
-      await api(app, 'GET', `/v1/properties/${hidden.id as string}`, { key: other.publishable }),
+      await api(app, 'GET', `/v1/properties/${hidden.id as string}`, { key: other.publishable.key }),
       404,
       'NOT_FOUND',
     );
@@ -400,7 +402,8 @@ describe("/v1/listings: the portal's filters on the agency's view", () => {
     await make({ bathrooms: 3, area: 200, coordinates: { latitude: 41.38, longitude: 2.17 } });
     const ids = async (query: Record<string, string>) =>
       (
-        expectStatus(await api(app, 'GET', '/v1/listings', { key: owner.secret, query }), 200).data as Row[]
+        expectStatus(await api(app, 'GET', '/v1/listings', { key: owner.secret.key, query }), 200)
+          .data as Row[]
       ).map((row) => row.id);
     expect(await ids({ neighborhood: 'malasana' })).toEqual([target.id]);
     expect(await ids({ bathroomsMin: '2', areaMax: '150' })).toEqual([target.id]);
@@ -415,14 +418,14 @@ describe("/v1/listings: the portal's filters on the agency's view", () => {
       [{ priceMin: '10', priceMax: '5' }, 'query.priceMax'],
     ] as const) {
       const error = expectError(
-        await api(app, 'GET', '/v1/listings', { key: owner.secret, query }),
+        await api(app, 'GET', '/v1/listings', { key: owner.secret.key, query }),
         400,
         'VALIDATION_ERROR',
       );
       expect(error.details?.[0]?.field).toBe(field);
     }
     expectError(
-      await api(app, 'GET', '/v1/listings', { key: owner.secret, query: { hasHelipad: '1' } }),
+      await api(app, 'GET', '/v1/listings', { key: owner.secret.key, query: { hasHelipad: '1' } }),
       400,
       'VALIDATION_ERROR',
     );

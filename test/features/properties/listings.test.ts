@@ -6,13 +6,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant, SPANISH_AGENCY, type SpanishAgency } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createAgency, eventsOf, type Agency } from '../contacts/support.ts';
+import { eventsOf } from '../contacts/support.ts';
 
 let app: FastifyInstance;
-let agency: Agency;
-let other: Agency;
+let agency: SpanishAgency;
+let other: SpanishAgency;
 let sequence = 0;
 
 interface Listing {
@@ -47,23 +48,23 @@ function body(overrides: Record<string, unknown> = {}) {
   };
 }
 
-async function create(owner: Agency, overrides: Record<string, unknown> = {}): Promise<Listing> {
-  const response = await api(app, 'POST', '/v1/listings', { key: owner.secret, body: body(overrides) });
+async function create(owner: SpanishAgency, overrides: Record<string, unknown> = {}): Promise<Listing> {
+  const response = await api(app, 'POST', '/v1/listings', { key: owner.secret.key, body: body(overrides) });
   return expectStatus(response, 201).data as Listing;
 }
 
-const patch = (id: string, changes: Record<string, unknown>, key = agency.secret) =>
+const patch = (id: string, changes: Record<string, unknown>, key = agency.secret.key) =>
   api(app, 'PATCH', `/v1/listings/${id}`, { key, body: changes });
 
 async function history(id: string): Promise<Change[]> {
-  return expectStatus(await api(app, 'GET', `/v1/listings/${id}/history`, { key: agency.secret }), 200)
+  return expectStatus(await api(app, 'GET', `/v1/listings/${id}/history`, { key: agency.secret.key }), 200)
     .data as Change[];
 }
 
 beforeAll(async () => {
   app = await buildTestApp();
-  agency = await createAgency(app);
-  other = await createAgency(app);
+  agency = await createTenant(app, SPANISH_AGENCY);
+  other = await createTenant(app, SPANISH_AGENCY);
 });
 
 afterAll(async () => {
@@ -79,7 +80,7 @@ describe('/v1/listings: create, read, history', () => {
       internalNotes: 'Owner prefers mornings',
     });
     const got = expectStatus(
-      await api(app, 'GET', `/v1/listings/${listing.id}`, { key: agency.readOnly }),
+      await api(app, 'GET', `/v1/listings/${listing.id}`, { key: agency.readOnly.key }),
       200,
     );
     expect(got.data).toEqual(listing);
@@ -105,12 +106,12 @@ describe('/v1/listings: create, read, history', () => {
   it('keeps a DRAFT off the portal and shows it once ACTIVE; lists every status with filters', async () => {
     const draft = await create(agency, { status: 'DRAFT', city: 'Ronda', price: 123456 });
     const portal = () =>
-      api(app, 'GET', '/v1/properties?city=ronda', { key: agency.publishable }).then((response) =>
+      api(app, 'GET', '/v1/properties?city=ronda', { key: agency.publishable.key }).then((response) =>
         (expectStatus(response, 200).data as { id: string }[]).map((p) => p.id),
       );
     expect(await portal()).not.toContain(draft.id);
     const drafts = expectStatus(
-      await api(app, 'GET', '/v1/listings?status=DRAFT&city=RONDA', { key: agency.secret }),
+      await api(app, 'GET', '/v1/listings?status=DRAFT&city=RONDA', { key: agency.secret.key }),
       200,
     );
     expect(drafts.data.map((l: Listing) => l.id)).toEqual([draft.id]);
@@ -118,12 +119,12 @@ describe('/v1/listings: create, read, history', () => {
     expectStatus(await patch(draft.id, { status: 'ACTIVE' }), 200);
     expect(await portal()).toContain(draft.id);
     const byPrice = expectStatus(
-      await api(app, 'GET', '/v1/listings?priceMin=123456&priceMax=123456', { key: agency.secret }),
+      await api(app, 'GET', '/v1/listings?priceMin=123456&priceMax=123456', { key: agency.secret.key }),
       200,
     );
     expect(byPrice.data.map((l: Listing) => l.id)).toEqual([draft.id]);
     const byCode = expectStatus(
-      await api(app, 'GET', `/v1/listings?code=${draft.code}`, { key: agency.secret }),
+      await api(app, 'GET', `/v1/listings?code=${draft.code}`, { key: agency.secret.key }),
       200,
     );
     expect(byCode.data).toHaveLength(1);
@@ -135,7 +136,7 @@ describe('/v1/listings: create, read, history', () => {
     const second = await create(agency, { city: 'Cursorville' });
     const page = expectStatus(
       await api(app, 'GET', `/v1/listings?city=cursorville&updatedAfter=${since}&pageSize=1`, {
-        key: agency.secret,
+        key: agency.secret.key,
       }),
       200,
     );
@@ -143,7 +144,7 @@ describe('/v1/listings: create, read, history', () => {
     expect(page.meta.hasMore).toBe(true);
     const next = expectStatus(
       await api(app, 'GET', `/v1/listings?city=cursorville&cursor=${page.meta.nextCursor}&pageSize=1`, {
-        key: agency.secret,
+        key: agency.secret.key,
       }),
       200,
     );
@@ -185,7 +186,7 @@ describe('the lifecycle and the history of changes', () => {
     expect(error).toMatchObject({ reason: 'ILLEGAL_STATUS_MOVE', from: 'SOLD', to: 'ACTIVE', allowed: [] });
     expect(error.message).toMatch(/SOLD is final/);
     const got = expectStatus(
-      await api(app, 'GET', `/v1/listings/${listing.id}`, { key: agency.secret }),
+      await api(app, 'GET', `/v1/listings/${listing.id}`, { key: agency.secret.key }),
       200,
     );
     expect(got.data).toMatchObject({ status: 'SOLD', price: 300000 });
@@ -204,7 +205,7 @@ describe('the lifecycle and the history of changes', () => {
     expectStatus(await patch(rent.id, { status: 'RENTED' }), 200);
     expectStatus(await patch(rent.id, { status: 'ACTIVE' }), 200);
     const created = await api(app, 'POST', '/v1/listings', {
-      key: agency.secret,
+      key: agency.secret.key,
       body: body({ status: 'RENTED' }),
     });
     expectError(created, 409, 'CONFLICT');
@@ -249,17 +250,17 @@ describe('the lifecycle and the history of changes', () => {
 describe('keys, bad input and other agencies', () => {
   it('reads with listings:read (read-only keys too), writes only with listings:write at access level 3', async () => {
     const listing = await create(agency);
-    expectStatus(await api(app, 'GET', '/v1/listings', { key: agency.noWrite }), 200);
-    expectError(await api(app, 'GET', '/v1/listings', { key: agency.publishable }), 403, 'FORBIDDEN');
-    expectError(await patch(listing.id, { price: 1 }, agency.readOnly), 403, 'FORBIDDEN');
-    expectError(await patch(listing.id, { price: 1 }, agency.noWrite), 403, 'FORBIDDEN');
-    expectError(await patch(listing.id, { price: 1 }, agency.level2), 403, 'FORBIDDEN');
+    expectStatus(await api(app, 'GET', '/v1/listings', { key: agency.keys.noWrite.key }), 200);
+    expectError(await api(app, 'GET', '/v1/listings', { key: agency.publishable.key }), 403, 'FORBIDDEN');
+    expectError(await patch(listing.id, { price: 1 }, agency.readOnly.key), 403, 'FORBIDDEN');
+    expectError(await patch(listing.id, { price: 1 }, agency.keys.noWrite.key), 403, 'FORBIDDEN');
+    expectError(await patch(listing.id, { price: 1 }, agency.keys.level2.key), 403, 'FORBIDDEN');
     expectError(await api(app, 'GET', '/v1/listings'), 401, 'UNAUTHORIZED');
   });
 
   it('names what is wrong in a bad body or query', async () => {
     const missing = expectError(
-      await api(app, 'POST', '/v1/listings', { key: agency.secret, body: { code: 'X-1', price: 1 } }),
+      await api(app, 'POST', '/v1/listings', { key: agency.secret.key, body: { code: 'X-1', price: 1 } }),
       400,
       'VALIDATION_ERROR',
     );
@@ -269,17 +270,17 @@ describe('keys, bad input and other agencies', () => {
     const status = expectError(await patch(listing.id, { status: 'WITHDRAWN' }), 400, 'VALIDATION_ERROR');
     expect(JSON.stringify(status)).toMatch(/status/);
     expectError(
-      await api(app, 'GET', '/v1/listings?status=GONE', { key: agency.secret }),
+      await api(app, 'GET', '/v1/listings?status=GONE', { key: agency.secret.key }),
       400,
       'VALIDATION_ERROR',
     );
     expectError(
-      await api(app, 'GET', '/v1/listings?cursor=nope', { key: agency.secret }),
+      await api(app, 'GET', '/v1/listings?cursor=nope', { key: agency.secret.key }),
       400,
       'VALIDATION_ERROR',
     );
     const duplicate = await api(app, 'POST', '/v1/listings', {
-      key: agency.secret,
+      key: agency.secret.key,
       body: body({ code: listing.code }),
     });
     expectError(duplicate, 409, 'DUPLICATE');
@@ -287,36 +288,44 @@ describe('keys, bad input and other agencies', () => {
 
   it("never shows, changes, or deletes another agency's listing (404), and deletes its own with its history", async () => {
     const theirs = await create(other, { city: 'Elsewhere' });
-    expectError(await api(app, 'GET', `/v1/listings/${theirs.id}`, { key: agency.secret }), 404, 'NOT_FOUND');
     expectError(
-      await api(app, 'GET', `/v1/listings/${theirs.id}/history`, { key: agency.secret }),
+      await api(app, 'GET', `/v1/listings/${theirs.id}`, { key: agency.secret.key }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await api(app, 'GET', `/v1/listings/${theirs.id}/history`, { key: agency.secret.key }),
       404,
       'NOT_FOUND',
     );
     expectError(await patch(theirs.id, { price: 1 }), 404, 'NOT_FOUND');
     expectError(
-      await api(app, 'DELETE', `/v1/listings/${theirs.id}`, { key: agency.secret }),
+      await api(app, 'DELETE', `/v1/listings/${theirs.id}`, { key: agency.secret.key }),
       404,
       'NOT_FOUND',
     );
-    expectError(await api(app, 'GET', '/v1/listings/not-an-id', { key: agency.secret }), 404, 'NOT_FOUND');
+    expectError(
+      await api(app, 'GET', '/v1/listings/not-an-id', { key: agency.secret.key }),
+      404,
+      'NOT_FOUND',
+    );
     const mine = expectStatus(
-      await api(app, 'GET', '/v1/listings?city=elsewhere', { key: agency.secret }),
+      await api(app, 'GET', '/v1/listings?city=elsewhere', { key: agency.secret.key }),
       200,
     );
     expect(mine.data).toEqual([]);
     const still = expectStatus(
-      await api(app, 'GET', `/v1/listings/${theirs.id}`, { key: other.secret }),
+      await api(app, 'GET', `/v1/listings/${theirs.id}`, { key: other.secret.key }),
       200,
     );
     expect(still.data.price).toBe(300000);
 
     const own = await create(agency);
     expect(
-      expectStatus(await api(app, 'DELETE', `/v1/listings/${own.id}`, { key: agency.secret }), 200).data,
+      expectStatus(await api(app, 'DELETE', `/v1/listings/${own.id}`, { key: agency.secret.key }), 200).data,
     ).toEqual({ id: own.id, deleted: true });
     expectError(
-      await api(app, 'GET', `/v1/listings/${own.id}/history`, { key: agency.secret }),
+      await api(app, 'GET', `/v1/listings/${own.id}/history`, { key: agency.secret.key }),
       404,
       'NOT_FOUND',
     );
@@ -324,20 +333,21 @@ describe('keys, bad input and other agencies', () => {
 });
 
 describe('previousPrice: a reduced listing, on the portal only where the agency shows price drops', () => {
-  const portalPrice = async (owner: Agency, id: string) => {
+  const portalPrice = async (owner: SpanishAgency, id: string) => {
     const detail = expectStatus(
-      await api(app, 'GET', `/v1/properties/${id}`, { key: owner.publishable }),
+      await api(app, 'GET', `/v1/properties/${id}`, { key: owner.publishable.key }),
       200,
     );
     const list = expectStatus(
-      await api(app, 'GET', `/v1/properties?city=dropton`, { key: owner.publishable }),
+      await api(app, 'GET', `/v1/properties?city=dropton`, { key: owner.publishable.key }),
       200,
     ).data.find((p: { id: string }) => p.id === id);
     expect(list.previousPrice).toBe(detail.data.previousPrice);
     return detail.data.previousPrice as number | null;
   };
-  const agencyPrice = async (owner: Agency, id: string) =>
-    expectStatus(await api(app, 'GET', `/v1/listings/${id}`, { key: owner.secret }), 200).data.previousPrice;
+  const agencyPrice = async (owner: SpanishAgency, id: string) =>
+    expectStatus(await api(app, 'GET', `/v1/listings/${id}`, { key: owner.secret.key }), 200).data
+      .previousPrice;
 
   it('keeps the price before a reduction, shows it on the portal once allowed, clears it when the price rises', async () => {
     const listing = await create(agency, { city: 'Dropton' });
@@ -366,7 +376,7 @@ describe('previousPrice: a reduced listing, on the portal only where the agency 
   it("follows each agency's own setting", async () => {
     const theirs = await create(other, { city: 'Dropton' });
     const response = await api(app, 'PATCH', `/v1/listings/${theirs.id}`, {
-      key: other.secret,
+      key: other.secret.key,
       body: { price: 1000 },
     });
     expectStatus(response, 200);

@@ -13,11 +13,11 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import S3rver from 's3rver';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../helpers/factories.ts';
+import { createApiKey, createTenant, SPANISH_AGENCY, type SpanishAgency } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { photoForm as form, rawForm } from '../../helpers/photo-form.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createAgency, eventsOf, type Agency } from '../contacts/support.ts';
+import { eventsOf } from '../contacts/support.ts';
 
 interface Size {
   width: number;
@@ -37,8 +37,8 @@ interface Photo {
 
 const storageDir = mkdtempSync(join(tmpdir(), 'agency-photos-'));
 let app: FastifyInstance;
-let agency: Agency;
-let other: Agency;
+let agency: SpanishAgency;
+let other: SpanishAgency;
 let sequence = 0;
 
 const solid = (width: number, height: number) =>
@@ -63,7 +63,7 @@ async function upload(
     type: options.type ?? 'image/jpeg',
   });
   return api(options.target ?? app, 'POST', `/v1/listings/${listingId}/photos`, {
-    key: options.key ?? agency.secret,
+    key: options.key ?? agency.secret.key,
     headers: { 'content-type': body.contentType, ...(options.headers ?? {}) },
     body: body.payload,
   });
@@ -77,10 +77,13 @@ async function uploaded(
   return expectStatus(await upload(listingId, bytes, { fields }), 201).data as Photo;
 }
 
-async function listing(owner: Agency = agency, overrides: Record<string, unknown> = {}): Promise<string> {
+async function listing(
+  owner: SpanishAgency = agency,
+  overrides: Record<string, unknown> = {},
+): Promise<string> {
   sequence += 1;
   const response = await api(app, 'POST', '/v1/listings', {
-    key: owner.secret,
+    key: owner.secret.key,
     body: {
       code: `PH-${Date.now().toString(36)}-${sequence}`,
       title: `Flat with photos ${sequence}`,
@@ -94,7 +97,7 @@ async function listing(owner: Agency = agency, overrides: Record<string, unknown
   return (expectStatus(response, 201).data as { id: string }).id;
 }
 
-const photosOf = async (listingId: string, key = agency.secret) =>
+const photosOf = async (listingId: string, key = agency.secret.key) =>
   expectStatus(await api(app, 'GET', `/v1/listings/${listingId}/photos`, { key }), 200).data as Photo[];
 
 /** GET /media/… of a photo URL, without a key, as an `<img>` would. */
@@ -112,8 +115,8 @@ const filesUnder = (dir: string) =>
 
 beforeAll(async () => {
   app = await buildTestApp({ STORAGE_DIR: storageDir, PHOTO_MAX_UPLOAD_MB: '2', PHOTO_MAX_MEGAPIXELS: '6' });
-  agency = await createAgency(app);
-  other = await createAgency(app);
+  agency = await createTenant(app, SPANISH_AGENCY);
+  other = await createTenant(app, SPANISH_AGENCY);
 });
 
 afterAll(async () => {
@@ -260,7 +263,7 @@ describe('uploading photos', () => {
       { name: 'file', bytes: await jpeg(400, 300), filename: 'photo.jpg', type: 'image/jpeg' },
     ]);
     const response = await api(app, 'POST', `/v1/listings/${id}/photos`, {
-      key: agency.secret,
+      key: agency.secret.key,
       headers: { 'content-type': declared.contentType },
       body: declared.payload,
     });
@@ -275,7 +278,7 @@ describe('uploading photos', () => {
     const id = await listing();
     const photo = await uploaded(id, await jpeg(1000, 800), { caption: 'Kitchen', altText: 'Open kitchen' });
     const portal = expectStatus(
-      await api(app, 'GET', `/v1/properties/${id}`, { key: agency.publishable }),
+      await api(app, 'GET', `/v1/properties/${id}`, { key: agency.publishable.key }),
       200,
     ).data as { photos: Photo[] };
     expect(portal.photos).toEqual([photo]);
@@ -335,7 +338,7 @@ describe('refused uploads', () => {
   it('refuses a JSON body (415), a form without a file (400), unknown fields (400), a text `file` (400)', async () => {
     expectError(
       await api(app, 'POST', `/v1/listings/${id}/photos`, {
-        key: agency.secret,
+        key: agency.secret.key,
         body: { url: 'https://x.example/a.jpg' },
       }),
       415,
@@ -343,7 +346,7 @@ describe('refused uploads', () => {
     );
     const noFile = await form({ caption: 'nothing attached' });
     const missing = await api(app, 'POST', `/v1/listings/${id}/photos`, {
-      key: agency.secret,
+      key: agency.secret.key,
       headers: { 'content-type': noFile.contentType },
       body: noFile.payload,
     });
@@ -356,7 +359,7 @@ describe('refused uploads', () => {
     expect(unknown.message).toContain('title');
     const textFile = await form({ file: 'not a file part' });
     const text = await api(app, 'POST', `/v1/listings/${id}/photos`, {
-      key: agency.secret,
+      key: agency.secret.key,
       headers: { 'content-type': textFile.contentType },
       body: textFile.payload,
     });
@@ -372,7 +375,7 @@ describe('refused uploads', () => {
         { name: 'file', bytes: photo, filename: 'photo.jpg', type: 'image/jpeg' },
       ]);
       return api(app, 'POST', `/v1/listings/${id}/photos`, {
-        key: agency.secret,
+        key: agency.secret.key,
         headers: { 'content-type': body.contentType },
         body: body.payload,
       });
@@ -444,7 +447,7 @@ describe('caption, order and deletion', () => {
     const photo = await uploaded(id, await jpeg(400, 300), { caption: 'Hall' });
     const changed = expectStatus(
       await api(app, 'PATCH', `/v1/listings/${id}/photos/${photo.id}`, {
-        key: agency.secret,
+        key: agency.secret.key,
         body: { altText: 'Entrance hall with a mirror', caption: null },
       }),
       200,
@@ -452,13 +455,13 @@ describe('caption, order and deletion', () => {
     expect(changed).toEqual({ ...photo, caption: null, altText: 'Entrance hall with a mirror' });
     expect((await photosOf(id))[0]).toEqual(changed);
     expectError(
-      await api(app, 'PATCH', `/v1/listings/${id}/photos/${photo.id}`, { key: agency.secret, body: {} }),
+      await api(app, 'PATCH', `/v1/listings/${id}/photos/${photo.id}`, { key: agency.secret.key, body: {} }),
       400,
       'VALIDATION_ERROR',
     );
     expectError(
       await api(app, 'PATCH', `/v1/listings/${id}/photos/ph_0000000000000000000000`, {
-        key: agency.secret,
+        key: agency.secret.key,
         body: { caption: 'x' },
       }),
       404,
@@ -480,7 +483,7 @@ describe('caption, order and deletion', () => {
       altText: null,
     });
     const order = (photoIds: string[]) =>
-      api(app, 'PUT', `/v1/listings/${id}/photos/order`, { key: agency.secret, body: { photoIds } });
+      api(app, 'PUT', `/v1/listings/${id}/photos/order`, { key: agency.secret.key, body: { photoIds } });
     const reordered = expectStatus(await order([b.id, linked.id, a.id]), 200).data as Photo[];
     expect(reordered.map((p) => p.id)).toEqual([b.id, linked.id, a.id]);
     expect((await photosOf(id)).map((p) => p.id)).toEqual([b.id, linked.id, a.id]);
@@ -502,14 +505,16 @@ describe('caption, order and deletion', () => {
     const id = await listing();
     const keep = await uploaded(id, await jpeg(1000, 600));
     const gone = await uploaded(id, await jpeg(1000, 600));
-    const deleted = await api(app, 'DELETE', `/v1/listings/${id}/photos/${gone.id}`, { key: agency.secret });
+    const deleted = await api(app, 'DELETE', `/v1/listings/${id}/photos/${gone.id}`, {
+      key: agency.secret.key,
+    });
     expect(expectStatus(deleted, 200).data).toEqual({ id: gone.id, deleted: true });
     for (const size of gone.sizes ?? []) expectError(await media(size.url), 404, 'NOT_FOUND');
     expectError(await media(gone.jpegUrl as string), 404, 'NOT_FOUND');
     for (const size of keep.sizes ?? []) expect((await media(size.url)).statusCode).toBe(200);
     expect((await photosOf(id)).map((p) => p.id)).toEqual([keep.id]);
     expectError(
-      await api(app, 'DELETE', `/v1/listings/${id}/photos/${gone.id}`, { key: agency.secret }),
+      await api(app, 'DELETE', `/v1/listings/${id}/photos/${gone.id}`, { key: agency.secret.key }),
       404,
       'NOT_FOUND',
     );
@@ -523,14 +528,14 @@ describe('listing writes and uploaded photos', () => {
     const b = await uploaded(id, await jpeg(600, 400));
     // Another field: the photos stay exactly as they were.
     const repriced = expectStatus(
-      await api(app, 'PATCH', `/v1/listings/${id}`, { key: agency.secret, body: { price: 190000 } }),
+      await api(app, 'PATCH', `/v1/listings/${id}`, { key: agency.secret.key, body: { price: 190000 } }),
       200,
     ).data as { photos: Photo[] };
     expect(repriced.photos).toEqual([a, b]);
     // A new list: `b` named by id (with what GET answered), a photo by URL; `a` left out.
     const replaced = expectStatus(
       await api(app, 'PATCH', `/v1/listings/${id}`, {
-        key: agency.secret,
+        key: agency.secret.key,
         body: { photos: [{ url: 'https://images.example.com/garden.jpg' }, { ...b, caption: 'Bedroom' }] },
       }),
       200,
@@ -542,7 +547,7 @@ describe('listing writes and uploaded photos', () => {
     // An id the listing does not have is a 400.
     const error = expectError(
       await api(app, 'PATCH', `/v1/listings/${id}`, {
-        key: agency.secret,
+        key: agency.secret.key,
         body: { photos: [{ id: a.id, url: a.url }] },
       }),
       400,
@@ -554,7 +559,7 @@ describe('listing writes and uploaded photos', () => {
   it("deleting a listing deletes its photos' files (v1 and admin API)", async () => {
     const viaApi = await listing();
     const one = await uploaded(viaApi, await jpeg(500, 500));
-    expectStatus(await api(app, 'DELETE', `/v1/listings/${viaApi}`, { key: agency.secret }), 200);
+    expectStatus(await api(app, 'DELETE', `/v1/listings/${viaApi}`, { key: agency.secret.key }), 200);
     expectError(await media(one.url), 404, 'NOT_FOUND');
     const viaAdmin = await listing();
     const two = await uploaded(viaAdmin, await jpeg(500, 500));
@@ -601,14 +606,14 @@ describe('keys and tenants', () => {
       await createApiKey(app, agency.org.id, { type: 'secret', scopes: ['listings:read'], accessLevel: 3 })
     ).key;
     expectError(await upload(id, await jpeg(300, 300), { key: readOnly }), 403, 'FORBIDDEN');
-    expectError(await upload(id, await jpeg(300, 300), { key: agency.publishable }), 403, 'FORBIDDEN');
+    expectError(await upload(id, await jpeg(300, 300), { key: agency.publishable.key }), 403, 'FORBIDDEN');
     expect(await photosOf(id, readOnly)).toEqual([]);
   });
 
   it("another agency can neither list, upload, change, reorder nor delete a listing's photos: 404", async () => {
     const id = await listing();
     const photo = await uploaded(id, await jpeg(400, 300));
-    const key = other.secret;
+    const key = other.secret.key;
     expectError(await api(app, 'GET', `/v1/listings/${id}/photos`, { key }), 404, 'NOT_FOUND');
     expectError(await upload(id, await jpeg(400, 300), { key }), 404, 'NOT_FOUND');
     expectError(
@@ -630,10 +635,10 @@ describe('the in-memory and S3 drivers', () => {
   it('keeps photos in memory with DATA_DIR=memory:// and no STORAGE_DIR', async () => {
     const memoryApp = await buildTestApp();
     try {
-      const owner = await createAgency(memoryApp);
+      const owner = await createTenant(memoryApp, SPANISH_AGENCY);
       sequence += 1;
       const created = await api(memoryApp, 'POST', '/v1/listings', {
-        key: owner.secret,
+        key: owner.secret.key,
         body: {
           code: `MEM-${sequence}`,
           title: 'In memory',
@@ -645,7 +650,7 @@ describe('the in-memory and S3 drivers', () => {
       });
       const id = (expectStatus(created, 201).data as { id: string }).id;
       const photo = expectStatus(
-        await upload(id, await jpeg(500, 400), { key: owner.secret, target: memoryApp }),
+        await upload(id, await jpeg(500, 400), { key: owner.secret.key, target: memoryApp }),
         201,
       ).data as Photo;
       expect((await media(photo.url, {}, memoryApp)).statusCode).toBe(200);
@@ -677,10 +682,10 @@ describe('the in-memory and S3 drivers', () => {
     const s3App = await buildTestApp(s3);
     const cdnApp = await buildTestApp({ ...s3, S3_PUBLIC_BASE_URL: 'https://cdn.example.com/agency-media/' });
     try {
-      const owner = await createAgency(s3App);
+      const owner = await createTenant(s3App, SPANISH_AGENCY);
       sequence += 1;
       const created = await api(s3App, 'POST', '/v1/listings', {
-        key: owner.secret,
+        key: owner.secret.key,
         body: {
           code: `S3-${sequence}`,
           title: 'On S3',
@@ -692,7 +697,7 @@ describe('the in-memory and S3 drivers', () => {
       });
       const id = (expectStatus(created, 201).data as { id: string }).id;
       const photo = expectStatus(
-        await upload(id, await jpeg(1200, 800), { key: owner.secret, target: s3App }),
+        await upload(id, await jpeg(1200, 800), { key: owner.secret.key, target: s3App }),
         201,
       ).data as Photo;
       const served = await media(photo.url, {}, s3App);
@@ -706,7 +711,7 @@ describe('the in-memory and S3 drivers', () => {
       expect(direct.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
 
       const viaCdn = expectStatus(
-        await upload(id, await jpeg(600, 400), { key: owner.secret, target: cdnApp }),
+        await upload(id, await jpeg(600, 400), { key: owner.secret.key, target: cdnApp }),
         201,
       ).data as Photo;
       expect(viaCdn.url).toMatch(
@@ -714,11 +719,11 @@ describe('the in-memory and S3 drivers', () => {
       );
 
       expectStatus(
-        await api(s3App, 'DELETE', `/v1/listings/${id}/photos/${photo.id}`, { key: owner.secret }),
+        await api(s3App, 'DELETE', `/v1/listings/${id}/photos/${photo.id}`, { key: owner.secret.key }),
         200,
       );
       expectError(await media(photo.url, {}, s3App), 404, 'NOT_FOUND');
-      expectStatus(await api(s3App, 'DELETE', `/v1/listings/${id}`, { key: owner.secret }), 200);
+      expectStatus(await api(s3App, 'DELETE', `/v1/listings/${id}`, { key: owner.secret.key }), 200);
       const key = viaCdn.url.slice('https://cdn.example.com/agency-media/'.length);
       expectError(await media(`http://localhost/media/${key}`, {}, s3App), 404, 'NOT_FOUND');
     } finally {

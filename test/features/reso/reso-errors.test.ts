@@ -5,22 +5,21 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../helpers/factories.ts';
+import { createApiKey, createTenant, SPANISH_AGENCY, type SpanishAgency } from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createAgency, type Agency } from '../contacts/support.ts';
 import { createListing, resoPage } from './support.ts';
 
 let app: FastifyInstance;
-let agency: Agency;
-let other: Agency;
+let agency: SpanishAgency;
+let other: SpanishAgency;
 let listing: { id: string };
 let theirs: { id: string };
 
 beforeAll(async () => {
   app = await buildTestApp();
-  agency = await createAgency(app);
-  other = await createAgency(app);
+  agency = await createTenant(app, SPANISH_AGENCY);
+  other = await createTenant(app, SPANISH_AGENCY);
   listing = await createListing(app, agency);
   await createListing(app, agency);
   theirs = await createListing(app, other, { city: 'Elsewhere' });
@@ -32,7 +31,7 @@ afterAll(async () => {
 
 /** GET with a raw query string: a 400 whose field is `field` and whose message contains `words`. */
 async function expectBad(query: string, field: string, ...words: string[]) {
-  const response = await api(app, 'GET', `/v1/reso/Property?${query}`, { key: agency.secret });
+  const response = await api(app, 'GET', `/v1/reso/Property?${query}`, { key: agency.secret.key });
   const error = expectError(response, 400, 'VALIDATION_ERROR');
   expect(error.details?.[0]?.field, response.body).toBe(field);
   expect(error.message, response.body).toContain(field);
@@ -126,7 +125,7 @@ describe('bad input: a 400 naming the option', () => {
     await expectBad(`$orderby=${q('ListingKey,ModificationTimestamp')}`, 'query.$orderby');
     await expectBad('$skiptoken=garbage', 'query.$skiptoken', 'malformed');
     await expectBad('$skiptoken=bad!token', 'query.$skiptoken');
-    const page = await resoPage(app, agency.secret, { $top: '1' });
+    const page = await resoPage(app, agency.secret.key, { $top: '1' });
     const token = new URL(page['@odata.nextLink'] as string).searchParams.get('$skiptoken') as string;
     await expectBad(`$skiptoken=${token}&$top=1&$skip=1`, 'query.$skip', '$skiptoken');
     await expectBad(
@@ -135,7 +134,7 @@ describe('bad input: a 400 naming the option', () => {
       'not issued for this $filter and $orderby',
     );
     // Another agency's key: the token is sealed to the organization.
-    const foreign = await api(app, 'GET', `/v1/reso/Property?$skiptoken=${token}`, { key: other.secret });
+    const foreign = await api(app, 'GET', `/v1/reso/Property?$skiptoken=${token}`, { key: other.secret.key });
     expect(expectError(foreign, 400, 'VALIDATION_ERROR').message).toContain('query.$skiptoken');
   });
 
@@ -143,7 +142,9 @@ describe('bad input: a 400 naming the option', () => {
     await expectBad('$expand=Media', 'query.$expand', 'is not supported', '$filter', '$skiptoken');
     await expectBad('$search=pool', 'query.$search', 'is not supported');
     await expectBad('status=ACTIVE', 'query.status', 'is not supported');
-    const one = await api(app, 'GET', `/v1/reso/Property('${listing.id}')?$top=1`, { key: agency.secret });
+    const one = await api(app, 'GET', `/v1/reso/Property('${listing.id}')?$top=1`, {
+      key: agency.secret.key,
+    });
     const error = expectError(one, 400, 'VALIDATION_ERROR');
     expect(error.message).toContain('query.$top is not supported: this resource takes $select');
     // What docs/reso.md lists as not served: the metadata document, the service document, other resources.
@@ -153,16 +154,16 @@ describe('bad input: a 400 naming the option', () => {
       '/v1/reso/Member',
       `/v1/reso/Property('${listing.id}')/Media`,
     ]) {
-      expectError(await api(app, 'GET', path, { key: agency.secret }), 404, 'NOT_FOUND');
+      expectError(await api(app, 'GET', path, { key: agency.secret.key }), 404, 'NOT_FOUND');
     }
   });
 });
 
 describe('keys, scopes and other agencies', () => {
   it('takes secret and read-only secret keys with listings:read, as the listing API', async () => {
-    expectStatus(await api(app, 'GET', '/v1/reso/Property', { key: agency.readOnly }), 200);
+    expectStatus(await api(app, 'GET', '/v1/reso/Property', { key: agency.readOnly.key }), 200);
     expectError(await api(app, 'GET', '/v1/reso/Property'), 401, 'UNAUTHORIZED');
-    const publishable = await api(app, 'GET', '/v1/reso/Property', { key: agency.publishable });
+    const publishable = await api(app, 'GET', '/v1/reso/Property', { key: agency.publishable.key });
     expectError(publishable, 403, 'FORBIDDEN');
     const unscoped = await createApiKey(app, agency.org.id, { type: 'secret', scopes: ['contacts:read'] });
     const refused = await api(app, 'GET', `/v1/reso/Property('${listing.id}')`, { key: unscoped.key });
@@ -170,19 +171,19 @@ describe('keys, scopes and other agencies', () => {
   });
 
   it("never lists another agency's listing, and its ListingKey is a 404 like an unknown one", async () => {
-    const mine = await resoPage(app, agency.secret, { $top: '1000', $count: 'true' });
+    const mine = await resoPage(app, agency.secret.key, { $top: '1000', $count: 'true' });
     expect(mine.value.map((record) => record.ListingKey)).not.toContain(theirs.id);
     expect(mine['@odata.count']).toBe(mine.value.length);
-    const everything = await resoPage(app, agency.secret, {
+    const everything = await resoPage(app, agency.secret.key, {
       $filter: "ModificationTimestamp gt 2000-01-01T00:00:00Z or StandardStatus ne 'Active'",
     });
     expect(everything.value.map((record) => record.ListingKey)).not.toContain(theirs.id);
-    const foreign = await api(app, 'GET', `/v1/reso/Property('${theirs.id}')`, { key: agency.secret });
+    const foreign = await api(app, 'GET', `/v1/reso/Property('${theirs.id}')`, { key: agency.secret.key });
     expect(expectError(foreign, 404, 'NOT_FOUND').message).toBe(`Property ${theirs.id} not found`);
     for (const path of ["Property('prop_0000000000000000000000')", "Property('not an id')", "Property('x"]) {
-      const response = await api(app, 'GET', `/v1/reso/${encodeURI(path)}`, { key: agency.secret });
+      const response = await api(app, 'GET', `/v1/reso/${encodeURI(path)}`, { key: agency.secret.key });
       expectError(response, 404, 'NOT_FOUND');
     }
-    expectStatus(await api(app, 'GET', `/v1/reso/Property('${theirs.id}')`, { key: other.secret }), 200);
+    expectStatus(await api(app, 'GET', `/v1/reso/Property('${theirs.id}')`, { key: other.secret.key }), 200);
   });
 });

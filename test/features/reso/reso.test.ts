@@ -6,9 +6,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESO_FIELDS } from '../../../src/features/reso/reso.mapping.ts';
+import { createTenant, SPANISH_AGENCY, type SpanishAgency } from '../../helpers/factories.ts';
 import { api, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createAgency, type Agency } from '../contacts/support.ts';
 import { createListing, pathOf, resoPage, seedTiedListings, walk, type ResoRecord } from './support.ts';
 
 let app: FastifyInstance;
@@ -24,9 +24,9 @@ afterAll(async () => {
 const keysOf = (records: ResoRecord[]) => records.map((record) => record.ListingKey);
 
 describe('GET /v1/reso/Property: the record', () => {
-  let agency: Agency;
+  let agency: SpanishAgency;
   beforeAll(async () => {
-    agency = await createAgency(app);
+    agency = await createTenant(app, SPANISH_AGENCY);
   });
 
   it('answers an OData collection in RESO DD 2.0 names, the agency view of every field', async () => {
@@ -50,7 +50,7 @@ describe('GET /v1/reso/Property: the record', () => {
         { url: 'https://images.example.com/b.jpg' },
       ],
     });
-    const page = await resoPage(app, agency.secret);
+    const page = await resoPage(app, agency.secret.key);
     expect(page['@odata.context']).toBe('http://localhost:80/v1/reso/$metadata#Property');
     const record = page.value.find((r) => r.ListingKey === listing.id) as ResoRecord;
     expect(Object.keys(record)).toEqual([...RESO_FIELDS]);
@@ -128,27 +128,33 @@ describe('GET /v1/reso/Property: the record', () => {
     ] as const;
     for (const [input, expected] of cases) {
       const listing = await createListing(app, agency, input);
-      const response = await api(app, 'GET', `/v1/reso/Property('${listing.id}')`, { key: agency.readOnly });
+      const response = await api(app, 'GET', `/v1/reso/Property('${listing.id}')`, {
+        key: agency.readOnly.key,
+      });
       expect(expectStatus(response, 200), JSON.stringify(input)).toMatchObject(expected);
     }
   });
 });
 
 describe('GET /v1/reso/Property: $filter', () => {
-  let agency: Agency;
+  let agency: SpanishAgency;
   let a: ResoRecord;
   let b: ResoRecord;
   let c: ResoRecord;
   beforeAll(async () => {
-    agency = await createAgency(app);
+    agency = await createTenant(app, SPANISH_AGENCY);
     await createListing(app, agency, { status: 'ACTIVE' });
     await createListing(app, agency, { status: 'SOLD' });
     await createListing(app, agency, { status: 'RENTED', transactionType: 'RENT' });
     await createListing(app, agency, { status: 'DRAFT' });
-    [a, b, c] = (await resoPage(app, agency.secret)).value.slice(1) as [ResoRecord, ResoRecord, ResoRecord];
+    [a, b, c] = (await resoPage(app, agency.secret.key)).value.slice(1) as [
+      ResoRecord,
+      ResoRecord,
+      ResoRecord,
+    ];
   });
   const filtered = async (filter: string) =>
-    keysOf((await resoPage(app, agency.secret, { $filter: filter })).value);
+    keysOf((await resoPage(app, agency.secret.key, { $filter: filter })).value);
 
   it('compares ModificationTimestamp to the microsecond: gt, ge, lt, le, eq, ne around a record', async () => {
     const at = b.ModificationTimestamp;
@@ -169,7 +175,7 @@ describe('GET /v1/reso/Property: $filter', () => {
 
   it('filters StandardStatus with eq, ne and in, combined with and, or, not and parentheses', async () => {
     const statuses = async (filter: string) =>
-      (await resoPage(app, agency.secret, { $filter: filter, $select: 'MlsStatus' })).value
+      (await resoPage(app, agency.secret.key, { $filter: filter, $select: 'MlsStatus' })).value
         .map((record) => record.MlsStatus)
         .sort();
     expect(await statuses("StandardStatus eq 'Closed'")).toEqual(['RENTED', 'SOLD']);
@@ -189,18 +195,18 @@ describe('GET /v1/reso/Property: $filter', () => {
 
 describe('GET /v1/reso/Property: replication, $select, $orderby, $count', () => {
   it('walks every record with $top and @odata.nextLink, a record changed mid-walk coming again later', async () => {
-    const agency = await createAgency(app);
+    const agency = await createTenant(app, SPANISH_AGENCY);
     const ids: string[] = [];
     for (let i = 0; i < 7; i += 1) ids.push((await createListing(app, agency)).id);
     const update = (id: string, price: number) =>
-      api(app, 'PATCH', `/v1/listings/${id}`, { key: agency.secret, body: { price } });
-    const first = await resoPage(app, agency.secret, {
+      api(app, 'PATCH', `/v1/listings/${id}`, { key: agency.secret.key, body: { price } });
+    const first = await resoPage(app, agency.secret.key, {
       $top: '3',
       $select: 'ListingKey,ListPrice,ModificationTimestamp',
     });
     expect(first.value).toHaveLength(3);
     expect(first['@odata.nextLink']).toContain('$top=3');
-    const seen = await walk(app, agency.secret, first, async (_page, index) => {
+    const seen = await walk(app, agency.secret.key, first, async (_page, index) => {
       if (index !== 0) return;
       // Between pages: one record already seen, one not yet seen.
       expectStatus(await update(ids[0] as string, 1), 200);
@@ -216,18 +222,18 @@ describe('GET /v1/reso/Property: replication, $select, $orderby, $count', () => 
   });
 
   it('orders records of one instant by ListingKey, with no repeat or miss across pages, either direction', async () => {
-    const agency = await createAgency(app);
+    const agency = await createTenant(app, SPANISH_AGENCY);
     const tied = await seedTiedListings(agency.org.id, 5, {
       tag: 'Ties',
       updatedAt: '2026-01-01T00:00:00.000001Z',
     });
-    const asc = await walk(app, agency.secret, await resoPage(app, agency.secret, { $top: '2' }));
+    const asc = await walk(app, agency.secret.key, await resoPage(app, agency.secret.key, { $top: '2' }));
     expect(keysOf(asc)).toEqual(tied);
     expect(asc[0]?.ModificationTimestamp).toBe('2026-01-01T00:00:00.000001Z');
     const desc = await walk(
       app,
-      agency.secret,
-      await resoPage(app, agency.secret, {
+      agency.secret.key,
+      await resoPage(app, agency.secret.key, {
         $top: '2',
         $orderby: 'ModificationTimestamp desc,ListingKey desc',
       }),
@@ -235,25 +241,25 @@ describe('GET /v1/reso/Property: replication, $select, $orderby, $count', () => 
     expect(keysOf(desc)).toEqual([...tied].reverse());
     const byKey = await walk(
       app,
-      agency.secret,
-      await resoPage(app, agency.secret, { $top: '3', $orderby: 'ListingKey desc' }),
+      agency.secret.key,
+      await resoPage(app, agency.secret.key, { $top: '3', $orderby: 'ListingKey desc' }),
     );
     expect(keysOf(byKey)).toEqual([...tied].reverse());
     // $skip pages alike; its nextLink continues with a $skiptoken.
-    const skipped = await resoPage(app, agency.secret, { $top: '2', $skip: '2' });
+    const skipped = await resoPage(app, agency.secret.key, { $top: '2', $skip: '2' });
     expect(keysOf(skipped.value)).toEqual(tied.slice(2, 4));
     const next = pathOf(skipped['@odata.nextLink'] as string);
     expect(next).toContain('$skiptoken=');
     expect(next).not.toContain('$skip=');
-    expect(keysOf(await walk(app, agency.secret, skipped))).toEqual(tied.slice(2));
+    expect(keysOf(await walk(app, agency.secret.key, skipped))).toEqual(tied.slice(2));
   });
 
   it('selects fields, orders by ModificationTimestamp desc and counts the matches', async () => {
-    const agency = await createAgency(app);
+    const agency = await createTenant(app, SPANISH_AGENCY);
     const ids: string[] = [];
     for (let i = 0; i < 4; i += 1)
       ids.push((await createListing(app, agency, { status: i === 0 ? 'SOLD' : 'ACTIVE' })).id);
-    const page = await resoPage(app, agency.secret, {
+    const page = await resoPage(app, agency.secret.key, {
       $select: 'ListPrice, ListingKey',
       $orderby: 'ModificationTimestamp desc',
       $top: '2',
@@ -269,39 +275,39 @@ describe('GET /v1/reso/Property: replication, $select, $orderby, $count', () => 
     ]);
     expect(keysOf(page.value)).toEqual([ids[3], ids[2]]);
     const second = expectStatus(
-      await api(app, 'GET', pathOf(page['@odata.nextLink'] as string), { key: agency.secret }),
+      await api(app, 'GET', pathOf(page['@odata.nextLink'] as string), { key: agency.secret.key }),
       200,
     );
     expect(second['@odata.count']).toBe(4);
     expect(keysOf(second.value)).toEqual([ids[1], ids[0]]);
     expect(second['@odata.nextLink']).toBeUndefined();
-    const closed = await resoPage(app, agency.secret, {
+    const closed = await resoPage(app, agency.secret.key, {
       $filter: "StandardStatus eq 'Closed'",
       $count: 'true',
       $top: '0',
     });
     expect(closed).toEqual({ '@odata.context': expect.any(String), '@odata.count': 1, value: [] });
-    expect((await resoPage(app, agency.secret))['@odata.count']).toBeUndefined();
+    expect((await resoPage(app, agency.secret.key))['@odata.count']).toBeUndefined();
   });
 });
 
 describe("GET /v1/reso/Property('{ListingKey}')", () => {
   it('answers one record, with the key quoted raw or percent-encoded, and $select', async () => {
-    const agency = await createAgency(app);
+    const agency = await createTenant(app, SPANISH_AGENCY);
     const listing = await createListing(app, agency);
     const one = expectStatus(
-      await api(app, 'GET', `/v1/reso/Property('${listing.id}')`, { key: agency.secret }),
+      await api(app, 'GET', `/v1/reso/Property('${listing.id}')`, { key: agency.secret.key }),
       200,
     );
     expect(one['@odata.context']).toBe('http://localhost:80/v1/reso/$metadata#Property/$entity');
     expect(one).toMatchObject({ ListingKey: listing.id, ListingId: listing.code, StandardStatus: 'Active' });
     const encoded = await api(app, 'GET', `/v1/reso/Property%28%27${listing.id}%27%29`, {
-      key: agency.secret,
+      key: agency.secret.key,
     });
     expect(expectStatus(encoded, 200)).toEqual(one);
     const selected = expectStatus(
       await api(app, 'GET', `/v1/reso/Property('${listing.id}')?$select=ListingKey,City`, {
-        key: agency.secret,
+        key: agency.secret.key,
       }),
       200,
     );

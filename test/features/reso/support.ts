@@ -3,9 +3,9 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { queryRows } from '../../../src/db/database.ts';
+import type { Tenant } from '../../helpers/factories.ts';
 import { api, expectStatus } from '../../helpers/http.ts';
 import { testDatabase } from '../../helpers/test-app.ts';
-import type { Agency } from '../contacts/support.ts';
 
 export interface ResoRecord extends Record<string, unknown> {
   ListingKey: string;
@@ -23,12 +23,12 @@ let sequence = 0;
 /** A listing through /v1/listings (ACTIVE apartment for sale unless overridden). */
 export async function createListing(
   app: FastifyInstance,
-  agency: Agency,
+  agency: Tenant,
   overrides: Record<string, unknown> = {},
 ): Promise<{ id: string; code: string }> {
   sequence += 1;
   const response = await api(app, 'POST', '/v1/listings', {
-    key: agency.secret,
+    key: agency.secret.key,
     body: {
       code: `R-${Date.now().toString(36)}-${sequence}`,
       title: `Flat ${sequence}`,

@@ -4,16 +4,26 @@ import { listPendingTasks } from '../../../src/features/tasks/tasks.service.ts';
 import { operatorCallerOf } from '../../../src/platform/auth/credentials.ts';
 import { eventCatalog } from '../../../src/platform/events/catalog.ts';
 import { pageRequest } from '../../../src/platform/http/pagination.ts';
-import { createAgent, createApiKey, createTenant, type Tenant } from '../../helpers/factories.ts';
+import {
+  busyPublishableKey,
+  createAgent,
+  createApiKey,
+  createContact,
+  createTenant,
+  type Tenant,
+} from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
-import { createContact, formKey, lastEvent, utcDate } from '../appointments/support.ts';
+import { lastEvent, utcDate } from '../appointments/support.ts';
 
 let app: FastifyInstance;
 let tenant: Tenant;
 let other: Tenant;
 let key: string;
 let otherKey: string;
+
+/** The finder search each contact comes from: Marta, looking in a city with no listing. */
+const VISITOR = { firstName: 'Marta', city: 'Nowhere' };
 
 const base = (orgId = tenant.org.id) => `/admin/v1/organizations/${orgId}/tasks`;
 
@@ -53,8 +63,8 @@ beforeAll(async () => {
   app = await buildTestApp();
   tenant = await createTenant(app);
   other = await createTenant(app);
-  key = await formKey(app, tenant.org.id);
-  otherKey = await formKey(app, other.org.id);
+  key = await busyPublishableKey(app, tenant.org.id);
+  otherKey = await busyPublishableKey(app, other.org.id);
 });
 afterAll(async () => {
   await app.close();
@@ -82,7 +92,7 @@ describe('admin tasks: happy path', () => {
 
   it('links an assignee, a contact and an appointment of the organization', async () => {
     const agent = await createAgent(app, tenant.org.id);
-    const contact = await createContact(app, key);
+    const contact = await createContact(app, tenant.org.id, { key, body: VISITOR });
     const appointment = await appointmentOf(tenant.org.id, agent.id, contact.id, '2030-05-06T10:00:00Z');
     const created = await create({
       title: 'Send the valuation report',
@@ -151,7 +161,7 @@ describe('admin tasks: happy path', () => {
 
   it('reassigns and unlinks', async () => {
     const [first, second] = [await createAgent(app, tenant.org.id), await createAgent(app, tenant.org.id)];
-    const contact = await createContact(app, key);
+    const contact = await createContact(app, tenant.org.id, { key, body: VISITOR });
     const created = await create({ title: 'Visit prep', assigneeId: first.id, contactId: contact.id });
     expect((await patch(created.id, { assigneeId: second.id })).assigneeId).toBe(second.id);
     expect(await patch(created.id, { assigneeId: null, contactId: null })).toMatchObject({
@@ -239,11 +249,11 @@ describe('GET /v1/tasks', () => {
 
   beforeAll(async () => {
     org = await createTenant(app, { secret: { rateLimitPerMinute: 100_000 } });
-    const orgKey = await formKey(app, org.org.id);
+    const orgKey = await busyPublishableKey(app, org.org.id);
     agents = { a: (await createAgent(app, org.org.id)).id, b: (await createAgent(app, org.org.id)).id };
     contacts = {
-      x: (await createContact(app, orgKey)).id,
-      y: (await createContact(app, orgKey, 'Pablo')).id,
+      x: (await createContact(app, org.org.id, { key: orgKey, body: VISITOR })).id,
+      y: (await createContact(app, org.org.id, { key: orgKey, body: { ...VISITOR, firstName: 'Pablo' } })).id,
     };
     ids = {};
     const make = async (name: string, body: Record<string, unknown>) =>
@@ -371,7 +381,7 @@ describe('admin tasks: errors', () => {
 
   beforeAll(async () => {
     const agentId = (await createAgent(app, other.org.id)).id;
-    const contactId = (await createContact(app, otherKey)).id;
+    const contactId = (await createContact(app, other.org.id, { key: otherKey, body: VISITOR })).id;
     foreign = {
       agentId,
       contactId,

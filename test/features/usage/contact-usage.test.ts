@@ -3,16 +3,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
 import { purgeUsageDetail } from '../../../src/features/usage/usage.service.ts';
 import { workerJobs } from '../../../src/jobs.ts';
-import { createApiKey, createTenant, type Tenant } from '../../helpers/factories.ts';
+import {
+  busyPublishableKey,
+  createApiKey,
+  createContact,
+  createTenant,
+  FAST,
+  type Tenant,
+} from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
-import { ageRawEvents, createContact, dailyOf, fastPublishableKey, rawEventsOf } from './support.ts';
+import { ageRawEvents, dailyOf, rawEventsOf } from './support.ts';
 
 let app: FastifyInstance;
 let tenant: Tenant;
 let portalKey: string;
-
-const FAST = { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 };
 
 function today(offsetDays = 0): string {
   return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
@@ -33,7 +38,7 @@ function getUsage(contactId: string, query: Record<string, string> = {}, key = t
 beforeAll(async () => {
   app = await buildTestApp();
   tenant = await createTenant(app, { secret: FAST });
-  portalKey = await fastPublishableKey(app, tenant.org.id);
+  portalKey = await busyPublishableKey(app, tenant.org.id);
 });
 afterAll(async () => {
   await app.close();
@@ -42,7 +47,7 @@ afterAll(async () => {
 describe('GET /v1/contacts/{id}/usage: happy path', () => {
   let contactId: string;
   beforeAll(async () => {
-    contactId = await createContact(app, tenant.org.id, portalKey);
+    contactId = (await createContact(app, tenant.org.id, { via: 'lead', key: portalKey })).id;
     const key = tenant.secret.key;
     await record(key, contactId, 'login', '2025-03-10T12:00:00.000Z');
     await record(key, contactId, 'login', '2025-03-10T08:00:00.000Z');
@@ -102,7 +107,7 @@ describe('GET /v1/contacts/{id}/usage: happy path', () => {
   });
 
   it('defaults to the last 30 days, today included', async () => {
-    const fresh = await createContact(app, tenant.org.id, portalKey);
+    const fresh = (await createContact(app, tenant.org.id, { via: 'lead', key: portalKey })).id;
     await record(tenant.secret.key, fresh, 'login');
     await record(tenant.secret.key, fresh, 'login', `${today(-29)}T12:00:00.000Z`);
     await record(tenant.secret.key, fresh, 'login', `${today(-30)}T12:00:00.000Z`);
@@ -121,7 +126,7 @@ describe('GET /v1/contacts/{id}/usage: happy path', () => {
   });
 
   it('answers empty lists for a contact without usage', async () => {
-    const idle = await createContact(app, tenant.org.id, portalKey);
+    const idle = (await createContact(app, tenant.org.id, { via: 'lead', key: portalKey })).id;
     const body = expectStatus(await getUsage(idle), 200);
     expect(body.data).toMatchObject({ contactId: idle, totals: [], byDay: [] });
   });
@@ -134,7 +139,7 @@ describe('GET /v1/contacts/{id}/usage: happy path', () => {
 describe('GET /v1/contacts/{id}/usage: errors', () => {
   let contactId: string;
   beforeAll(async () => {
-    contactId = await createContact(app, tenant.org.id, portalKey);
+    contactId = (await createContact(app, tenant.org.id, { via: 'lead', key: portalKey })).id;
   });
 
   const cases: [string, Record<string, string>, string][] = [
@@ -165,7 +170,7 @@ describe('GET /v1/contacts/{id}/usage: errors', () => {
 
 describe('GET /v1/contacts/{id}/usage: security', () => {
   it("answers 404 to another organization's key, as for a missing contact", async () => {
-    const contactId = await createContact(app, tenant.org.id, portalKey);
+    const contactId = (await createContact(app, tenant.org.id, { via: 'lead', key: portalKey })).id;
     await record(tenant.secret.key, contactId, 'login');
     const other = await createTenant(app, { secret: FAST });
     const error = expectError(await getUsage(contactId, {}, other.secret.key), 404, 'NOT_FOUND');
@@ -173,7 +178,7 @@ describe('GET /v1/contacts/{id}/usage: security', () => {
   });
 
   it('refuses a publishable key and a key without contacts:read with 403', async () => {
-    const contactId = await createContact(app, tenant.org.id, portalKey);
+    const contactId = (await createContact(app, tenant.org.id, { via: 'lead', key: portalKey })).id;
     expectError(await getUsage(contactId, {}, tenant.publishable.key), 403, 'FORBIDDEN');
     const noScope = await createApiKey(app, tenant.org.id, { type: 'secret', scopes: ['deals:read'] });
     expectError(await getUsage(contactId, {}, noScope.key), 403, 'FORBIDDEN');
@@ -183,8 +188,8 @@ describe('GET /v1/contacts/{id}/usage: security', () => {
 describe('retention: the worker purges raw detail, never the aggregates', () => {
   it('deletes raw events received before the retention window and keeps the rest and every aggregate', async () => {
     const t = await createTenant(app, { secret: FAST });
-    const key = await fastPublishableKey(app, t.org.id);
-    const contactId = await createContact(app, t.org.id, key);
+    const key = await busyPublishableKey(app, t.org.id);
+    const contactId = (await createContact(app, t.org.id, { via: 'lead', key })).id;
     for (let i = 0; i < 5; i += 1)
       await record(t.secret.key, contactId, 'login', `${today(-50 + i)}T10:00:00.000Z`);
     await record(t.secret.key, contactId, 'export');
@@ -218,8 +223,8 @@ describe('retention: the worker purges raw detail, never the aggregates', () => 
 
   it('keeps everything younger than the default 90 days', async () => {
     const t = await createTenant(app, { secret: FAST });
-    const key = await fastPublishableKey(app, t.org.id);
-    const contactId = await createContact(app, t.org.id, key);
+    const key = await busyPublishableKey(app, t.org.id);
+    const contactId = (await createContact(app, t.org.id, { via: 'lead', key })).id;
     await record(t.secret.key, contactId, 'login');
     await ageRawEvents(t.org.id, 89);
     const db = await testDatabase();

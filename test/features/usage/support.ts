@@ -1,49 +1,11 @@
 /**
- * Contacts to own usage events, and what a usage event left behind, read straight from the
- * database (the v1 API shows only the aggregates), each inside the tenant's own transaction.
+ * What a usage event left behind, read straight from the database (the v1 API shows only the
+ * aggregates), each inside the tenant's own transaction.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { queryRows } from '../../../src/db/database.ts';
 import { contacts } from '../../../src/db/schema.ts';
-import { busyPublishableKey } from '../../helpers/factories.ts';
-import { api, expectStatus } from '../../helpers/http.ts';
 import { testDatabase } from '../../helpers/test-app.ts';
-
-let phoneSequence = 0;
-
-/** A publishable key with limits high enough for a whole test file. */
-export async function fastPublishableKey(app: FastifyInstance, organizationId: string): Promise<string> {
-  return await busyPublishableKey(app, organizationId);
-}
-
-/**
- * A contact as a portal visitor creates one (POST /v1/leads), then given an `externalId` when
- * asked (the portal form has none). Returns its id.
- */
-export async function createContact(
-  app: FastifyInstance,
-  organizationId: string,
-  publishableKey: string,
-  options: { email?: string; externalId?: string } = {},
-): Promise<string> {
-  phoneSequence += 1;
-  const phone = `+1415556${String(phoneSequence).padStart(4, '0')}`;
-  const response = await api(app, 'POST', '/v1/leads', {
-    key: publishableKey,
-    body: { firstName: 'Usage', lastName: `Person ${phoneSequence}`, phone, email: options.email },
-  });
-  expectStatus(response, 201);
-  const db = await testDatabase();
-  return db.tenantTx(organizationId, async (tx) => {
-    const where = and(eq(contacts.organizationId, organizationId), eq(contacts.phone, phone));
-    if (options.externalId !== undefined)
-      await tx.update(contacts).set({ externalId: options.externalId }).where(where);
-    const [row] = await tx.select({ id: contacts.id }).from(contacts).where(where);
-    if (!row) throw new Error(`no contact with phone ${phone}`);
-    return row.id;
-  });
-}
 
 export interface RawUsageEvent {
   id: number;

@@ -1,14 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../../src/platform/auth/scopes.ts';
-import { createApiKey, createTenant } from '../../helpers/factories.ts';
+import {
+  busyPublishableKey,
+  createApiKey,
+  createContact,
+  createTenant,
+  FAST,
+} from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
-import { createContact, dailyOf, fastPublishableKey, rawEventsOf, scoreOf } from './support.ts';
+import { dailyOf, rawEventsOf, scoreOf } from './support.ts';
 
 let app: FastifyInstance;
-
-const FAST = { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 };
 
 beforeAll(async () => {
   app = await buildTestApp();
@@ -20,7 +24,7 @@ afterAll(async () => {
 /** A fresh organization with its own contacts, so counts never see another test's events. */
 async function freshTenant() {
   const fresh = await createTenant(app, { secret: FAST });
-  return { ...fresh, portalKey: await fastPublishableKey(app, fresh.org.id) };
+  return { ...fresh, portalKey: await busyPublishableKey(app, fresh.org.id) };
 }
 
 type Result = { accepted: number; rejected: { index: number; error: Record<string, unknown> }[] };
@@ -33,9 +37,17 @@ const recorded = async (key: string, events: unknown[]) =>
 describe('POST /v1/usage/events/batch: accepted and rejected', () => {
   it('records the valid events for the contacts they name and lists the others with their 400', async () => {
     const t = await freshTenant();
-    const byId = await createContact(app, t.org.id, t.portalKey);
-    const byExternal = await createContact(app, t.org.id, t.portalKey, { externalId: 'batch-ext' });
-    const byEmail = await createContact(app, t.org.id, t.portalKey, { email: 'batch.email@example.com' });
+    const byId = (await createContact(app, t.org.id, { via: 'lead', key: t.portalKey })).id;
+    const byExternal = (
+      await createContact(app, t.org.id, { via: 'lead', key: t.portalKey, externalId: 'batch-ext' })
+    ).id;
+    const byEmail = (
+      await createContact(app, t.org.id, {
+        via: 'lead',
+        key: t.portalKey,
+        body: { email: 'batch.email@example.com' },
+      })
+    ).id;
     const at = '2025-03-10T08:15:30.000Z';
     const result = await recorded(t.secret.key, [
       { name: 'login', contactId: byId, occurredAt: at },
@@ -112,8 +124,16 @@ describe('POST /v1/usage/events/batch: accepted and rejected', () => {
 
   it('matches owners as the single route does: contactId, then externalId, then email', async () => {
     const t = await freshTenant();
-    const first = await createContact(app, t.org.id, t.portalKey, { externalId: 'order-a' });
-    const second = await createContact(app, t.org.id, t.portalKey, { email: 'order.b@example.com' });
+    const first = (
+      await createContact(app, t.org.id, { via: 'lead', key: t.portalKey, externalId: 'order-a' })
+    ).id;
+    const second = (
+      await createContact(app, t.org.id, {
+        via: 'lead',
+        key: t.portalKey,
+        body: { email: 'order.b@example.com' },
+      })
+    ).id;
     const result = await recorded(t.secret.key, [
       { name: 'a', contactId: first, email: 'order.b@example.com' },
       { name: 'b', externalId: 'order-a', email: 'order.b@example.com' },
@@ -134,7 +154,7 @@ describe('POST /v1/usage/events/batch: accepted and rejected', () => {
 
   it('updates the score of the contacts it names, once each, with recent events', async () => {
     const t = await freshTenant();
-    const contactId = await createContact(app, t.org.id, t.portalKey);
+    const contactId = (await createContact(app, t.org.id, { via: 'lead', key: t.portalKey })).id;
     const before = await scoreOf(t.org.id, contactId);
     const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString();
     await recorded(t.secret.key, [
@@ -150,7 +170,7 @@ describe('POST /v1/usage/events/batch: accepted and rejected', () => {
 describe('POST /v1/usage/events/batch: the body as a whole', () => {
   it('takes 500 events', async () => {
     const t = await freshTenant();
-    const contactId = await createContact(app, t.org.id, t.portalKey);
+    const contactId = (await createContact(app, t.org.id, { via: 'lead', key: t.portalKey })).id;
     const events = Array.from({ length: 500 }, (_, i) => ({ name: `event-${i % 7}`, contactId }));
     expect(await recorded(t.secret.key, events)).toStrictEqual({ accepted: 500, rejected: [] });
     expect(await rawEventsOf(t.org.id)).toHaveLength(500);
@@ -184,7 +204,7 @@ describe('POST /v1/usage/events/batch: the body as a whole', () => {
 describe('POST /v1/usage/events/batch: Idempotency-Key, tenants, limits', () => {
   it('replays the answer under the same Idempotency-Key without recording the events twice', async () => {
     const t = await freshTenant();
-    const contactId = await createContact(app, t.org.id, t.portalKey);
+    const contactId = (await createContact(app, t.org.id, { via: 'lead', key: t.portalKey })).id;
     const body = {
       events: [
         { name: 'login', contactId },
@@ -203,10 +223,14 @@ describe('POST /v1/usage/events/batch: Idempotency-Key, tenants, limits', () => 
   it("never reaches another organization's contact, and a test key writes to the test twin only", async () => {
     const mine = await freshTenant();
     const theirs = await freshTenant();
-    const contactId = await createContact(app, mine.org.id, mine.portalKey, {
-      email: 'batch-shared@example.com',
-      externalId: 'batch-tenant-ext',
-    });
+    const contactId = (
+      await createContact(app, mine.org.id, {
+        via: 'lead',
+        key: mine.portalKey,
+        body: { email: 'batch-shared@example.com' },
+        externalId: 'batch-tenant-ext',
+      })
+    ).id;
     const events = [
       { name: 'login', contactId },
       { name: 'login', externalId: 'batch-tenant-ext' },

@@ -2,16 +2,21 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/db/database.ts';
-import { createApiKey, createTenant, type Tenant } from '../../helpers/factories.ts';
+import {
+  busyPublishableKey,
+  createApiKey,
+  createContact,
+  createTenant,
+  FAST,
+  type Tenant,
+} from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
-import { createContact, dailyOf, fastPublishableKey, rawEventsOf, scoreOf } from './support.ts';
+import { dailyOf, rawEventsOf, scoreOf } from './support.ts';
 
 let app: FastifyInstance;
 let tenant: Tenant;
 let portalKey: string;
-
-const FAST = { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 };
 
 function postUsage(body: unknown, options: { key?: string; headers?: Record<string, string> } = {}) {
   return api(app, 'POST', '/v1/usage/events', {
@@ -24,7 +29,7 @@ function postUsage(body: unknown, options: { key?: string; headers?: Record<stri
 /** A fresh organization with its own contacts, so counts never see another test's events. */
 async function freshTenant() {
   const fresh = await createTenant(app, { secret: FAST });
-  return { ...fresh, portalKey: await fastPublishableKey(app, fresh.org.id) };
+  return { ...fresh, portalKey: await busyPublishableKey(app, fresh.org.id) };
 }
 
 async function eventCount(organizationId: string): Promise<number> {
@@ -41,7 +46,7 @@ async function eventCount(organizationId: string): Promise<number> {
 beforeAll(async () => {
   app = await buildTestApp();
   tenant = await createTenant(app, { secret: FAST });
-  portalKey = await fastPublishableKey(app, tenant.org.id);
+  portalKey = await busyPublishableKey(app, tenant.org.id);
 });
 afterAll(async () => {
   await app.close();
@@ -50,7 +55,7 @@ afterAll(async () => {
 describe('POST /v1/usage/events: happy path', () => {
   it('answers 200 exactly {data:{success:true}} and stores the raw event and its daily aggregate', async () => {
     const t = await freshTenant();
-    const contactId = await createContact(app, t.org.id, t.portalKey);
+    const contactId = (await createContact(app, t.org.id, { via: 'lead', key: t.portalKey })).id;
     const response = await postUsage(
       {
         name: 'report.exported',
@@ -90,7 +95,7 @@ describe('POST /v1/usage/events: happy path', () => {
 
   it('stores optional fields as null and dates the event now when occurredAt is absent', async () => {
     const t = await freshTenant();
-    const contactId = await createContact(app, t.org.id, t.portalKey);
+    const contactId = (await createContact(app, t.org.id, { via: 'lead', key: t.portalKey })).id;
     const before = Date.now();
     expectStatus(await postUsage({ name: 'login', contactId }, { key: t.secret.key }), 200);
     const [event] = await rawEventsOf(t.org.id);
@@ -103,7 +108,7 @@ describe('POST /v1/usage/events: happy path', () => {
 
   it('counts per UTC day and name, keeping the earliest and latest time whatever the arrival order', async () => {
     const t = await freshTenant();
-    const contactId = await createContact(app, t.org.id, t.portalKey);
+    const contactId = (await createContact(app, t.org.id, { via: 'lead', key: t.portalKey })).id;
     const send = (name: string, occurredAt: string) =>
       postUsage({ name, contactId, occurredAt }, { key: t.secret.key }).then((r) => expectStatus(r, 200));
     await send('login', '2025-03-10T12:00:00.000Z');
@@ -146,7 +151,7 @@ describe('POST /v1/usage/events: happy path', () => {
 
   it('trims the name, so " login " and "login" count together', async () => {
     const t = await freshTenant();
-    const contactId = await createContact(app, t.org.id, t.portalKey);
+    const contactId = (await createContact(app, t.org.id, { via: 'lead', key: t.portalKey })).id;
     const occurredAt = '2025-04-01T10:00:00Z';
     expectStatus(await postUsage({ name: ' login ', contactId, occurredAt }, { key: t.secret.key }), 200);
     expectStatus(await postUsage({ name: 'login', contactId, occurredAt }, { key: t.secret.key }), 200);
@@ -155,7 +160,7 @@ describe('POST /v1/usage/events: happy path', () => {
 
   it("updates the contact's score and fires no webhook event", async () => {
     const t = await freshTenant();
-    const contactId = await createContact(app, t.org.id, t.portalKey);
+    const contactId = (await createContact(app, t.org.id, { via: 'lead', key: t.portalKey })).id;
     const scoreBefore = await scoreOf(t.org.id, contactId);
     const eventsBefore = await eventCount(t.org.id);
     expectStatus(await postUsage({ name: 'login', contactId }, { key: t.secret.key }), 200);
@@ -172,12 +177,28 @@ describe('POST /v1/usage/events: who owns the event', () => {
 
   beforeAll(async () => {
     t = await freshTenant();
-    byId = await createContact(app, t.org.id, t.portalKey, { email: 'first@example.com' });
-    byExternalId = await createContact(app, t.org.id, t.portalKey, {
-      email: 'second@example.com',
-      externalId: 'user-2',
-    });
-    byEmail = await createContact(app, t.org.id, t.portalKey, { email: 'Third.Person@Example.com' });
+    byId = (
+      await createContact(app, t.org.id, {
+        via: 'lead',
+        key: t.portalKey,
+        body: { email: 'first@example.com' },
+      })
+    ).id;
+    byExternalId = (
+      await createContact(app, t.org.id, {
+        via: 'lead',
+        key: t.portalKey,
+        body: { email: 'second@example.com' },
+        externalId: 'user-2',
+      })
+    ).id;
+    byEmail = (
+      await createContact(app, t.org.id, {
+        via: 'lead',
+        key: t.portalKey,
+        body: { email: 'Third.Person@Example.com' },
+      })
+    ).id;
   });
 
   async function ownerOf(identity: Record<string, unknown>): Promise<string | null> {
@@ -213,8 +234,10 @@ describe('POST /v1/usage/events: who owns the event', () => {
   });
 
   it('takes the oldest contact when several share an externalId', async () => {
-    const older = await createContact(app, t.org.id, t.portalKey, { externalId: 'shared-ext' });
-    await createContact(app, t.org.id, t.portalKey, { externalId: 'shared-ext' });
+    const older = (
+      await createContact(app, t.org.id, { via: 'lead', key: t.portalKey, externalId: 'shared-ext' })
+    ).id;
+    await createContact(app, t.org.id, { via: 'lead', key: t.portalKey, externalId: 'shared-ext' });
     expect(await ownerOf({ externalId: 'shared-ext' })).toBe(older);
   });
 
@@ -238,7 +261,7 @@ describe('POST /v1/usage/events: who owns the event', () => {
 describe('POST /v1/usage/events: Idempotency-Key', () => {
   it('replays the answer without counting the event twice', async () => {
     const t = await freshTenant();
-    const contactId = await createContact(app, t.org.id, t.portalKey);
+    const contactId = (await createContact(app, t.org.id, { via: 'lead', key: t.portalKey })).id;
     const body = { name: 'invoice.paid', contactId, occurredAt: '2025-05-05T10:00:00Z' };
     const headers = { 'idempotency-key': 'usage-replay-0001' };
     const first = await postUsage(body, { key: t.secret.key, headers });
@@ -263,7 +286,7 @@ describe('POST /v1/usage/events: Idempotency-Key', () => {
 describe('POST /v1/usage/events: errors name the failing field', () => {
   let contactId: string;
   beforeAll(async () => {
-    contactId = await createContact(app, tenant.org.id, portalKey);
+    contactId = (await createContact(app, tenant.org.id, { via: 'lead', key: portalKey })).id;
   });
   const valid = () => ({ name: 'login', contactId });
   const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
@@ -322,7 +345,7 @@ describe('POST /v1/usage/events: errors name the failing field', () => {
   it('accepts every field at its limit', async () => {
     const t = await freshTenant();
     const email = 'limit@example.com';
-    const id = await createContact(app, t.org.id, t.portalKey, { email });
+    const id = (await createContact(app, t.org.id, { via: 'lead', key: t.portalKey, body: { email } })).id;
     const props = { blob: 'x'.repeat(8192 - JSON.stringify({ blob: '' }).length) };
     expect(Buffer.byteLength(JSON.stringify(props))).toBe(8192);
     const body = {
@@ -357,14 +380,14 @@ describe('POST /v1/usage/events: security', () => {
       accessLevel: 2,
       ...FAST,
     });
-    const contactId = await createContact(app, tenant.org.id, portalKey);
+    const contactId = (await createContact(app, tenant.org.id, { via: 'lead', key: portalKey })).id;
     const before = (await rawEventsOf(tenant.org.id)).length;
     expectError(await postUsage({ name: 'login', contactId }, { key: key.key }), 403, 'FORBIDDEN');
     expect(await rawEventsOf(tenant.org.id)).toHaveLength(before);
   });
 
   it('refuses a secret key without contacts:write, a read-only key and a publishable key with 403', async () => {
-    const contactId = await createContact(app, tenant.org.id, portalKey);
+    const contactId = (await createContact(app, tenant.org.id, { via: 'lead', key: portalKey })).id;
     const noScope = await createApiKey(app, tenant.org.id, { type: 'secret', accessLevel: 3, ...FAST });
     const before = (await rawEventsOf(tenant.org.id)).length;
     for (const key of [noScope.key, tenant.readOnly.key, tenant.publishable.key]) {
@@ -377,10 +400,14 @@ describe('POST /v1/usage/events: security', () => {
   it("never reaches another organization's contact: 200, nothing stored in either organization", async () => {
     const mine = await freshTenant();
     const theirs = await freshTenant();
-    const contactId = await createContact(app, mine.org.id, mine.portalKey, {
-      email: 'shared-person@example.com',
-      externalId: 'tenant-ext-1',
-    });
+    const contactId = (
+      await createContact(app, mine.org.id, {
+        via: 'lead',
+        key: mine.portalKey,
+        body: { email: 'shared-person@example.com' },
+        externalId: 'tenant-ext-1',
+      })
+    ).id;
     for (const identity of [
       { contactId },
       { externalId: 'tenant-ext-1' },
@@ -400,7 +427,7 @@ describe('POST /v1/usage/events: security', () => {
 
   it("a test-mode key acts on the organization's test twin, not on its live contacts", async () => {
     const t = await freshTenant();
-    const contactId = await createContact(app, t.org.id, t.portalKey);
+    const contactId = (await createContact(app, t.org.id, { via: 'lead', key: t.portalKey })).id;
     const testKey = await createApiKey(app, t.org.id, {
       type: 'secret',
       mode: 'test',

@@ -3,10 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type Database } from '../../../src/db/database.ts';
 import type { RunningJobs } from '../../../src/platform/jobs/scheduler.ts';
+import { createTenant, FAST } from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 import { Receiver } from './receiver.ts';
-import { busyTenant, emit, emitMany, eventually, startWorker, subscribe } from './support.ts';
+import { emit, emitMany, eventually, startWorker, subscribe } from './support.ts';
 
 let app: FastifyInstance;
 let db: Database;
@@ -47,7 +48,7 @@ async function recover(key: string, id: string, since: string) {
 
 describe('POST /v1/webhooks/{id}/recover: backfill from the event log', () => {
   it('delivers the 50 events recorded while a subscription was disabled, with their own ids, paced', async () => {
-    const tenant = await busyTenant(app);
+    const tenant = await createTenant(app, { secret: FAST });
     const key = tenant.secret.key;
     const hook = await subscribe(app, key, receiver.url('/backfill'), ['deal.*']);
     const since = new Date().toISOString();
@@ -95,7 +96,7 @@ describe('POST /v1/webhooks/{id}/recover: backfill from the event log', () => {
   }, 40_000);
 
   it('retries FAILED deliveries and adds missed ones in one call; refuses a disabled subscription', async () => {
-    const tenant = await busyTenant(app);
+    const tenant = await createTenant(app, { secret: FAST });
     const key = tenant.secret.key;
     const hook = await subscribe(app, key, receiver.url('/mixed'), ['task.created']);
     receiver.script('/mixed', { status: 400 });
@@ -131,8 +132,8 @@ describe('POST /v1/webhooks/{id}/recover: backfill from the event log', () => {
   });
 
   it('never reaches another organization’s events or subscriptions', async () => {
-    const owner = await busyTenant(app);
-    const stranger = await busyTenant(app);
+    const owner = await createTenant(app, { secret: FAST });
+    const stranger = await createTenant(app, { secret: FAST });
     const hook = await subscribe(app, owner.secret.key, receiver.url('/isolated'), ['*']);
     const since = new Date().toISOString();
     await emit(db, stranger.org.id, 'deal.won');

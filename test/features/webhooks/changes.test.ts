@@ -8,11 +8,11 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/database.ts';
 import type { RunningJobs } from '../../../src/platform/jobs/scheduler.ts';
+import { createTenant, FAST, type Tenant } from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
-import type { Tenant } from '../../helpers/factories.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 import { Receiver } from './receiver.ts';
-import { busyTenant, deliveriesOf, eventually, startWorker, subscribe } from './support.ts';
+import { deliveriesOf, eventually, startWorker, subscribe } from './support.ts';
 
 let app: FastifyInstance;
 let db: Database;
@@ -25,7 +25,7 @@ beforeAll(async () => {
   db = await testDatabase();
   receiver = await new Receiver().start();
   worker = startWorker(db, { webhookRetryDelaysMs: [0, 200, 200] });
-  tenant = await busyTenant(app);
+  tenant = await createTenant(app, { secret: FAST });
 });
 afterAll(async () => {
   await worker.stop();

@@ -13,11 +13,11 @@ import { claimDue, LOST_ATTEMPT } from '../../../src/features/webhooks/webhooks.
 import { newId } from '../../../src/platform/ids/ids.ts';
 import { serveMetrics } from '../../../src/platform/metrics/metrics-server.ts';
 import { webhookMetrics } from '../../../src/features/webhooks/webhooks.metrics.ts';
-import type { Tenant } from '../../helpers/factories.ts';
+import { createTenant, FAST, type Tenant } from '../../helpers/factories.ts';
 import { admin } from '../../helpers/http.ts';
 import { ADMIN_TOKEN, buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 import { Receiver } from './receiver.ts';
-import { busyTenant, deliveriesOf, emit, emitMany, eventually, startWorker, subscribe } from './support.ts';
+import { deliveriesOf, emit, emitMany, eventually, startWorker, subscribe } from './support.ts';
 
 let app: FastifyInstance;
 let db: Database;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   app = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   db = await testDatabase();
   receiver = await new Receiver().start();
-  tenant = await busyTenant(app);
+  tenant = await createTenant(app, { secret: FAST });
 });
 afterAll(async () => {
   await receiver.close();
@@ -111,7 +111,7 @@ describe('the delivery log', () => {
 
 describe('WEBHOOK_LOG_RETENTION_DAYS', () => {
   it('purges finished deliveries older than the retention with their attempts; keeps recent and PENDING ones', async () => {
-    const other = await busyTenant(app);
+    const other = await createTenant(app, { secret: FAST });
     const hook = await subscribe(app, other.secret.key, receiver.url('/kept'), ['deal.won']);
     receiver.script('/kept', { status: 200 }, { status: 200 });
     const worker = startWorker(db);
@@ -181,7 +181,7 @@ describe('GET /metrics', () => {
   });
 
   it('shows the queue by state from the database, and the wait of the oldest due delivery', async () => {
-    const busy = await busyTenant(app);
+    const busy = await createTenant(app, { secret: FAST });
     await subscribe(app, busy.secret.key, receiver.url('/queued'), ['deal.won']);
     // No worker runs: the deliveries wait, due.
     await emitMany(db, busy.org.id, 'deal.won', 3);

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/database.ts';
 import type { RunningJobs } from '../../../src/platform/jobs/scheduler.ts';
+import { createTenant, FAST } from '../../helpers/factories.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 import { Receiver } from './receiver.ts';
-import { busyTenant, deliveriesOf, emit, eventually, fakeDns, startWorker, subscribe } from './support.ts';
+import { deliveriesOf, emit, eventually, fakeDns, startWorker, subscribe } from './support.ts';
 
 // WEBHOOK_ALLOW_PRIVATE_URLS=false (the default) in both the API and the worker.
 const dns = fakeDns({ 'rebind.test': ['93.184.216.34'], 'v6rebind.test': ['2606:4700::1111'] });
@@ -26,7 +27,7 @@ afterAll(async () => {
 });
 
 it('checks the address again at delivery: a name that now resolves to loopback or a private address is refused', async () => {
-  const tenant = await busyTenant(app);
+  const tenant = await createTenant(app, { secret: FAST });
   // Public when the subscriptions are made...
   const v4 = await subscribe(app, tenant.secret.key, `https://rebind.test:${receiver.port}/hook`, [
     'deal.won',

@@ -5,12 +5,12 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/database.ts';
 import type { RunningJobs } from '../../../src/platform/jobs/scheduler.ts';
+import { createApiKey, createTenant, FAST } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
 import type { Tenant } from '../../helpers/factories.ts';
-import { createApiKey } from '../../helpers/factories.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 import { Receiver, type Received } from './receiver.ts';
-import { busyTenant, deliveriesOf, emit, eventually, startWorker, subscribe } from './support.ts';
+import { deliveriesOf, emit, eventually, startWorker, subscribe } from './support.ts';
 
 const stripe = new Stripe('sk_test_unused');
 
@@ -26,7 +26,7 @@ beforeAll(async () => {
   receiver = await new Receiver().start();
   // 4 s: long past any event-loop stall seen in a full run, short enough for the test of a timeout.
   worker = startWorker(db, { webhookRetryDelaysMs: [0, 300, 300, 300, 300], webhookTimeoutMs: 4_000 });
-  tenant = await busyTenant(app);
+  tenant = await createTenant(app, { secret: FAST });
 });
 afterAll(async () => {
   await worker.stop();
@@ -223,7 +223,7 @@ describe('secrets, tests and disabling', () => {
   });
 
   it('sends webhook.test to that subscription only', async () => {
-    const other = await busyTenant(app);
+    const other = await createTenant(app, { secret: FAST });
     const target = await subscribe(app, other.secret.key, receiver.url('/test-target'), ['deal.won']);
     await subscribe(app, other.secret.key, receiver.url('/test-bystander'), ['*']);
     const answer = expectStatus(
@@ -242,7 +242,7 @@ describe('secrets, tests and disabling', () => {
   });
 
   it('disables a subscription at once on 410 Gone and tells the others with webhook.disabled', async () => {
-    const other = await busyTenant(app);
+    const other = await createTenant(app, { secret: FAST });
     const gone = await subscribe(app, other.secret.key, receiver.url('/gone'), ['deal.won']);
     const watcher = await subscribe(app, other.secret.key, receiver.url('/watcher'), ['webhook.*']);
     receiver.script('/gone', { status: 410 });
@@ -271,7 +271,7 @@ describe('secrets, tests and disabling', () => {
   });
 
   it('disables a subscription failing for longer than the limit; a success resets the clock', async () => {
-    const other = await busyTenant(app);
+    const other = await createTenant(app, { secret: FAST });
     const failing = await subscribe(app, other.secret.key, receiver.url('/failing'), ['deal.lost']);
     receiver.script('/failing', { status: 400 });
     await emit(db, other.org.id, 'deal.lost');
@@ -326,7 +326,7 @@ describe('secrets, tests and disabling', () => {
 
 describe('delivery log and replay', () => {
   it('filters the log by status, type and since, and pages it', async () => {
-    const other = await busyTenant(app);
+    const other = await createTenant(app, { secret: FAST });
     const hook = await subscribe(app, other.secret.key, receiver.url('/log'), ['*']);
     receiver.script('/log', { status: 200 });
     await emit(db, other.org.id, 'deal.won');
@@ -355,7 +355,7 @@ describe('delivery log and replay', () => {
   });
 
   it('replays one delivery, and recovers every failed one since an instant, with the same event id', async () => {
-    const other = await busyTenant(app);
+    const other = await createTenant(app, { secret: FAST });
     const hook = await subscribe(app, other.secret.key, receiver.url('/replay'), ['deal.won']);
     receiver.script('/replay', { status: 404 });
     const since = new Date().toISOString();

@@ -11,9 +11,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/database.ts';
 import type { RunningJobs } from '../../../src/platform/jobs/scheduler.ts';
+import { createTenant, FAST } from '../../helpers/factories.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 import { freePort } from '../../../scripts/lib/ports.ts';
-import { busyTenant, emit, eventually, startWorker, subscribe } from './support.ts';
+import { emit, eventually, startWorker, subscribe } from './support.ts';
 
 const GUIDE = fileURLToPath(new URL('../../../docs/webhooks.md', import.meta.url));
 
@@ -51,7 +52,7 @@ it(
   'accepts signed deliveries, handles each event once, and refuses a tampered body',
   { timeout: 90_000 },
   async () => {
-    const tenant = await busyTenant(app);
+    const tenant = await createTenant(app, { secret: FAST });
     const hook = await subscribe(app, tenant.secret.key, `http://127.0.0.1:${port}/`, ['deal.won']);
     const file = join(dir, 'receiver.mjs');
     writeFileSync(file, guideReceiver());

@@ -9,10 +9,10 @@ import type { Database } from '../../../src/db/database.ts';
 import { nextDelay, retryAfterMs } from '../../../src/features/webhooks/webhooks.worker.ts';
 import type { SendOutcome } from '../../../src/features/webhooks/webhooks.sender.ts';
 import type { RunningJobs } from '../../../src/platform/jobs/scheduler.ts';
-import type { Tenant } from '../../helpers/factories.ts';
+import { createTenant, FAST, type Tenant } from '../../helpers/factories.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 import { Receiver } from './receiver.ts';
-import { busyTenant, deliveriesOf, emit, eventually, startWorker, subscribe } from './support.ts';
+import { deliveriesOf, emit, eventually, startWorker, subscribe } from './support.ts';
 
 const SCHEDULE = [0, 100, 6_000];
 let app: FastifyInstance;
@@ -26,7 +26,7 @@ beforeAll(async () => {
   db = await testDatabase();
   receiver = await new Receiver().start();
   worker = startWorker(db, { webhookRetryDelaysMs: SCHEDULE });
-  tenant = await busyTenant(app);
+  tenant = await createTenant(app, { secret: FAST });
 });
 afterAll(async () => {
   await worker.stop();

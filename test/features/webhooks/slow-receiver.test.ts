@@ -3,9 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { queryRows, type Database } from '../../../src/db/database.ts';
 import type { RunningJobs } from '../../../src/platform/jobs/scheduler.ts';
+import { createTenant, FAST } from '../../helpers/factories.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 import { Receiver } from './receiver.ts';
-import { busyTenant, emit, startWorker, subscribe } from './support.ts';
+import { emit, startWorker, subscribe } from './support.ts';
 
 const PER_SUBSCRIPTION = 16;
 let app: FastifyInstance;
@@ -52,7 +53,7 @@ it(
   async () => {
     run += 1;
     const [hangingPath, fastPath] = [`/hanging-${run}`, `/fast-${run}`];
-    const tenant = await busyTenant(app);
+    const tenant = await createTenant(app, { secret: FAST });
     const hanging = await subscribe(app, tenant.secret.key, receiver.url(hangingPath), ['deal.won']);
     await subscribe(app, tenant.secret.key, receiver.url(fastPath), ['deal.won']);
     receiver.script(hangingPath, 'hang');

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey, createTenant, FAST, type Tenant } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
-import { createApiKey, type Tenant } from '../../helpers/factories.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 import { MAX_SUBSCRIPTIONS } from '../../../src/features/webhooks/webhooks.schema.ts';
 import { checkWebhookUrl } from '../../../src/features/webhooks/webhooks.ssrf.ts';
-import { busyTenant, fakeDns, subscribe } from './support.ts';
+import { fakeDns, subscribe } from './support.ts';
 
 const dns = fakeDns({
   'hooks.example.test': ['93.184.216.34'],
@@ -23,7 +23,7 @@ let tenant: Tenant;
 
 beforeAll(async () => {
   app = await buildTestApp({}, { lookup: dns });
-  tenant = await busyTenant(app);
+  tenant = await createTenant(app, { secret: FAST });
 });
 afterAll(async () => {
   await app.close();
@@ -185,7 +185,7 @@ describe('POST /v1/webhooks', () => {
   });
 
   it(`caps an organization at ${MAX_SUBSCRIPTIONS} subscriptions with a 403`, async () => {
-    const capped = await busyTenant(app);
+    const capped = await createTenant(app, { secret: FAST });
     for (let i = 0; i < MAX_SUBSCRIPTIONS; i++)
       await subscribe(app, capped.secret.key, `https://hooks.example.test/${i}`);
     const error = expectError(
@@ -259,7 +259,7 @@ describe('changing a subscription', () => {
 
   it("never shows or changes another organization's subscriptions", async () => {
     const created = await subscribe(app, tenant.secret.key, 'https://hooks.example.test/mine');
-    const other = await busyTenant(app);
+    const other = await createTenant(app, { secret: FAST });
     const list = expectStatus(await api(app, 'GET', '/v1/webhooks', { key: other.secret.key }), 200);
     expect(list.data).toEqual([]);
     for (const [method, url] of [
@@ -276,7 +276,7 @@ describe('changing a subscription', () => {
 
 describe('GET /v1/webhooks/sample/{type}', () => {
   it('answers a synthetic envelope before any event, then the last real one', async () => {
-    const fresh = await busyTenant(app);
+    const fresh = await createTenant(app, { secret: FAST });
     const synthetic = expectStatus(
       await api(app, 'GET', '/v1/webhooks/sample/contact.created', { key: fresh.secret.key }),
       200,

@@ -14,7 +14,6 @@ import { eventCatalog } from '../../../src/platform/events/catalog.ts';
 import { recordEvent } from '../../../src/platform/events/record.ts';
 import { startJobs } from '../../../src/platform/jobs/scheduler.ts';
 import type { Lookup } from '../../../src/features/webhooks/webhooks.ssrf.ts';
-import { createTenant } from '../../helpers/factories.ts';
 import { api, expectStatus } from '../../helpers/http.ts';
 import { ADMIN_TOKEN } from '../../helpers/test-app.ts';
 
@@ -61,11 +60,6 @@ export async function subscribe(
     body: { url, eventTypes, description: 'test' },
   });
   return expectStatus(response, 201).data;
-}
-
-/** A tenant whose secret key is not throttled (the tests write more than 30 times a minute). */
-export function busyTenant(app: FastifyInstance) {
-  return createTenant(app, { secret: { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 } });
 }
 
 /**

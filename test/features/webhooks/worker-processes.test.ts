@@ -8,10 +8,10 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/database.ts';
+import { createTenant, FAST } from '../../helpers/factories.ts';
 import { buildTestApp, openTestDatabase, TEST_DATABASE_URL } from '../../helpers/test-app.ts';
 import { Receiver } from './receiver.ts';
 import {
-  busyTenant,
   emit,
   eventually,
   PROCESS_SECRETS_KEY,
@@ -55,7 +55,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('worker processes (PostgreSQL)'
   });
 
   it('loses nothing when the worker is killed with SIGKILL mid-delivery and started again', async () => {
-    const tenant = await busyTenant(app);
+    const tenant = await createTenant(app, { secret: FAST });
     const hook = await subscribe(app, tenant.secret.key, receiver.url('/crash'), ['deal.won']);
     receiver.script('/crash', 'hang');
     const ids = new Set<string>();
@@ -76,7 +76,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('worker processes (PostgreSQL)'
   });
 
   it('never sends a delivery twice with two workers running side by side', async () => {
-    const tenant = await busyTenant(app);
+    const tenant = await createTenant(app, { secret: FAST });
     const hook = await subscribe(app, tenant.secret.key, receiver.url('/pair'), ['contact.*']);
     const ids = new Set<string>();
     for (let i = 0; i < 200; i++) ids.add(await emit(db, tenant.org.id, 'contact.updated'));

@@ -5784,8 +5784,8 @@ export interface components {
       intent: 'PURCHASE' | 'SALE' | 'RENTAL' | 'LETTING' | 'INVESTMENT' | 'VALUATION' | 'OTHER';
       /** @enum {string} */
       leadSource:
-        | 'PORTAL'
         | 'WEBSITE'
+        | 'PORTAL'
         | 'FINDER'
         | 'BOOKING'
         | 'MESSAGING'
@@ -5856,8 +5856,8 @@ export interface components {
        * @enum {string}
        */
       leadSource?:
-        | 'PORTAL'
         | 'WEBSITE'
+        | 'PORTAL'
         | 'FINDER'
         | 'BOOKING'
         | 'MESSAGING'
@@ -5918,8 +5918,8 @@ export interface components {
        * @enum {string}
        */
       leadSource?:
-        | 'PORTAL'
         | 'WEBSITE'
+        | 'PORTAL'
         | 'FINDER'
         | 'BOOKING'
         | 'MESSAGING'
@@ -17379,8 +17379,8 @@ export interface operations {
         intent?: 'PURCHASE' | 'SALE' | 'RENTAL' | 'LETTING' | 'INVESTMENT' | 'VALUATION' | 'OTHER';
         /** @description Only deals from this lead source */
         leadSource?:
-          | 'PORTAL'
           | 'WEBSITE'
+          | 'PORTAL'
           | 'FINDER'
           | 'BOOKING'
           | 'MESSAGING'
@@ -17445,7 +17445,7 @@ export interface operations {
            *           "probability": 0,
            *           "status": "OPEN",
            *           "intent": "PURCHASE",
-           *           "leadSource": "PORTAL",
+           *           "leadSource": "WEBSITE",
            *           "lostReason": "Bought elsewhere",
            *           "aiCreated": true,
            *           "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
@@ -17652,7 +17652,7 @@ export interface operations {
          *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
          *       "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
          *       "intent": "PURCHASE",
-         *       "leadSource": "PORTAL",
+         *       "leadSource": "WEBSITE",
          *       "expectedCloseDate": "2027-04-30",
          *       "aiCreated": true,
          *       "lostReason": "Bought elsewhere",
@@ -17695,7 +17695,7 @@ export interface operations {
            *         "probability": 0,
            *         "status": "OPEN",
            *         "intent": "PURCHASE",
-           *         "leadSource": "PORTAL",
+           *         "leadSource": "WEBSITE",
            *         "lostReason": "Bought elsewhere",
            *         "aiCreated": true,
            *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
@@ -18011,7 +18011,7 @@ export interface operations {
            *         "probability": 0,
            *         "status": "OPEN",
            *         "intent": "PURCHASE",
-           *         "leadSource": "PORTAL",
+           *         "leadSource": "WEBSITE",
            *         "lostReason": "Bought elsewhere",
            *         "aiCreated": true,
            *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
@@ -18494,7 +18494,7 @@ export interface operations {
          *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
          *       "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
          *       "intent": "PURCHASE",
-         *       "leadSource": "PORTAL",
+         *       "leadSource": "WEBSITE",
          *       "expectedCloseDate": "2027-04-30",
          *       "aiCreated": true,
          *       "lostReason": "Bought elsewhere",
@@ -18536,7 +18536,7 @@ export interface operations {
            *         "probability": 0,
            *         "status": "OPEN",
            *         "intent": "PURCHASE",
-           *         "leadSource": "PORTAL",
+           *         "leadSource": "WEBSITE",
            *         "lostReason": "Bought elsewhere",
            *         "aiCreated": true,
            *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
@@ -18858,7 +18858,7 @@ export interface operations {
            *         "probability": 0,
            *         "status": "OPEN",
            *         "intent": "PURCHASE",
-           *         "leadSource": "PORTAL",
+           *         "leadSource": "WEBSITE",
            *         "lostReason": "Bought elsewhere",
            *         "aiCreated": true,
            *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
@@ -35419,8 +35419,8 @@ export interface operations {
               intent: 'PURCHASE' | 'SALE' | 'RENTAL' | 'LETTING' | 'INVESTMENT' | 'VALUATION' | 'OTHER';
               /** @enum {string} */
               leadSource:
-                | 'PORTAL'
                 | 'WEBSITE'
+                | 'PORTAL'
                 | 'FINDER'
                 | 'BOOKING'
                 | 'MESSAGING'
@@ -35720,8 +35720,8 @@ export interface operations {
               intent: 'PURCHASE' | 'SALE' | 'RENTAL' | 'LETTING' | 'INVESTMENT' | 'VALUATION' | 'OTHER';
               /** @enum {string} */
               leadSource:
-                | 'PORTAL'
                 | 'WEBSITE'
+                | 'PORTAL'
                 | 'FINDER'
                 | 'BOOKING'
                 | 'MESSAGING'
@@ -35978,8 +35978,8 @@ export interface operations {
               intent: 'PURCHASE' | 'SALE' | 'RENTAL' | 'LETTING' | 'INVESTMENT' | 'VALUATION' | 'OTHER';
               /** @enum {string} */
               leadSource:
-                | 'PORTAL'
                 | 'WEBSITE'
+                | 'PORTAL'
                 | 'FINDER'
                 | 'BOOKING'
                 | 'MESSAGING'
@@ -36204,8 +36204,8 @@ export interface operations {
               intent: 'PURCHASE' | 'SALE' | 'RENTAL' | 'LETTING' | 'INVESTMENT' | 'VALUATION' | 'OTHER';
               /** @enum {string} */
               leadSource:
-                | 'PORTAL'
                 | 'WEBSITE'
+                | 'PORTAL'
                 | 'FINDER'
                 | 'BOOKING'
                 | 'MESSAGING'
@@ -36410,8 +36410,8 @@ export interface operations {
               intent: 'PURCHASE' | 'SALE' | 'RENTAL' | 'LETTING' | 'INVESTMENT' | 'VALUATION' | 'OTHER';
               /** @enum {string} */
               leadSource:
-                | 'PORTAL'
                 | 'WEBSITE'
+                | 'PORTAL'
                 | 'FINDER'
                 | 'BOOKING'
                 | 'MESSAGING'
