@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Database } from '../../src/db/database.ts';
+import { queryRows, type Database } from '../../src/db/database.ts';
 import { events, idempotencyKeys } from '../../src/db/schema.ts';
 import { callerOf } from '../../src/platform/auth/auth.plugin.ts';
 import { Errors } from '../../src/platform/errors/errors.ts';
@@ -28,6 +28,9 @@ const NoteSchema = Type.Object(
   { id: Type.String(), text: Type.String(), livemode: Type.Boolean() },
   { additionalProperties: false },
 );
+
+/** On PostgreSQL: the server process of the last transaction that wrote a note, by its text. */
+export const probeBackends = new Map<string, number>();
 
 export function probePlugin(db: Database): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -62,6 +65,10 @@ export function probePlugin(db: Database): FastifyPluginAsyncTypebox {
         if (fail === 'conflict') throw Errors.duplicate('probe conflict');
         const write = (last: boolean) =>
           db.tenantTx(organization.id, async (tx) => {
+            if (db.kind === 'postgres') {
+              const [row] = await queryRows<{ pid: number }>(tx, sql`SELECT pg_backend_pid() AS pid`);
+              if (row) probeBackends.set(text, row.pid);
+            }
             const recorded = await recordEvent(tx, {
               type: ProbeNoted.type,
               data: { note: { text } },

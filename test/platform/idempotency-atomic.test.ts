@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, MESSAGING_AGENCY, type MessagingTenant, type Tenant } from '../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../helpers/http.ts';
 import { buildProbeApp } from '../helpers/probe-app.ts';
-import { idempotencyRecord, notesWithText as probeNotes } from '../helpers/probe.ts';
+import { idempotencyRecord, notesWithText as probeNotes, probeBackends } from '../helpers/probe.ts';
 import { buildTestApp, TEST_DATABASE_URL, testDatabase } from '../helpers/test-app.ts';
 import { eventsOf, inbound, send, storedMessages } from '../features/conversations/support.ts';
 
@@ -90,19 +90,21 @@ describe('a request and its idempotency record commit together', () => {
     async () => {
       const key = freshKey();
       const text = `lost-commit-${key}`;
-      // The request's transaction stays open for the 600 ms after its write (pauseMs): end its backend,
-      // from a connection of the database's owner (the service's roles see no other session).
+      // The request's transaction stays open for the 1.5 s after its write (pauseMs): end its server
+      // process (the probe notes it), from a connection of the database's owner.
       const owner = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await owner.connect();
-      const pending = note(key, { text, pauseMs: 600 });
+      const pending = note(key, { text, pauseMs: 1_500 });
       let killed = 0;
       try {
-        for (let tries = 0; tries < 40 && killed === 0; tries++) {
+        for (let tries = 0; tries < 200 && killed === 0; tries++) {
           await new Promise((resolve) => setTimeout(resolve, 25));
+          const pid = probeBackends.get(text);
+          if (pid === undefined) continue;
           const { rows } = await owner.query<{ ended: boolean }>(
             `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
-             WHERE datname = current_database() AND pid <> pg_backend_pid()
-               AND state = 'idle in transaction' AND backend_xid IS NOT NULL`,
+             WHERE pid = $1 AND state = 'idle in transaction'`,
+            [pid],
           );
           killed = rows.filter((row) => row.ended).length;
         }
