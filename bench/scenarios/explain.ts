@@ -493,7 +493,7 @@ ${datasets[1] ? summary(datasets[1]) : ''}
 ## The statement
 
 Every statement has the same select list, count subquery shape and join; only the \`where\`, \`order by\` and the
-parameters change (shown with each plan below). The first case in full:
+parameters change (shown with each plan in the plans file, below). The first case in full:
 
 \`\`\`sql
 ${first?.items.text ?? ''}
@@ -502,8 +502,18 @@ ${first?.count.text ?? ''}
 -- ${JSON.stringify(first?.count.values ?? [])}
 \`\`\`
 
-${datasets.map((d) => `## Plans: ${d.title}\n\n${plans(d)}`).join('\n\n')}
+## The plans
+
+Every case's plan (\`EXPLAIN (ANALYZE, BUFFERS)\`, trimmed as above, with its statement's \`where\`,
+\`order by\` and parameters) is written by the same command next to its JSON result, as
+\`bench/results/explain-<time>.plans.md\`: this page keeps today's summaries, the plans of a run are one
+command away, and their history is in git and the changelog.
 `;
+}
+
+/** Every case's plan, by data shape: the file written next to the run's JSON result. */
+function plansDocument(datasets: readonly Dataset[]): string {
+  return `# The portal listing's SQL plans\n\n${datasets.map((d) => `## Plans: ${d.title}\n\n${plans(d)}`).join('\n\n')}\n`;
 }
 
 async function run(args: string[]): Promise<void> {
@@ -607,7 +617,9 @@ async function run(args: string[]): Promise<void> {
       })),
     })),
   });
-  log(`written ${DOC}\nwritten ${file}`);
+  const plansFile = file.replace(/\.json$/, '.plans.md');
+  writeFileSync(plansFile, plansDocument(datasets));
+  log(`written ${DOC}\nwritten ${file}\nwritten ${plansFile}`);
 }
 
 export const scenario: Scenario = {
