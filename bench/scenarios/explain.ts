@@ -211,7 +211,11 @@ interface CaseResult extends Case {
   noRls: { items: Plan; count: Plan };
 }
 
-const COUNT_START = '(SELECT count(*) FROM "properties" WHERE ';
+/** The count subquery's opening: bounded (`countOf`, counts at most 10,001 rows) or, before that, whole. */
+const COUNT_STARTS = [
+  '(SELECT count(*) FROM (SELECT 1 FROM "properties" WHERE ',
+  '(SELECT count(*) FROM "properties" WHERE ',
+];
 
 /**
  * The count the page statement carries (`countOf`: an uncorrelated subquery in its select list), as
@@ -219,7 +223,7 @@ const COUNT_START = '(SELECT count(*) FROM "properties" WHERE ';
  * subquery's parameters are the first ones.
  */
 function countPart(statement: CapturedStatement): CapturedStatement {
-  const start = statement.text.indexOf(COUNT_START);
+  const start = Math.max(...COUNT_STARTS.map((opening) => statement.text.indexOf(opening)));
   if (start < 0) throw new Error(`no count subquery in ${statement.text}`);
   let depth = 0;
   let end = start;
@@ -448,12 +452,14 @@ What the statements do about it (RLS stays on for every portal request):
   filter that is an index condition only in the count may still walk the sort index for the page:
   the planner's choice, cheap either way (execution column).
 
-### 3. The count is exact: it costs what the matches cost
+### 3. The count is exact up to 10,000 matches: it costs what those matches cost
 
-\`meta.total\` is \`count(*)\` of every match. With the filters in index conditions it is an index-only
-scan of the matching entries (the visibility map set, as autovacuum leaves it), a few microseconds per
-thousand matches: sub-millisecond for an agency of ~1,000 listings, 3-45 ms for 4,000-85,000 matches
-in one agency of 100,000 listings (second table). The count is not capped (SPEC's paging meta).
+\`meta.total\` is \`count(*)\` of the matches, read at most 10,001 deep (decision 0229: past 10,000 it is a
+lower bound with \`meta.totalIsLowerBound: true\`). With the filters in index conditions it is an
+index-only scan of the matching entries (the visibility map set, as autovacuum leaves it), a few
+microseconds per thousand matches: sub-millisecond for an agency of ~1,000 listings, 3-10 ms for
+4,000-10,000 matches or more. Until 2026-11-27 the count was not capped and cost 3-45 ms for
+4,000-85,000 matches in one agency of 100,000 listings (second table), ~38 ms for ~150,000 at 1M.
 
 ## What was changed, and what is left
 
@@ -479,8 +485,11 @@ Migration \`0005_portal_perf\` and the stores (\`properties.store.ts\`, \`contac
    connection (\`BEGIN; <prelude>; EXECUTE s_...(<literals>)\` in one message, \`src/db/pg-statements.ts\`;
    docs/decisions/0228-opening-with-the-first-statement.md): a read is two round trips, not three.
 
-Left: \`q\` and the amenity flags in a very large agency (a Filter over its stock); a capped or
-estimated count was not adopted (the API keeps an exact \`meta.total\`).
+9. The count stops at 10,001 matches (\`countOf\`, decision 0229): past 10,000 \`meta.total\` is a lower
+   bound flagged \`meta.totalIsLowerBound\`, so a search in one agency of 1M listings counts what a search
+   in an agency of 10,000 counts.
+
+Left: \`q\` and the amenity flags in a very large agency (a Filter over its stock).
 
 ## Summary: ${datasets[0]?.title ?? ''}
 
