@@ -8,7 +8,9 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AutocannonRequest } from 'autocannon';
+import { FEATURES } from '../../src/features.ts';
 import { MeResponseSchema, MeSchema } from '../../src/features/me/me.schema.ts';
+import { installFeatures } from '../../src/platform/features/manifest.ts';
 import type { BareServerOptions } from '../lib/bare-server.ts';
 import { startChild, type ChildServer } from '../lib/child.ts';
 import { runLoad, type LoadSummary } from '../lib/load.ts';
@@ -37,6 +39,9 @@ const DEFAULT_KEYS = 16;
 const QUIET_BUSY_PERCENT = 15;
 /** ...but no longer than this; the table's `other` cpu% column shows what happened during the run. */
 const QUIET_TIMEOUT_S = 120;
+
+// The scopes the Me schema's enum lists (the baseline serializes with the service's own schema).
+installFeatures(FEATURES);
 
 const entry = (file: string) => fileURLToPath(new URL(`../lib/${file}`, import.meta.url));
 
