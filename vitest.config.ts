@@ -25,7 +25,7 @@ export default defineConfig({
     minWorkers: 1,
     // A worker keeps its loaded modules from one file to the next instead of importing and
     // transforming the whole service again for every file (that was most of a run's CPU time). Files
-    // still share nothing that matters: each makes its own organizations, apps and keys.
+    // share no rows: each starts on an empty database (test/helpers/test-app.ts, startFile).
     isolate: false,
     // Migrates once per run (a PGlite snapshot, or a PostgreSQL template database) ...
     globalSetup: ['test/helpers/global-setup.ts'],

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTenant, type Tenant } from '../helpers/factories.ts';
+import { createContact, createTenant, type Tenant } from '../helpers/factories.ts';
 import { admin, api, expectStatus } from '../helpers/http.ts';
 import { buildTestApp } from '../helpers/test-app.ts';
 import { createPipeline } from '../features/deals/support.ts';
@@ -40,12 +40,10 @@ afterAll(async () => {
 let sequence = 0;
 const key = () => tenant.secret.key;
 
-async function createContact() {
+async function createMirrorContact() {
   sequence += 1;
   const body = { firstName: `Mirror${sequence}`, email: `mirror${sequence}@example.com` };
-  return expectStatus(await api(app, 'POST', '/v1/contacts', { key: key(), body }), 201).data as {
-    id: string;
-  };
+  return createContact(app, tenant, { via: 'api', body });
 }
 
 async function createDeal(contactId: string) {
@@ -78,7 +76,7 @@ it('is the example docs/sync.md prints', () => {
 it('ends with the same contacts and deals as the API, deletions included', async () => {
   // Before the mirror starts: 150 contacts (two pages of the load), some with deals.
   const contacts = [];
-  for (let i = 0; i < 150; i += 1) contacts.push(await createContact());
+  for (let i = 0; i < 150; i += 1) contacts.push(await createMirrorContact());
   const deals = [];
   for (const contact of contacts.slice(0, 10)) deals.push(await createDeal(contact.id));
 
@@ -102,7 +100,7 @@ it('ends with the same contacts and deals as the API, deletions included', async
     const body = { lastName: 'Changed', status: 'QUALIFIED' };
     expectStatus(await api(app, 'PATCH', `/v1/contacts/${contact.id}`, { key: key(), body }), 200);
   }
-  for (let i = 0; i < 5; i += 1) deals.push(await createDeal((await createContact()).id));
+  for (let i = 0; i < 5; i += 1) deals.push(await createDeal((await createMirrorContact()).id));
   // A contact with a deal, erased: the deal stays without it (deal.updated, then contact.deleted).
   expectStatus(
     await admin(app, 'DELETE', `/admin/v1/organizations/${tenant.org.id}/contacts/${contacts[0]?.id}`),

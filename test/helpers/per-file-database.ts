@@ -1,23 +1,21 @@
 /**
- * vitest setupFiles, before each test file's own imports. On PostgreSQL it makes the file a copy of
- * the migrated template (test/helpers/global-setup.ts) and points TEST_DATABASE_URL at it, which the
- * processes the file starts (workers, CLI servers) read; the in-process apps of a fork keep the
- * database of the fork's first file (test/helpers/test-app.ts). Before the file's tests it ends the
- * webhook deliveries earlier files left pending, checks every answer against the document, and
- * reports event-loop stalls.
+ * vitest setupFiles, before each test file's own imports. It gives the file a database of its own: on
+ * PostgreSQL a copy of the migrated template (test/helpers/global-setup.ts), named by
+ * TEST_DATABASE_URL for the file's in-process apps and the processes it starts (workers, CLI
+ * servers); on PGlite an in-memory database opened from the run's snapshot on first use
+ * (test/helpers/test-app.ts). It also checks every answer against the document and reports
+ * event-loop stalls.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import pg from 'pg';
 import { verifyStatementCaches } from '../../src/db/statements.ts';
 import { contractViolations } from './response-contract.ts';
+import { startFile } from './test-app.ts';
 
 // Every answer of a test app is checked against the document it serves (test/helpers/response-contract.ts).
-beforeAll(async () => {
+beforeAll(() => {
   contractViolations.length = 0;
-  // Imported here, not above: test-app reads TEST_DATABASE_URL once, after it is rewritten below.
-  const { endEarlierFilesDeliveries } = await import('./test-app.ts');
-  await endEarlierFilesDeliveries();
 });
 afterAll(() => {
   const found = [...new Set(contractViolations.splice(0))];
@@ -82,3 +80,6 @@ if (template && baseUrl) {
   }
   process.env.TEST_DATABASE_URL = url.toString();
 }
+
+// The previous file's database closes, and this file's is opened on first use.
+await startFile();

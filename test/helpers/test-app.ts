@@ -4,50 +4,63 @@ import { sql } from 'drizzle-orm';
 import { inject } from 'vitest';
 import { buildApp, type AppDependencies } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { openDatabase, type Database } from '../../src/db/database.ts';
+import { openDatabase, queryRows, type Database } from '../../src/db/database.ts';
 import { checkResponsesAgainstDocument } from './response-contract.ts';
 
 /** Admin token of every test app. */
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
 /**
- * `TEST_DATABASE_URL` selects PostgreSQL (the CI's second leg): when this module is first imported
- * in a fork it names that file's copy of the migrated template (test/helpers/per-file-database.ts);
- * the fork's later files keep using it (isolate: false keeps this module), while the processes they
- * start read their own file's copy from the environment. Unset, the fork gets an in-memory PGlite
- * opened from the run's migrated snapshot (test/helpers/global-setup.ts).
- * `TEST_REDIS_URL` is the Redis the shared-limit tests use.
+ * `TEST_DATABASE_URL` selects PostgreSQL (the CI's second leg): it names the running file's own copy of
+ * the migrated template (test/helpers/per-file-database.ts rewrites the environment variable before
+ * each file, then calls `startFile`). Unset, each file gets an in-memory PGlite opened from the run's
+ * migrated snapshot (test/helpers/global-setup.ts). `TEST_REDIS_URL` is the Redis the shared-limit
+ * tests use.
  */
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+export let TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 
-let shared: Promise<Database> | undefined;
+let forkDatabase: { url: string | undefined; db: Promise<Database> } | undefined;
 
 /**
- * The migrated database of this fork. Files share it (isolate: false keeps this module, and its
- * handle, from one file to the next), so tests isolate by creating their own organizations.
+ * The running file's migrated database, opened on first use; files share no rows. On PostgreSQL it is
+ * the file's own copy of the template. On PGlite a worker keeps one in-memory database for the files
+ * it runs one after the other (isolate: false keeps this module), emptied before each file by
+ * `startFile`: a new PGlite per file cost 0.5 to 2 s of start and warm-up each (docs/development.md).
  */
 export function testDatabase(): Promise<Database> {
-  shared ??= openTestDatabase(TEST_DATABASE_URL);
-  return shared;
+  if (forkDatabase === undefined || forkDatabase.url !== TEST_DATABASE_URL) {
+    forkDatabase = { url: TEST_DATABASE_URL, db: openTestDatabase(TEST_DATABASE_URL) };
+  }
+  return forkDatabase.db;
 }
 
 /**
- * Called before each file: deliveries an earlier file of this fork left PENDING (its receivers are
- * closed, its worker stopped) are ended, or this file's worker, which claims every due delivery of
- * the database as a real worker does, would spend its slots and time limits on them.
+ * Called by the setup file before each test file (the previous file's apps are closed by then, in
+ * its own afterAll): takes the new file's `TEST_DATABASE_URL`, then closes the previous file's
+ * PostgreSQL copy, or empties the worker's PGlite of every row the previous file wrote.
  */
-export async function endEarlierFilesDeliveries(): Promise<void> {
-  if (shared === undefined) return;
+export async function startFile(): Promise<void> {
+  TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+  if (forkDatabase === undefined) return;
+  const previous = forkDatabase;
+  if (previous.url !== TEST_DATABASE_URL) {
+    forkDatabase = undefined;
+    await (await previous.db).close();
+    return;
+  }
   await (
-    await shared
-  ).systemTx((tx) =>
-    tx.execute(
-      sql`UPDATE webhook_deliveries SET status = 'FAILED', next_attempt_at = NULL, locked_until = NULL,
-            claim_id = NULL, last_error = 'an earlier test file ended', completed_at = now()
-          WHERE status = 'PENDING'`,
-    ),
-  );
+    await previous.db
+  ).systemTx(async (tx) => {
+    // The tables are the migrations' and start empty (no migration inserts rows); the session user
+    // owns them, the system role may not truncate.
+    await tx.execute(sql`RESET ROLE`);
+    const tables = await queryRows<{ name: string }>(
+      tx,
+      sql`SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = 'public'`,
+    );
+    await tx.execute(sql.raw(`TRUNCATE ${tables.map((table) => table.name).join(', ')}`));
+  });
 }
 
 /**

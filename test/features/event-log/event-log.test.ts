@@ -5,7 +5,7 @@ import { queryRows } from '../../../src/db/database.ts';
 import { purgeEventLog } from '../../../src/features/event-log/event-log.service.ts';
 import { SCOPES } from '../../../src/platform/auth/scopes.ts';
 import { recordEvent } from '../../../src/platform/events/record.ts';
-import { createApiKey, createTenant, type Tenant } from '../../helpers/factories.ts';
+import { createApiKey, createContact, createTenant, type Tenant } from '../../helpers/factories.ts';
 import { api, expectError, expectStatus } from '../../helpers/http.ts';
 import { buildProbeApp } from '../../helpers/probe-app.ts';
 import { testDatabase } from '../../helpers/test-app.ts';
@@ -56,13 +56,10 @@ afterAll(async () => {
   await app.close();
 });
 
-async function createContact(key = tenant.secret.key) {
+async function createLogContact(owner: Tenant = tenant) {
   nameSequence += 1;
-  const response = await api(app, 'POST', '/v1/contacts', {
-    key,
-    body: { firstName: `Log${nameSequence}`, email: `log${nameSequence}@example.com` },
-  });
-  return expectStatus(response, 201).data as { id: string };
+  const body = { firstName: `Log${nameSequence}`, email: `log${nameSequence}@example.com` };
+  return createContact(app, owner, { via: 'api', body });
 }
 
 async function readLog(query: Record<string, string | string[]>, key = tenant.secret.key): Promise<LogPage> {
@@ -87,7 +84,7 @@ describe('GET /v1/event-log', () => {
   it('lists the events in commit order as delivery envelopes with 1, 2, 3… sequences', async () => {
     const fresh = await freshTenant();
     const contacts = [];
-    for (let i = 0; i < 3; i += 1) contacts.push(await createContact(fresh.secret.key));
+    for (let i = 0; i < 3; i += 1) contacts.push(await createLogContact(fresh));
     const all = await readLog({}, fresh.secret.key);
     expect(all.data.map((e) => e.sequence)).toEqual(all.data.map((_, i) => i + 1));
     const page = await readLog({ after: String(fresh.head) }, fresh.secret.key);
@@ -148,7 +145,7 @@ describe('GET /v1/event-log', () => {
 
   it('filters by exact types, object wildcards and creation time', async () => {
     const fresh = await freshTenant();
-    await createContact(fresh.secret.key);
+    await createLogContact(fresh);
     await recordProbe(fresh.org.id, 'typed');
     const probes = await readLog({ type: 'probe.noted' }, fresh.secret.key);
     expect(probes.data.map((e) => e.type)).toEqual(['probe.noted']);

@@ -13,7 +13,7 @@ import { queryRows } from '../../../src/db/database.ts';
 import { submitFinderStepByStep } from '../../../src/features/finder/finder.submit.ts';
 import type { FinderBody } from '../../../src/features/finder/finder.schema.ts';
 import type { Caller } from '../../../src/platform/auth/caller.ts';
-import { createApiKey, createProperty } from '../../helpers/factories.ts';
+import { createApiKey, createOrganization, createProperty } from '../../helpers/factories.ts';
 import { admin, api, expectStatus } from '../../helpers/http.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 
@@ -33,16 +33,12 @@ interface Agency {
 
 /** An agency with the same stock and a webhook for every event type, so deliveries are compared too. */
 async function agency(): Promise<Agency> {
-  const org = expectStatus(
-    await admin(app, 'POST', '/admin/v1/organizations', {
-      name: 'Twin',
-      plan: 'BUSINESS',
-      defaultCountry: 'ES',
-      defaultCurrency: 'EUR',
-      writeLimitPerMinute: 100_000,
-    }),
-    201,
-  ).data;
+  const org = await createOrganization(app, {
+    name: 'Twin',
+    defaultCountry: 'ES',
+    defaultCurrency: 'EUR',
+    writeLimitPerMinute: 100_000,
+  });
   const limits = { rateLimitPerMinute: 100_000, writeLimitPerMinute: 100_000 };
   const publishable = (await createApiKey(app, org.id, { type: 'publishable', ...limits })).key;
   const secret = (
