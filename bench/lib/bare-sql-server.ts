@@ -1,8 +1,9 @@
 /**
  * Child-process entry: the baseline of the portal scenario. One route, GET /v1/properties, whose
  * handler runs the service's own search (`searchPortalProperties`: same filter parsing, same drizzle
- * statements, same mapping) on a plain pg Pool (`bare-tenant-route.ts`: no transaction, no RLS, no
- * key verification or rate limiting).
+ * statements, same mapping) on a plain pg Pool (`bare-tenant-route.ts`: no RLS, no key verification or
+ * rate limiting). It runs in a transaction with the tenant set: the portal's columns read the
+ * organization's settings (price drops, default language) from it, so without one its answers differ.
  */
 import {
   PortalListQuerySchema,
@@ -31,6 +32,7 @@ serveChild<BareSqlServerOptions>(async (options) => {
     schemas: [PageMetaSchema, CursorMetaSchema, ...propertiesSchemas],
     querystring: PortalListQuerySchema,
     response: PortalPropertyListResponseSchema,
+    transaction: true,
     read: (db, organizationId, query) => {
       // What the search reads of its caller: the organization.
       const caller = { organization: { id: organizationId } } as unknown as Caller;

@@ -9,14 +9,21 @@
  * database hold identical data for their first ten agencies (the scale scenario relies on it).
  * The derived columns the application fills (search_city, search_neighborhood, search_text,
  * portal_latitude/longitude) are checked against the application's own functions after loading.
+ *
+ * Every field the portal shows takes each of its shapes somewhere: organizations serve Spanish (their
+ * default) and English, every other one shows price drops; listings have an English translation
+ * (30 %), a previous price (15 %), an address shown EXACT, STREET (20 %) or HIDDEN (the approximate
+ * 20 %), and photos given by URL or, for 10 %, uploaded ones (id, alt text, sizes, JPEG).
  */
 import pg from 'pg';
 import { propertyColumns } from '../../src/features/properties/properties.service.ts';
 import {
   AMENITIES,
   PROPERTY_TYPES,
+  type AddressVisibility,
   type CreatePropertyBody,
 } from '../../src/features/properties/properties.schema.ts';
+import type { PropertyTranslations } from '../../src/db/schema.ts';
 import { fold } from '../../src/platform/text/fold.ts';
 import { adminClient, type BenchOrganization } from './admin-client.ts';
 
@@ -84,6 +91,22 @@ export const NEIGHBORHOODS = [
   'Ciudad Jardín',
   'Santa María',
   'Nueva Andalucía',
+];
+/** English labels of PROPERTY_TYPES, in the same order (the English translations' titles). */
+export const EN_TYPE_LABELS = [
+  'Apartment',
+  'House',
+  'Studio',
+  'Penthouse',
+  'Duplex',
+  'Townhouse',
+  'Villa',
+  'Land',
+  'Commercial premises',
+  'Office',
+  'Warehouse',
+  'Parking space',
+  'Room',
 ];
 /** Spanish labels of PROPERTY_TYPES, in the same order. */
 export const TYPE_LABELS = [
@@ -163,6 +186,11 @@ export function citiesOf(orgIndex: number): string[] {
 /** Sale prices around this value are the middle of the stock (priceMax filters in the scenarios). */
 export const SALE_PRICE_MIDDLE = 250_000;
 
+/** The languages every organization serves, its default (the stock's own text) first. */
+export const PORTAL_LANGUAGES = ['es', 'en'];
+/** The organizations that show price drops on the portal: every other one, from the first. */
+export const showsPriceDrops = (orgIndex: number) => orgIndex % 2 === 0;
+
 /**
  * Creates `count` ENTERPRISE organizations through the admin API (the service makes their twins),
  * `concurrency` requests at a time; index i of the answer is the organization named for index i.
@@ -175,21 +203,24 @@ export async function createOrganizations(
   const { concurrency = 1, ...limits } = options;
   const admin = adminClient(serviceUrl);
   const organizations: BenchOrganization[] = [];
+  const create = async (i: number) => {
+    const created = await admin.post<BenchOrganization>('/admin/v1/organizations', {
+      name: `Inmobiliaria ${citiesOf(i)[0]} ${i + 1}`,
+      plan: 'ENTERPRISE',
+      defaultCountry: 'ES',
+      defaultCurrency: 'EUR',
+      ...limits,
+    });
+    // The portal settings the creation does not take.
+    return admin.patch<BenchOrganization>(`/admin/v1/organizations/${created.id}`, {
+      defaultLanguage: PORTAL_LANGUAGES[0],
+      languages: PORTAL_LANGUAGES,
+      showPriceDrops: showsPriceDrops(i),
+    });
+  };
   for (let first = 0; first < count; first += concurrency) {
     const batch = Array.from({ length: Math.min(concurrency, count - first) }, (_, k) => first + k);
-    organizations.push(
-      ...(await Promise.all(
-        batch.map((i) =>
-          admin.post<BenchOrganization>('/admin/v1/organizations', {
-            name: `Inmobiliaria ${citiesOf(i)[0]} ${i + 1}`,
-            plan: 'ENTERPRISE',
-            defaultCountry: 'ES',
-            defaultCurrency: 'EUR',
-            ...limits,
-          }),
-        ),
-      )),
-    );
+    organizations.push(...(await Promise.all(batch.map(create))));
   }
   return organizations;
 }
@@ -223,6 +254,8 @@ function propertiesInsert(): string {
   const nbFolded = sqlArray(NEIGHBORHOODS.map(fold));
   const labels = sqlArray(TYPE_LABELS);
   const labelsFolded = sqlArray(TYPE_LABELS.map(fold));
+  const enLabels = sqlArray(EN_TYPE_LABELS);
+  const enLabelsFolded = sqlArray(EN_TYPE_LABELS.map(fold));
   const adjectives = sqlArray(ADJECTIVES);
   const adjectivesFolded = sqlArray(ADJECTIVES.map(fold));
   const sentences = sqlArray(SENTENCES);
@@ -235,10 +268,10 @@ function propertiesInsert(): string {
     WHEN 6 THEN 2 + floor(${u(6)} * 4) WHEN 7 THEN 3 + floor(${u(6)} * 4) WHEN 13 THEN 1 ELSE 0 END`;
   return `
 INSERT INTO properties (id, organization_id, code, title, description, transaction_type, type, status,
-  published_on_portal, featured, price, currency, city, neighborhood, address, zip_code, latitude,
-  longitude, approximate_location, portal_latitude, portal_longitude, bedrooms, bathrooms, area,
-  amenities, photos, agent_id, internal_notes, custom_fields, search_city, search_neighborhood,
-  search_text, created_at, updated_at)
+  published_on_portal, featured, price, previous_price, currency, city, neighborhood, address, zip_code,
+  latitude, longitude, approximate_location, address_visibility, portal_latitude, portal_longitude,
+  bedrooms, bathrooms, area, amenities, photos, translations, agent_id, internal_notes, custom_fields,
+  search_city, search_neighborhood, search_text, created_at, updated_at)
 SELECT
   'prop_' || substr(md5('prop/' || r.org_idx || '/' || r.g), 1, 22),
   r.org_id,
@@ -251,6 +284,7 @@ SELECT
   p.published,
   ${u(5)} < 0.05,
   q.price,
+  CASE WHEN ${u(36)} < 0.15 THEN q.price + CASE p.tx WHEN 'RENT' THEN 50 ELSE 15000 END END,
   'EUR',
   c.city,
   p.neighborhood,
@@ -259,17 +293,37 @@ SELECT
   q.latitude,
   q.longitude,
   q.approximate,
-  CASE WHEN q.approximate THEN floor(q.latitude * 100 + 0.5) / 100 ELSE q.latitude END,
-  CASE WHEN q.approximate THEN floor(q.longitude * 100 + 0.5) / 100 ELSE q.longitude END,
+  q.visibility,
+  CASE q.visibility WHEN 'HIDDEN' THEN floor(q.latitude * 100 + 0.5) / 100
+    WHEN 'STREET' THEN floor(q.latitude * 1000 + 0.5) / 1000 ELSE q.latitude END,
+  CASE q.visibility WHEN 'HIDDEN' THEN floor(q.longitude * 100 + 0.5) / 100
+    WHEN 'STREET' THEN floor(q.longitude * 1000 + 0.5) / 1000 ELSE q.longitude END,
   q.bedrooms,
   q.bathrooms,
   q.area,
   ARRAY(SELECT a.name FROM unnest(${amenityNames}, ${amenityShares}) WITH ORDINALITY AS a(name, share, i)
         WHERE get_byte(r.h4, (a.i - 1)::int) < a.share * 256 ORDER BY a.i),
-  (SELECT jsonb_agg(jsonb_build_object(
-      'url', 'https://cdn.example.com/bench/' || r.org_idx || '/' || r.g || '/' || k || '.jpg',
-      'caption', CASE k WHEN 1 THEN 'Fachada' WHEN 2 THEN 'Salón' ELSE NULL END) ORDER BY k)
-   FROM generate_series(1, 3 + floor(${u(19)} * 6)::int) AS k),
+  CASE WHEN ${u(38)} < 0.1 THEN
+    (SELECT jsonb_agg(jsonb_build_object(
+        'id', 'ph_' || substr(md5('photo/' || r.org_idx || '/' || r.g || '/' || k), 1, 22),
+        'url', 'https://cdn.example.com/bench/' || r.org_idx || '/' || r.g || '/' || k || '/1600.webp',
+        'caption', CASE k WHEN 1 THEN 'Fachada' WHEN 2 THEN 'Salón' ELSE NULL END,
+        'altText', CASE k WHEN 1 THEN 'Fachada del edificio' ELSE 'Interior de la vivienda' END,
+        'width', 4000, 'height', 3000,
+        'sizes', (SELECT jsonb_agg(jsonb_build_object('width', w, 'height', w * 3 / 4,
+            'url', 'https://cdn.example.com/bench/' || r.org_idx || '/' || r.g || '/' || k || '/' || w || '.webp') ORDER BY w)
+          FROM unnest(ARRAY[480, 960, 1600]) AS w),
+        'jpegUrl', 'https://cdn.example.com/bench/' || r.org_idx || '/' || r.g || '/' || k || '/1600.jpg') ORDER BY k)
+     FROM generate_series(1, 3 + floor(${u(19)} * 6)::int) AS k)
+  ELSE
+    (SELECT jsonb_agg(jsonb_build_object(
+        'url', 'https://cdn.example.com/bench/' || r.org_idx || '/' || r.g || '/' || k || '.jpg',
+        'caption', CASE k WHEN 1 THEN 'Fachada' WHEN 2 THEN 'Salón' ELSE NULL END) ORDER BY k)
+     FROM generate_series(1, 3 + floor(${u(19)} * 6)::int) AS k)
+  END,
+  CASE WHEN q.translated
+       THEN jsonb_build_object('en', jsonb_build_object('title', q.en_title, 'description', q.en_description))
+       ELSE '{}'::jsonb END,
   CASE WHEN ${u(20)} < 0.1 THEN NULL
        ELSE 'agt_' || substr(md5('agent/' || r.org_idx || '/' || floor(${u(21)} * ${AGENTS_PER_ORG})::int), 1, 22) END,
   CASE WHEN ${u(22)} < 0.3 THEN 'Llaves en la oficina; el propietario prefiere visitas por la tarde.' END,
@@ -277,7 +331,9 @@ SELECT
   c.search_city,
   coalesce(p.neighborhood_folded, ''),
   lower(q.code) || ' ' || q.title_folded || ' ' || q.description_folded || ' ' || c.search_city
-    || coalesce(' ' || p.neighborhood_folded, ''),
+    || CASE WHEN q.translated
+            THEN ' ' || coalesce(p.neighborhood_folded, '') || ' ' || q.en_title_folded || ' ' || q.en_description_folded
+            ELSE coalesce(' ' || p.neighborhood_folded, '') END,
   q.created_at,
   q.created_at + ${u(23)} * interval '60 days'
 FROM (
@@ -309,7 +365,9 @@ JOIN bench_org_cities c ON c.org_idx = r.org_idx AND c.k = p.city_k
 CROSS JOIN LATERAL (
   SELECT b.*,
          (${labels})[p.t] || ' ' || (${adjectives})[p.adj] || ' en ' || coalesce(p.neighborhood, c.city) AS title,
-         (${labelsFolded})[p.t] || ' ' || (${adjectivesFolded})[p.adj] || ' en ' || coalesce(p.neighborhood_folded, c.search_city) AS title_folded
+         (${labelsFolded})[p.t] || ' ' || (${adjectivesFolded})[p.adj] || ' en ' || coalesce(p.neighborhood_folded, c.search_city) AS title_folded,
+         (${enLabels})[p.t] || ' in ' || coalesce(p.neighborhood, c.city) AS en_title,
+         (${enLabelsFolded})[p.t] || ' in ' || coalesce(p.neighborhood_folded, c.search_city) AS en_title_folded
   FROM (
     SELECT 'REF-' || lpad(r.g::text, 6, '0') AS code,
            ${bedroomsByType} AS bedrooms,
@@ -322,6 +380,7 @@ CROSS JOIN LATERAL (
            CASE WHEN ${u(34)} < 0.03 THEN NULL ELSE round((c.lat + (${u(15)} - 0.5) * 0.08)::numeric, 6)::float8 END AS latitude,
            CASE WHEN ${u(34)} < 0.03 THEN NULL ELSE round((c.lng + (${u(16)} - 0.5) * 0.1)::numeric, 6)::float8 END AS longitude,
            ${u(33)} < 0.2 AS approximate,
+           CASE WHEN ${u(33)} < 0.2 THEN 'HIDDEN' WHEN ${u(35)} < 0.25 THEN 'STREET' ELSE 'EXACT' END AS visibility,
            timestamptz '2026-11-01 00:00:00+00' - ${u(32)} * interval '730 days' AS created_at
   ) b
 ) q0
@@ -332,7 +391,10 @@ CROSS JOIN LATERAL (
            || (${sentences})[p.s1] || ' ' || (${sentences})[p.s2] AS description,
          q0.title_folded || '. ' || q0.bedrooms || ' dormitorios, ' || q0.bathrooms || ' banos, '
            || coalesce(round(q0.area)::text || ' m2', 'superficie a consultar') || '. '
-           || (${sentencesFolded})[p.s1] || ' ' || (${sentencesFolded})[p.s2] AS description_folded
+           || (${sentencesFolded})[p.s1] || ' ' || (${sentencesFolded})[p.s2] AS description_folded,
+         q0.en_title || '. ' || q0.bedrooms || ' bedrooms, ' || q0.bathrooms || ' bathrooms.' AS en_description,
+         q0.en_title_folded || '. ' || q0.bedrooms || ' bedrooms, ' || q0.bathrooms || ' bathrooms.' AS en_description_folded,
+         ${u(37)} < 0.3 AS translated
 ) q`;
 }
 
@@ -439,6 +501,8 @@ export async function verifyDerivedColumns(
     latitude: number | null;
     longitude: number | null;
     approximate_location: boolean;
+    address_visibility: AddressVisibility;
+    translations: PropertyTranslations;
     portal_latitude: number | null;
     portal_longitude: number | null;
     search_city: string;
@@ -446,7 +510,8 @@ export async function verifyDerivedColumns(
     search_text: string;
   }>(
     `SELECT id, code, title, description, city, neighborhood, latitude, longitude, approximate_location,
-            portal_latitude, portal_longitude, search_city, search_neighborhood, search_text
+            address_visibility, translations, portal_latitude, portal_longitude, search_city,
+            search_neighborhood, search_text
      FROM properties${sample === undefined ? '' : ` ORDER BY md5(id) LIMIT ${Math.floor(sample)}`}`,
   );
   let wrong = 0;
@@ -465,7 +530,10 @@ export async function verifyDerivedColumns(
           row.latitude === null || row.longitude === null
             ? null
             : { latitude: row.latitude, longitude: row.longitude },
+        // Both: propertyColumns refuses an approximate location that is not HIDDEN.
         approximateLocation: row.approximate_location,
+        addressVisibility: row.address_visibility,
+        translations: row.translations,
       } satisfies CreatePropertyBody,
       { defaultCurrency: 'EUR', defaultLanguage: 'es' },
     );

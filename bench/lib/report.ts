@@ -4,7 +4,9 @@ import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const RESULTS_DIR = fileURLToPath(new URL('../results', import.meta.url));
+/** bench/results/, or BENCH_RESULTS_DIR (the guard's short runs write elsewhere: `summary` reads this one). */
+export const RESULTS_DIR =
+  process.env.BENCH_RESULTS_DIR || fileURLToPath(new URL('../results', import.meta.url));
 
 export function median(values: number[]): number {
   if (values.length === 0) return Number.NaN;
@@ -36,7 +38,7 @@ export interface RunStart {
   gitCommit: string;
 }
 
-function gitCommit(): string {
+export function gitCommit(): string {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
     const dirty = execFileSync('git', ['status', '--porcelain'], { encoding: 'utf8' }).trim() !== '';

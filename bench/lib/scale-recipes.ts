@@ -35,6 +35,7 @@ import {
   AREA_BASE,
   CITY_POOL,
   CITY_SHARES,
+  EN_TYPE_LABELS,
   FIRST_NAMES,
   LAST_NAMES,
   NEIGHBORHOODS,
@@ -174,6 +175,7 @@ export const PROPERTY_COLUMNS = [
   'published_on_portal',
   'featured',
   'price',
+  'previous_price',
   'currency',
   'city',
   'neighborhood',
@@ -182,6 +184,7 @@ export const PROPERTY_COLUMNS = [
   'latitude',
   'longitude',
   'approximate_location',
+  'address_visibility',
   'portal_latitude',
   'portal_longitude',
   'bedrooms',
@@ -189,6 +192,7 @@ export const PROPERTY_COLUMNS = [
   'area',
   'amenities',
   'photos',
+  'translations',
   'agent_id',
   'internal_notes',
   'custom_fields',
@@ -269,11 +273,29 @@ export function propertyRow(org: { idx: number; id: string }, g: number, exp: Ex
   const title = `${TYPE_LABELS[t - 1]} ${adjective} en ${neighborhood ?? city}`;
   const areaText = area === null ? 'superficie a consultar' : `${Math.floor((area + 50) / 100)} m2`;
   const h4 = hashes[3] as Buffer;
-  const photos = Array.from({ length: 3 + Math.floor(u(19) * 6) }, (_, i) => ({
-    url: `https://cdn.example.com/bench/${org.idx}/${g}/${i + 1}.jpg`,
-    caption: i === 0 ? 'Fachada' : i === 1 ? 'Salón' : null,
-  }));
+  const photoBase = `https://cdn.example.com/bench/${org.idx}/${g}/`;
+  const caption = (i: number) => (i === 0 ? 'Fachada' : i === 1 ? 'Salón' : null);
+  const photos = Array.from({ length: 3 + Math.floor(u(19) * 6) }, (_, i) =>
+    u(38) < 0.1
+      ? {
+          id: `ph_${md5Hex(`photo/${org.idx}/${g}/${i + 1}`).slice(0, 22)}`,
+          url: `${photoBase}${i + 1}/1600.webp`,
+          caption: caption(i),
+          altText: i === 0 ? 'Fachada del edificio' : 'Interior de la vivienda',
+          width: 4000,
+          height: 3000,
+          sizes: [480, 960, 1600].map((w) => ({
+            width: w,
+            height: (w * 3) / 4,
+            url: `${photoBase}${i + 1}/${w}.webp`,
+          })),
+          jpegUrl: `${photoBase}${i + 1}/1600.jpg`,
+        }
+      : { url: `${photoBase}${i + 1}.jpg`, caption: caption(i) },
+  );
   const u22 = u(22);
+  const hidden = u(33) < 0.2;
+  const enTitle = `${EN_TYPE_LABELS[t - 1]} in ${neighborhood ?? city}`;
 
   const body = {
     code: `REF-${String(g).padStart(6, '0')}`,
@@ -291,7 +313,12 @@ export function propertyRow(org: { idx: number; id: string }, g: number, exp: Ex
     address: `Calle ${STREETS[Math.floor(u(17) * STREETS.length)]}, ${1 + Math.floor(u(18) * 120)}`,
     zipCode: String(1000 + poolIndex * 1000 + Math.floor(u(18) * 40)).padStart(5, '0'),
     coordinates: latitude === null || longitude === null ? null : { latitude, longitude },
-    approximateLocation: u(33) < 0.2,
+    approximateLocation: hidden,
+    addressVisibility: hidden ? 'HIDDEN' : u(35) < 0.25 ? 'STREET' : 'EXACT',
+    translations:
+      u(37) < 0.3
+        ? { en: { title: enTitle, description: `${enTitle}. ${bedrooms} bedrooms, ${bathrooms} bathrooms.` } }
+        : {},
     bedrooms,
     bathrooms,
     area: area === null ? null : area / 100,
@@ -315,6 +342,7 @@ export function propertyRow(org: { idx: number; id: string }, g: number, exp: Ex
     c.publishedOnPortal,
     c.featured,
     c.price,
+    u(36) < 0.15 ? price + (tx === 'RENT' ? 50 : 15_000) : null,
     c.currency,
     c.city,
     c.neighborhood,
@@ -323,6 +351,7 @@ export function propertyRow(org: { idx: number; id: string }, g: number, exp: Ex
     c.latitude,
     c.longitude,
     c.approximateLocation,
+    c.addressVisibility,
     c.portalLatitude,
     c.portalLongitude,
     c.bedrooms,
@@ -330,6 +359,7 @@ export function propertyRow(org: { idx: number; id: string }, g: number, exp: Ex
     area === null ? null : hundredthsText(area),
     arrayLiteral(c.amenities ?? []),
     JSON.stringify(c.photos),
+    JSON.stringify(c.translations),
     c.agentId,
     c.internalNotes,
     JSON.stringify(c.customFields),

@@ -10,7 +10,16 @@ export interface Scenario {
   description: string;
   /** `args` are the command-line arguments after the scenario name. */
   run(args: string[]): Promise<void>;
+  /**
+   * The arguments that run only its correctness check, on a tiny data set (same answers as the
+   * baseline's, every answer 2xx), as `npm run bench -- check` does for every scenario (CI); null for
+   * a scenario that measures nothing (`summary`, `check`), with the reason.
+   */
+  check: readonly string[] | { none: string };
 }
+
+/** `--check`'s help line, for every scenario's usage. */
+export const CHECK_USAGE = `  --check          only the correctness check, on a tiny data set, with no load (what CI runs)`;
 
 export interface LoadArguments {
   connections: number;
@@ -24,6 +33,8 @@ export interface LoadArguments {
    * a number is req/s, a fraction (`0.5`) is that share of the baseline's median maximum.
    */
   rates: RateSpec[];
+  /** `--check`: the correctness check only, on a tiny data set; no load, no result file. */
+  check: boolean;
 }
 
 export type RateSpec = { perSecond: number } | { ofBaseline: number };
@@ -37,6 +48,7 @@ const DEFAULTS: LoadArguments = {
   rounds: 5,
   profile: false,
   rates: [{ ofBaseline: 0.25 }, { ofBaseline: 0.5 }, { ofBaseline: 0.75 }],
+  check: false,
 };
 
 export const LOAD_USAGE = `  --connections N  concurrent connections (default ${DEFAULTS.connections})
@@ -47,7 +59,8 @@ export const LOAD_USAGE = `  --connections N  concurrent connections (default ${
   --rates LIST     fixed offered rates measured after the rounds, each target once per rate: req/s
                    (400) or a share of the baseline's median maximum (50%; the service's own where a
                    scenario has no baseline); 'none' skips them
-                   (default 25%,50%,75%)`;
+                   (default 25%,50%,75%)
+${CHECK_USAGE}`;
 
 function parseRates(raw: string | undefined): RateSpec[] {
   if (raw === undefined) return DEFAULTS.rates;
@@ -95,6 +108,7 @@ export function parseLoadArguments(args: string[], extra: Options = {}) {
         rounds: { type: 'string' },
         profile: { type: 'boolean' },
         rates: { type: 'string' },
+        check: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }) as { values: Record<string, string | boolean | undefined> });
@@ -112,6 +126,7 @@ export function parseLoadArguments(args: string[], extra: Options = {}) {
     rounds: positive('rounds', text('rounds'), DEFAULTS.rounds, 1),
     profile: values.profile === true,
     rates: parseRates(text('rates')),
+    check: values.check === true,
   };
   return { load, help: values.help === true, text, positive };
 }
@@ -127,8 +142,19 @@ export interface ScaleArguments {
 export const DATABASE_USAGE = `  --database NAME  run on database NAME made by \`npm run bench -- generate\` (kept; --orgs and
                    --per-org are then its own) instead of loading a fresh one`;
 
-/** The load options plus `--orgs`, `--per-org`, `--keys` and `--database` of the data-set scenarios. */
-export function parseScaleArguments(args: string[], defaults: ScaleArguments, extra: Options = {}) {
+/** The data set of `--check` unless given: two organizations of 60 listings, one key each. */
+export const CHECK_SCALE: ScaleArguments = { orgs: 2, perOrg: 60, keys: 2 };
+
+/**
+ * The load options plus `--orgs`, `--per-org`, `--keys` and `--database` of the data-set scenarios;
+ * with `--check` the defaults are `checkScale`'s.
+ */
+export function parseScaleArguments(
+  args: string[],
+  defaults: ScaleArguments,
+  extra: Options = {},
+  checkScale: ScaleArguments = CHECK_SCALE,
+) {
   const { load, help, text } = parseLoadArguments(args, {
     ...extra,
     orgs: { type: 'string' },
@@ -136,10 +162,11 @@ export function parseScaleArguments(args: string[], defaults: ScaleArguments, ex
     keys: { type: 'string' },
     database: { type: 'string' },
   });
+  const base = load.check ? checkScale : defaults;
   const scale: ScaleArguments = {
-    orgs: positive('orgs', text('orgs'), defaults.orgs, 1),
-    perOrg: positive('per-org', text('per-org'), defaults.perOrg, 1),
-    keys: positive('keys', text('keys'), defaults.keys, 1),
+    orgs: positive('orgs', text('orgs'), base.orgs, 1),
+    perOrg: positive('per-org', text('per-org'), base.perOrg, 1),
+    keys: positive('keys', text('keys'), base.keys, 1),
     database: text('database'),
   };
   return { load, help, scale, text };
@@ -150,7 +177,8 @@ export type BaselineKind = 'sql' | 'self';
 
 export const BASELINE_USAGE = `  --baseline K     sql: a hand-written bare route on pg, its own SQL and mapping, no service code
                    (default); self: the service's own function on a plain pool (the older figure:
-                   same code minus auth, limits, RLS and the transaction)`;
+                   same code minus auth and limits; the listing's reads its organization's settings
+                   in a tenant transaction, as the service does)`;
 
 export function baselineKind(raw: string | undefined): BaselineKind {
   if (raw === undefined || raw === 'sql' || raw === 'self') return raw ?? 'sql';

@@ -37,6 +37,17 @@ serveChild<ServiceServerOptions>(async (options) => {
     queryRows<{ version: string }>(tx, sql`SELECT version() AS version`),
   );
   const app = await buildApp(config, { db });
+  // BENCH_SERVICE_DELAY_MS: every request costs that much more CPU (a busy wait, as slower code would:
+  // an idle timer would hide behind the other connections' requests), a deliberately slowed build that
+  // the guard must catch (bench/scenarios/guard.ts); never set otherwise.
+  const delayMs = Number(process.env.BENCH_SERVICE_DELAY_MS ?? 0);
+  if (delayMs > 0) {
+    app.addHook('onRequest', (_request, _reply, done) => {
+      const until = performance.now() + delayMs;
+      while (performance.now() < until);
+      done();
+    });
+  }
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no TCP address');

@@ -37,6 +37,8 @@ import { BASELINE_LABELS, baselineVerdict } from '../lib/verdict.ts';
 
 const TARGET_P99_MS = 50;
 const DEFAULTS = { orgs: 1000, perOrg: 1000, keys: 16 };
+/** `--check`: two agencies; 520 contacts each, so the phone term (contact 500 + i) finds its contact. */
+const CHECK_SCALE = { orgs: 2, perOrg: 520, keys: 2 };
 
 // Every accented letter of the names, and its folded form (as fold() in the app).
 const ACCENTED = [...new Set([...FIRST, ...LAST].join('').split(''))]
@@ -138,7 +140,12 @@ async function vacuumLikeAutovacuum(databaseUrl: string, log: (line: string) => 
 }
 
 async function run(args: string[]): Promise<void> {
-  const { load, help, scale, text } = parseScaleArguments(args, DEFAULTS, { baseline: { type: 'string' } });
+  const { load, help, scale, text } = parseScaleArguments(
+    args,
+    DEFAULTS,
+    { baseline: { type: 'string' } },
+    CHECK_SCALE,
+  );
   if (help) {
     process.stdout.write(`${USAGE}\n`);
     return;
@@ -153,7 +160,7 @@ async function run(args: string[]): Promise<void> {
     load.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}/${name}`] : [];
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log(
-    `contacts: ${orgs} organizations x ${perOrg} contacts, ${load.rounds} x (baseline, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${keyCount} secret keys; baseline: ${BASELINE_LABELS[kind]}`,
+    `contacts: ${orgs} organizations x ${perOrg} contacts, ${load.check ? 'check only' : `${load.rounds} x (baseline, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up)`}, ${keyCount} secret keys; baseline: ${BASELINE_LABELS[kind]}`,
   );
   const generated =
     scale.database === undefined ? null : await openGeneratedDatabase(serverUrl, scale.database);
@@ -267,9 +274,11 @@ async function run(args: string[]): Promise<void> {
       totals[r.path.split('&')[0] ?? r.path] = s.body.meta.total;
     }
     log(
-      `checked: ${requests.length} requests, byte-identical bodies from the service and the baseline ` +
+      `checked: ${requests.length} searches (first name, accented surname, e-mail piece, phone digits) answer 200 ` +
+        `with a match and byte-identical bodies from the service and the baseline ` +
         `(${BASELINE_LABELS[kind]}); totals ${JSON.stringify(Object.values(totals))}`,
     );
+    if (load.check) return;
 
     // EXPLAIN of the two statements (as drizzle sends them, under RLS) for one term of each kind.
     const explainer = new pg.Client({ connectionString: database.url });
@@ -348,4 +357,5 @@ export const scenario: Scenario = {
   description:
     'GET /v1/contacts?q= on PostgreSQL (1,000 x 1,000 contacts) vs a hand-written SQL route (--baseline self: the service code)',
   run,
+  check: ['--check'],
 };

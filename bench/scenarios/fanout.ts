@@ -10,4 +10,5 @@ import { runLeads } from './leads.ts';
 export const scenario: Scenario = {
   description: 'POST /v1/leads fanning out to 3 webhook subscriptions per agency, a worker delivering',
   run: (args) => runLeads(args, 'fanout', { subscriptions: 3, workers: 1 }),
+  check: ['--check'],
 };

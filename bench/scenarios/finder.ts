@@ -23,6 +23,8 @@ import { BASELINE_LABELS, baselineVerdict } from '../lib/verdict.ts';
 
 const TARGET_P99_MS = 100;
 const DEFAULTS = { orgs: 100, perOrg: 1000, keys: 16 };
+/** `--check`: two agencies, enough stock that each of the four searches scores a listing. */
+const CHECK_SCALE = { orgs: 2, perOrg: 300, keys: 2 };
 /** The admin API's maximum: organization-wide writes per minute (the plan's 1,200 would throttle). */
 const WRITE_LIMIT_PER_MINUTE = 100_000;
 
@@ -74,7 +76,7 @@ let sent = 0;
 const nextPhone = () => `+346${String(10_000_000 + (sent++ % 90_000_000)).slice(-8)}`;
 
 async function run(args: string[]): Promise<void> {
-  const { load, help, scale } = parseScaleArguments(args, DEFAULTS);
+  const { load, help, scale } = parseScaleArguments(args, DEFAULTS, {}, CHECK_SCALE);
   if (help) {
     process.stdout.write(`${USAGE}\n`);
     return;
@@ -84,8 +86,11 @@ async function run(args: string[]): Promise<void> {
   const startedAt = new Date();
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log(
-    `finder: ${orgs} organizations x ${perOrg} properties, ${load.rounds} rounds, -c ${load.connections} ` +
-      `-d ${load.durationS} (+${load.warmupS} s warm-up), ${keyCount} publishable keys`,
+    `finder: ${orgs} organizations x ${perOrg} properties, ` +
+      (load.check
+        ? 'check only'
+        : `${load.rounds} rounds, -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up)`) +
+      `, ${keyCount} publishable keys`,
   );
   const stack = await startPortalStack({
     serverUrl,
@@ -187,6 +192,7 @@ async function run(args: string[]): Promise<void> {
       `checked: ${bodies.length} searches answer 201 from the service and the baseline (${BASELINE_LABELS.sql}) ` +
         `with the same total, listings, order, scores and breakdowns, and write the same contact, search, events and analytics counts; median total (score >= 60): ${median(totals)}`,
     );
+    if (load.check) return;
 
     const requests: AutocannonRequest[] = bodies.map((entry) => ({
       method: 'POST',
@@ -250,4 +256,5 @@ interface FinderAnswer {
 export const scenario: Scenario = {
   description: 'POST /v1/finder on PostgreSQL at 100k properties (100 x 1,000) vs a hand-written SQL route',
   run,
+  check: ['--check'],
 };

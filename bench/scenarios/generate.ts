@@ -4,17 +4,24 @@
  * after the run (drop it with `dropdb NAME`); dropped again when the load fails midway.
  */
 import pg from 'pg';
-import { parseArgs } from 'node:util';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { requireDatabaseUrl, withDatabase } from '../lib/bench-database.ts';
 import { startChild, type ChildServer } from '../lib/child.ts';
 import { entry } from '../lib/portal-stack.ts';
 import { machine, table, writeResult } from '../lib/report.ts';
-import { generateScaleData, type IndexMode, type ScaleSize } from '../lib/scale-data.ts';
-import { positive, UsageError, type Scenario } from '../lib/scenario.ts';
+import {
+  generateScaleData,
+  openGeneratedDatabase,
+  type IndexMode,
+  type ScaleSize,
+} from '../lib/scale-data.ts';
+import { CHECK_USAGE, positive, UsageError, type Scenario } from '../lib/scenario.ts';
 import type { ServiceServerOptions } from '../lib/service-server.ts';
 
 const DEFAULTS = { orgs: 1000, properties: 1_000_000, contacts: 1_000_000, events: 10_000_000 };
 const DEFAULT_INDEXES: IndexMode = 'after';
+/** `--check`: a tiny data set in a database of this run, verified (generateScaleData) and dropped. */
+const CHECK = { orgs: 2, properties: 60, contacts: 60, events: 200 };
 
 const USAGE = `Usage: DATABASE_URL=postgres://USER@HOST:PORT/DB npm run bench -- generate --database NAME [options]
 
@@ -29,7 +36,10 @@ other scenarios' --database NAME (drop it with: dropdb NAME).
   --events N       portal analytics events in all (default ${DEFAULTS.events.toLocaleString('en')})
   --indexes MODE   after: drop the bulk tables' secondary indexes, COPY, rebuild them, check foreign
                    keys once (default); during: keep indexes and foreign-key triggers live
-  --replace        drop NAME first if it exists`;
+  --replace        drop NAME first if it exists
+${CHECK_USAGE}
+                   (${CHECK.orgs} organizations, ${CHECK.properties} properties, ${CHECK.contacts} contacts, ${CHECK.events} events
+                   in a database of this run, read back, then dropped; --database optional)`;
 
 function perOrg(name: string, total: number, orgs: number): number {
   if (total % orgs !== 0)
@@ -53,6 +63,7 @@ async function run(args: string[]): Promise<void> {
         events: { type: 'string' },
         indexes: { type: 'string' },
         replace: { type: 'boolean' },
+        check: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }) as { values: Record<string, string | boolean | undefined> });
@@ -64,21 +75,23 @@ async function run(args: string[]): Promise<void> {
     return;
   }
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
-  const name = text('database');
+  const check = values.check === true;
+  const defaults = check ? CHECK : DEFAULTS;
+  const name = text('database') ?? (check ? `agency_bench_generate_check_${process.pid}` : undefined);
   if (name === undefined || !/^[a-z_][a-z0-9_]{0,62}$/.test(name))
     throw new UsageError('--database NAME is required: lowercase letters, digits and _ (--help)');
   const indexes = (text('indexes') ?? DEFAULT_INDEXES) as IndexMode;
   if (indexes !== 'after' && indexes !== 'during') throw new UsageError('--indexes is after or during');
-  const orgs = positive('orgs', text('orgs'), DEFAULTS.orgs, 1);
+  const orgs = positive('orgs', text('orgs'), defaults.orgs, 1);
   const size: ScaleSize = {
     orgs,
     propertiesPerOrg: perOrg(
       'properties',
-      positive('properties', text('properties'), DEFAULTS.properties, 0),
+      positive('properties', text('properties'), defaults.properties, 0),
       orgs,
     ),
-    contactsPerOrg: perOrg('contacts', positive('contacts', text('contacts'), DEFAULTS.contacts, 0), orgs),
-    eventsPerOrg: perOrg('events', positive('events', text('events'), DEFAULTS.events, 0), orgs),
+    contactsPerOrg: perOrg('contacts', positive('contacts', text('contacts'), defaults.contacts, 0), orgs),
+    eventsPerOrg: perOrg('events', positive('events', text('events'), defaults.events, 0), orgs),
   };
   const serverUrl = requireDatabaseUrl('generate');
   const startedAt = new Date();
@@ -120,6 +133,19 @@ async function run(args: string[]): Promise<void> {
     });
     await service.stop();
     service = null;
+    if (check) {
+      // What a scenario's --database reads: the manifest with the size and the finished summary.
+      const generated = await openGeneratedDatabase(serverUrl, name);
+      if (!isDeepStrictEqual(generated.size, size) || generated.organizations.length !== size.orgs)
+        throw new Error(
+          `the manifest of ${name} says ${JSON.stringify(generated.size)}, not ${JSON.stringify(size)}`,
+        );
+      log(
+        `checked: ${name} generated (${size.orgs} organizations x ${size.propertiesPerOrg} properties, ${size.contactsPerOrg} contacts, ` +
+          `${size.eventsPerOrg} events; indexes ${summary.indexes}), its rows and derived columns verified, its manifest readable; dropped`,
+      );
+      return;
+    }
     finished = true;
     const bulk = summary.phases.filter((p) => p.phase.includes('COPY'));
     const copied = bulk.reduce((sum, p) => sum + (p.rows ?? 0), 0);
@@ -159,4 +185,5 @@ async function run(args: string[]): Promise<void> {
 export const scenario: Scenario = {
   description: 'makes a named database of the scale data set with COPY (1,000 orgs, 1M properties, ...)',
   run,
+  check: ['--check'],
 };

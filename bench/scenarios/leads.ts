@@ -37,6 +37,8 @@ const WRITE_LIMIT_PER_MINUTE = 100_000;
 const BASELINE_LABEL = "service's captureLead in one transaction on a bare pool (self)";
 /** How long the workers may take to deliver what is left after the load. */
 const DRAIN_TIMEOUT_S = 120;
+/** `--check`: how long the worker may take to deliver the check's few leads (it starts meanwhile). */
+const CHECK_DELIVERY_TIMEOUT_S = 60;
 
 const usage = (
   name: string,
@@ -78,7 +80,11 @@ export async function runLeads(
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log(
     `${name}: ${scale.database ?? `${scale.orgs} organizations x ${scale.perOrg} properties`}, ${subscriptions} subscriptions per agency, ` +
-      `${workerCount} workers, ${load.rounds} x (baseline, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${scale.keys} publishable keys`,
+      `${workerCount} workers, ` +
+      (load.check
+        ? 'check only'
+        : `${load.rounds} x (baseline, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up)`) +
+      `, ${scale.keys} publishable keys`,
   );
   const stack = await startPortalStack({
     ...scaleStackOptions(serverUrl, scale, log),
@@ -145,6 +151,8 @@ export async function runLeads(
         ).rows[0]?.n,
       );
     const before = await count();
+    // Deliveries queued before the leads (the subscriptions' own events, to the ones made earlier).
+    const deliveriesBefore = receiver ? total(await deliveryStatuses(db, subscriptionIds)) : 0;
     for (const entry of bodies) {
       for (const url of [stack.service.url, baseline.url]) {
         const init = {
@@ -161,6 +169,17 @@ export async function runLeads(
     log(
       `checked: ${bodies.length} lead forms answer 201 {"data":{"success":true}} from both servers, each stored once`,
     );
+    if (load.check) {
+      if (receiver)
+        await checkDeliveries(db, receiver, subscriptionIds, {
+          perAgency: subscriptions,
+          leads: made,
+          before: deliveriesBefore,
+          workers: workers.length,
+          log,
+        });
+      return;
+    }
 
     const measured = await measureAgainstBaseline(
       { name: 'baseline', url: baseline.url, pid: baseline.pid, requests },
@@ -173,13 +192,7 @@ export async function runLeads(
 
     let fanout: Record<string, unknown> | null = null;
     if (receiver) {
-      const deliveries = async () =>
-        (
-          await db.query<{ status: string; n: string }>(
-            `SELECT status, count(*) AS n FROM webhook_deliveries WHERE subscription_id = ANY($1) GROUP BY status`,
-            [subscriptionIds],
-          )
-        ).rows.reduce<Record<string, number>>((all, row) => ({ ...all, [row.status]: Number(row.n) }), {});
+      const deliveries = () => deliveryStatuses(db, subscriptionIds);
       const atEnd = await deliveries();
       const drainStarted = performance.now();
       let drained = atEnd;
@@ -192,7 +205,7 @@ export async function runLeads(
         drained = await deliveries();
       }
       const leads = (await count()) - before;
-      const queued = Object.values(drained).reduce((a, b) => a + b, 0);
+      const queued = total(drained);
       fanout = {
         subscriptions: subscriptionIds.length,
         workers: workers.length,
@@ -253,8 +266,69 @@ export async function runLeads(
   }
 }
 
+/** The webhook deliveries of these subscriptions, counted by status. */
+async function deliveryStatuses(db: pg.Client, subscriptionIds: string[]): Promise<Record<string, number>> {
+  const { rows } = await db.query<{ status: string; n: string }>(
+    `SELECT status, count(*) AS n FROM webhook_deliveries WHERE subscription_id = ANY($1) GROUP BY status`,
+    [subscriptionIds],
+  );
+  return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+}
+
+const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+
+/**
+ * `--check` with subscriptions: the leads just sent queued deliveries (at least one per lead and
+ * subscription, both servers alike), and with a worker every one of them reaches the receiver.
+ */
+async function checkDeliveries(
+  db: pg.Client,
+  receiver: { arrivals: Map<string, number> },
+  subscriptionIds: string[],
+  expected: {
+    perAgency: number;
+    leads: number;
+    before: number;
+    workers: number;
+    log: (line: string) => void;
+  },
+): Promise<void> {
+  const { perAgency, leads, before, workers, log } = expected;
+  const deliveries = () => deliveryStatuses(db, subscriptionIds);
+  let statuses = await deliveries();
+  const queued = total(statuses);
+  const byLeads = queued - before;
+  // Every lead records events matching its agency's subscriptions (each matches every event).
+  if (byLeads < leads * perAgency)
+    throw new Error(
+      `${leads} leads to agencies with ${perAgency} subscriptions each queued only ${byLeads} webhook deliveries: ${JSON.stringify(statuses)}`,
+    );
+  if (workers === 0) {
+    log(`checked: ${leads} leads queued ${byLeads} webhook deliveries (no worker to deliver them)`);
+    return;
+  }
+  const started = performance.now();
+  while (
+    ((statuses.PENDING ?? 0) > 0 || receiver.arrivals.size < queued) &&
+    performance.now() - started < CHECK_DELIVERY_TIMEOUT_S * 1000
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    statuses = await deliveries();
+  }
+  if ((statuses.PENDING ?? 0) > 0 || receiver.arrivals.size < queued)
+    throw new Error(
+      `after ${CHECK_DELIVERY_TIMEOUT_S} s the worker had delivered ${receiver.arrivals.size} of ${queued} deliveries: ${JSON.stringify(statuses)}`,
+    );
+  log(
+    `checked: ${leads} leads queued ${byLeads} webhook deliveries (${(byLeads / leads).toFixed(1)} per lead, ${perAgency} subscriptions per agency); ` +
+      `the worker delivered all ${queued} queued to the receiver ` +
+      `in ${((performance.now() - started) / 1000).toFixed(1)} s (${JSON.stringify(statuses)})`,
+  );
+}
+
 export const scenario: Scenario = {
   description:
     'POST /v1/leads on PostgreSQL vs the same statements in one transaction in a bare Fastify route',
   run: (args) => runLeads(args, 'leads', { subscriptions: 0, workers: 0 }),
+  check: ['--check'],
 };

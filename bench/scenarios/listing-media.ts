@@ -5,6 +5,7 @@
  * paired rounds of one invocation on one database: half the organizations get each shape.
  */
 import pg from 'pg';
+import { request } from '../lib/admin-client.ts';
 import { startChild, type ChildServer } from '../lib/child.ts';
 import {
   entry,
@@ -29,11 +30,13 @@ const USAGE = `Usage: DATABASE_URL=postgres://USER@HOST:PORT/DB npm run bench --
 GET /v1/properties?city=&priceMax=&sortBy=price&sortOrder=asc on a service with PORTAL_CACHE_SIZE_MB=0, two
 ways in paired rounds: "before" (organizations whose listings have ${PHOTOS} photos given by URL and one
 language, the shape before issue 25) and "media" (organizations whose listings have ${PHOTOS} uploaded photos
-with id, alt text and 3 sizes, and translations in es and pt, asked with lang=es). Target: media/before
+with id, alt text and 3 sizes, and translations in en and pt, asked with lang=en). Target: media/before
 req/s >= ${TARGET}.
 ${LOAD_USAGE}
 ${portalScaleUsage(DEFAULTS)}
-${DATABASE_USAGE}`;
+${DATABASE_USAGE}
+With --check: every request of both shapes answers 200, the media ones in English with the uploaded
+photos, on the tiny stock.`;
 
 const fmt = (value: number, digits = 3) => Number(value.toFixed(digits));
 
@@ -54,12 +57,13 @@ async function addMedia(databaseUrl: string, organizationIds: string[]): Promise
                FROM unnest(ARRAY[480, 960, 1600]) AS w)) ORDER BY n)
            FROM generate_series(1, ${PHOTOS}) AS n),
          translations = jsonb_build_object(
-           'es', jsonb_build_object('title', 'Piso luminoso ' || p.code, 'description', p.description),
+           'en', jsonb_build_object('title', 'Bright apartment ' || p.code, 'description', p.description),
            'pt', jsonb_build_object('title', 'Apartamento luminoso ' || p.code, 'description', p.description))
        WHERE p.organization_id = ANY($1)`,
       [organizationIds],
     );
-    await client.query(`UPDATE organizations SET other_languages = '{es,pt}' WHERE id = ANY($1)`, [
+    // Spanish (the stock's own text) is their default language.
+    await client.query(`UPDATE organizations SET other_languages = '{en,pt}' WHERE id = ANY($1)`, [
       organizationIds,
     ]);
   } finally {
@@ -91,8 +95,11 @@ async function run(args: string[]): Promise<void> {
   if (start === null) return;
   const { load, scale, serverUrl, startedAt, log } = start;
   log(
-    `listing-media: ${scale.orgs} organizations x ${scale.perOrg} properties, ${load.rounds} x (before, media), ` +
-      `-c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${scale.keys} publishable keys`,
+    `listing-media${load.check ? ' --check' : ''}: ${scale.orgs} organizations x ${scale.perOrg} properties, ` +
+      (load.check
+        ? ''
+        : `${load.rounds} x (before, media), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), `) +
+      `${scale.keys} publishable keys`,
   );
   const stack = await startPortalStack({
     serverUrl,
@@ -124,8 +131,10 @@ async function run(args: string[]): Promise<void> {
     const isMedia = (r: (typeof all)[number]) =>
       mediaIds.includes(orgOf.get(r.headers['x-api-key'] ?? '') ?? '');
     const before = all.filter((r) => !isMedia(r));
-    const media = all.filter(isMedia).map((r) => ({ ...r, path: `${r.path}&lang=es` }));
-    // Check the shapes once: the media answers carry sizes and Spanish titles.
+    const media = all.filter(isMedia).map((r) => ({ ...r, path: `${r.path}&lang=en` }));
+    if (before.length === 0 || media.length === 0)
+      throw new Error('listing-media needs at least two keys (one organization of each shape)');
+    // Check the shapes once: the media answers carry sizes and English titles.
     const probe = media[0];
     const sample = probe && (await fetch(`${service.url}${probe.path}`, { headers: probe.headers }));
     const body = sample
@@ -134,13 +143,35 @@ async function run(args: string[]): Promise<void> {
     const first = body?.data[0];
     if (
       !first ||
-      first.language !== 'es' ||
+      first.language !== 'en' ||
       first.photos.length !== PHOTOS ||
       first.photos[0]?.sizes?.length !== 3
     )
       throw new Error(
-        `the media listing does not show ${PHOTOS} uploaded photos in es: ${JSON.stringify(first)}`,
+        `the media listing does not show ${PHOTOS} uploaded photos in en: ${JSON.stringify(first)}`,
       );
+    // What the load sends answers 200 (a run of errors would measure nothing), each shape as meant.
+    for (const [shape, list] of [
+      ['before', before],
+      ['media', media],
+    ] as const) {
+      for (const r of list) {
+        const answer = await request<{
+          data: Array<{ language: string; photos: Array<{ sizes?: unknown }> }>;
+        }>(`${service.url}${r.path}`, { headers: r.headers }, 200);
+        const uploaded = answer.body.data.every((p) => p.photos.every((photo) => photo.sizes !== undefined));
+        const language = answer.body.data.every((p) => p.language === (shape === 'media' ? 'en' : 'es'));
+        if (!language || uploaded !== (shape === 'media') || answer.body.data.length === 0)
+          throw new Error(
+            `${shape} ${r.path} does not answer the ${shape} shape: ${answer.text.slice(0, 500)}`,
+          );
+      }
+    }
+    log(
+      `checked: ${before.length} requests of the shape before issue 25 and ${media.length} with uploaded photos and ` +
+        `English titles answer 200 (uncached service), each in its shape`,
+    );
+    if (load.check) return;
     const targets: Target[] = [
       { name: 'before', url: service.url, pid: service.pid, requests: before },
       { name: 'media', url: service.url, pid: service.pid, requests: media },
@@ -200,4 +231,5 @@ async function run(args: string[]): Promise<void> {
 export const scenario: Scenario = {
   description: 'the portal listing with uploaded photos and translations vs the same listing before issue 25',
   run,
+  check: ['--check'],
 };

@@ -38,7 +38,7 @@ const DEFAULT_KEYS = 16;
 /** Before each run, wait until the machine (the benchmark's processes idle) uses less than this... */
 const QUIET_BUSY_PERCENT = 15;
 /** ...but no longer than this; the table's `other` cpu% column shows what happened during the run. */
-const QUIET_TIMEOUT_S = 120;
+const QUIET_TIMEOUT_S = Number(process.env.BENCH_QUIET_TIMEOUT_S ?? 120);
 
 // The scopes the Me schema's enum lists (the baseline serializes with the service's own schema).
 installFeatures(FEATURES);
@@ -97,8 +97,10 @@ async function run(args: string[]): Promise<void> {
   if (load.profile) mkdirSync(profileDir, { recursive: true });
 
   process.stdout.write(
-    `me: ${load.rounds} x (baseline, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ` +
-      `${keyCount} key(s) per service run, database ${databaseUrl ? 'PostgreSQL (DATABASE_URL)' : 'PGlite (memory://)'}\n`,
+    load.check
+      ? `me: check only, database ${databaseUrl ? 'PostgreSQL (DATABASE_URL)' : 'PGlite (memory://)'}\n`
+      : `me: ${load.rounds} x (baseline, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ` +
+          `${keyCount} key(s) per service run, database ${databaseUrl ? 'PostgreSQL (DATABASE_URL)' : 'PGlite (memory://)'}\n`,
   );
 
   const service = await startChild<ServiceServerOptions>({
@@ -147,6 +149,12 @@ async function run(args: string[]): Promise<void> {
     const bare = await request<unknown>(`${baseline.url}${PATH}`, {}, 200);
     if (bare.text !== me.text)
       throw new Error(`baseline body differs from the service's:\n${bare.text}\n${me.text}`);
+    if (load.check) {
+      process.stdout.write(
+        `checked: GET ${PATH} answers 200 from the service and the bare route (its response schema) with byte-identical bodies\n`,
+      );
+      return;
+    }
 
     const runs: RunRecord[] = [];
     let keys = await newKeys(keyCount);
@@ -250,4 +258,5 @@ async function run(args: string[]): Promise<void> {
 export const scenario: Scenario = {
   description: `GET ${PATH} of the service vs a bare Fastify route with the same body and response schema`,
   run,
+  check: ['--check'],
 };

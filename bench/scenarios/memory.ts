@@ -6,6 +6,7 @@
  * per listing: bytes promoted to the old generation by scavenges, scavenges and mark-compacts, GC
  * pause, Node CPU; the heap after the last collection (bench/README.md, "Memory").
  */
+import { request } from '../lib/admin-client.ts';
 import { startChild, type ChildServer } from '../lib/child.ts';
 import {
   entry,
@@ -39,7 +40,9 @@ pretenuring (V8_PRETENURING=true) and service (as shipped). Reports promoted KB,
 mark-compacts, GC pause and CPU per listing, and the heap after the last collection.
 ${LOAD_USAGE}
 ${portalScaleUsage(DEFAULTS)}
-${DATABASE_USAGE}`;
+${DATABASE_USAGE}
+With --check: on the tiny stock, both processes answer every request 200 with identical bodies and their
+GC trace is read (collections counted); no load.`;
 
 /** Running totals of one process's --trace-gc-nvp lines. */
 interface GcTotals {
@@ -85,8 +88,11 @@ async function run(args: string[]): Promise<void> {
   if (start === null) return;
   const { load, scale, serverUrl, startedAt, log } = start;
   log(
-    `memory: ${scale.orgs} organizations x ${scale.perOrg} properties, ${load.rounds} x (pretenuring, service), ` +
-      `-c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), portal cache off`,
+    `memory${load.check ? ' --check' : ''}: ${scale.orgs} organizations x ${scale.perOrg} properties, ` +
+      (load.check
+        ? ''
+        : `${load.rounds} x (pretenuring, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), `) +
+      `portal cache off`,
   );
   const stack = await startPortalStack(scaleStackOptions(serverUrl, scale, log));
   const processes: Array<{ name: string; child: ChildServer; totals: GcTotals }> = [];
@@ -114,6 +120,22 @@ async function run(args: string[]): Promise<void> {
       processes.push({ name, child, totals });
     }
     const requests = listingRequests(stack.keys, stack.organizations);
+    // Both configurations answer what the load sends, alike; each one's GC trace reaches countGc.
+    for (const r of requests) {
+      const answers = await Promise.all(
+        processes.map((p) => request<unknown>(`${p.child.url}${r.path}`, { headers: r.headers }, 200)),
+      );
+      if (answers.some((a) => a.text !== answers[0]?.text))
+        throw new Error(`the two processes answer ${r.path} differently`);
+    }
+    const untraced = processes.filter((p) => p.totals.scavenges + p.totals.fullCollections === 0);
+    if (untraced.length > 0)
+      throw new Error(`no GC trace read from ${untraced.map((p) => p.name).join(', ')} (--trace-gc-nvp)`);
+    log(
+      `checked: ${requests.length} requests answer 200 with identical bodies from both processes; GC traces read ` +
+        `(${processes.map((p) => `${p.name}: ${p.totals.scavenges} scavenges`).join(', ')})`,
+    );
+    if (load.check) return;
     const targets: Target[] = processes.map((p) => ({
       name: p.name,
       url: p.child.url,
@@ -244,4 +266,5 @@ export const scenario: Scenario = {
   description:
     'GC cost of an uncached portal listing: promoted bytes, collections, heap (V8 pretenuring on vs off)',
   run,
+  check: ['--check'],
 };

@@ -39,6 +39,12 @@ const MODES = {
   agency: { small: { orgs: 1, perOrg: 10_000 }, large: { orgs: 1, perOrg: 100_000 }, keyOrganizations: 1 },
 } as const;
 type Mode = keyof typeof MODES;
+/** `--check`: the same two-database comparison on tiny stock (the larger twice the smaller), 2 keys. */
+const CHECK_MODES = {
+  tenants: { small: { orgs: 1, perOrg: 60 }, large: { orgs: 2, perOrg: 60 }, keyOrganizations: 1 },
+  agency: { small: { orgs: 1, perOrg: 60 }, large: { orgs: 1, perOrg: 120 }, keyOrganizations: 1 },
+} as const;
+const CHECK_KEYS = 2;
 
 const USAGE = `Usage: DATABASE_URL=postgres://USER@HOST:PORT/DB npm run bench -- properties-scale [options]
 
@@ -50,11 +56,17 @@ ${LOAD_USAGE}
                    agency:  1 organization with 10,000 vs 100,000 properties
   --database NAME  a third size: database NAME made by \`npm run bench -- generate\` (kept), e.g.
                    tenants: --orgs 1000 --properties 1000000; agency: --orgs 1 --properties 1000000.
-                   The fixed offered rates (--rates) are shares of the 10k service's maximum`;
+                   The fixed offered rates (--rates) are shares of the 10k service's maximum
+With --check: two fresh databases of ${CHECK_MODES.tenants.small.perOrg} and ${CHECK_MODES.tenants.large.orgs * CHECK_MODES.tenants.large.perOrg} properties (tenants: 1 vs 2 organizations; agency: one
+organization), ${CHECK_KEYS} keys; every request answers 200 from each (tenants: byte-identical bodies).`;
 
 const fmt = (value: number, digits = 3) => Number(value.toFixed(digits));
 const sizeName = (properties: number) =>
-  properties >= 1_000_000 ? `${properties / 1_000_000}M` : `${properties / 1000}k`;
+  properties >= 1_000_000
+    ? `${properties / 1_000_000}M`
+    : properties >= 1000
+      ? `${properties / 1000}k`
+      : String(properties);
 
 async function run(args: string[]): Promise<void> {
   const { load, help, text } = parseLoadArguments(args, {
@@ -68,16 +80,20 @@ async function run(args: string[]): Promise<void> {
   const mode = (text('mode') ?? 'tenants') as Mode;
   if (!(mode in MODES)) throw new UsageError(`--mode must be tenants or agency, got ${mode}`);
   const serverUrl = requireDatabaseUrl('properties-scale');
-  const setup = MODES[mode];
+  const setup = load.check ? CHECK_MODES[mode] : MODES[mode];
+  const keyCount = load.check ? CHECK_KEYS : KEYS;
   const startedAt = new Date();
   const log = (line: string) => process.stdout.write(`${line}\n`);
   const sizes: Array<{ orgs: number; perOrg: number; database?: string }> = [setup.small, setup.large];
   const generated = text('database');
   if (generated !== undefined) sizes.push({ orgs: 0, perOrg: 0, database: generated });
   log(
-    `properties-scale --mode ${mode}: ${setup.small.orgs} x ${setup.small.perOrg} vs ${setup.large.orgs} x ${setup.large.perOrg} ` +
-      `properties${generated ? ` vs generated database ${generated}` : ''}, ${load.rounds} rounds, -c ${load.connections} -d ${load.durationS} ` +
-      `(+${load.warmupS} s warm-up), ${KEYS} publishable keys over ${setup.keyOrganizations} organization(s)`,
+    `properties-scale --mode ${mode}${load.check ? ' --check' : ''}: ${setup.small.orgs} x ${setup.small.perOrg} vs ${setup.large.orgs} x ${setup.large.perOrg} ` +
+      `properties${generated ? ` vs generated database ${generated}` : ''}, ` +
+      (load.check
+        ? ''
+        : `${load.rounds} rounds, -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), `) +
+      `${keyCount} publishable keys over ${setup.keyOrganizations} organization(s)`,
   );
 
   const stacks: PortalStack[] = [];
@@ -89,7 +105,7 @@ async function run(args: string[]): Promise<void> {
           database: size.database,
           organizations: size.orgs,
           perOrg: size.perOrg,
-          keys: KEYS,
+          keys: keyCount,
           keyOrganizations: setup.keyOrganizations,
           log,
         }),
@@ -127,6 +143,7 @@ async function run(args: string[]): Promise<void> {
       `checked: ${identical} of ${totals.length} requests answer byte-identical bodies on all databases; ` +
         `median matches counted per request: ${names.map((n, k) => `${median(totals.map((t) => t.totals[k] ?? 0))} (${n})`).join(' vs ')}`,
     );
+    if (load.check) return;
 
     const targets = stacks.map((stack, k) => ({
       name: names[k] ?? '',
@@ -187,7 +204,7 @@ async function run(args: string[]): Promise<void> {
       finishedAt: new Date().toISOString(),
       command: `npm run bench -- properties-scale ${args.join(' ')}`.trim(),
       machine: machine(),
-      settings: { ...load, ...setup, keys: KEYS, requests: first.map((r) => r.path) },
+      settings: { ...load, ...setup, keys: keyCount, requests: first.map((r) => r.path) },
       stocks: Object.fromEntries(stacks.map((stack, k) => [names[k], stack.stock])),
       services: Object.fromEntries(stacks.map((stack, k) => [names[k], stack.service.info])),
       identicalBodies: identical,
@@ -254,4 +271,5 @@ export const scenario: Scenario = {
   description:
     'GET /v1/properties latency at 10k vs 100k (vs a generated 1M with --database) properties, PostgreSQL',
   run,
+  check: ['--check'],
 };

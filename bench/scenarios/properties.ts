@@ -37,6 +37,7 @@ import {
 import {
   BASELINE_USAGE,
   baselineKind,
+  CHECK_SCALE,
   DATABASE_USAGE,
   LOAD_USAGE,
   parseScaleArguments,
@@ -64,7 +65,9 @@ ${BASELINE_USAGE}
   --per-org N      properties per organization (default ${DEFAULTS.perOrg})
   --keys N         publishable keys, one per organization from the first (default ${DEFAULTS.keys}),
                    each limited to ${KEY_LIMIT_PER_MINUTE}/min
-${DATABASE_USAGE}`;
+${DATABASE_USAGE}
+With --check: ${CHECK_SCALE.orgs} organizations x ${CHECK_SCALE.perOrg} properties and ${CHECK_SCALE.keys} keys unless given; every request
+(and each again with lang=en) answers byte-identical bodies with matches from both servers.`;
 
 const fmt = (value: number, digits = 3) => Number(value.toFixed(digits));
 
@@ -90,9 +93,11 @@ async function run(args: string[]): Promise<void> {
   });
 
   log(
-    `properties: ${orgs} organizations x ${perOrg} properties, ${load.rounds} x (baseline, service), ` +
-      `-c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${keyCount} publishable keys; ` +
-      `baseline: ${BASELINE_LABELS[kind]}`,
+    `properties${load.check ? ' --check' : ''}: ${orgs} organizations x ${perOrg} properties, ` +
+      (load.check
+        ? ''
+        : `${load.rounds} x (baseline, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), `) +
+      `${keyCount} publishable keys; baseline: ${BASELINE_LABELS[kind]}`,
   );
   mkdirSync(captureDir, { recursive: true });
   const stack = await startPortalStack({
@@ -138,9 +143,12 @@ async function run(args: string[]): Promise<void> {
     }
 
     // Same answer, byte for byte, for every request of the load; the first ones one at a time so
-    // each server's captured statements are those of these requests, in order.
+    // each server's captured statements are those of these requests, in order. Then the same requests
+    // in the organizations' other language (not in the load): the English translations where a listing
+    // has one (the "self" baseline's function is given no language, so only the hand-written one).
+    const translated = kind === 'sql' ? requests.map((r) => ({ ...r, path: `${r.path}&lang=en` })) : [];
     let sample: { path: string; body: unknown; headers: Record<string, string> } | null = null;
-    for (const r of requests) {
+    for (const r of [...requests, ...translated]) {
       const init = { headers: r.headers };
       const fromService = await request<{ meta: { total: number } }>(
         `${stack.service.url}${r.path}`,
@@ -170,12 +178,14 @@ async function run(args: string[]): Promise<void> {
     }
     rmSync(captureDir, { recursive: true, force: true });
     log(
-      `checked: ${requests.length} distinct requests answer byte-identical bodies from the service and the ` +
+      `checked: ${requests.length} distinct requests${translated.length > 0 ? ` (and again with lang=en)` : ''} ` +
+        `answer 200 with byte-identical bodies, each with matches, from the service and the ` +
         `baseline (${BASELINE_LABELS[kind]})` +
         (kind === 'self'
           ? `; the first ${SQL_CHECKED_REQUESTS} sent the same statements (text and parameters) from both servers`
           : ''),
     );
+    if (load.check) return;
 
     const targets = [
       { name: 'baseline', url: baseline.url, pid: baseline.pid, requests },
@@ -262,4 +272,5 @@ export const scenario: Scenario = {
   description:
     'GET /v1/properties on PostgreSQL (100 x 1,000 properties) vs a hand-written SQL route (--baseline self: the service code)',
   run,
+  check: ['--check'],
 };

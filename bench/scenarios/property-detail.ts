@@ -46,7 +46,9 @@ ${BASELINE_USAGE}
   --per-org N      properties per organization (default ${DEFAULTS.perOrg})
   --keys N         publishable keys, one per organization from the first (default ${DEFAULTS.keys}),
                    each limited to ${KEY_LIMIT_PER_MINUTE}/min; ${LISTINGS_PER_KEY} published listings asked for per key
-${DATABASE_USAGE}`;
+${DATABASE_USAGE}
+With --check: every request (and each again with lang=en) answers byte-identical bodies from both servers,
+on the tiny stock.`;
 
 async function run(args: string[]): Promise<void> {
   const { load, help, scale, text } = parseScaleArguments(args, DEFAULTS, { baseline: { type: 'string' } });
@@ -59,8 +61,11 @@ async function run(args: string[]): Promise<void> {
   const startedAt = new Date();
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log(
-    `property-detail: ${scale.database ?? `${scale.orgs} organizations x ${scale.perOrg} properties`}, ` +
-      `${load.rounds} x (baseline, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ${scale.keys} publishable keys; baseline: ${BASELINE_LABELS[kind]}`,
+    `property-detail${load.check ? ' --check' : ''}: ${scale.database ?? `${scale.orgs} organizations x ${scale.perOrg} properties`}, ` +
+      (load.check
+        ? ''
+        : `${load.rounds} x (baseline, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), `) +
+      `${scale.keys} publishable keys; baseline: ${BASELINE_LABELS[kind]}`,
   );
   const stack = await startPortalStack({
     ...scaleStackOptions(serverUrl, scale, log),
@@ -89,8 +94,12 @@ async function run(args: string[]): Promise<void> {
         keyOrganizations: Object.fromEntries(stack.keys.map((k) => [k.key, k.organizationId])),
       },
     });
+    if (requests.length === 0) throw new Error('no published listing to ask for');
+    // Then the same listings in the organizations' other language (not in the load): the English
+    // translation where a listing has one (the "self" baseline's function is given no language).
+    const translated = kind === 'sql' ? requests.map((r) => ({ ...r, path: `${r.path}?lang=en` })) : [];
     let sample: unknown = null;
-    for (const r of requests) {
+    for (const r of [...requests, ...translated]) {
       const fromService = await request<unknown>(
         `${stack.service.url}${r.path}`,
         { headers: r.headers },
@@ -102,9 +111,10 @@ async function run(args: string[]): Promise<void> {
       sample ??= fromService.body;
     }
     log(
-      `checked: ${requests.length} distinct listings answer 200 with byte-identical bodies from the service and ` +
-        `the baseline (${BASELINE_LABELS[kind]})`,
+      `checked: ${requests.length} distinct listings${translated.length > 0 ? ' (and again with lang=en)' : ''} ` +
+        `answer 200 with byte-identical bodies from the service and the baseline (${BASELINE_LABELS[kind]})`,
     );
+    if (load.check) return;
 
     const measured = await measureAgainstBaseline(
       { name: 'baseline', url: baseline.url, pid: baseline.pid, requests },
@@ -145,4 +155,5 @@ export const scenario: Scenario = {
   description:
     'GET /v1/properties/{id} on PostgreSQL vs a hand-written SQL route (--baseline self: the service code)',
   run,
+  check: ['--check'],
 };

@@ -20,6 +20,8 @@ const PATH = '/v1/properties?pageSize=20';
 const TARGET_RATIO = 0.95;
 const DEFAULT_KEYS = 16;
 const DEFAULT_PROPERTIES = 50;
+/** `--check`: requests sent to each service, whose lines the "on" one must record. */
+const CHECK_REQUESTS = 20;
 
 const entry = (file: string) => fileURLToPath(new URL(`../lib/${file}`, import.meta.url));
 
@@ -52,6 +54,36 @@ async function counters(service: ChildServer): Promise<Record<string, number>> {
   return found;
 }
 
+/**
+ * `--check`: CHECK_REQUESTS listings from each service answer 200; then the "on" service has
+ * written (not dropped) at least those lines, the "off" one none.
+ */
+async function checkRecording(targets: Target[], services: { off: ChildServer; on: ChildServer }) {
+  for (const target of targets) {
+    const [sample] = target.requests;
+    const url = `${target.url as string}${sample?.path ?? PATH}`;
+    for (let i = 0; i < CHECK_REQUESTS; i++) {
+      const response = await fetch(url, { headers: (sample?.headers ?? {}) as Record<string, string> });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`${target.name}: GET ${PATH} answered ${response.status}`);
+    }
+  }
+  // The buffer is written every 500 ms: wait for the last lines before reading the counters.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const on = await counters(services.on);
+  const off = await counters(services.off);
+  if (!((on.request_logs_written_total ?? 0) >= CHECK_REQUESTS) || on.request_logs_dropped_total !== 0)
+    throw new Error(
+      `REQUEST_LOG_ENABLED=true recorded ${JSON.stringify(on)} after ${CHECK_REQUESTS} requests`,
+    );
+  if (off.request_logs_written_total !== 0)
+    throw new Error(`REQUEST_LOG_ENABLED=false recorded ${JSON.stringify(off)}`);
+  process.stdout.write(
+    `checked: GET ${PATH} answers 200 from both services ${CHECK_REQUESTS} times; the "on" one wrote ` +
+      `${on.request_logs_written_total} request-log lines (none dropped), the "off" one none\n`,
+  );
+}
+
 async function run(args: string[]): Promise<void> {
   const { load, help, text, positive } = parseLoadArguments(args, {
     keys: { type: 'string' },
@@ -64,8 +96,9 @@ async function run(args: string[]): Promise<void> {
   }
   const quick = args.includes('--quick');
   if (quick) Object.assign(load, { rounds: 1, durationS: 1, warmupS: 0, connections: 2, rates: [] });
-  const keyCount = quick ? 1 : positive('keys', text('keys'), DEFAULT_KEYS, 1);
-  const propertyCount = quick ? 5 : positive('properties', text('properties'), DEFAULT_PROPERTIES, 1);
+  const small = quick || load.check;
+  const keyCount = small ? 1 : positive('keys', text('keys'), DEFAULT_KEYS, 1);
+  const propertyCount = small ? 5 : positive('properties', text('properties'), DEFAULT_PROPERTIES, 1);
 
   const startedAt = new Date();
   const databaseUrl = process.env.DATABASE_URL;
@@ -76,7 +109,7 @@ async function run(args: string[]): Promise<void> {
   );
   if (load.profile) mkdirSync(profileDir, { recursive: true });
   process.stdout.write(
-    `request-log: ${load.rounds} x (off, on), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), ` +
+    `request-log: ${load.check ? 'check only' : `${load.rounds} x (off, on), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up)`}, ` +
       `${propertyCount} properties and ${keyCount} key(s) per service, database ${databaseUrl ? 'PostgreSQL (DATABASE_URL)' : 'PGlite (memory://)'}\n`,
   );
 
@@ -106,6 +139,10 @@ async function run(args: string[]): Promise<void> {
         requests: await seedListing(on, PATH, propertyCount, keyCount),
       },
     ];
+    if (load.check) {
+      await checkRecording(targets, { off, on });
+      return;
+    }
 
     const runs = await pairedRounds(targets, load, (line) => process.stdout.write(`${line}\n`));
     const medians = { off: mediansOf(runs, 'off'), on: mediansOf(runs, 'on') };
@@ -167,4 +204,5 @@ async function run(args: string[]): Promise<void> {
 export const scenario: Scenario = {
   description: `GET ${PATH}: REQUEST_LOG_ENABLED on vs off, alternated rounds (target on/off >= ${TARGET_RATIO})`,
   run,
+  check: ['--check'],
 };

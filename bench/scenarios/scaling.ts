@@ -14,7 +14,7 @@
  */
 import { request } from '../lib/admin-client.ts';
 import { startChild, type ChildServer } from '../lib/child.ts';
-import { leadBodies, leadRequests } from '../lib/lead-requests.ts';
+import { leadBodies, leadRequests, nextPhone } from '../lib/lead-requests.ts';
 import {
   entry,
   KEY_LIMIT_PER_MINUTE,
@@ -42,7 +42,9 @@ mode) and two reading from a streaming replica, on a PostgreSQL primary and repl
 (this machine's PostgreSQL binaries, removed at the end) and Redis (REDIS_URL, default ${DEFAULT_REDIS_URL}).
 ${LOAD_USAGE}
 ${portalScaleUsage(DEFAULTS)}
-Fixed offered rates are not run (--rates is ignored).`;
+Fixed offered rates are not run (--rates is ignored).
+With --check: on tiny stock, every configuration answers the listing with identical bodies (the replica
+processes from the replica) and takes a lead; no load.`;
 
 const fmt = (value: number, digits = 3) => Number(value.toFixed(digits));
 
@@ -57,8 +59,10 @@ async function run(args: string[]): Promise<void> {
   const startedAt = new Date();
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log(
-    `scaling: ${scale.orgs} organizations x ${scale.perOrg} properties, Redis ${redisUrl}, ` +
-      `${load.rounds} x (${CONFIGURATIONS.join(', ')}) x (listing, leads), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up)`,
+    `scaling${load.check ? ' --check' : ''}: ${scale.orgs} organizations x ${scale.perOrg} properties, Redis ${redisUrl}` +
+      (load.check
+        ? ''
+        : `, ${load.rounds} x (${CONFIGURATIONS.join(', ')}) x (listing, leads), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up)`),
   );
   const cluster = await startReplicatedCluster();
   const extra: ChildServer[] = [];
@@ -113,6 +117,8 @@ async function run(args: string[]): Promise<void> {
     const leads = leadRequests(
       leadBodies(stack.keys, await publishedListings(stack.database.url, organizationIds, 8)),
     );
+    // The replica processes read from the replica once they see it caught up (probed every 200 ms).
+    await replicasServing(replica);
     // Every configuration answers the same listing bodies (the replica ones from the replica).
     for (const r of listing.slice(0, 8)) {
       const bodies = await Promise.all(
@@ -123,6 +129,27 @@ async function run(args: string[]): Promise<void> {
       if (new Set(bodies).size !== 1) throw new Error(`the configurations answer ${r.path} differently`);
     }
     log('checked: the configurations answer identical listing bodies');
+    if (load.check) {
+      // Each configuration takes a lead (its writes go to the primary, through PgBouncer for `pooled`).
+      const [lead] = leadBodies(stack.keys, await publishedListings(stack.database.url, organizationIds, 1));
+      if (!lead) throw new Error('no lead to send');
+      for (const s of [direct[0], direct[1], ...pooled, ...replica]) {
+        const answer = await fetch(`${s.url}/v1/leads`, {
+          method: 'POST',
+          headers: { 'x-api-key': lead.key, 'content-type': 'application/json' },
+          body: JSON.stringify({ ...lead.body, phone: nextPhone() }),
+        });
+        const text = await answer.text();
+        if (answer.status < 200 || answer.status > 299)
+          throw new Error(`${s.name}: POST /v1/leads answered ${answer.status}: ${text}`);
+      }
+      const reads = await replicaReads(replica);
+      if (reads === 0) throw new Error('the replica processes served no read from the replica');
+      log(
+        `checked: every process (direct, pooled, replica) takes a lead; the replica processes served ${reads} reads from the replica`,
+      );
+      return;
+    }
 
     const urls: Record<(typeof CONFIGURATIONS)[number], ChildServer[]> = {
       one: [direct[0]],
@@ -175,12 +202,7 @@ async function run(args: string[]): Promise<void> {
       }
       results[workload] = { runs, medians, ratios, failures };
     }
-    const served = await Promise.all(
-      replica.map(async (s) => {
-        const ready = await request<{ replicas?: { reads: number }[] }>(`${s.url}/readyz`, {}, 200);
-        return ready.body.replicas?.reduce((sum, r) => sum + r.reads, 0) ?? 0;
-      }),
-    );
+    const served = await Promise.all(replica.map((s) => replicaReads([s])));
     log(`\n${summary.join('\n')}\nreads served by the replica: ${served.reduce((a, b) => a + b, 0)}`);
     const file = writeResult('scaling', startedAt, {
       scenario: 'scaling',
@@ -201,7 +223,37 @@ async function run(args: string[]): Promise<void> {
   }
 }
 
+interface Readiness {
+  replicas?: { state: string; reads: number }[];
+}
+
+/** Reads the replicas of these processes have served (GET /readyz). */
+async function replicaReads(processes: ChildServer[]): Promise<number> {
+  let reads = 0;
+  for (const s of processes) {
+    const ready = await request<Readiness>(`${s.url}/readyz`, {}, 200);
+    reads += ready.body.replicas?.reduce((sum, r) => sum + r.reads, 0) ?? 0;
+  }
+  return reads;
+}
+
+/** Waits (at most 15 s) until every replica of these processes is `ok` (serving reads). */
+async function replicasServing(processes: ChildServer[]): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const states = [];
+    for (const s of processes) {
+      const ready = await request<Readiness>(`${s.url}/readyz`, {}, 200);
+      states.push(...(ready.body.replicas ?? []).map((r) => r.state));
+    }
+    if (states.length > 0 && states.every((state) => state === 'ok')) return;
+    if (Date.now() > deadline) throw new Error(`the replicas are not serving: ${states.join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 export const scenario: Scenario = {
   description: 'listing and lead capture: 1 process vs 2, 2 through PgBouncer, 2 reading a replica',
   run,
+  check: ['--check'],
 };

@@ -25,11 +25,20 @@ import {
   startPortalStack,
 } from '../lib/portal-stack.ts';
 import { machine, median, table, writeResult } from '../lib/report.ts';
-import { DATABASE_USAGE, parseScaleArguments, positive, UsageError, type Scenario } from '../lib/scenario.ts';
+import {
+  CHECK_USAGE,
+  DATABASE_USAGE,
+  parseScaleArguments,
+  positive,
+  UsageError,
+  type Scenario,
+} from '../lib/scenario.ts';
 import { fold } from '../../src/platform/text/fold.ts';
 
 const DEFAULTS = { orgs: 50, perOrg: 1000, keys: 16 };
 const DEFAULT_CONTACTS_PER_ORG = 1000;
+/** `--check`: contacts per organization of the tiny stock (the scale's CHECK_SCALE for the rest). */
+const CHECK_CONTACTS_PER_ORG = 100;
 const DEFAULT_SOAK_S = 600;
 const DEFAULT_CAPACITY_S = 30;
 const DEFAULT_SHARE_PERCENT = 70;
@@ -55,7 +64,9 @@ stock: properties and contacts, dropped at the end), or --database.
   --per-org N          properties per organization (default ${DEFAULTS.perOrg})
   --contacts-per-org N contacts per organization (default ${DEFAULT_CONTACTS_PER_ORG})
   --keys N             publishable keys (and as many secret keys), one per organization from the first (default ${DEFAULTS.keys})
-${DATABASE_USAGE}`;
+${DATABASE_USAGE}
+${CHECK_USAGE}
+                   (every request of the mix once, each answering 2xx; no capacity run, no soak)`;
 
 type Request = AutocannonRequest & { path: string };
 
@@ -124,13 +135,20 @@ async function run(args: string[]): Promise<void> {
   const sharePercent = positive('share', text('share'), DEFAULT_SHARE_PERCENT, 1);
   if (sharePercent > 100) throw new UsageError('--share is a percent of the capacity, at most 100');
   const givenCapacity = text('capacity') === undefined ? null : positive('capacity', text('capacity'), 0, 1);
-  const contactsPerOrg = positive('contacts-per-org', text('contacts-per-org'), DEFAULT_CONTACTS_PER_ORG, 1);
+  const contactsPerOrg = positive(
+    'contacts-per-org',
+    text('contacts-per-org'),
+    load.check ? CHECK_CONTACTS_PER_ORG : DEFAULT_CONTACTS_PER_ORG,
+    1,
+  );
   const serverUrl = requireDatabaseUrl('soak');
   const startedAt = new Date();
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log(
     `soak: ${scale.database ?? `${scale.orgs} organizations x (${scale.perOrg} properties, ${contactsPerOrg} contacts)`}, ` +
-      `${soakS} s at ${sharePercent} % of ${givenCapacity ?? 'the measured'} capacity, -c ${load.connections}, sampled every ${INTERVAL_S} s`,
+      (load.check
+        ? 'check only: the mix once'
+        : `${soakS} s at ${sharePercent} % of ${givenCapacity ?? 'the measured'} capacity, -c ${load.connections}, sampled every ${INTERVAL_S} s`),
   );
   const stack = await startPortalStack({
     ...scaleStackOptions(serverUrl, scale, log),
@@ -213,7 +231,10 @@ async function run(args: string[]): Promise<void> {
       if (response.status >= 300)
         throw new Error(`${r.method} ${r.path}: ${response.status} ${await response.text()}`);
     }
-    log(`checked: the ${requests.length} requests of the mix answer 2xx`);
+    log(
+      `checked: the ${requests.length} requests of the mix (portal listings and details, contacts searches, lead forms, finder searches) answer 2xx`,
+    );
+    if (load.check) return;
 
     await waitForQuiet(
       { maxBusyPercent: 15, timeoutS: Number(process.env.BENCH_QUIET_TIMEOUT_S ?? 120) },
@@ -418,4 +439,5 @@ async function run(args: string[]): Promise<void> {
 export const scenario: Scenario = {
   description: 'mixed traffic at 70 % of capacity for 10 minutes: errors, RSS, connections, p99 every 10 s',
   run,
+  check: ['--check'],
 };

@@ -4,13 +4,14 @@
  * `summary`, bench/lib/verdict.ts), prints one markdown table and rewrites the block between
  * `<!-- summary:start -->` and `<!-- summary:end -->` at the top of bench/README.md with it.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { format, resolveConfig } from 'prettier';
 import { RESULTS_DIR } from '../lib/report.ts';
-import { UsageError, type Scenario } from '../lib/scenario.ts';
+import { CHECK_USAGE, UsageError, type Scenario } from '../lib/scenario.ts';
 import type { ScenarioSummary } from '../lib/verdict.ts';
 
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
@@ -35,12 +36,15 @@ const ROWS = [
   'listing-media',
 ];
 
-const USAGE = `Usage: npm run bench -- summary [--no-write] [--results DIR]
+const USAGE = `Usage: npm run bench -- summary [--no-write] [--results DIR] [--check]
 
 Reads the latest bench/results/<scenario>-<timestamp>.json of each scenario with a target, prints one
 markdown table (baseline, median paired ratio, p50/p99 at 75 % load, target, met / NOT MET, date,
 commit and load average before the run) and rewrites the block between ${START} and ${END} at the
-top of bench/README.md (--no-write: print only; --results DIR: read DIR instead of bench/results).`;
+top of bench/README.md (--no-write: print only; --results DIR: read DIR instead of bench/results).
+${CHECK_USAGE}
+                   (the table of an empty and of a one-file results directory; bench/README.md's
+                   block found and read; nothing written)`;
 
 interface ResultFile {
   startedAt?: string;
@@ -144,8 +148,54 @@ export function summaryTable(dir = RESULTS_DIR, previous = new Map<string, strin
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
+/**
+ * `--check`: the table from a temporary results directory, empty (every row "not run") and then
+ * holding one result file (its row carries its verdict), and the rows of bench/README.md's block.
+ */
+function check(): void {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-summary-check-'));
+  try {
+    const rowsOf = (table: string) => table.split('\n').slice(2);
+    const empty = rowsOf(summaryTable(dir));
+    if (empty.length !== ROWS.length || !empty.every((row) => row.includes('| not run |')))
+      throw new Error(
+        `the table of an empty results directory is not ${ROWS.length} "not run" rows:\n${empty.join('\n')}`,
+      );
+    const summary: ScenarioSummary = {
+      baseline: 'bare Fastify route',
+      ratio: 0.5,
+      targetText: 'service/baseline ≥ 0.8',
+      met: false,
+      p50At75: null,
+      p99At75: null,
+      latencyNote: 'closed loop only',
+    };
+    writeFileSync(
+      join(dir, 'me-2026-01-02T03-04-05-006Z.json'),
+      JSON.stringify({
+        startedAt: '2026-01-02T03:04:05.006Z',
+        before: { at: '2026-01-02T03:04:05.006Z', loadAverage1m: 0.5, gitCommit: 'abc1234' },
+        summary,
+      }),
+    );
+    const [me] = rowsOf(summaryTable(dir));
+    for (const expected of ['| me |', '| 0.5 |', '**NOT MET**', '`me-2026-01-02T03-04-05-006Z`', 'abc1234'])
+      if (!me?.includes(expected)) throw new Error(`the row of a result file lacks ${expected}: ${me}`);
+    const readme = readFileSync(README, 'utf8');
+    if (readme.indexOf(START) < 0 || readme.indexOf(END) < readme.indexOf(START))
+      throw new Error(`bench/README.md has no ${START} ... ${END} block`);
+    const previous = previousRows(readme);
+    process.stdout.write(
+      `checked: the table of an empty results directory (${ROWS.length} rows "not run") and of one result file ` +
+        `(its verdict, file and commit); bench/README.md's block holds ${previous.size} rows of earlier runs; nothing written\n`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function run(args: string[]): Promise<void> {
-  let options: { 'no-write'?: boolean; results?: string; help?: boolean };
+  let options: { 'no-write'?: boolean; results?: string; check?: boolean; help?: boolean };
   try {
     ({ values: options } = parseArgs({
       args,
@@ -153,6 +203,7 @@ async function run(args: string[]): Promise<void> {
       options: {
         'no-write': { type: 'boolean' },
         results: { type: 'string' },
+        check: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -161,6 +212,10 @@ async function run(args: string[]): Promise<void> {
   }
   if (options.help) {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (options.check) {
+    check();
     return;
   }
   const block =
@@ -188,4 +243,5 @@ async function run(args: string[]): Promise<void> {
 export const scenario: Scenario = {
   description: 'one page of results: the latest run of each scenario with its verdict, into bench/README.md',
   run,
+  check: ['--check'],
 };

@@ -21,10 +21,12 @@ import { waitForQuiet } from '../lib/cpu.ts';
 import type { EventLogBareServerOptions } from '../lib/event-log-bare-server.ts';
 import { entry, KEY_LIMIT_PER_MINUTE, POOL_SIZE } from '../lib/portal-stack.ts';
 import { machine, median, table, writeResult } from '../lib/report.ts';
-import { parseLoadArguments, positive, type Scenario } from '../lib/scenario.ts';
+import { CHECK_USAGE, parseLoadArguments, positive, type Scenario } from '../lib/scenario.ts';
 import type { ServiceServerOptions } from '../lib/service-server.ts';
 
 const DEFAULTS = { events: 20_000, walkers: 4, batch: 100, rounds: 5 };
+/** `--check`: a log of a few pages, a batch of a few contacts. */
+const CHECK = { events: 250, batch: 5 };
 const PAGE_SIZE = 100;
 
 const USAGE = `Usage: DATABASE_URL=postgres://USER@HOST:PORT/DB npm run bench -- sync [options]
@@ -35,7 +37,10 @@ dropped at the end.
   --events N    events in the organization's log (default ${DEFAULTS.events})
   --walkers N   consumers walking the whole log at once (default ${DEFAULTS.walkers})
   --batch N     contacts per batch, and as many single POSTs (1-100, default ${DEFAULTS.batch})
-  --rounds N    alternating rounds of each part (default ${DEFAULTS.rounds})`;
+  --rounds N    alternating rounds of each part (default ${DEFAULTS.rounds})
+${CHECK_USAGE}
+                (${CHECK.events} events: every page byte-identical to the baseline's; ${CHECK.batch} single
+                POSTs and a batch of ${CHECK.batch} answer 2xx)`;
 
 const fmt = (value: number, digits = 1) => Number(value.toFixed(digits));
 
@@ -86,6 +91,35 @@ async function walk(baseUrl: string, key: string): Promise<number> {
   }
 }
 
+/**
+ * `--check`: walks the whole log on both servers page by page; every page must be byte-identical.
+ * Answers the events read.
+ */
+async function walkBoth(serviceUrl: string, baselineUrl: string, key: string): Promise<number> {
+  let after = 0;
+  let read = 0;
+  for (;;) {
+    const path = `/v1/event-log?after=${after}&pageSize=${PAGE_SIZE}`;
+    const [fromService, fromBaseline] = await Promise.all(
+      [serviceUrl, baselineUrl].map((url) =>
+        request<{ data: unknown[]; meta: { hasMore: boolean; nextCursor: number } }>(
+          `${url}${path}`,
+          { headers: { 'x-api-key': key } },
+          200,
+        ),
+      ),
+    );
+    if (!fromService || !fromBaseline) throw new Error('no answer');
+    if (fromService.text !== fromBaseline.text)
+      throw new Error(
+        `the baseline's page differs for ${path}:\n${fromBaseline.text.slice(0, 2000)}\n${fromService.text.slice(0, 2000)}`,
+      );
+    read += fromService.body.data.length;
+    if (!fromService.body.meta.hasMore) return read;
+    after = fromService.body.meta.nextCursor;
+  }
+}
+
 async function quiet(log: (line: string) => void) {
   await waitForQuiet({ maxBusyPercent: 15, timeoutS: 60 }, (busy) =>
     log(`  waiting for a quiet machine (${busy.toFixed(0)} % busy)`),
@@ -93,7 +127,7 @@ async function quiet(log: (line: string) => void) {
 }
 
 async function run(args: string[]): Promise<void> {
-  const { help, text } = parseLoadArguments(args, {
+  const { help, text, load } = parseLoadArguments(args, {
     events: { type: 'string' },
     walkers: { type: 'string' },
     batch: { type: 'string' },
@@ -102,9 +136,12 @@ async function run(args: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const events = positive('events', text('events'), DEFAULTS.events, 1);
+  const events = positive('events', text('events'), load.check ? CHECK.events : DEFAULTS.events, 1);
   const walkers = positive('walkers', text('walkers'), DEFAULTS.walkers, 1);
-  const batchSize = Math.min(100, positive('batch', text('batch'), DEFAULTS.batch, 1));
+  const batchSize = Math.min(
+    100,
+    positive('batch', text('batch'), load.check ? CHECK.batch : DEFAULTS.batch, 1),
+  );
   const rounds = positive('rounds', text('rounds'), DEFAULTS.rounds, 1);
   const serverUrl = requireDatabaseUrl('sync');
   const startedAt = new Date();
@@ -152,6 +189,43 @@ async function run(args: string[]): Promise<void> {
     if (fromService?.text !== fromBaseline?.text)
       throw new Error('the baseline answers a different page than the service');
 
+    // The contacts part 2 writes (below), one new person each.
+    let person = 0;
+    const contact = () => {
+      person += 1;
+      return {
+        firstName: `Bench${person}`,
+        email: `bench${person}@example.com`,
+        phone: `+3466${String(person).padStart(7, '0')}`,
+      };
+    };
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${service?.url}${path}`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (response.status >= 300)
+        throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+      return response.json() as Promise<{ data: { summary?: { created: number } } }>;
+    };
+
+    if (load.check) {
+      const read = await walkBoth(service.url, baseline.url, key);
+      if (read < events) throw new Error(`the event log holds ${events} seeded events, ${read} were read`);
+      for (let i = 0; i < batchSize; i += 1) await post('/v1/contacts', contact());
+      const answer = await post('/v1/contacts/batch', {
+        contacts: Array.from({ length: batchSize }, contact),
+      });
+      if (answer.data.summary?.created !== batchSize)
+        throw new Error(`batch of ${batchSize} created ${answer.data.summary?.created}`);
+      log(
+        `checked: the whole event log (${read} events, ${Math.ceil(read / PAGE_SIZE)} pages) byte-identical from the service ` +
+          `and the baseline (bare SQL); ${batchSize} single POST /v1/contacts and one batch of ${batchSize} answer 2xx, the batch creating all`,
+      );
+      return;
+    }
+
     // Part 1: event-log paging.
     const paging: Array<{ round: number; target: string; eventsPerSecond: number; seconds: number }> = [];
     for (let round = 1; round <= rounds; round += 1) {
@@ -176,25 +250,6 @@ async function run(args: string[]): Promise<void> {
     });
 
     // Part 2: one batch against as many single POSTs.
-    let person = 0;
-    const contact = () => {
-      person += 1;
-      return {
-        firstName: `Bench${person}`,
-        email: `bench${person}@example.com`,
-        phone: `+3466${String(person).padStart(7, '0')}`,
-      };
-    };
-    const post = async (path: string, body: unknown) => {
-      const response = await fetch(`${service?.url}${path}`, {
-        method: 'POST',
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (response.status >= 300)
-        throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-      return response.json() as Promise<{ data: { summary?: { created: number } } }>;
-    };
     const writes: Array<{ round: number; target: string; contactsPerSecond: number; seconds: number }> = [];
     for (let round = 1; round <= rounds; round += 1) {
       await quiet(log);
@@ -261,4 +316,5 @@ async function run(args: string[]): Promise<void> {
 export const scenario: Scenario = {
   description: 'event-log paging vs bare SQL, and a contacts batch vs single POSTs (PostgreSQL)',
   run,
+  check: ['--check'],
 };

@@ -16,18 +16,36 @@ export function newPhotoId(): string {
   return `ph_${randomBase62(22)}`;
 }
 
+/** Linked photos' ids already derived (every listing answer shows them): cleared whole when full. */
+const linkedIds = new Map<string, string>();
+const LINKED_IDS_KEPT = 50_000;
+
 /**
  * The id of a photo given by URL, derived from the URL (and which occurrence of it this is): the same
- * while the URL stays, in every answer and after every rewrite of the list, with nothing stored.
+ * while the URL stays, in every answer and after every rewrite of the list, with nothing stored. The
+ * SHA-256 read as a big-endian number, its 22 lowest base-62 digits, lowest first: by long division of
+ * the digest's 32-bit words (no BigInt: this runs for every photo of every listing answer), and remembered.
  */
-function linkedPhotoId(url: string, occurrence: number): string {
-  let value = BigInt(`0x${createHash('sha256').update(`${url}\n${occurrence}`).digest('hex')}`);
-  let out = '';
-  while (out.length < 22) {
-    out += BASE62[Number(value % 62n)];
-    value /= 62n;
+export function linkedPhotoId(url: string, occurrence: number): string {
+  const key = `${url}\n${occurrence}`;
+  const known = linkedIds.get(key);
+  if (known !== undefined) return known;
+  const digest = createHash('sha256').update(key).digest();
+  const limbs = [0, 4, 8, 12, 16, 20, 24, 28].map((offset) => digest.readUInt32BE(offset));
+  let out = 'ph_';
+  for (let n = 0; n < 22; n++) {
+    let remainder = 0;
+    for (let i = 0; i < limbs.length; i++) {
+      // < 62 * 2^32: exact in a double.
+      const current = remainder * 4_294_967_296 + (limbs[i] as number);
+      limbs[i] = Math.floor(current / 62);
+      remainder = current % 62;
+    }
+    out += BASE62[remainder];
   }
-  return `ph_${out}`;
+  if (linkedIds.size >= LINKED_IDS_KEPT) linkedIds.clear();
+  linkedIds.set(key, out);
+  return out;
 }
 
 /** An uploaded photo: its files are in the storage under its id. */
