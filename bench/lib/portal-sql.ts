@@ -129,21 +129,8 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
  * The id of a photo given by URL: the SHA-256 of `url \n occurrence` read as a 256-bit number, its 22
  * lowest base62 digits, lowest first (long division over eight 32-bit limbs).
  */
-/** Ids already computed (the listing shows the same photos again and again), cleared whole when full. */
-const knownIds = new Map<string, string>();
-
 function urlPhotoId(url: string, occurrence: number): string {
-  const key = `${url}\n${occurrence}`;
-  const known = knownIds.get(key);
-  if (known !== undefined) return known;
-  if (knownIds.size >= 50_000) knownIds.clear();
-  const id = urlPhotoIdOf(key);
-  knownIds.set(key, id);
-  return id;
-}
-
-function urlPhotoIdOf(key: string): string {
-  const digest = createHash('sha256').update(key).digest();
+  const digest = createHash('sha256').update(`${url}\n${occurrence}`).digest();
   const limbs = [0, 4, 8, 12, 16, 20, 24, 28].map((offset) => digest.readUInt32BE(offset));
   let id = 'ph_';
   for (let digit = 0; digit < 22; digit++) {

@@ -30,7 +30,7 @@ describe("a linked photo's id", () => {
       for (const occurrence of [0, 1, 7]) {
         const expected = reference(url, occurrence);
         expect(linkedPhotoId(url, occurrence)).toBe(expected);
-        // The second ask comes from memory: still the same.
+        // Asked again: still the same.
         expect(linkedPhotoId(url, occurrence)).toBe(expected);
       }
     }
