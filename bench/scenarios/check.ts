@@ -8,17 +8,18 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { UsageError, type Scenario } from '../lib/scenario.ts';
+import { positive, UsageError, type Scenario } from '../lib/scenario.ts';
 
 const SCENARIOS_DIR = new URL('./', import.meta.url);
 const RUNNER = fileURLToPath(new URL('../run.ts', import.meta.url));
 /** A check that takes longer has hung: it seeds a tiny data set and sends a few requests. */
 const CHECK_TIMEOUT_MS = 180_000;
 
-const USAGE = `Usage: DATABASE_URL=postgres://USER@HOST:PORT/DB npm run bench -- check [names...]
+const USAGE = `Usage: DATABASE_URL=postgres://USER@HOST:PORT/DB npm run bench -- check [--parallel N] [names...]
 
-Runs the correctness check of every scenario (or of those named), each in its own process, and fails
-when one fails. Without DATABASE_URL the scenarios that need PostgreSQL fail.`;
+Runs the correctness check of every scenario (or of those named), each in its own process, N at a time
+(default 1; they check answers, not speed, so they may share the cores), and fails when one fails.
+Without DATABASE_URL the scenarios that need PostgreSQL fail.`;
 
 function names(): string[] {
   return readdirSync(fileURLToPath(SCENARIOS_DIR))
@@ -60,14 +61,16 @@ function runCheck(name: string, args: readonly string[]): Promise<{ code: number
 async function run(args: string[]): Promise<void> {
   let positionals: string[];
   let help = false;
+  let parallel = 1;
   try {
     const parsed = parseArgs({
       args,
       allowPositionals: true,
-      options: { help: { type: 'boolean', short: 'h' } },
+      options: { help: { type: 'boolean', short: 'h' }, parallel: { type: 'string' } },
     });
     positionals = parsed.positionals;
     help = parsed.values.help === true;
+    parallel = positive('parallel', parsed.values.parallel, 1, 1);
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n\n${USAGE}`);
   }
@@ -81,22 +84,26 @@ async function run(args: string[]): Promise<void> {
   const chosen = positionals.length > 0 ? positionals : all;
   const failed: string[] = [];
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  for (const name of chosen) {
-    const { check } = await scenarioOf(name);
-    if (!Array.isArray(check)) {
-      log(`- ${name}: no check (${(check as { none: string }).none})`);
-      continue;
+  const queue = [...chosen];
+  const next = async (): Promise<void> => {
+    for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+      const { check } = await scenarioOf(name);
+      if (!Array.isArray(check)) {
+        log(`- ${name}: no check (${(check as { none: string }).none})`);
+        continue;
+      }
+      const started = performance.now();
+      const { code, tail } = await runCheck(name, check);
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      if (code === 0) {
+        log(`ok ${name} (${seconds} s)`);
+      } else {
+        failed.push(name);
+        log(`FAILED ${name} (${seconds} s, exit ${code}):\n${tail.replace(/^/gm, '    ')}`);
+      }
     }
-    const started = performance.now();
-    const { code, tail } = await runCheck(name, check);
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    if (code === 0) {
-      log(`ok ${name} (${seconds} s)`);
-    } else {
-      failed.push(name);
-      log(`FAILED ${name} (${seconds} s, exit ${code}):\n${tail.replace(/^/gm, '    ')}`);
-    }
-  }
+  };
+  await Promise.all(Array.from({ length: parallel }, next));
   if (failed.length > 0) {
     process.exitCode = 1;
     log(`\n${failed.length} scenario check(s) failed: ${failed.join(', ')}`);
