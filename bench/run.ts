@@ -2,25 +2,8 @@
  * Benchmark runner: `npm run bench -- <scenario> [options]`. Each scenario is a module
  * bench/scenarios/<name>.ts exporting `scenario` (bench/lib/scenario.ts); see bench/README.md.
  */
-import { readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { markRunStart } from './lib/report.ts';
-import { UsageError, type Scenario } from './lib/scenario.ts';
-
-const SCENARIOS_DIR = new URL('./scenarios/', import.meta.url);
-
-function scenarioNames(): string[] {
-  return readdirSync(fileURLToPath(SCENARIOS_DIR))
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
-    .map((file) => file.slice(0, -'.ts'.length))
-    .sort();
-}
-
-async function load(name: string): Promise<Scenario> {
-  const module = (await import(new URL(`${name}.ts`, SCENARIOS_DIR).href)) as { scenario?: Scenario };
-  if (!module.scenario) throw new Error(`bench/scenarios/${name}.ts does not export a scenario`);
-  return module.scenario;
-}
+import { loadScenario as load, scenarioNames, UsageError } from './lib/scenario.ts';
 
 async function usage(): Promise<string> {
   const lines = ['Usage: npm run bench -- <scenario> [options]', '', 'Scenarios:'];

@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** A mistake on the command line: the runner prints the message alone, without a stack. */
@@ -16,6 +18,23 @@ export interface Scenario {
    * a scenario that measures nothing (`summary`, `check`), with the reason.
    */
   check: readonly string[] | { none: string };
+}
+
+const SCENARIOS_DIR = new URL('../scenarios/', import.meta.url);
+
+/** The scenarios' names: the modules of bench/scenarios/, sorted. */
+export function scenarioNames(): string[] {
+  return readdirSync(fileURLToPath(SCENARIOS_DIR))
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+    .map((file) => file.slice(0, -'.ts'.length))
+    .sort();
+}
+
+/** The `scenario` a bench/scenarios/<name>.ts exports. */
+export async function loadScenario(name: string): Promise<Scenario> {
+  const module = (await import(new URL(`${name}.ts`, SCENARIOS_DIR).href)) as { scenario?: Scenario };
+  if (!module.scenario) throw new Error(`bench/scenarios/${name}.ts does not export a scenario`);
+  return module.scenario;
 }
 
 /** `--check`'s help line, for every scenario's usage. */

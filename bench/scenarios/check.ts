@@ -5,12 +5,10 @@
  * drifts from the service fails the build instead of the next person who measures.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { positive, UsageError, type Scenario } from '../lib/scenario.ts';
+import { loadScenario, positive, scenarioNames, UsageError, type Scenario } from '../lib/scenario.ts';
 
-const SCENARIOS_DIR = new URL('./', import.meta.url);
 const RUNNER = fileURLToPath(new URL('../run.ts', import.meta.url));
 /** A check that takes longer has hung: it seeds a tiny data set and sends a few requests. */
 const CHECK_TIMEOUT_MS = 180_000;
@@ -20,17 +18,6 @@ const USAGE = `Usage: DATABASE_URL=postgres://USER@HOST:PORT/DB npm run bench --
 Runs the correctness check of every scenario (or of those named), each in its own process, N at a time
 (default 1; they check answers, not speed, so they may share the cores), and fails when one fails.
 Without DATABASE_URL the scenarios that need PostgreSQL fail.`;
-
-function names(): string[] {
-  return readdirSync(fileURLToPath(SCENARIOS_DIR))
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
-    .map((file) => file.slice(0, -'.ts'.length))
-    .sort();
-}
-
-async function scenarioOf(name: string): Promise<Scenario> {
-  return ((await import(new URL(`${name}.ts`, SCENARIOS_DIR).href)) as { scenario: Scenario }).scenario;
-}
 
 /** Runs one scenario's check; resolves with its exit code and its output's last lines. */
 function runCheck(name: string, args: readonly string[]): Promise<{ code: number; tail: string }> {
@@ -78,7 +65,7 @@ async function run(args: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const all = names();
+  const all = scenarioNames();
   const unknown = positionals.filter((name) => !all.includes(name));
   if (unknown.length > 0) throw new UsageError(`unknown scenario ${unknown.join(', ')}\n\n${USAGE}`);
   const chosen = positionals.length > 0 ? positionals : all;
@@ -87,7 +74,7 @@ async function run(args: string[]): Promise<void> {
   const queue = [...chosen];
   const next = async (): Promise<void> => {
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-      const { check } = await scenarioOf(name);
+      const { check } = await loadScenario(name);
       if (!Array.isArray(check)) {
         log(`- ${name}: no check (${(check as { none: string }).none})`);
         continue;
