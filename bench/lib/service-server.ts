@@ -3,7 +3,11 @@
  * builds it but without the background worker. PostgreSQL when DATABASE_URL is set, else an
  * in-memory PGlite. Started by bench/lib/child.ts; see bench/README.md.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { dirname } from 'node:path';
 import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { databaseOptions, openDatabase, queryRows } from '../../src/db/database.ts';
@@ -16,6 +20,40 @@ export interface ServiceServerOptions {
   env?: Record<string, string>;
   /** Record the first statements matching (after migrating), to compare with a baseline's. */
   captureSql?: CaptureOptions;
+  /**
+   * A sampling heap profile of what outlives the young generation (objects collected by scavenges left
+   * out): from the `from`-th answer to the `to`-th, written to `path` (Chrome DevTools opens it).
+   */
+  heapProfile?: { path: string; from: number; to: number };
+}
+
+/** Samples what scavenges promote between two answer counts (the `memory` scenario's --profile). */
+function profilePromoted(
+  app: FastifyInstance,
+  { path, from, to }: { path: string; from: number; to: number },
+) {
+  const session = new Session();
+  session.connect();
+  let answered = 0;
+  app.addHook('onResponse', (_request, _reply, done) => {
+    answered += 1;
+    if (answered === from) {
+      // includeObjectsCollectedBy*: V8's sampling options (not in Node's typings).
+      const options = {
+        samplingInterval: 4096,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: false,
+      };
+      void session.post('HeapProfiler.startSampling', options as object);
+    }
+    if (answered === to)
+      void session.post('HeapProfiler.stopSampling').then(({ profile }) => {
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, JSON.stringify(profile));
+        session.disconnect();
+      });
+    done();
+  });
 }
 
 serveChild<ServiceServerOptions>(async (options) => {
@@ -37,6 +75,7 @@ serveChild<ServiceServerOptions>(async (options) => {
     queryRows<{ version: string }>(tx, sql`SELECT version() AS version`),
   );
   const app = await buildApp(config, { db });
+  if (options.heapProfile) profilePromoted(app, options.heapProfile);
   // BENCH_SERVICE_DELAY_MS: every request costs that much more CPU (a busy wait, as slower code would:
   // an idle timer would hide behind the other connections' requests), a deliberately slowed build that
   // the guard must catch (bench/scenarios/guard.ts); never set otherwise.

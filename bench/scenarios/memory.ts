@@ -6,17 +6,19 @@
  * per listing: bytes promoted to the old generation by scavenges, scavenges and mark-compacts, GC
  * pause, Node CPU; the heap after the last collection (bench/README.md, "Memory").
  */
+import { join } from 'node:path';
 import { request } from '../lib/admin-client.ts';
 import { startChild, type ChildServer } from '../lib/child.ts';
 import {
   entry,
   listingRequests,
+  profileDirFor,
   scaleStackOptions,
   portalScaleUsage,
   startPortalStack,
   startScaleScenario,
 } from '../lib/portal-stack.ts';
-import { machine, median, table, writeResult } from '../lib/report.ts';
+import { machine, median, RESULTS_DIR, table, writeResult } from '../lib/report.ts';
 import {
   mediansOf,
   pairedRounds,
@@ -32,6 +34,8 @@ import type { ScenarioSummary } from '../lib/verdict.ts';
 /** Promoted bytes per listing the service may leave (the hand-written route: ~0.03 KB). */
 const TARGET_PROMOTED_KB = 1;
 const DEFAULTS = { orgs: 100, perOrg: 1000, keys: 16 };
+/** With --profile: the answers sampled, after the check's and the first warm-up's. */
+const PROFILED_ANSWERS = { from: 1_000, to: 3_000 };
 
 const USAGE = `Usage: DATABASE_URL=postgres://USER@HOST:PORT/DB npm run bench -- memory [options]
 
@@ -41,6 +45,9 @@ mark-compacts, GC pause and CPU per listing, and the heap after the last collect
 ${LOAD_USAGE}
 ${portalScaleUsage(DEFAULTS)}
 ${DATABASE_USAGE}
+With --profile: a sampling heap profile of each process, of what its scavenges promote (objects that
+died young left out), over its answers 1,000 to 3,000 (after the check and the first warm-up):
+bench/results/profiles/memory-<time>/<target>.heapprofile, for Chrome DevTools (Memory tab, Load).
 With --check: on the tiny stock, both processes answer every request 200 with identical bodies and their
 GC trace is read (collections counted); no load.`;
 
@@ -94,6 +101,7 @@ async function run(args: string[]): Promise<void> {
         : `${load.rounds} x (pretenuring, service), -c ${load.connections} -d ${load.durationS} (+${load.warmupS} s warm-up), `) +
       `portal cache off`,
   );
+  const profileDir = profileDirFor(RESULTS_DIR, 'memory', startedAt);
   const stack = await startPortalStack(scaleStackOptions(serverUrl, scale, log));
   const processes: Array<{ name: string; child: ChildServer; totals: GcTotals }> = [];
   try {
@@ -113,6 +121,9 @@ async function run(args: string[]): Promise<void> {
         entry: entry('service-server.ts'),
         options: {
           env: { DATABASE_URL: stack.database.url, PORTAL_CACHE_SIZE_MB: '0', V8_PRETENURING: pretenuring },
+          ...(load.profile
+            ? { heapProfile: { path: join(profileDir, `${name}.heapprofile`), ...PROFILED_ANSWERS } }
+            : {}),
         },
         nodeArgs: ['--trace-gc-nvp'],
         onStdoutLine: (line) => countGc(totals, line),
@@ -256,6 +267,7 @@ async function run(args: string[]): Promise<void> {
       } satisfies ScenarioSummary,
     });
     log(`written ${file}`);
+    if (load.profile) log(`heap profiles of promoted objects: ${profileDir}`);
   } finally {
     for (const p of processes) await p.child.stop();
     await stack.stop();

@@ -119,7 +119,8 @@ export function serviceConnection(client: pg.PoolClient, prepare: () => boolean)
       const name = statementName(String(config.text));
       if (named.has(name) || named.size < PREPARED_PER_CONNECTION) {
         named.add(name);
-        sent = { ...config, name };
+        // Not `{ ...config, name }`: on Node 20 a spread's copy leaves the young generation (decision 0251).
+        sent = Object.assign({}, config, { name });
       }
     }
     const pendingOpening = opening;
