@@ -49,9 +49,9 @@ function shownBooking(booking: AgentBookingSettings | null) {
   return booking === null ? null : { ...booking, maxPerDay: booking.maxPerDay ?? null };
 }
 
+// Per row: added to the profile's object, not spread into a new one (decision 0251).
 function toAdminAgent(row: AgentRow): AdminAgent {
-  return {
-    ...profileOf(row),
+  return Object.assign(profileOf(row), {
     active: row.active,
     showOnPortal: row.showOnPortal,
     bookingSlug: row.bookingSlug,
@@ -59,14 +59,11 @@ function toAdminAgent(row: AgentRow): AdminAgent {
     bookable: isBookable(row),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-  };
+  });
 }
 
 function toPortalAgent(row: AgentRow): PortalAgent {
-  return {
-    ...profileOf(row),
-    bookingSlug: isBookable(row) ? row.bookingSlug : null,
-  };
+  return Object.assign(profileOf(row), { bookingSlug: isBookable(row) ? row.bookingSlug : null });
 }
 
 function eventAgent(row: AgentRow) {
