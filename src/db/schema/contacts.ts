@@ -279,6 +279,11 @@ export const appointments = pgTable(
     endsAt: timestamp('ends_at', { withTimezone: true, mode: 'date' }).notNull(),
     source: text('source').$type<AppointmentSource>().notNull().default('BOOKING'),
     notes: text('notes'),
+    /**
+     * iCalendar's SEQUENCE (RFC 5545 3.8.7.4): 0 when made, one more at each significant revision (start,
+     * end or status changed), kept by a trigger whoever writes (migration 0029, decision 0253).
+     */
+    sequence: integer('sequence').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

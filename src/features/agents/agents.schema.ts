@@ -18,9 +18,29 @@ export const BOOKING_DEFAULTS = {
 
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 
+/**
+ * Words no agent may take as booking slug: each is a static segment of a route under /v1/booking/
+ * (`GET /v1/booking/agents`, `/v1/booking/manage/{token}...`), which the router matches before a slug,
+ * so an agent with it would lose (part of) their booking page. A new static route there adds its word
+ * here, with a data migration for agents who already hold it (decision 0252).
+ */
+export const RESERVED_BOOKING_SLUGS = ['agents', 'manage'] as const;
+
+/** True for a reserved booking slug; compared lowercase, although the pattern only admits lowercase. */
+export const isReservedBookingSlug = (slug: string): boolean =>
+  (RESERVED_BOOKING_SLUGS as readonly string[]).includes(slug.toLowerCase());
+
 const NullableString = (options: { maxLength?: number; format?: string; pattern?: string } = {}) =>
   Type.Union([Type.String(options), Type.Null()]);
-const Time = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, 24-hour clock' });
+const StartTime = Type.String({
+  pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+  description: 'HH:MM, 24-hour clock, 00:00-23:59',
+});
+// A window may run to midnight: 24:00 is the end of that day (1440 minutes) in the agent's zone.
+const EndTime = Type.String({
+  pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$',
+  description: 'HH:MM, 24-hour clock, 00:01-24:00; 24:00 ends the range at midnight, the end of that day',
+});
 const Weekday = Type.Integer({
   minimum: 1,
   maximum: 7,
@@ -29,7 +49,7 @@ const Weekday = Type.Integer({
 const Url = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
 
 const WeeklyHoursEntrySchema = Type.Object(
-  { weekday: Weekday, startTime: Time, endTime: Time },
+  { weekday: Weekday, startTime: StartTime, endTime: EndTime },
   { additionalProperties: false },
 );
 
@@ -49,8 +69,8 @@ const bookingFields = {
     maxItems: 7,
     description: 'ISO weekdays the default hours apply to',
   }),
-  startTime: Time,
-  endTime: Time,
+  startTime: StartTime,
+  endTime: EndTime,
   weeklyHours: Type.Array(WeeklyHoursEntrySchema, {
     maxItems: 28,
     description:
@@ -154,7 +174,9 @@ const writableFields = {
     Type.String({
       pattern: SLUG_PATTERN,
       maxLength: 64,
-      description: 'Lowercase letters, digits and single hyphens; unique in the organization',
+      description:
+        'Lowercase letters, digits and single hyphens; unique in the organization. Not one of ' +
+        `RESERVED_BOOKING_SLUGS (${RESERVED_BOOKING_SLUGS.join(', ')}): words of routes under /v1/booking/, a 400`,
     }),
     Type.Null(),
   ]),

@@ -11,6 +11,8 @@ import { canonicalTimeZone, minutesOf } from '../../platform/time/clock-time.ts'
 import { AgentCreated, AgentDeleted, AgentUpdated } from './agents.events.ts';
 import {
   BOOKING_DEFAULTS,
+  isReservedBookingSlug,
+  RESERVED_BOOKING_SLUGS,
   type AdminAgent,
   type BookingChange,
   type CreateAgentBody,
@@ -87,7 +89,8 @@ function eventAgent(row: AgentRow) {
 /**
  * Complete booking settings from the current ones and a change (defaults fill the rest), checked
  * beyond the schema: a known IANA zone (stored by its canonical name), windows that end after they
- * start, and no two windows of one weekday overlapping. null turns online booking off.
+ * start (an end of 24:00 is minute 1440, midnight at the end of the day), and no two windows of one
+ * weekday overlapping. null turns online booking off.
  */
 export function bookingSettings(
   current: AgentBookingSettings | null,
@@ -145,6 +148,19 @@ export function bookingSettings(
   };
 }
 
+/**
+ * 400 naming body.bookingSlug for a reserved word (RESERVED_BOOKING_SLUGS): the router would send
+ * that agent's booking page, or part of it, to a static route under /v1/booking/.
+ */
+function refuseReservedSlug(slug: string | null | undefined): void {
+  if (slug && isReservedBookingSlug(slug)) {
+    throw Errors.invalidField(
+      'body.bookingSlug',
+      `is reserved: "${slug}" names a route under /v1/booking/ (reserved: ${RESERVED_BOOKING_SLUGS.join(', ')})`,
+    );
+  }
+}
+
 /** A parallel write took the slug between a transaction's own check and its commit. */
 function slugConflict(slug: string | null | undefined) {
   return { agents_organization_id_booking_slug_key: slugTaken(slug ?? '').message };
@@ -161,11 +177,12 @@ async function loadAgent(tx: Tx, organizationId: string, agentId: string): Promi
 }
 
 /**
- * Creates an agent, recorded as the caller's (the operator in the back office); 409 DUPLICATE when the
- * booking slug is taken in the organization.
+ * Creates an agent, recorded as the caller's (the operator in the back office); 400 for a reserved
+ * booking slug, 409 DUPLICATE when the booking slug is taken in the organization.
  */
 export async function createAgent(db: Database, caller: Caller, body: CreateAgentBody): Promise<AdminAgent> {
   const organizationId = caller.organization.id;
+  refuseReservedSlug(body.bookingSlug);
   return writeAs(
     db,
     caller,
@@ -212,7 +229,8 @@ export async function listAgents(db: Database, caller: Caller, query: ListAgents
 
 /**
  * Changes some fields of an agent, recorded as the caller's. `booking` merges member by member onto
- * the current settings (null turns online booking off); the result is checked as a whole.
+ * the current settings (null turns online booking off); the result is checked as a whole. A reserved
+ * booking slug is a 400, a taken one a 409 DUPLICATE.
  */
 export async function updateAgent(
   db: Database,
@@ -221,6 +239,8 @@ export async function updateAgent(
   body: UpdateAgentBody,
 ): Promise<AdminAgent> {
   const organizationId = caller.organization.id;
+  // Also when the agent holds it already (from before the word was reserved): sent, it is refused.
+  refuseReservedSlug(body.bookingSlug);
   return writeAs(
     db,
     caller,

@@ -6,6 +6,7 @@ import { agentsRoutes } from './agents.routes.ts';
 import { agentsSchemas } from './agents.schema.ts';
 
 export type { CreateAgentBody } from './agents.schema.ts';
+export { RESERVED_BOOKING_SLUGS } from './agents.schema.ts';
 export { createAgent, isAgentOf } from './agents.service.ts';
 export {
   findBookingAgent,

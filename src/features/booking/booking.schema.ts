@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { DataOf, DateTime, ref, StringEnum } from '../../platform/http/schemas.ts';
+import { RESERVED_BOOKING_SLUGS } from '../agents/index.ts';
 import { APPOINTMENT_TYPES } from '../appointments/index.ts';
 import { PortalPersonFields } from '../contacts/index.ts';
 
@@ -21,7 +22,11 @@ export const CalendarDate = Type.String({
 const DoubleData = <T extends TSchema>(item: T) => DataOf(DataOf(item));
 
 export const SlugParamsSchema = Type.Object(
-  { slug: Type.String({ description: "The agent's booking slug (GET /v1/booking/agents)" }) },
+  {
+    slug: Type.String({
+      description: `The agent's booking slug (GET /v1/booking/agents); never one of ${RESERVED_BOOKING_SLUGS.join(', ')}, the words of the static routes here`,
+    }),
+  },
   { additionalProperties: false },
 );
 

@@ -19,6 +19,7 @@ export interface BookingHours {
   /** ISO weekdays (1 = Monday) that use the default hours. */
   weekdays: number[];
   startTime: string;
+  /** 24:00 allowed: the window runs to midnight at the end of its day. */
   endTime: string;
   /** Per-weekday windows; a weekday listed here uses only these windows. */
   weeklyHours: { weekday: number; startTime: string; endTime: string }[];
@@ -138,7 +139,12 @@ export function isoWeekday(date: string): number {
   return new Date(dateMs(date)).getUTCDay() || 7;
 }
 
-/** The windows (minutes since midnight) the agent works on an ISO weekday. */
+/**
+ * The windows (minutes since midnight) the agent works on an ISO weekday. An end of 24:00 is 1440: the
+ * window reaches the end of its own day, wall clock, so a 60-minute grid lays its last slot at 23:00
+ * whatever the day's length (a slot's end instant is its start plus its length, never "24:00" read
+ * as a time of the next day, which on a midnight DST change may not exist).
+ */
 export function windowsOn(hours: BookingHours, weekday: number): { start: number; end: number }[] {
   const specific = hours.weeklyHours.filter((entry) => entry.weekday === weekday);
   const windows = specific.length > 0 ? specific : hours.weekdays.includes(weekday) ? [hours] : [];

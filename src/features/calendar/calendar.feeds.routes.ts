@@ -36,7 +36,6 @@ const icsResponse = (description: string, headers?: Record<string, unknown>) => 
 /** Appointments as iCalendar: one appointment, and the agents' subscription URLs. */
 export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { db, config }) => {
   const origin = (request: FastifyRequest) => originOf(request, config.publicUrl);
-  const host = (request: FastifyRequest) => new URL(origin(request)).host;
 
   app.get(
     '/v1/appointments/:id.ics',
@@ -48,15 +47,16 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
         description:
           'Secret or read-only secret key with `appointments:read`. One VEVENT (RFC 5545) to import into any ' +
           'calendar: times in UTC, its status (SCHEDULED is TENTATIVE, CANCELLED is CANCELLED), the listing’s ' +
-          'address as location, the contact in the description; its UID is the same in every download and in ' +
-          'the agent’s subscription, so calendars update it in place. 404 as GET /v1/appointments/{id}.',
+          'address as location, the contact in the description; its UID (`<id>@agency-crm`) is the same in every ' +
+          'download and in the agent’s subscription, whatever host serves it, so calendars update it in place; its ' +
+          'SEQUENCE is 0 when booked and one more at each move or change of status. 404 as GET /v1/appointments/{id}.',
         tags: TAGS,
         params: AppointmentIcsParamsSchema,
         response: { 200: icsResponse('The iCalendar file'), 404: ref(ErrorResponseSchema) },
       },
     },
     async (request, reply) => {
-      const body = await appointmentIcs(db, callerOf(request), request.params.id, host(request));
+      const body = await appointmentIcs(db, callerOf(request), request.params.id);
       return reply
         .type(ICS)
         .header('content-disposition', `attachment; filename="${request.params.id}.ics"`)
@@ -149,7 +149,7 @@ export const calendarFeedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
       },
     },
     async (request, reply) => {
-      const body = await subscriptionIcs(db, callerOf(request), host(request));
+      const body = await subscriptionIcs(db, callerOf(request));
       return reply.type(ICS).header('cache-control', 'private, no-cache').send(body);
     },
   );

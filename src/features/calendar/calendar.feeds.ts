@@ -38,12 +38,12 @@ const feedOf = (row: CalendarFeedRow): CalendarFeed => ({
 export const feedUrl = (origin: string, token: string) => `${origin}/calendars/${token}.ics`;
 
 /** One appointment as an iCalendar file; 404 as GET /v1/appointments/{id}. */
-export async function appointmentIcs(db: Database, caller: Caller, id: string, host: string) {
+export async function appointmentIcs(db: Database, caller: Caller, id: string) {
   const row = isId(id, 'apt')
     ? await readAs(db, caller, (tx) => store.findCalendarAppointment(tx, caller.organization.id, id))
     : null;
   if (!row) throw Errors.notFound('Appointment', id);
-  return calendarOf('Appointment', [row], host);
+  return calendarOf('Appointment', [row]);
 }
 
 /** The organization's agents with a calendar subscription URL (its token's first characters only). */
@@ -105,12 +105,7 @@ export function calendarCredential(db: Database): TokenCredentialResolver {
  * their appointments of the last 30 days and the next year (cancelled ones as CANCELLED), at most
  * FEED_LIMIT.
  */
-export async function subscriptionIcs(
-  db: Database,
-  caller: Caller,
-  host: string,
-  now = Date.now(),
-): Promise<string> {
+export async function subscriptionIcs(db: Database, caller: Caller, now = Date.now()): Promise<string> {
   const organizationId = caller.organization.id;
   const agentId = caller.agentId;
   if (agentId === null) throw Errors.notFound('Calendar', 'this URL');
@@ -122,6 +117,6 @@ export async function subscriptionIcs(
       to: new Date(now + FEED_FUTURE_DAYS * DAY_MS),
       limit: FEED_LIMIT,
     });
-    return calendarOf(`Appointments of ${agent.fullName}`, rows, host);
+    return calendarOf(`Appointments of ${agent.fullName}`, rows);
   });
 }

@@ -5,8 +5,12 @@ import ical, { ICalEventStatus } from 'ical-generator';
 import type { CalendarAppointment } from './calendar.store.ts';
 
 const PRODUCT = { company: 'agency-crm', product: 'agency-crm', language: 'EN' };
-/** SEQUENCE counts seconds since this instant: it grows with every change, as RFC 5545 asks. */
-const SEQUENCE_EPOCH = Date.UTC(2024, 0, 1);
+/**
+ * The right-hand side of every UID (`<appointment id>@agency-crm`): the same whatever host or
+ * PUBLIC_URL served the file, so a domain change does not duplicate events in subscribed calendars
+ * (appointment ids are unique on their own; decision 0253).
+ */
+const UID_DOMAIN = 'agency-crm';
 
 const STATUSES: Record<string, ICalEventStatus> = {
   SCHEDULED: ICalEventStatus.TENTATIVE,
@@ -29,20 +33,21 @@ function contactName(row: CalendarAppointment): string | null {
   return name === '' ? null : name;
 }
 
-function eventOf(row: CalendarAppointment, host: string) {
+function eventOf(row: CalendarAppointment) {
   const what = TYPE_NAMES[row.type] ?? row.type;
   const who = contactName(row);
   const listing =
     row.propertyTitle === null ? null : `${row.propertyTitle} (${row.propertyCode ?? ''})`.trim();
   const place = [row.propertyAddress, row.propertyCity].filter(Boolean).join(', ');
   return {
-    id: `${row.id}@${host}`,
+    id: `${row.id}@${UID_DOMAIN}`,
     start: row.startsAt,
     end: row.endsAt,
     stamp: row.updatedAt,
     created: row.createdAt,
     lastModified: row.updatedAt,
-    sequence: Math.max(0, Math.floor((row.updatedAt.getTime() - SEQUENCE_EPOCH) / 1000)),
+    // 0 when made, one more at each change of start, end or status (the database keeps it: migration 0029).
+    sequence: row.sequence,
     status: STATUSES[row.status] ?? ICalEventStatus.CONFIRMED,
     summary: [row.status === 'CANCELLED' ? 'Cancelled:' : null, what, who ? `with ${who}` : null]
       .filter(Boolean)
@@ -62,11 +67,13 @@ function eventOf(row: CalendarAppointment, host: string) {
 }
 
 /**
- * A VCALENDAR of the appointments, named `name`. `host` makes the UIDs (`<appointment>@<host>`): the
- * same appointment keeps its UID in every download and feed, so calendars update it in place.
+ * A VCALENDAR of the appointments, named `name`. An appointment keeps its UID in every download and
+ * feed, so calendars update it in place. Every line ends with CRLF, the last one too (RFC 5545 3.1:
+ * ical-generator leaves the last without).
  */
-export function calendarOf(name: string, rows: readonly CalendarAppointment[], host: string): string {
+export function calendarOf(name: string, rows: readonly CalendarAppointment[]): string {
   const calendar = ical({ name, prodId: PRODUCT, ttl: 15 * 60 });
-  for (const row of rows) calendar.createEvent(eventOf(row, host));
-  return calendar.toString();
+  for (const row of rows) calendar.createEvent(eventOf(row));
+  const text = calendar.toString();
+  return text.endsWith('\r\n') ? text : `${text}\r\n`;
 }

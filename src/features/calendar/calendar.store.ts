@@ -186,6 +186,8 @@ export interface CalendarAppointment {
   status: string;
   startsAt: Date;
   endsAt: Date;
+  /** iCalendar's SEQUENCE, kept by the database (migration 0029). */
+  sequence: number;
   createdAt: Date;
   updatedAt: Date;
   contactFirstName: string | null;
@@ -206,6 +208,7 @@ const calendarColumns = {
   status: appointments.status,
   startsAt: appointments.startsAt,
   endsAt: appointments.endsAt,
+  sequence: appointments.sequence,
   createdAt: appointments.createdAt,
   updatedAt: appointments.updatedAt,
   contactFirstName: contacts.firstName,

@@ -1,5 +1,6 @@
 import { originOf as publicOrigin } from '../../platform/http/origin.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import fastifyCompress from '@fastify/compress';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fresh from 'fresh';
 import { callerOf } from '../../platform/auth/auth.plugin.ts';
@@ -34,25 +35,51 @@ const CONTENT_TYPES: Record<FeedFormat, string> = {
 };
 
 const VALIDATOR_HEADERS = {
-  ETag: { type: 'string', description: 'Changes with any change the portal can show' },
-  'Last-Modified': { type: 'string', description: 'When the published stock last changed' },
+  ETag: {
+    type: 'string',
+    description:
+      'Weak (`W/"…"`: the bytes differ with the content coding); changes with any change the portal can show. ' +
+      'If-None-Match decides when sent.',
+  },
+  'Last-Modified': {
+    type: 'string',
+    description:
+      'When the published stock last changed, in whole seconds; left out until that second is more than a ' +
+      'second past (two changes in one second would share it), so If-Modified-Since does not miss a change.',
+  },
   'Cache-Control': { type: 'string', description: '`no-cache`: revalidate (a 304 is cheap)' },
+  Vary: { type: 'string', description: '`Accept-Encoding`: gzip or br when asked' },
 };
+const SECOND_MS = 1000;
+const floorSecond = (time: number) => Math.floor(time / SECOND_MS) * SECOND_MS;
 
 /**
- * A conditional GET (RFC 9110 13.1): If-None-Match decides when present, else If-Modified-Since (HTTP
- * dates hold whole seconds). Either way, whatever the request's Cache-Control.
+ * Last-Modified, or null until the last change's second is more than a second past. HTTP dates hold
+ * whole seconds: a client told a second still running would send it back as If-Modified-Since and miss
+ * a second change within it (RFC 9110 8.8.2.2, a weak Last-Modified); the extra second covers a
+ * transaction committing after the second of its write (decision 0254).
  */
-function notModified(request: FastifyRequest, etag: string, lastModified: Date): boolean {
+function lastModifiedOf(changedAt: Date, now = Date.now()): Date | null {
+  const second = floorSecond(changedAt.getTime());
+  return second + 2 * SECOND_MS <= now ? new Date(second) : null;
+}
+
+/**
+ * A conditional GET (RFC 9110 13.1): If-None-Match decides when present, else If-Modified-Since, and
+ * that one only against a Last-Modified the answer gives. Either way, whatever the request's Cache-Control.
+ */
+function notModified(request: FastifyRequest, etag: string, lastModified: Date | null): boolean {
   const inm = request.headers['if-none-match'];
   if (inm !== undefined) return fresh({ 'if-none-match': inm }, { etag });
   const ims = Date.parse(request.headers['if-modified-since'] ?? '');
-  return !Number.isNaN(ims) && Math.floor(lastModified.getTime() / 1000) * 1000 <= ims;
+  return lastModified !== null && !Number.isNaN(ims) && lastModified.getTime() <= ims;
 }
 
 /** The organization's syndication feeds: their settings (secret keys) and the feeds themselves (a token URL). */
 export const feedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { db, config }) => {
   const originOf = (request: FastifyRequest) => publicOrigin(request, config.publicUrl);
+  // reply.compress for the feeds only (decision 0254): br or gzip as Accept-Encoding asks, streamed.
+  await app.register(fastifyCompress, { global: false, encodings: ['br', 'gzip'] });
 
   app.get(
     '/v1/feeds',
@@ -116,13 +143,12 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
 
   async function serveFeed(format: FeedFormat, request: FastifyRequest, reply: FastifyReply) {
     const caller = callerOf(request);
-    const { etag, lastModified } = await feedValidators(db, caller, format);
-    reply
-      .header('etag', etag)
-      .header('last-modified', lastModified.toUTCString())
-      .header('cache-control', 'no-cache');
+    const { etag, changedAt } = await feedValidators(db, caller, format);
+    const lastModified = lastModifiedOf(changedAt);
+    reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'Accept-Encoding');
+    if (lastModified !== null) reply.header('last-modified', lastModified.toUTCString());
     if (notModified(request, etag, lastModified)) return reply.code(304).send();
-    return reply.type(CONTENT_TYPES[format]).send(feedStream(db, caller, format));
+    return reply.type(CONTENT_TYPES[format]).compress(feedStream(db, caller, format));
   }
 
   const feedResponses = (format: FeedFormat) => ({

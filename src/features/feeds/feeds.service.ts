@@ -102,13 +102,14 @@ export async function feedValidators(
   db: Database,
   caller: Caller,
   format: FeedFormat,
-): Promise<{ etag: string; lastModified: Date }> {
+): Promise<{ etag: string; changedAt: Date }> {
   const organizationId = caller.organization.id;
   const { version, changedAt } = await readAs(db, caller, (tx) => store.portalVersion(tx, organizationId));
   return {
-    etag: `"${format}-${organizationId.slice(4)}-${version}"`,
+    // Weak: gzip, br and identity are different bytes of the same feed (RFC 9110 8.8.3).
+    etag: `W/"${format}-${organizationId.slice(4)}-${version}"`,
     // Before any change: the epoch (a portal's If-Modified-Since then always matches until a change).
-    lastModified: changedAt ?? new Date(0),
+    changedAt: changedAt ?? new Date(0),
   };
 }
 

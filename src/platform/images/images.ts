@@ -15,6 +15,8 @@ export const PHOTO_WIDTHS = [480, 960, 1600] as const;
 /** A photo narrower or lower than this, once upright, is refused. */
 export const MIN_PHOTO_SIDE = 200;
 const WEBP_QUALITY = 80;
+/** WebP's largest side (its header holds 14 bits): a size taller or wider cannot be encoded. */
+export const WEBP_MAX_SIDE = 16_383;
 const JPEG_QUALITY = 82;
 
 export interface ImageLimits {
@@ -73,12 +75,14 @@ export async function inspectImage(bytes: Buffer, limits: ImageLimits): Promise<
 }
 
 /**
- * The widths made of a photo `width` pixels wide: the PHOTO_WIDTHS narrower than it, then the largest
- * it allows (its own width, at most the widest): 2000 → 480, 960, 1600; 1000 → 480, 960, 1000;
- * 300 → 300. Never wider than the original.
+ * The widths made of a photo of `width` × `height` pixels: the PHOTO_WIDTHS narrower than the widest
+ * it allows, then that one: its own width, at most the widest of PHOTO_WIDTHS, and narrow enough that
+ * its height fits WebP (WEBP_MAX_SIDE): 2000×1500 → 480, 960, 1600; 1000×750 → 480, 960, 1000; 300×300
+ * → 300; 1000×17000 (a tall scan) → 480, 960, 963. Never wider than the original.
  */
-export function widthsFor(width: number): number[] {
-  const widest = Math.min(width, PHOTO_WIDTHS[PHOTO_WIDTHS.length - 1] as number);
+export function widthsFor(width: number, height: number): number[] {
+  const fitsWebp = Math.max(1, Math.floor((WEBP_MAX_SIDE * width) / height));
+  const widest = Math.min(width, PHOTO_WIDTHS[PHOTO_WIDTHS.length - 1] as number, fitsWebp);
   return [...PHOTO_WIDTHS.filter((w) => w < widest), widest];
 }
 
@@ -111,7 +115,7 @@ export async function renderSizes(
       });
     }
   };
-  const widths = widthsFor(image.width);
+  const widths = widthsFor(image.width, image.height);
   const sizes: RenderedSize[] = [];
   for (const width of widths) sizes.push(await render(width, 'webp'));
   return { sizes, jpeg: await render(widths[widths.length - 1] as number, 'jpeg') };

@@ -117,6 +117,50 @@ describe('gridSlots', () => {
   });
 });
 
+describe('gridSlots: windows ending at 24:00', () => {
+  const lateNights = (timezone: string) =>
+    rules({
+      timezone,
+      weekdays: [1, 2, 3, 4, 5, 6, 7],
+      startTime: '22:00',
+      endTime: '24:00',
+      slotMinutes: 60,
+    });
+  const spans = (slots: ReturnType<typeof gridSlots>) =>
+    slots.map((s) => `${s.time} ${new Date(s.startsAt).toISOString()}-${new Date(s.endsAt).toISOString()}`);
+
+  it('reads 24:00 as minute 1440: the last slot ends at midnight of its own day', () => {
+    expect(windowsOn(lateNights('UTC'), 1)).toEqual([{ start: 1320, end: 1440 }]);
+    expect(spans(gridSlots(lateNights('Europe/Madrid'), ['2027-03-29']))).toEqual([
+      '22:00 2027-03-29T20:00:00.000Z-2027-03-29T21:00:00.000Z',
+      '23:00 2027-03-29T21:00:00.000Z-2027-03-29T22:00:00.000Z',
+    ]);
+    // 30-minute slots fill the window to the end; none starts at 24:00 or spills into the next day.
+    const halves = gridSlots(rules({ ...lateNights('UTC'), slotMinutes: 30 }), ['2027-03-29']);
+    expect(halves.map((s) => s.time)).toEqual(['22:00', '22:30', '23:00', '23:30']);
+    expect(new Date(halves.at(-1)?.endsAt ?? 0).toISOString()).toBe('2027-03-30T00:00:00.000Z');
+  });
+
+  it('keeps the slot before midnight on the days a DST change happens at midnight (America/Santiago)', () => {
+    // 2027-04-03 24:00 -03 goes back to 23:00 -04 (23:xx happens twice): 23:00 is offered once, its
+    // first occurrence, lasting 60 real minutes.
+    expect(spans(gridSlots(lateNights('America/Santiago'), ['2027-04-03']))).toEqual([
+      '22:00 2027-04-04T01:00:00.000Z-2027-04-04T02:00:00.000Z',
+      '23:00 2027-04-04T02:00:00.000Z-2027-04-04T03:00:00.000Z',
+    ]);
+    // 2027-09-04 24:00 -04 jumps to 01:00 -03: the next day's 00:00 does not exist, the slot still ends
+    // at the instant the day ends.
+    expect(spans(gridSlots(lateNights('America/Santiago'), ['2027-09-04']))).toEqual([
+      '22:00 2027-09-05T02:00:00.000Z-2027-09-05T03:00:00.000Z',
+      '23:00 2027-09-05T03:00:00.000Z-2027-09-05T04:00:00.000Z',
+    ]);
+    expect(wallClock(Date.parse('2027-09-05T04:00:00.000Z'), 'America/Santiago')).toEqual({
+      date: '2027-09-05',
+      time: '01:00',
+    });
+  });
+});
+
 describe('freeSlots', () => {
   const day = gridSlots(rules(), ['2027-03-30']);
   const at = (time: string) => Date.parse(`2027-03-30T${time}:00+02:00`);

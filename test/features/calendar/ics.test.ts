@@ -141,7 +141,7 @@ describe('GET /v1/appointments/{id}.ics', () => {
     const { events } = parse(response);
     expect(events).toHaveLength(1);
     const { event, status } = events[0] as (typeof events)[0];
-    expect(event.uid).toBe(`${receipt.appointmentId}@${HOST}`);
+    expect(event.uid).toBe(`${receipt.appointmentId}@agency-crm`);
     expect(iso(event.startDate)).toBe(receipt.startsAt);
     expect(iso(event.endDate)).toBe(receipt.endsAt);
     // Written in UTC (…Z), not as floating or zoned local times.
@@ -187,6 +187,50 @@ describe('GET /v1/appointments/{id}.ics', () => {
     ]);
   });
 
+  it('keeps its UID whatever host serves it, and ends every line with CRLF, the last one too', async () => {
+    const agent = await bookableAgent();
+    const receipt = await book(agent.slug, utcDate(5), '15:00');
+    const url = `/v1/appointments/${receipt.appointmentId}.ics`;
+    const answers = await Promise.all(
+      ['crm.agency.test', 'new-domain.example', '127.0.0.1:3000'].map((host) =>
+        app.inject({ method: 'GET', url, headers: { host, 'x-api-key': tenant.secret.key } }),
+      ),
+    );
+    const uids = answers.map((answer) => parse(answer).events.map((e) => e.event.uid));
+    expect(uids).toEqual([
+      [`${receipt.appointmentId}@agency-crm`],
+      [`${receipt.appointmentId}@agency-crm`],
+      [`${receipt.appointmentId}@agency-crm`],
+    ]);
+    for (const { body } of answers) {
+      expect(body.endsWith('END:VCALENDAR\r\n')).toBe(true);
+      // No bare LF: every line break is CRLF (RFC 5545 3.1).
+      expect(body.replaceAll('\r\n', '')).not.toContain('\n');
+    }
+  });
+
+  it('SEQUENCE is 0 when booked and one more at each move or cancel, even within one second', async () => {
+    const agent = await bookableAgent();
+    const receipt = await book(agent.slug, utcDate(8), '10:00');
+    const url = `/v1/appointments/${receipt.appointmentId}.ics`;
+    const sequenceOf = async () =>
+      parse(await call('GET', url, tenant.secret.key)).events.map((e) => e.event.sequence);
+    expect(await sequenceOf()).toEqual([0]);
+    // A move, a move back, then a cancel, back to back (well within one second here): the old SEQUENCE,
+    // the seconds of updatedAt, gave two of them the same number.
+    for (const startTime of ['11:00', '10:00']) {
+      const moved = await app.inject({
+        method: 'PATCH',
+        url: `/v1/appointments/${receipt.appointmentId}`,
+        headers: { 'x-api-key': tenant.secret.key },
+        payload: { date: utcDate(8), startTime },
+      });
+      expectStatus(moved, 200);
+    }
+    expectStatus(await cancel(receipt.appointmentId), 200);
+    expect(await sequenceOf()).toEqual([3]);
+  });
+
   it("404 for an unknown id, a malformed one and another organization's appointment", async () => {
     const agent = await bookableAgent();
     const receipt = await book(agent.slug, utcDate(7), '12:00');
@@ -227,7 +271,7 @@ describe('calendar subscription URLs', () => {
     expect(calendar.getFirstPropertyValue('x-wr-calname')).toBe('Appointments of Elena Vidal');
     const expected = [lastWeek, ...[first, second].map((r) => ({ ...r, id: r.appointmentId }))];
     expect(events.map(({ event }) => [event.uid, iso(event.startDate), iso(event.endDate)])).toEqual(
-      expected.map((a) => [`${a.id}@${HOST}`, a.startsAt, a.endsAt]),
+      expected.map((a) => [`${a.id}@agency-crm`, a.startsAt, a.endsAt]),
     );
     expect(events.map((e) => e.status)).toEqual(['CONFIRMED', 'TENTATIVE', 'TENTATIVE']);
 

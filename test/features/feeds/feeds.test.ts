@@ -5,6 +5,7 @@
  * Last-Modified, 304), scopes and tenant isolation.
  */
 import { readFileSync } from 'node:fs';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
@@ -267,11 +268,13 @@ describe('the JSON feed', () => {
 
 describe('polling', () => {
   it('answers 304 to If-None-Match or If-Modified-Since until the published stock changes', async () => {
+    // Last-Modified is only given once the second of the last change is more than a second past.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
     for (const url of [urls.kyero, urls.json]) {
       const first = await feed(url);
       const etag = first.headers.etag as string;
       const lastModified = first.headers['last-modified'] as string;
-      expect(etag).toMatch(/^"(kyero|json)-/);
+      expect(etag).toMatch(/^W\/"(kyero|json)-/);
       expect(first.headers['cache-control']).toBe('no-cache');
       expect(Date.parse(lastModified)).not.toBeNaN();
       const byEtag = await feed(url, { 'if-none-match': etag });
@@ -297,5 +300,64 @@ describe('polling', () => {
       await feed(urls.json, { 'if-modified-since': new Date(Date.now() - 60_000).toUTCString() })
     ).statusCode;
     expect(stale).toBe(200);
+  });
+
+  it('never answers 304 for a feed that changed, even twice within one second with a poll between', async () => {
+    let price = 250_000;
+    const change = async () => {
+      price += 1000;
+      const patched = await api(app, 'PATCH', `/v1/listings/${ids.exact}`, {
+        key: agency.secret.key,
+        body: { price },
+      });
+      expectStatus(patched, 200);
+    };
+    // The poll between two quick changes is told no date (the second is not over): only the ETag.
+    for (let attempt = 0; attempt < 10; attempt++) {
+      await change();
+      const polled = await feed(urls.kyero);
+      expect(polled.headers['last-modified']).toBeUndefined();
+      await change();
+      const again = await feed(urls.kyero, { 'if-none-match': polled.headers.etag as string });
+      expect(again.statusCode).toBe(200);
+      expect(again.body).toContain(`<price>${price}</price>`);
+    }
+    // Told a date once the change is old enough, a client asking with it alone sees the next change.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const settled = await feed(urls.kyero);
+    const lastModified = settled.headers['last-modified'] as string;
+    expect(Math.floor(Date.parse(lastModified) / 1000)).toBeLessThan(Math.floor(Date.now() / 1000) - 1);
+    expect((await feed(urls.kyero, { 'if-modified-since': lastModified })).statusCode).toBe(304);
+    await change();
+    const byDate = await feed(urls.kyero, { 'if-modified-since': lastModified });
+    expect(byDate.statusCode).toBe(200);
+    expect(byDate.body).toContain(`<price>${price}</price>`);
+  });
+
+  it('compresses with br or gzip when asked, the same feed and the same validators', async () => {
+    for (const url of [urls.kyero, urls.json]) {
+      const plain = await feed(url);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toContain('Accept-Encoding');
+      for (const [encoding, decode] of [
+        ['gzip', gunzipSync],
+        ['br', brotliDecompressSync],
+      ] as const) {
+        const packed = await feed(url, { 'accept-encoding': encoding });
+        expect(packed.statusCode).toBe(200);
+        expect(packed.headers['content-encoding']).toBe(encoding);
+        expect(packed.headers.etag).toBe(plain.headers.etag);
+        // The same feed but for the instant it was generated at.
+        const generated = /"generatedAt":"[^"]+"|<feed_generated>[^<]+<\/feed_generated>/g;
+        expect(decode(packed.rawPayload).toString('utf8').replace(generated, '')).toBe(
+          plain.body.replace(generated, ''),
+        );
+        expect(packed.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+        expect(
+          (await feed(url, { 'accept-encoding': encoding, 'if-none-match': plain.headers.etag as string }))
+            .statusCode,
+        ).toBe(304);
+      }
+    }
   });
 });

@@ -182,6 +182,20 @@ describe('uploading photos', () => {
     expect(filesUnder(storageDir).length).toBeGreaterThanOrEqual(10);
   });
 
+  it('renders an image taller than WebP allows (16,383 px) at widths whose height fits', async () => {
+    const id = await listing();
+    // 300 × 17,000 (5.1 MP, under this app's 6 MP): at its own width WebP could not hold the height.
+    const tall = await uploaded(id, await solid(300, 17_000).png().toBuffer());
+    expect(tall).toMatchObject({ width: 300, height: 17_000 });
+    expect(tall.sizes?.map((s) => [s.width, s.height])).toEqual([[289, 16_377]]);
+    for (const url of [tall.url, tall.jpegUrl as string]) {
+      const response = await media(url);
+      expect(response.statusCode, response.body).toBe(200);
+      const metadata = await sharp(response.rawPayload).metadata();
+      expect([metadata.width, metadata.height]).toEqual([289, 16_377]);
+    }
+  });
+
   it('strips EXIF and GPS, and turns the photo upright by its EXIF orientation', async () => {
     const original = await solid(600, 400)
       .jpeg()

@@ -129,7 +129,7 @@ export interface paths {
     };
     /**
      * An appointment as an iCalendar file
-     * @description Secret or read-only secret key with `appointments:read`. One VEVENT (RFC 5545) to import into any calendar: times in UTC, its status (SCHEDULED is TENTATIVE, CANCELLED is CANCELLED), the listing’s address as location, the contact in the description; its UID is the same in every download and in the agent’s subscription, so calendars update it in place. 404 as GET /v1/appointments/{id}.
+     * @description Secret or read-only secret key with `appointments:read`. One VEVENT (RFC 5545) to import into any calendar: times in UTC, its status (SCHEDULED is TENTATIVE, CANCELLED is CANCELLED), the listing’s address as location, the contact in the description; its UID (`<id>@agency-crm`) is the same in every download and in the agent’s subscription, whatever host serves it, so calendars update it in place; its SEQUENCE is 0 when booked and one more at each move or change of status. 404 as GET /v1/appointments/{id}.
      */
     get: operations['appointments.ics'];
     put?: never;
@@ -3478,12 +3478,12 @@ export interface components {
       /** @description ISO weekdays the default hours apply to */
       weekdays: number[];
       /**
-       * @description HH:MM, 24-hour clock
+       * @description HH:MM, 24-hour clock, 00:00-23:59
        * @example 09:00
        */
       startTime: string;
       /**
-       * @description HH:MM, 24-hour clock
+       * @description HH:MM, 24-hour clock, 00:01-24:00; 24:00 ends the range at midnight, the end of that day
        * @example 18:00
        */
       endTime: string;
@@ -3492,12 +3492,12 @@ export interface components {
         /** @description ISO weekday: 1 = Monday .. 7 = Sunday */
         weekday: number;
         /**
-         * @description HH:MM, 24-hour clock
+         * @description HH:MM, 24-hour clock, 00:00-23:59
          * @example 09:00
          */
         startTime: string;
         /**
-         * @description HH:MM, 24-hour clock
+         * @description HH:MM, 24-hour clock, 00:01-24:00; 24:00 ends the range at midnight, the end of that day
          * @example 18:00
          */
         endTime: string;
@@ -3562,12 +3562,12 @@ export interface components {
         /** @description ISO weekdays the default hours apply to */
         weekdays?: number[];
         /**
-         * @description HH:MM, 24-hour clock
+         * @description HH:MM, 24-hour clock, 00:00-23:59
          * @example 09:00
          */
         startTime?: string;
         /**
-         * @description HH:MM, 24-hour clock
+         * @description HH:MM, 24-hour clock, 00:01-24:00; 24:00 ends the range at midnight, the end of that day
          * @example 18:00
          */
         endTime?: string;
@@ -3576,12 +3576,12 @@ export interface components {
           /** @description ISO weekday: 1 = Monday .. 7 = Sunday */
           weekday: number;
           /**
-           * @description HH:MM, 24-hour clock
+           * @description HH:MM, 24-hour clock, 00:00-23:59
            * @example 09:00
            */
           startTime: string;
           /**
-           * @description HH:MM, 24-hour clock
+           * @description HH:MM, 24-hour clock, 00:01-24:00; 24:00 ends the range at midnight, the end of that day
            * @example 18:00
            */
           endTime: string;
@@ -3621,12 +3621,12 @@ export interface components {
         /** @description ISO weekdays the default hours apply to */
         weekdays?: number[];
         /**
-         * @description HH:MM, 24-hour clock
+         * @description HH:MM, 24-hour clock, 00:00-23:59
          * @example 09:00
          */
         startTime?: string;
         /**
-         * @description HH:MM, 24-hour clock
+         * @description HH:MM, 24-hour clock, 00:01-24:00; 24:00 ends the range at midnight, the end of that day
          * @example 18:00
          */
         endTime?: string;
@@ -3635,12 +3635,12 @@ export interface components {
           /** @description ISO weekday: 1 = Monday .. 7 = Sunday */
           weekday: number;
           /**
-           * @description HH:MM, 24-hour clock
+           * @description HH:MM, 24-hour clock, 00:00-23:59
            * @example 09:00
            */
           startTime: string;
           /**
-           * @description HH:MM, 24-hour clock
+           * @description HH:MM, 24-hour clock, 00:01-24:00; 24:00 ends the range at midnight, the end of that day
            * @example 18:00
            */
           endTime: string;
@@ -3694,12 +3694,12 @@ export interface components {
         /** @description ISO weekdays the default hours apply to */
         weekdays?: number[];
         /**
-         * @description HH:MM, 24-hour clock
+         * @description HH:MM, 24-hour clock, 00:00-23:59
          * @example 09:00
          */
         startTime?: string;
         /**
-         * @description HH:MM, 24-hour clock
+         * @description HH:MM, 24-hour clock, 00:01-24:00; 24:00 ends the range at midnight, the end of that day
          * @example 18:00
          */
         endTime?: string;
@@ -3708,12 +3708,12 @@ export interface components {
           /** @description ISO weekday: 1 = Monday .. 7 = Sunday */
           weekday: number;
           /**
-           * @description HH:MM, 24-hour clock
+           * @description HH:MM, 24-hour clock, 00:00-23:59
            * @example 09:00
            */
           startTime: string;
           /**
-           * @description HH:MM, 24-hour clock
+           * @description HH:MM, 24-hour clock, 00:01-24:00; 24:00 ends the range at midnight, the end of that day
            * @example 18:00
            */
           endTime: string;
@@ -9413,7 +9413,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description The agent's booking slug (GET /v1/booking/agents) */
+        /** @description The agent's booking slug (GET /v1/booking/agents); never one of agents, manage, the words of the static routes here */
         slug: string;
       };
       cookie?: never;
@@ -9617,7 +9617,7 @@ export interface operations {
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
       path: {
-        /** @description The agent's booking slug (GET /v1/booking/agents) */
+        /** @description The agent's booking slug (GET /v1/booking/agents); never one of agents, manage, the words of the static routes here */
         slug: string;
       };
       cookie?: never;
@@ -33653,17 +33653,17 @@ export interface operations {
                 timezone: string;
                 /** @description ISO weekdays the default hours apply to */
                 weekdays: number[];
-                /** @description HH:MM, 24-hour clock */
+                /** @description HH:MM, 24-hour clock, 00:00-23:59 */
                 startTime: string;
-                /** @description HH:MM, 24-hour clock */
+                /** @description HH:MM, 24-hour clock, 00:01-24:00; 24:00 ends the range at midnight, the end of that day */
                 endTime: string;
                 /** @description Hours per weekday that replace the default hours on that weekday; several windows a day (a split day) are allowed, they must not overlap */
                 weeklyHours: {
                   /** @description ISO weekday: 1 = Monday .. 7 = Sunday */
                   weekday: number;
-                  /** @description HH:MM, 24-hour clock */
+                  /** @description HH:MM, 24-hour clock, 00:00-23:59 */
                   startTime: string;
-                  /** @description HH:MM, 24-hour clock */
+                  /** @description HH:MM, 24-hour clock, 00:01-24:00; 24:00 ends the range at midnight, the end of that day */
                   endTime: string;
                 }[];
                 /** @description Length of a slot and step of the grid */
@@ -33822,17 +33822,17 @@ export interface operations {
                 timezone: string;
                 /** @description ISO weekdays the default hours apply to */
                 weekdays: number[];
-                /** @description HH:MM, 24-hour clock */
+                /** @description HH:MM, 24-hour clock, 00:00-23:59 */
                 startTime: string;
-                /** @description HH:MM, 24-hour clock */
+                /** @description HH:MM, 24-hour clock, 00:01-24:00; 24:00 ends the range at midnight, the end of that day */
                 endTime: string;
                 /** @description Hours per weekday that replace the default hours on that weekday; several windows a day (a split day) are allowed, they must not overlap */
                 weeklyHours: {
                   /** @description ISO weekday: 1 = Monday .. 7 = Sunday */
                   weekday: number;
-                  /** @description HH:MM, 24-hour clock */
+                  /** @description HH:MM, 24-hour clock, 00:00-23:59 */
                   startTime: string;
-                  /** @description HH:MM, 24-hour clock */
+                  /** @description HH:MM, 24-hour clock, 00:01-24:00; 24:00 ends the range at midnight, the end of that day */
                   endTime: string;
                 }[];
                 /** @description Length of a slot and step of the grid */
@@ -33994,17 +33994,17 @@ export interface operations {
                 timezone: string;
                 /** @description ISO weekdays the default hours apply to */
                 weekdays: number[];
-                /** @description HH:MM, 24-hour clock */
+                /** @description HH:MM, 24-hour clock, 00:00-23:59 */
                 startTime: string;
-                /** @description HH:MM, 24-hour clock */
+                /** @description HH:MM, 24-hour clock, 00:01-24:00; 24:00 ends the range at midnight, the end of that day */
                 endTime: string;
                 /** @description Hours per weekday that replace the default hours on that weekday; several windows a day (a split day) are allowed, they must not overlap */
                 weeklyHours: {
                   /** @description ISO weekday: 1 = Monday .. 7 = Sunday */
                   weekday: number;
-                  /** @description HH:MM, 24-hour clock */
+                  /** @description HH:MM, 24-hour clock, 00:00-23:59 */
                   startTime: string;
-                  /** @description HH:MM, 24-hour clock */
+                  /** @description HH:MM, 24-hour clock, 00:01-24:00; 24:00 ends the range at midnight, the end of that day */
                   endTime: string;
                 }[];
                 /** @description Length of a slot and step of the grid */

@@ -1014,7 +1014,7 @@ export interface Api {
     /**
      * An appointment as an iCalendar file
      *
-     * Secret or read-only secret key with `appointments:read`. One VEVENT (RFC 5545) to import into any calendar: times in UTC, its status (SCHEDULED is TENTATIVE, CANCELLED is CANCELLED), the listing’s address as location, the contact in the description; its UID is the same in every download and in the agent’s subscription, so calendars update it in place. 404 as GET /v1/appointments/{id}.
+     * Secret or read-only secret key with `appointments:read`. One VEVENT (RFC 5545) to import into any calendar: times in UTC, its status (SCHEDULED is TENTATIVE, CANCELLED is CANCELLED), the listing’s address as location, the contact in the description; its UID (`<id>@agency-crm`) is the same in every download and in the agent’s subscription, whatever host serves it, so calendars update it in place; its SEQUENCE is 0 when booked and one more at each move or change of status. 404 as GET /v1/appointments/{id}.
      *
      * `GET /v1/appointments/{id}.ics` (appointments.ics)
      */
