@@ -44,6 +44,24 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
 COMMENT ON EXTENSION pg_trgm IS 'text similarity measurement and index searching based on trigrams';
 
 --
+-- Name: agency_appointment_sequence(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_appointment_sequence() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF NEW.starts_at IS DISTINCT FROM OLD.starts_at OR NEW.ends_at IS DISTINCT FROM OLD.ends_at
+     OR NEW.status IS DISTINCT FROM OLD.status THEN
+    NEW.sequence := OLD.sequence + 1;
+  ELSE
+    NEW.sequence := OLD.sequence;
+  END IF;
+  RETURN NEW;
+END
+$$;
+
+--
 -- Name: agency_bump_portal_version(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -51,12 +69,13 @@ CREATE FUNCTION public.agency_bump_portal_version() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
-  INSERT INTO organization_counters (organization_id, name, value)
-  SELECT DISTINCT changed.organization_id, 'portal_version', 1
-  FROM changed
-  WHERE EXISTS (SELECT 1 FROM organizations o WHERE o.id = changed.organization_id)
+  INSERT INTO organization_counters (organization_id, name, value, changed_at)
+  SELECT touched.organization_id, 'portal_version', 1, clock_timestamp()
+  FROM (SELECT DISTINCT changed.organization_id FROM changed) AS touched
+  WHERE EXISTS (SELECT 1 FROM organizations o WHERE o.id = touched.organization_id)
   ON CONFLICT (organization_id, name)
-    DO UPDATE SET value = organization_counters.value + 1, changed_at = now();
+    DO UPDATE SET value = organization_counters.value + 1,
+      changed_at = GREATEST(clock_timestamp(), organization_counters.changed_at);
   RETURN NULL;
 END
 $$;
@@ -69,11 +88,12 @@ CREATE FUNCTION public.agency_bump_portal_version_of_organizations() RETURNS tri
     LANGUAGE plpgsql
     AS $$
 BEGIN
-  INSERT INTO organization_counters (organization_id, name, value)
-  SELECT changed.id, 'portal_version', 1
+  INSERT INTO organization_counters (organization_id, name, value, changed_at)
+  SELECT changed.id, 'portal_version', 1, clock_timestamp()
   FROM changed
   ON CONFLICT (organization_id, name)
-    DO UPDATE SET value = organization_counters.value + 1, changed_at = now();
+    DO UPDATE SET value = organization_counters.value + 1,
+      changed_at = GREATEST(clock_timestamp(), organization_counters.changed_at);
   RETURN NULL;
 END
 $$;
@@ -328,7 +348,8 @@ CREATE TABLE public.appointments (
     source text DEFAULT 'BOOKING'::text NOT NULL,
     notes text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    sequence integer DEFAULT 0 NOT NULL
 );
 
 ALTER TABLE ONLY public.appointments FORCE ROW LEVEL SECURITY;
@@ -2145,6 +2166,12 @@ CREATE TRIGGER agents_portal_version_insert AFTER INSERT ON public.agents REFERE
 --
 
 CREATE TRIGGER agents_portal_version_update AFTER UPDATE ON public.agents REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version();
+
+--
+-- Name: appointments appointments_sequence; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER appointments_sequence BEFORE UPDATE ON public.appointments FOR EACH ROW EXECUTE FUNCTION public.agency_appointment_sequence();
 
 --
 -- Name: appointments appointments_touch_updated_at; Type: TRIGGER; Schema: public; Owner: -

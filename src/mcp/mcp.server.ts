@@ -167,5 +167,8 @@ export function buildMcpServer(tools: CompiledTool[], context: McpToolContext): 
       (args: unknown) => callTool(definition, context, args),
     );
   }
+  // registerTool announces `tools.listChanged: true`; a stateless endpoint (one server per request, no
+  // stream kept open) never sends that notification, and the list only changes with a new release.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }

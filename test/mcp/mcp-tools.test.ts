@@ -210,7 +210,8 @@ afterAll(async () => {
 describe('initialize and tools/list', () => {
   it('introduces the server with its instructions and the tools capability', () => {
     expect(client.getServerVersion()?.name).toBe('agency-crm');
-    expect(client.getServerCapabilities()?.tools).toBeDefined();
+    // Stateless: no notification can reach a client, so none is announced.
+    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
     expect(client.getInstructions()).toMatch(/get_summary/);
   });
 
