@@ -255,7 +255,8 @@ export function demoProperties(agentIds: Record<AgentKey, string>): CreateProper
       ];
       const photoCount = Math.min(captions.length, between(2, 5));
       const photos = captions.slice(0, photoCount).map((caption, n) => ({
-        url: `https://picsum.photos/seed/${code}-${n + 1}/800/600`,
+        // Lorem Picsum serves a JPEG for `.jpg`: an address Kyero's feed takes (its schema wants the ending).
+        url: `https://picsum.photos/seed/${code}-${n + 1}/800/600.jpg`,
         caption: `${caption} – ${title}`,
       }));
 

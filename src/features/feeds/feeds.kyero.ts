@@ -1,16 +1,15 @@
 // The Kyero v3 XML feed (issue 25 item 7, docs/feeds.md): the published stock in Kyero's import format,
 // the portal's view of each listing (address visibility applied to the coordinates it gives), every
-// language of the listing that Kyero knows. Kyero's schema (kyeroV3.0.xsd) decides the shape; where our
+// language of the listing that Kyero knows. Kyero's schema (v3.4, test/fixtures/kyero) decides the shape; where our
 // data does not fit it, the mapping below says what is done.
 import type { FeedListing } from '../properties/index.ts';
+import { spanishProvinceOf } from './feeds.provinces.ts';
 import { element, xmlText } from './feeds.xml.ts';
 
-/** The languages Kyero's `langType` lists. */
-const KYERO_LANGUAGES = new Set(
-  'ar bg ca cs de da el en es et fa fi fr he hi hu id it ja ko lt lv nl no pl pt ro ru sk sl sv th tr uk vi zh'.split(
-    ' ',
-  ),
-);
+/** The 13 languages Kyero's `langType` lists (v3.4): a listing's other languages are left out. */
+export const KYERO_LANGUAGES = new Set('ca de da en es fi fr it nl no pt ru sv'.split(' '));
+/** Kyero's `refType`: 1 to 255 characters. */
+const KYERO_REF_LENGTH = 255;
 /** Kyero's `currencyType`: a listing priced in another currency is left out (its price would read as EUR). */
 export const KYERO_CURRENCIES = new Set(['EUR', 'GBP', 'USD']);
 /** Kyero's `imageUrlType`: http(s) or ftp, ending in .gif, .jpg, .jpeg or .png. */
@@ -71,8 +70,19 @@ export function fitsKyero({ listing }: FeedListing): boolean {
   return KYERO_CURRENCIES.has(listing.currency);
 }
 
-/** One `<property>`: Kyero's elements in its schema's terms (xs:all, so in any order). */
-export function kyeroProperty({ listing: p, texts }: FeedListing): string {
+/**
+ * Kyero's required `<province>`: for an agency in Spain, the province of the postal code the portal
+ * shows; else (another country, no postal code shown) the town, as before (decision 0256).
+ */
+function provinceOf(listing: FeedListing['listing'], country: string): string {
+  return (country === 'ES' ? spanishProvinceOf(listing.zipCode) : null) ?? listing.city;
+}
+
+/**
+ * One `<property>`: Kyero's elements in its schema's terms (xs:all, so in any order). `country` is the
+ * organization's (its default country, ISO 3166-1).
+ */
+export function kyeroProperty({ listing: p, texts }: FeedListing, country: string): string {
   const descriptions = texts
     .filter((text) => KYERO_LANGUAGES.has(text.language))
     .map((text) =>
@@ -93,16 +103,14 @@ export function kyeroProperty({ listing: p, texts }: FeedListing): string {
     '<property>' +
     element('id', p.id) +
     element('date', kyeroDate(p.updatedAt)) +
-    // Kyero's ref holds 15 characters: longer codes are cut (the id stays the key).
-    element('ref', p.code.slice(0, 15)) +
+    element('ref', p.code.slice(0, KYERO_REF_LENGTH)) +
     element('price', Math.round(p.price)) +
     element('currency', p.currency) +
     element('price_freq', p.transactionType === 'RENT' ? 'month' : 'sale') +
     element('new_build', 0) +
     element('type', KYERO_TYPES[p.type] ?? 'other') +
     element('town', p.city) +
-    // No region is kept: the town stands for the province Kyero requires.
-    element('province', p.city) +
+    element('province', provinceOf(p, country)) +
     (p.coordinates
       ? `<location>${element('latitude', p.coordinates.latitude)}${element('longitude', p.coordinates.longitude)}</location>`
       : '') +
@@ -111,9 +119,11 @@ export function kyeroProperty({ listing: p, texts }: FeedListing): string {
     element('baths', p.bathrooms) +
     element('pool', p.amenities.includes('pool') ? 1 : 0) +
     (p.area === null ? '' : `<surface_area>${element('built', Math.round(p.area))}</surface_area>`) +
-    (descriptions === '' ? '' : `<desc>${descriptions}</desc>`) +
+    // Required, if empty when the listing has no text in a language Kyero knows.
+    `<desc>${descriptions}</desc>` +
     `<features>${features.map((feature) => element('feature', feature)).join('')}</features>` +
-    (images === '' ? '' : `<images>${images}</images>`) +
+    // Required, if empty when no photo has an address Kyero takes.
+    `<images>${images}</images>` +
     '</property>\n'
   );
 }

@@ -157,7 +157,11 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
       headers: VALIDATOR_HEADERS,
       content:
         format === 'kyero'
-          ? { 'application/xml': { schema: { type: 'string', description: 'Kyero v3 (kyeroV3.0.xsd)' } } }
+          ? {
+              'application/xml': {
+                schema: { type: 'string', description: 'Kyero v3.4 (Kyero import specification)' },
+              },
+            }
           : { 'application/json': { schema: ref(JsonFeedSchema) } },
     },
     304: { description: 'Not Modified: nothing the portal shows changed since', headers: VALIDATOR_HEADERS },

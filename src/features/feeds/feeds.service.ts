@@ -128,7 +128,7 @@ async function* kyeroChunks(db: Database, caller: Caller): AsyncGenerator<string
   let chunk = '';
   for await (const listing of listings(db, caller)) {
     if (!fitsKyero(listing)) continue;
-    chunk += kyeroProperty(listing);
+    chunk += kyeroProperty(listing, caller.organization.defaultCountry);
     if (chunk.length >= 64 * 1024) {
       yield chunk;
       chunk = '';

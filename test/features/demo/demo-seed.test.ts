@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CITIES } from '../../../src/features/demo/demo-data.ts';
 import { SCOPES } from '../../../src/platform/auth/scopes.ts';
 import { admin, api, expectStatus } from '../../helpers/http.ts';
+import { expectValidKyero } from '../../helpers/kyero.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 
 let app: FastifyInstance;
@@ -89,7 +90,7 @@ describe('demo seed: content', () => {
       expect(p.photos.length, p.code).toBeGreaterThanOrEqual(2);
       expect(p.photos.length, p.code).toBeLessThanOrEqual(5);
       for (const photo of p.photos) {
-        expect(photo.url).toMatch(/^https:\/\/picsum\.photos\/seed\//);
+        expect(photo.url).toMatch(/^https:\/\/picsum\.photos\/seed\/.+\.jpg$/);
         expect(photo.caption).toBeTruthy();
       }
     }
@@ -198,6 +199,19 @@ describe('demo seed: what the portal shows', () => {
       contact: { phone: '+34952123456' },
     });
     expect(Object.keys(portal.socialLinks).length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('demo seed: the Kyero feed', () => {
+  it("validates against Kyero's schema v3.4, every listing with its photos", async () => {
+    const made = await api(app, 'POST', '/v1/feeds/token', { key: seed.secretKey });
+    const { urls } = expectStatus(made, 201).data as { urls: { kyero: string } };
+    const response = await app.inject({ method: 'GET', url: new URL(urls.kyero).pathname });
+    expect(response.statusCode).toBe(200);
+    await expectValidKyero(response.body);
+    const properties = response.body.match(/<property>[\s\S]*?<\/property>/g) ?? [];
+    expect(properties.length).toBe(128);
+    for (const property of properties) expect(property).toMatch(/<images><image id="1"><url>https:/);
   });
 });
 

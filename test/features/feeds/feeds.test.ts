@@ -4,13 +4,12 @@
  * published stock with every address-visibility level and language, polling validators (ETag,
  * Last-Modified, 304), scopes and tenant isolation.
  */
-import { readFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateXML } from 'xmllint-wasm';
 import { createTenant, SPANISH_AGENCY, type SpanishAgency } from '../../helpers/factories.ts';
 import { admin, api, expectError, expectStatus } from '../../helpers/http.ts';
+import { expectValidKyero } from '../../helpers/kyero.ts';
 import { photoForm, solidJpeg } from '../../helpers/photo-form.ts';
 import { buildTestApp } from '../../helpers/test-app.ts';
 
@@ -20,20 +19,6 @@ let other: SpanishAgency;
 let sequence = 0;
 
 type Row = Record<string, unknown>;
-
-/** Kyero's schema as published, with https accepted wherever http is (test/fixtures/kyero/README.md). */
-const KYERO_XSD = readFileSync(new URL('../../fixtures/kyero/kyeroV3.0.xsd', import.meta.url), 'utf8')
-  .replace('<xs:pattern value="http://(.*)" />', '<xs:pattern value="https?://(.*)" />')
-  .replace('(http|ftp)://(.*)', '(https?|ftp)://(.*)');
-
-async function expectValidKyero(xml: string): Promise<void> {
-  const result = await validateXML({
-    xml: [{ fileName: 'feed.xml', contents: xml }],
-    schema: [{ fileName: 'kyeroV3.0.xsd', contents: KYERO_XSD }],
-  });
-  expect(result.errors, JSON.stringify(result.errors.slice(0, 5))).toEqual([]);
-  expect(result.valid).toBe(true);
-}
 
 async function create(owner: SpanishAgency, overrides: Row = {}): Promise<Row> {
   sequence += 1;
@@ -97,20 +82,26 @@ beforeAll(async () => {
   expectStatus(
     await admin(app, 'PATCH', `/admin/v1/organizations/${agency.org.id}`, {
       defaultLanguage: 'es',
-      languages: ['es', 'en'],
+      languages: ['es', 'en', 'pl'],
     }),
     200,
   );
   ids.exact = (
     await create(agency, {
-      translations: { en: { title: 'Bright house', description: 'Near the sea' } },
+      translations: {
+        en: { title: 'Bright house', description: 'Near the sea' },
+        // Not one of Kyero's 13 languages: in the JSON feed, not in Kyero's.
+        pl: { title: 'Jasny dom', description: 'Blisko morza' },
+      },
     })
   ).id as string;
   ids.street = (await create(agency, { addressVisibility: 'STREET', amenities: [] })).id as string;
   uploaded = await uploadPhoto(agency, ids.street);
   ids.hidden = (await create(agency, { addressVisibility: 'HIDDEN', transactionType: 'RENT', price: 1200 }))
     .id as string;
-  ids.longCode = (await create(agency, { code: 'A-VERY-LONG-REFERENCE-CODE-42' })).id as string;
+  ids.longCode = (
+    await create(agency, { code: 'A-VERY-LONG-REFERENCE-CODE-42', city: 'Benidorm', zipCode: '03501' })
+  ).id as string;
   ids.draft = (await create(agency, { status: 'DRAFT' })).id as string;
   ids.unpublished = (await create(agency, { publishedOnPortal: false })).id as string;
   ids.franc = (await create(agency, { currency: 'CHF' })).id as string;
@@ -183,7 +174,7 @@ describe('the Kyero v3 feed', () => {
     expect(listed.sort()).toEqual([ids.exact, ids.street, ids.hidden, ids.longCode].sort());
   });
 
-  it('maps a listing to Kyero elements: price, frequency, ref cut to 15, features, jpg images (uploads as JPEG), languages', async () => {
+  it("maps a listing to Kyero elements: price, frequency, ref, province, features, jpg images (uploads as JPEG), Kyero's languages", async () => {
     const xml = (await feed(urls.kyero)).body;
     const property = (id: string) =>
       xml.match(new RegExp(`<property><id>${id}</id>[\\s\\S]*?</property>`))?.[0] ?? '';
@@ -202,7 +193,13 @@ describe('the Kyero v3 feed', () => {
       '<images><image id="1"><url>https://images.example.com/a.jpg</url></image></images>',
     );
     expect(exact).not.toContain('picsum');
-    expect(property(ids.longCode as string)).toContain('<ref>A-VERY-LONG-REF</ref>');
+    expect(exact).not.toContain('Jasny dom');
+    // The whole code (Kyero takes 255 characters), and the province of a Spanish postal code; without
+    // a postal code shown (HIDDEN), the town.
+    const longCode = property(ids.longCode as string);
+    expect(longCode).toContain('<ref>A-VERY-LONG-REFERENCE-CODE-42</ref>');
+    expect(longCode).toContain('<town>Benidorm</town><province>Alicante</province>');
+    expect(property(ids.hidden as string)).toContain('<town>Málaga</town><province>Málaga</province>');
     expect(property(ids.hidden as string)).toContain('<price_freq>month</price_freq>');
     expect(property(ids.street as string)).toContain('<features><feature>For sale</feature></features>');
     // An uploaded photo is WebP in its sizes: Kyero gets its JPEG rendition, which is served.
@@ -237,7 +234,7 @@ describe('the JSON feed', () => {
       id: agency.org.id,
       name: expect.any(String),
       defaultLanguage: 'es',
-      languages: ['es', 'en'],
+      languages: ['es', 'en', 'pl'],
     });
     const byId = new Map(
       body.listings.map((entry) => [entry.property.id, { ...entry.property, texts: entry.texts }]),
@@ -251,6 +248,7 @@ describe('the JSON feed', () => {
       texts: [
         { language: 'es', title: 'Casa <luminosa> & 1', description: 'Cerca del mar' },
         { language: 'en', title: 'Bright house', description: 'Near the sea' },
+        { language: 'pl', title: 'Jasny dom', description: 'Blisko morza' },
       ],
     });
     expect(byId.get(ids.street)).toMatchObject({ address: 'Calle Mayor', zipCode: '29017' });
