@@ -3,7 +3,7 @@
  * bench/scenarios/<name>.ts exporting `scenario` (bench/lib/scenario.ts); see bench/README.md.
  */
 import { markRunStart } from './lib/report.ts';
-import { loadScenario as load, scenarioNames, UsageError } from './lib/scenario.ts';
+import { failureText, loadScenario as load, scenarioNames } from './lib/scenario.ts';
 
 async function usage(): Promise<string> {
   const lines = ['Usage: npm run bench -- <scenario> [options]', '', 'Scenarios:'];
@@ -33,12 +33,6 @@ async function main() {
 try {
   await main();
 } catch (error) {
-  const text =
-    error instanceof UsageError
-      ? error.message
-      : error instanceof Error
-        ? (error.stack ?? error.message)
-        : String(error);
-  process.stderr.write(`${text}\n`);
+  process.stderr.write(`${failureText(error)}\n`);
   process.exitCode = 1;
 }

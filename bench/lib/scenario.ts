@@ -7,6 +7,12 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** How a scenario's failure is told: a UsageError by its message alone, anything else with its stack. */
+export function failureText(error: unknown): string {
+  if (error instanceof UsageError) return error.message;
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
 /** What every bench/scenarios/<name>.ts exports as `scenario`. */
 export interface Scenario {
   description: string;
