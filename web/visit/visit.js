@@ -13,7 +13,8 @@ async function call(path, method = 'GET', body = undefined) {
   });
   const payload = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(payload.error?.message ?? `The service answered ${response.status}`);
-  return payload.data;
+  // Booking answers are double-wrapped, `{data: {data}}` (docs/booking.md).
+  return payload.data?.data;
 }
 
 function say(text) {

@@ -14,8 +14,7 @@ import {
   ManageTokenParamsSchema,
   MoveVisitBodySchema,
 } from './booking.manage.schema.ts';
-import { AvailabilityQuerySchema, BookingAvailabilitySchema } from './booking.schema.ts';
-import { DataOf } from '../../platform/http/schemas.ts';
+import { AvailabilityQuerySchema, BookingAvailabilitySchema, DoubleData } from './booking.schema.ts';
 
 const TAGS = ['Booking'];
 /** The visitor's link is the credential: the organization is checked at the edge as for any key. */
@@ -41,7 +40,7 @@ export const bookingManageRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
         response: { 200: ManagedVisitResponseSchema, ...NOT_FOUND },
       },
     },
-    async (request) => ({ data: await getManagedVisit(db, callerOf(request)) }),
+    async (request) => ({ data: { data: await getManagedVisit(db, callerOf(request)) } }),
   );
 
   app.get(
@@ -55,11 +54,11 @@ export const bookingManageRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
         tags: TAGS,
         params: ManageTokenParamsSchema,
         querystring: AvailabilityQuerySchema,
-        response: { 200: DataOf(ref(BookingAvailabilitySchema)), ...NOT_FOUND },
+        response: { 200: DoubleData(ref(BookingAvailabilitySchema)), ...NOT_FOUND },
       },
     },
     async (request) => ({
-      data: await managedAvailability(db, callerOf(request), request.query),
+      data: { data: await managedAvailability(db, callerOf(request), request.query) },
     }),
   );
 
@@ -81,7 +80,7 @@ export const bookingManageRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
       },
     },
     async (request) => ({
-      data: await cancelManagedVisit(db, callerOf(request), request.body ?? {}),
+      data: { data: await cancelManagedVisit(db, callerOf(request), request.body ?? {}) },
     }),
   );
 
@@ -109,6 +108,6 @@ export const bookingManageRoutes: FastifyPluginAsyncTypebox<AppContext> = async 
         },
       },
     },
-    async (request) => ({ data: await moveManagedVisit(db, callerOf(request), request.body) }),
+    async (request) => ({ data: { data: await moveManagedVisit(db, callerOf(request), request.body) } }),
   );
 };

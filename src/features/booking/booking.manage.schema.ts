@@ -1,7 +1,7 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { APPOINTMENT_TYPES } from '../appointments/index.ts';
-import { DataOf, DateTime, Nullable, ref, StringEnum } from '../../platform/http/schemas.ts';
-import { CalendarDate, Time } from './booking.schema.ts';
+import { DateTime, Nullable, ref, StringEnum } from '../../platform/http/schemas.ts';
+import { CalendarDate, DoubleData, Time } from './booking.schema.ts';
 
 export const MANAGED_STATUSES = ['SCHEDULED', 'CONFIRMED', 'CANCELLED', 'COMPLETED', 'NO_SHOW'] as const;
 
@@ -56,6 +56,6 @@ export const MoveVisitBodySchema = Type.Object(
 );
 export type MoveVisitBody = Static<typeof MoveVisitBodySchema>;
 
-export const ManagedVisitResponseSchema = DataOf(ref(ManagedVisitSchema));
+export const ManagedVisitResponseSchema = DoubleData(ref(ManagedVisitSchema));
 
 export const bookingManageSchemas = [ManagedVisitSchema, CancelVisitBodySchema, MoveVisitBodySchema];

@@ -18,8 +18,11 @@ export const CalendarDate = Type.String({
   description: "YYYY-MM-DD on the agent's calendar",
 });
 
-/** SPEC.md says "double-wrapped": `{data: {data: ...}}`. */
-const DoubleData = <T extends TSchema>(item: T) => DataOf(DataOf(item));
+/**
+ * SPEC.md says "double-wrapped": `{data: {data: ...}}`, for its three booking routes; the visitor-link
+ * routes under /v1/booking/manage answer the same way, so every booking answer has one shape (decision 0259).
+ */
+export const DoubleData = <T extends TSchema>(item: T) => DataOf(DataOf(item));
 
 export const SlugParamsSchema = Type.Object(
   {

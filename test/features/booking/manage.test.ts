@@ -75,7 +75,7 @@ async function slotsOn(path: string, date: string, apiKey?: string): Promise<str
     ? await app.inject({ url: path, headers: { 'x-api-key': apiKey }, query: monthOf(date) })
     : await visitor('GET', path, undefined, monthOf(date));
   const body = expectStatus(response, 200);
-  const result = apiKey ? body.data.data : body.data;
+  const result = body.data.data;
   return (
     (result.availableDates as { date: string; slots: string[] }[]).find((d) => d.date === date)?.slots ?? []
   );
@@ -124,8 +124,10 @@ describe('GET /v1/booking/manage/{token}', () => {
     const visit = await book(agent.slug, date, '10:00', { propertyId: property.id, type: 'VALUATION' });
     const response = await visitor('GET', visit.token);
     const body = expectStatus(response, 200);
+    // Double-wrapped as every booking answer (decision 0259).
     expect(Object.keys(body)).toEqual(['data']);
-    expect(body.data).toEqual({
+    expect(Object.keys(body.data)).toEqual(['data']);
+    expect(body.data.data).toEqual({
       appointmentId: visit.appointmentId,
       status: 'SCHEDULED',
       type: 'VALUATION',
@@ -168,7 +170,7 @@ describe('POST /v1/booking/manage/{token}/move', () => {
       await visitor('POST', `${visit.token}/move`, { date: to, startTime: '15:00' }),
       200,
     );
-    expect(moved.data).toMatchObject({
+    expect(moved.data.data).toMatchObject({
       appointmentId: visit.appointmentId,
       status: 'SCHEDULED',
       startsAt: at(to, '15:00'),
@@ -201,7 +203,7 @@ describe('POST /v1/booking/manage/{token}/move', () => {
     expect(await pageSlots(agent.slug, from)).toContain('10:00');
     expect(await pageSlots(agent.slug, to)).not.toContain('15:00');
     // The same link keeps working, on the new time.
-    expect(expectStatus(await visitor('GET', visit.token), 200).data.startsAt).toBe(at(to, '15:00'));
+    expect(expectStatus(await visitor('GET', visit.token), 200).data.data.startsAt).toBe(at(to, '15:00'));
   });
 
   it('gives two visitors racing for one free slot exactly one 200; the other gets 409 DUPLICATE', async () => {
@@ -273,7 +275,7 @@ describe('POST /v1/booking/manage/{token}/cancel', () => {
     const cancelled = expectStatus(
       await visitor('POST', `${visit.token}/cancel`, { reason: 'I found another flat' }),
       200,
-    ).data;
+    ).data.data;
     expect(cancelled).toMatchObject({
       appointmentId: visit.appointmentId,
       status: 'CANCELLED',
@@ -299,11 +301,11 @@ describe('POST /v1/booking/manage/{token}/cancel', () => {
     expect(await pageSlots(agent.slug, date)).toContain('11:00');
 
     // Again, without a body: the cancelled visit, no second event or task.
-    expect(expectStatus(await visitor('POST', `${visit.token}/cancel`), 200).data).toEqual(cancelled);
+    expect(expectStatus(await visitor('POST', `${visit.token}/cancel`), 200).data.data).toEqual(cancelled);
     expect(await updates(visit.appointmentId)).toHaveLength(1);
     expect(await visitorTasks(visit.appointmentId)).toHaveLength(1);
     // A cancelled visit is still shown, but cannot be moved.
-    expect(expectStatus(await visitor('GET', visit.token), 200).data.status).toBe('CANCELLED');
+    expect(expectStatus(await visitor('GET', visit.token), 200).data.data.status).toBe('CANCELLED');
     expectError(await visitor('POST', `${visit.token}/move`, { date, startTime: '15:00' }), 409, 'CONFLICT');
     expect(await pageSlots(agent.slug, date)).toContain('15:00');
   });

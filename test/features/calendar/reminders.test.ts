@@ -215,10 +215,8 @@ describe('the reminder scan', () => {
     const link = /Cambiar: (\S+)$/.exec(text)?.[1] as string;
     expect(link.startsWith(`${PUBLIC_URL}/visits/`)).toBe(true);
     const token = link.slice(`${PUBLIC_URL}/visits/`.length);
-    const view = expectStatus(
-      await app.inject({ method: 'GET', url: `/v1/booking/manage/${token}` }),
-      200,
-    ).data;
+    const view = expectStatus(await app.inject({ method: 'GET', url: `/v1/booking/manage/${token}` }), 200)
+      .data.data;
     expect(view).toMatchObject({ appointmentId: visit.id, startTime: local });
 
     await scan(visit.startsAt - 1.5 * HOUR);
