@@ -17,6 +17,7 @@ import {
   type Database,
   type Tx,
 } from './driver.ts';
+import { clearDataDir, isEmptyDataDir, readTemplate, saveTemplate, templatePath } from './pglite-template.ts';
 import { openPostgres, type PostgresSettings } from './postgres.ts';
 import { currentReadProbe } from './read-probe.ts';
 import * as schema from './schema.ts';
@@ -86,6 +87,8 @@ export interface OpenDatabaseOptions {
    * empty cluster. The tests start every file from one migrated snapshot.
    */
   pgliteSnapshot?: Blob;
+  /** PGlite only: where the migrated template is kept (src/db/pglite-template.ts); its tests use their own. */
+  pgliteTemplateDir?: string;
 }
 
 /** The database settings of the operator interface (src/config.ts), as `openDatabase` takes them. */
@@ -123,7 +126,7 @@ export function databaseOptions(config: {
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   return options.databaseUrl === undefined
-    ? openPglite(options.dataDir, options.pgliteSnapshot)
+    ? openPglite(options.dataDir, options.pgliteSnapshot, options.pgliteTemplateDir)
     : openPostgres({
         databaseUrl: options.databaseUrl,
         migrationUrl: options.migrationUrl ?? options.databaseUrl,
@@ -173,16 +176,40 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function openPglite(dataDir: string, snapshot?: Blob): Promise<Database> {
+/** A PGlite on `dataDir` (or in memory), from `loadDataDir` when given; ready. */
+/** The extensions migrations create (0002): PGlite only offers the ones it was given. */
+const PGLITE_EXTENSIONS = { pg_trgm, btree_gist };
+
+async function startPglite(dataDir: string, loadDataDir: Blob | undefined): Promise<PGlite> {
+  const options = { extensions: PGLITE_EXTENSIONS, ...(loadDataDir ? { loadDataDir } : {}) };
+  const client = dataDir === 'memory://' ? new PGlite(options) : new PGlite(dataDir, options);
+  await client.waitReady;
+  return client;
+}
+
+async function openPglite(dataDir: string, snapshot?: Blob, templateDir?: string): Promise<Database> {
   const inMemory = dataDir === 'memory://';
   const releaseLock = inMemory ? () => undefined : takeLock(dataDir);
+  // A new database starts from the saved copy of a migrated one, or is made and then saved as one
+  // (src/db/pglite-template.ts, decision 0260).
+  const template =
+    snapshot === undefined && (inMemory || isEmptyDataDir(dataDir))
+      ? templatePath(Object.keys(PGLITE_EXTENSIONS), templateDir)
+      : undefined;
+  let fromTemplate = template ? readTemplate(template) : undefined;
   let client: PGlite;
   try {
-    // The extensions migrations create (0002): PGlite only offers the ones it was given here.
-    const options = { extensions: { pg_trgm, btree_gist } };
     if (snapshot !== undefined && !inMemory) throw new Error('a PGlite snapshot opens only in memory');
-    client = inMemory ? new PGlite({ ...options, loadDataDir: snapshot }) : new PGlite(dataDir, options);
-    await client.waitReady;
+    try {
+      client = await startPglite(dataDir, snapshot ?? fromTemplate);
+    } catch (error) {
+      if (fromTemplate === undefined || template === undefined) throw error;
+      // An unreadable copy: drop it and make this database the long way.
+      rmSync(template, { force: true });
+      if (!inMemory) clearDataDir(dataDir);
+      fromTemplate = undefined;
+      client = await startPglite(dataDir, undefined);
+    }
   } catch (error) {
     releaseLock();
     throw error;
@@ -204,6 +231,11 @@ async function openPglite(dataDir: string, snapshot?: Blob): Promise<Database> {
     async migrate() {
       const applied = pendingAfter(await lastApplied((text) => client.query(text)));
       await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+      // Made the long way, in memory: saved for the next new database, before anything but the
+      // migrations ran. Never from a directory: its dump would carry the lock and the secrets key.
+      if (inMemory && template !== undefined && fromTemplate === undefined && applied.length > 0) {
+        saveTemplate(template, new Uint8Array(await (await client.dumpDataDir('none')).arrayBuffer()));
+      }
       return applied;
     },
     async ping() {
