@@ -24,6 +24,7 @@ export const McpMessageSchema = Type.Object(
   {
     $id: 'McpMessage',
     additionalProperties: false,
+    examples: [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }],
     description: 'A JSON-RPC 2.0 message of the Model Context Protocol (Streamable HTTP transport)',
   },
 );

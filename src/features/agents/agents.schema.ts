@@ -119,10 +119,34 @@ const bookingInput = {
   maxPerDay: optional('maxPerDay'),
 };
 
+/**
+ * What the examples of the document show for an agent's booking: a working week (Monday to Friday
+ * 09:00-18:00, a split Friday, Saturday morning) in 30-minute slots; sampled from the schema it would be
+ * Mondays only in 5-minute slots (every minimum), which an example sent as is must never do to an agent.
+ */
+const BOOKING_EXAMPLE = {
+  autoConfirm: false,
+  weekdays: [1, 2, 3, 4, 5],
+  startTime: '09:00',
+  endTime: '18:00',
+  weeklyHours: [
+    { weekday: 5, startTime: '09:00', endTime: '14:00' },
+    { weekday: 5, startTime: '16:00', endTime: '19:00' },
+    { weekday: 6, startTime: '10:00', endTime: '13:00' },
+  ],
+  slotMinutes: 30,
+  bufferMinutes: 15,
+  horizonDays: 60,
+  minNoticeMinutes: 120,
+  maxPerDay: 8,
+  timezone: 'Europe/Madrid',
+};
+
 const BookingInputSchema = Type.Object(
   { ...bookingInput, timezone: Type.Optional(bookingFields.timezone) },
   {
     additionalProperties: false,
+    examples: [BOOKING_EXAMPLE],
     description:
       'Online booking settings; null or absent = no online booking. Defaults: weekdays 1-5, 09:00-18:00, ' +
       "slots of 30 minutes, no buffer, horizon 60 days, notice 60 minutes, no daily maximum, autoConfirm false, the organization's time zone",
@@ -132,6 +156,7 @@ const BookingChangeSchema = Type.Object(
   { ...bookingInput, timezone: Type.Optional(bookingFields.timezone) },
   {
     additionalProperties: false,
+    examples: [BOOKING_EXAMPLE],
     description:
       "Merged member by member onto the current settings (the organization's time zone when none is given); null turns booking off",
   },
@@ -204,7 +229,13 @@ export const UpdateAgentBodySchema = Type.Object(
     ...Type.Partial(Type.Object(writableFields)).properties,
     booking: Type.Optional(Type.Union([BookingChangeSchema, Type.Null()])),
   },
-  { $id: 'UpdateAgentBody', additionalProperties: false, minProperties: 1 },
+  {
+    $id: 'UpdateAgentBody',
+    additionalProperties: false,
+    minProperties: 1,
+    // A change names what it changes: sampled, it would rename the agent's booking slug and more.
+    examples: [{ bio: 'Ten years selling homes on the Costa del Sol.', showOnPortal: true }],
+  },
 );
 export type UpdateAgentBody = Static<typeof UpdateAgentBodySchema>;
 export type BookingChange = Static<typeof BookingChangeSchema>;
@@ -228,7 +259,13 @@ export const UpdateAgentBookingBodySchema = Type.Object(
     bookingSlug: Type.Optional(writableFields.bookingSlug),
     booking: Type.Optional(Type.Union([BookingChangeSchema, Type.Null()])),
   },
-  { $id: 'UpdateAgentBookingBody', additionalProperties: false, minProperties: 1 },
+  {
+    $id: 'UpdateAgentBookingBody',
+    additionalProperties: false,
+    minProperties: 1,
+    // The schedule only: the slug stays (renaming it breaks every link to the booking page).
+    examples: [{ booking: BOOKING_EXAMPLE }],
+  },
 );
 export const AgentBookingResponseSchema = DataOf(ref(AgentBookingSchema));
 export const AgentIdParamsSchema = Type.Object({ id: Type.String() }, { additionalProperties: false });

@@ -54,7 +54,20 @@ export const CreateApiKeyBodySchema = Type.Object(
     agentId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     expiresAt: Type.Optional(DateTime()),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // A server key of a CRM integration; no `expiresAt` (it must lie ahead, and a document is not dated).
+    examples: [
+      {
+        type: 'secret',
+        mode: 'live',
+        name: 'CRM sync',
+        scopes: ['contacts:read', 'deals:read'],
+        rateLimitPerMinute: 120,
+        writeLimitPerMinute: 30,
+      },
+    ],
+  },
 );
 export type CreateApiKeyBody = Static<typeof CreateApiKeyBodySchema>;
 
@@ -66,7 +79,11 @@ export const UpdateApiKeyBodySchema = Type.Object(
     rateLimitPerMinute: Type.Optional(Type.Union([PerMinute(100_000), Type.Null()])),
     writeLimitPerMinute: Type.Optional(Type.Union([PerMinute(100_000, 0), Type.Null()])),
   },
-  { additionalProperties: false, minProperties: 1 },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    examples: [{ name: 'CRM sync (old server)', rateLimitPerMinute: 120 }],
+  },
 );
 export type UpdateApiKeyBody = Static<typeof UpdateApiKeyBodySchema>;
 

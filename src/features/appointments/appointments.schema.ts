@@ -71,6 +71,18 @@ export const CreateAppointmentBodySchema = Type.Object(
   {
     $id: 'CreateAppointmentBody',
     additionalProperties: false,
+    // endsAt or durationMinutes, not both (sampled, it would send both, and a zero-length visit).
+    examples: [
+      {
+        agentId: 'agt_0VhJ3kQ2Zt8mX1pR4sT6uE',
+        contactId: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uE',
+        propertyId: 'prop_0VhJ3kQ2Zt8mX1pR4sT6uE',
+        type: 'SHOWING',
+        startsAt: '2027-03-29T10:00:00+02:00',
+        durationMinutes: 45,
+        notes: 'Prefers afternoon visits.',
+      },
+    ],
     description:
       "Without endsAt or durationMinutes the appointment lasts the agent's booking slot (30 minutes " +
       'when the agent has no booking settings).',
@@ -92,7 +104,12 @@ export const UpdateAppointmentBodySchema = Type.Object(
     durationMinutes: Type.Optional(Duration),
     notes: Type.Optional(Notes),
   },
-  { $id: 'UpdateAppointmentBody', additionalProperties: false, minProperties: 1 },
+  {
+    $id: 'UpdateAppointmentBody',
+    additionalProperties: false,
+    minProperties: 1,
+    examples: [{ status: 'CONFIRMED', notes: 'Bring the keys of the storage room too.' }],
+  },
 );
 export type UpdateAppointmentBody = Static<typeof UpdateAppointmentBodySchema>;
 

@@ -161,7 +161,19 @@ export const CreateTimeOffBodySchema = Type.Object(
     endsAt: DateTime({ description: 'When the agent is back; later than startsAt, at most 366 days on' }),
     reason: Type.Optional(Nullable(Type.String({ maxLength: 500, examples: ['Holidays'] }))),
   },
-  { $id: 'CreateTimeOffBody', additionalProperties: false },
+  {
+    $id: 'CreateTimeOffBody',
+    additionalProperties: false,
+    // A fortnight away (sampled, both ends would be the same instant: refused).
+    examples: [
+      {
+        agentId: 'agt_0VhJ3kQ2Zt8mX1pR4sT6uE',
+        startsAt: '2027-08-02T07:00:00.000Z',
+        endsAt: '2027-08-16T07:00:00.000Z',
+        reason: 'Holidays',
+      },
+    ],
+  },
 );
 export type CreateTimeOffBody = Static<typeof CreateTimeOffBodySchema>;
 

@@ -24,6 +24,7 @@ export { sendDueReminders, type ReminderTally } from './calendar.reminders.ts';
 export const calendarFeature = defineFeature({
   name: 'calendar',
   personalData: calendarPersonalData,
+  examples: { ids: { reminderTemplateId: 'tpl' } },
   tags: [
     {
       name: 'Calendar',

@@ -131,6 +131,8 @@ export const UpdateContactBodySchema = Type.Object(Type.Partial(Type.Object(writ
   $id: 'UpdateContactBody',
   additionalProperties: false,
   minProperties: 1,
+  // A change names what it changes: sampled, it would also opt the contact out and zero the budget.
+  examples: [{ status: 'QUALIFIED', budget: 420000, tags: ['vip', 'buyer'] }],
   description:
     'Only the fields sent change; null clears a nullable field. `score` is computed, never written.',
 });

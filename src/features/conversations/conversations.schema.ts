@@ -164,7 +164,13 @@ export const UpdateConversationBodySchema = Type.Object(
     ),
     blocked: Type.Optional(Type.Boolean({ description: 'Block or unblock the number' })),
   },
-  { $id: 'UpdateConversationBody', additionalProperties: false, minProperties: 1 },
+  {
+    $id: 'UpdateConversationBody',
+    additionalProperties: false,
+    minProperties: 1,
+    // Taking over the conversation, not blocking the contact's number (what sampling would show).
+    examples: [{ mode: 'HUMAN' }],
+  },
 );
 export type UpdateConversationBody = Static<typeof UpdateConversationBodySchema>;
 

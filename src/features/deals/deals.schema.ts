@@ -5,6 +5,7 @@ import {
   Amount,
   DataOf,
   DateTime,
+  ERROR_MESSAGES,
   NotBlank,
   StringEnum,
   ref,
@@ -77,6 +78,9 @@ export type Deal = Static<typeof DealSchema>;
 
 const NullableText = (maxLength: number) => Nullable(Type.String({ minLength: 1, maxLength }));
 
+/** Why a PATCH may not name the deal's place in a pipeline. */
+const MOVE_ONLY = 'cannot change here: move the deal (POST /v1/deals/{id}/move)';
+
 /** Fields a deal takes on creation and in a PATCH (besides its place in a pipeline). */
 const writableFields = {
   title: NotBlank({ minLength: 1, maxLength: 200 }),
@@ -116,6 +120,21 @@ export const CreateDealBodySchema = Type.Object(
     description:
       "Status and probability follow the stage's kind; `lostReason` only with a LOST stage. " +
       'The contact, agent, property and stage must belong to the organization',
+    // A deal as one starts (an open stage: no lostReason), not every optional field at its minimum.
+    examples: [
+      {
+        title: 'Sea view flat in Málaga',
+        contactId: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uE',
+        pipelineId: 'pl_0VhJ3kQ2Zt8mX1pR4sT6uE',
+        value: 395000,
+        currency: 'EUR',
+        agentId: 'agt_0VhJ3kQ2Zt8mX1pR4sT6uE',
+        propertyId: 'prop_0VhJ3kQ2Zt8mX1pR4sT6uE',
+        intent: 'PURCHASE',
+        leadSource: 'WEBSITE',
+        expectedCloseDate: '2027-04-30',
+      },
+    ],
   },
 );
 export type CreateDealBody = Static<typeof CreateDealBodySchema>;
@@ -124,14 +143,17 @@ export const UpdateDealBodySchema = Type.Object(
   {
     ...optional,
     contactId: Type.Optional(Type.String({ description: 'ct_… of a contact of the organization' })),
-    pipelineId: Type.Optional(Type.String({ description: 'Refused: move the deal instead' })),
-    stageId: Type.Optional(Type.String({ description: 'Refused: move the deal instead' })),
   },
   {
     $id: 'UpdateDealBody',
     additionalProperties: false,
     minProperties: 1,
     description: 'Any writable field; the stage changes only through POST …/deals/{dealId}/move',
+    // Not fields of a change (so not declared), but what a client may well try: named in the 400.
+    [ERROR_MESSAGES]: {
+      additionalProperties: { pipelineId: MOVE_ONLY, stageId: MOVE_ONLY },
+    },
+    examples: [{ value: 420000, expectedCloseDate: '2027-04-30', agentId: 'agt_0VhJ3kQ2Zt8mX1pR4sT6uE' }],
   },
 );
 export type UpdateDealBody = Static<typeof UpdateDealBodySchema>;

@@ -192,8 +192,6 @@ function inheritedSource(contact: Contact): DealLeadSource {
   return (DEAL_LEAD_SOURCES as readonly string[]).includes(contact.source) ? contact.source : 'OTHER';
 }
 
-const MOVE_ONLY = 'cannot change here: move the deal (POST /v1/deals/{id}/move)';
-
 /**
  * Changes some fields of a deal (not its stage: that is a move, with its events). `lostReason`
  * only on a LOST deal. Records `deal.updated` naming the fields sent, as the caller's.
@@ -209,8 +207,6 @@ export async function updateDeal(
   return refusingRaces(() =>
     writeAs(db, caller, async (tx) => {
       const current = await loadDeal(tx, organizationId, dealId, { lock: true });
-      if (body.pipelineId !== undefined) throw Errors.invalidField('body.pipelineId', MOVE_ONLY);
-      if (body.stageId !== undefined) throw Errors.invalidField('body.stageId', MOVE_ONLY);
       const changes: Partial<store.NewDeal> = {};
       if (body.title !== undefined) {
         changes.title = body.title.trim();

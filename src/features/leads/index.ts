@@ -31,6 +31,8 @@ export const leadsFeature = defineFeature({
       visitRequestId: 'vr',
     },
     fields: {
+      'CreateLeadBody.message': 'Is it still available? I could visit on Saturday.',
+      'ScheduleVisitBody.message': 'Could we see it before noon?',
       date: '2027-03-29',
       utmSource: 'google',
       utmMedium: 'cpc',

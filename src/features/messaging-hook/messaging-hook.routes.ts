@@ -2,7 +2,7 @@ import { Type } from '@fastify/type-provider-typebox';
 import type { FeaturePlugin } from '../../platform/features/manifest.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
-import { HookParamsSchema, HookResultSchema } from './messaging-hook.schema.ts';
+import { HookParamsSchema, HookResultSchema, INBOUND_MESSAGE_EXAMPLE } from './messaging-hook.schema.ts';
 import { handleMessagingHook, verifyHookSignature, type HookPayload } from './messaging-hook.service.ts';
 import { messagingContext } from '../conversations/index.ts';
 
@@ -45,7 +45,7 @@ export const messagingHookRoutes: FeaturePlugin = async (app, context) => {
           'receipts move outbound messages to SENT, DELIVERED, READ or FAILED. Repeats are ignored.',
         tags: ['Hooks'],
         params: HookParamsSchema,
-        body: Type.Object({}, { additionalProperties: true }),
+        body: Type.Object({}, { additionalProperties: true, examples: [INBOUND_MESSAGE_EXAMPLE] }),
         response: { 200: HookResultSchema, 401: ref(ErrorResponseSchema), 503: ref(ErrorResponseSchema) },
       },
     },

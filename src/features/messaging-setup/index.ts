@@ -28,6 +28,8 @@ export const messagingSetupFeature = defineFeature({
   examples: {
     fields: {
       'MessageTemplate.name': 'visit_followup',
+      'CreateMessageTemplateBody.name': 'visit_followup',
+      'UpdateMessageTemplateBody.name': 'visit_followup',
       providerNumberId: '106540352242922',
     },
   },

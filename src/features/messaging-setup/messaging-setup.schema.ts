@@ -48,7 +48,12 @@ export const CreateMessagingNumberBodySchema = Type.Object(
 export type CreateMessagingNumberBody = Static<typeof CreateMessagingNumberBodySchema>;
 export const UpdateMessagingNumberBodySchema = Type.Object(
   Type.Partial(Type.Object(numberFields)).properties,
-  { $id: 'UpdateMessagingNumberBody', additionalProperties: false, minProperties: 1 },
+  {
+    $id: 'UpdateMessagingNumberBody',
+    additionalProperties: false,
+    minProperties: 1,
+    examples: [{ active: true }],
+  },
 );
 export type UpdateMessagingNumberBody = Static<typeof UpdateMessagingNumberBodySchema>;
 
@@ -92,7 +97,13 @@ export const CreateMessageTemplateBodySchema = Type.Object(
 export type CreateMessageTemplateBody = Static<typeof CreateMessageTemplateBodySchema>;
 export const UpdateMessageTemplateBodySchema = Type.Object(
   Type.Partial(Type.Object(templateFields)).properties,
-  { $id: 'UpdateMessageTemplateBody', additionalProperties: false, minProperties: 1 },
+  {
+    $id: 'UpdateMessageTemplateBody',
+    additionalProperties: false,
+    minProperties: 1,
+    // What the operator changes once the platform has approved a template (sampled, every field would be rewritten).
+    examples: [{ status: 'APPROVED' }],
+  },
 );
 export type UpdateMessageTemplateBody = Static<typeof UpdateMessageTemplateBodySchema>;
 

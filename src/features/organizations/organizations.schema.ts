@@ -65,7 +65,11 @@ export const CreateOrganizationBodySchema = Type.Object(
     defaultCurrency: Type.Optional(CurrencyCode),
     writeLimitPerMinute: Type.Optional(PerMinute(100_000)),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // Sampled, the organization would get one write a minute.
+    examples: [{ name: 'Demo Realty', plan: 'PROFESSIONAL', defaultCountry: 'ES', defaultCurrency: 'EUR' }],
+  },
 );
 export type CreateOrganizationBody = Static<typeof CreateOrganizationBodySchema>;
 
@@ -87,7 +91,12 @@ export const UpdateOrganizationBodySchema = Type.Object(
     defaultLanguage: Type.Optional(LanguageCode),
     languages: Type.Optional(Languages),
   },
-  { additionalProperties: false, minProperties: 1 },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    // A change names what it changes: sampled, it would make the organization read-only at one write a minute.
+    examples: [{ name: 'Demo Realty Málaga', showPriceDrops: true, languages: ['es', 'en'] }],
+  },
 );
 export type UpdateOrganizationBody = Static<typeof UpdateOrganizationBodySchema>;
 

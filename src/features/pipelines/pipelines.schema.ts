@@ -98,7 +98,13 @@ export const UpdatePipelineBodySchema = Type.Object(
       }),
     ),
   },
-  { $id: 'UpdatePipelineBody', additionalProperties: false, minProperties: 1 },
+  {
+    $id: 'UpdatePipelineBody',
+    additionalProperties: false,
+    minProperties: 1,
+    // A rename: `stages` is the whole new list (sampled, one stage would replace them all).
+    examples: [{ name: 'Residential sales' }],
+  },
 );
 export type UpdatePipelineBody = Static<typeof UpdatePipelineBodySchema>;
 export type StageChange = Static<typeof StageChangeSchema>;

@@ -13,6 +13,7 @@ export { mergeContacts } from './privacy.service.ts';
 export const privacyFeature = defineFeature({
   name: 'privacy',
   personalData: privacyPersonalData,
+  examples: { ids: { sourceContactId: 'ct' } },
   schemas: privacySchemas,
   routes: [privacyRoutes],
   events: [ContactMerged],

@@ -139,7 +139,18 @@ const TranslationsSchema = Type.Record(
   {
     $id: 'PropertyTranslations',
     additionalProperties: false,
+    // The document says what the keys are: @fastify/swagger turns the key pattern (patternProperties)
+    // into plain additionalProperties, which would admit any key.
+    propertyNames: { pattern: LANGUAGE_PATTERN },
     maxProperties: 20,
+    examples: [
+      {
+        de: {
+          title: 'Wohnung mit Meerblick in Málaga',
+          description: 'Helle Wohnung mit drei Schlafzimmern und Meerblick, zwei Minuten vom Strand.',
+        },
+      },
+    ],
     description:
       "Title and description in languages other than the organization's default (ISO 639-1 keys: es, en, pt, ...)",
   },
@@ -289,7 +300,49 @@ export const CreatePropertyBodySchema = Type.Object(
       ? Writable[K]
       : ReturnType<typeof Type.Optional<Writable[K]>>;
   },
-  { $id: 'CreatePropertyBody', additionalProperties: false },
+  {
+    $id: 'CreatePropertyBody',
+    additionalProperties: false,
+    // A listing as an agency writes one: photos by URL (an `id` names a photo the listing already has).
+    examples: [
+      {
+        code: 'MAL-0042',
+        title: 'Sea view flat in Málaga',
+        description: 'Bright three-bedroom flat with a sea view, two minutes from the beach.',
+        transactionType: 'SALE',
+        type: 'APARTMENT',
+        status: 'ACTIVE',
+        publishedOnPortal: true,
+        price: 395000,
+        currency: 'EUR',
+        city: 'Málaga',
+        neighborhood: 'El Limonar',
+        address: 'Calle Larios 5',
+        zipCode: '29015',
+        coordinates: { latitude: 36.7213, longitude: -4.4214 },
+        addressVisibility: 'STREET',
+        translations: {
+          de: {
+            title: 'Wohnung mit Meerblick in Málaga',
+            description: 'Helle Wohnung mit drei Schlafzimmern und Meerblick, zwei Minuten vom Strand.',
+          },
+        },
+        bedrooms: 3,
+        bathrooms: 2,
+        area: 110,
+        amenities: ['elevator', 'terrace'],
+        photos: [
+          {
+            url: 'https://images.example.com/listings/mal-0042/living-room.jpg',
+            caption: 'Living room',
+            altText: 'Bright living room with a sofa facing a window onto the sea',
+          },
+        ],
+        agentId: 'agt_0VhJ3kQ2Zt8mX1pR4sT6uE',
+        internalNotes: 'The owner is open to offers.',
+      },
+    ],
+  },
 );
 export type CreatePropertyBody = Static<typeof CreatePropertyBodySchema>;
 
@@ -297,6 +350,8 @@ export const UpdatePropertyBodySchema = Type.Partial(Type.Object(writableFields)
   $id: 'UpdatePropertyBody',
   additionalProperties: false,
   minProperties: 1,
+  // A change names what it changes (sampled, it would rewrite the whole listing, its code and photos too).
+  examples: [{ price: 379000, featured: true }],
 });
 export type UpdatePropertyBody = Static<typeof UpdatePropertyBodySchema>;
 

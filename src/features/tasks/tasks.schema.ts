@@ -61,6 +61,7 @@ export const UpdateTaskBodySchema = Type.Object(Type.Partial(Type.Object(writabl
   $id: 'UpdateTaskBody',
   additionalProperties: false,
   minProperties: 1,
+  examples: [{ status: 'DONE' }],
 });
 export type UpdateTaskBody = Static<typeof UpdateTaskBodySchema>;
 

@@ -56,6 +56,19 @@ export const RecordUsageEventBodySchema = Type.Object(
   {
     $id: 'RecordUsageEventBody',
     additionalProperties: false,
+    // `occurredAt` in the past: accepted whenever the example is sent (a date ahead would be refused
+    // once more than 24 hours ahead of the server's clock).
+    examples: [
+      {
+        name: 'report.exported',
+        label: 'Exported the monthly report',
+        props: { format: 'pdf', pages: 12 },
+        contactId: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uE',
+        companyId: 'acme-inc',
+        actorLabel: 'Lucía García',
+        occurredAt: '2026-03-29T10:15:00.000Z',
+      },
+    ],
     description:
       'Names its owner by at least one of `contactId`, `externalId` or `email` (tried in that order)',
     anyOf: [{ required: ['contactId'] }, { required: ['externalId'] }, { required: ['email'] }],
@@ -85,7 +98,7 @@ export const UsageEventBatchBodySchema = BatchBody('events', RecordUsageEventBod
   maxItems: MAX_USAGE_BATCH,
   description: 'Usage events to record, each the body of POST /v1/usage/events',
   example: [
-    { name: 'report.exported', externalId: 'crm-7781', occurredAt: '2027-03-29T10:15:00.000Z' },
+    { name: 'report.exported', externalId: 'crm-7781', occurredAt: '2026-03-29T10:15:00.000Z' },
     { name: 'login', email: 'lucia.garcia@example.com', props: { plan: 'pro' } },
     { name: 'login', contactId: 'ct_0VhJ3kQ2Zt8mX1pR4sT6uE', occurredAt: '2099-01-01T00:00:00.000Z' },
   ],

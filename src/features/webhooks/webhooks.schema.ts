@@ -76,7 +76,12 @@ export const UpdateWebhookBodySchema = Type.Object(
       Type.Boolean({ description: 'true re-enables a subscription the service disabled' }),
     ),
   },
-  { $id: 'UpdateWebhookBody', additionalProperties: false, minProperties: 1 },
+  {
+    $id: 'UpdateWebhookBody',
+    additionalProperties: false,
+    minProperties: 1,
+    examples: [{ eventTypes: ['contact.created', 'deal.won'], enabled: true }],
+  },
 );
 export type UpdateWebhookBody = Static<typeof UpdateWebhookBodySchema>;
 

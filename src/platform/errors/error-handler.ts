@@ -31,14 +31,21 @@ export interface AjvIssue {
 /** Mirrors ERROR_MESSAGES in platform/http/schemas.ts (errors sit below http and do not import it). */
 const ERROR_MESSAGES = 'x-error-messages';
 
-/** The message the failing schema gives for this keyword (`x-error-messages`), if it gives one. */
+/**
+ * The message the failing schema gives for this keyword (`x-error-messages`), if it gives one. For
+ * `additionalProperties` it may give one per property name (`{additionalProperties: {stageId: '…'}}`):
+ * a field a client may well send but the schema does not take, refused with the reason.
+ */
 function ownMessage(issue: AjvIssue): string | undefined {
   const schema = issue.parentSchema as Record<string, unknown> | undefined;
   const messages = schema && typeof schema === 'object' ? schema[ERROR_MESSAGES] : undefined;
-  const message =
+  let message =
     messages && typeof messages === 'object'
       ? (messages as Record<string, unknown>)[issue.keyword]
       : undefined;
+  if (issue.keyword === 'additionalProperties' && message && typeof message === 'object') {
+    message = (message as Record<string, unknown>)[String(issue.params.additionalProperty)];
+  }
   return typeof message === 'string' ? message : undefined;
 }
 
@@ -102,7 +109,12 @@ export function validationDetails(context: string, issues: AjvIssue[]): ErrorDet
     if (issue.keyword === 'pattern' && wrongLength.has(issue.instancePath)) continue;
     const message = ownMessage(issue);
     if (message !== undefined) {
-      const child = issue.keyword === 'required' ? issue.params.missingProperty : undefined;
+      const child =
+        issue.keyword === 'required'
+          ? issue.params.missingProperty
+          : issue.keyword === 'additionalProperties'
+            ? issue.params.additionalProperty
+            : undefined;
       details.push({ field: fieldPath(context, issue.instancePath, child), message });
     } else if (issue.keyword === 'additionalProperties') {
       details.push({

@@ -88,6 +88,19 @@ const RATE_HEADERS = [
   'RateLimit',
 ];
 
+/**
+ * The headers of an answer that it always carries (`required: true` in the document): the request id
+ * on every answer (set before anything else, and again by the error handler); the rate-limit headers
+ * on every success of a counted route (the auth hook counts a known credential before the route runs);
+ * an error may come before the count (a bad Host, an unknown key, the database down), so on errors
+ * they stay optional.
+ */
+function alwaysOn(route: RouteEntry, status: string, name: string): boolean {
+  if (name === 'X-Request-Id') return true;
+  const counted = route.kind === 'keyed' || route.kind === 'console' || route.kind === 'token';
+  return counted && RATE_HEADERS.includes(name) && (status.startsWith('2') || status === '304');
+}
+
 /** The headers of one answer of one operation. */
 function headersOf(route: RouteEntry, status: string): string[] {
   const names = ['X-Request-Id'];
@@ -104,6 +117,12 @@ function headersOf(route: RouteEntry, status: string): string[] {
   if (route.deprecated) names.push('Deprecation', 'Sunset', ...(route.deprecated.link ? ['Link'] : []));
   if (route.cached && (status === '200' || status === '304')) names.push('ETag', 'Cache-Control', 'Vary');
   return names;
+}
+
+/** The OpenAPI Header Object of one of HEADERS. */
+function headerObject(name: string): { description: string; schema: object } {
+  const { description, schema, example } = HEADERS[name]!;
+  return { description, schema: example === undefined ? schema : { ...schema, examples: [example] } };
 }
 
 type Operation = {
@@ -180,20 +199,29 @@ export function addHttpHeaders<T extends object>(document: T, routes: RouteEntry
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const names = headersOf(route, status);
         names.forEach((name) => used.add(name));
+        // A reference cannot say `required` (OpenAPI 3.1 Reference Object): a header always present on
+        // this answer but not on every answer that names it is written out here, with `required`.
         response.headers = {
           ...response.headers,
-          ...Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }])),
+          ...Object.fromEntries(
+            names.map((name) => [
+              name,
+              name !== 'X-Request-Id' && alwaysOn(route, status, name)
+                ? { ...headerObject(name), required: true }
+                : { $ref: `#/components/headers/${name}` },
+            ]),
+          ),
         };
       }
     }
   }
   // Only the headers some answer carries (Deprecation and Sunset appear once a route is deprecated).
   doc.components.headers = Object.fromEntries(
-    Object.entries(HEADERS)
-      .filter(([name]) => used.has(name))
-      .map(([name, { description, schema, example }]) => [
+    Object.keys(HEADERS)
+      .filter((name) => used.has(name))
+      .map((name) => [
         name,
-        { description, schema: example === undefined ? schema : { ...schema, examples: [example] } },
+        name === 'X-Request-Id' ? { ...headerObject(name), required: true } : headerObject(name),
       ]),
   );
   return document;

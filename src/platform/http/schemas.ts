@@ -126,11 +126,13 @@ export const DeletedResponseSchema = DataOf(
 /**
  * Messages a schema gives for its own failing keywords (`{pattern: 'must not be blank'}`), shown in
  * `error.details` instead of Ajv's wording; on an `anyOf`/`oneOf` it replaces the branches' issues
- * with one message at the union's field. An OpenAPI extension (`x-`), so tools that do not know it
+ * with one message at the union's field; on `additionalProperties`, `{name: message}` names why a
+ * property the schema does not take is refused. An OpenAPI extension (`x-`), so tools that do not know it
  * ignore it; Ajv is told it is an annotation (`errorMessagesKeyword`).
  */
 export const ERROR_MESSAGES = 'x-error-messages';
-export type ErrorMessages = Partial<Record<string, string>>;
+/** By keyword; `additionalProperties` may give one message per property name instead. */
+export type ErrorMessages = Partial<Record<string, string | Record<string, string>>>;
 
 /**
  * On a batch body's array: the named schema each item must match (`x-batch-items`). The route validates

@@ -98,7 +98,10 @@ describe('POST /v1/deals, PATCH and DELETE /v1/deals/{id}', () => {
       key: key(),
       body: { stageId: stageNamed(pipeline, 'Won').id },
     });
-    expect(fieldsOf(expectError(response, 400, 'VALIDATION_ERROR'))).toEqual(['body.stageId']);
+    const error = expectError(response, 400, 'VALIDATION_ERROR');
+    expect(fieldsOf(error)).toEqual(['body.stageId']);
+    // Not a field of a PATCH (nor of its documented schema), refused with where to go instead.
+    expect(error.message).toContain('move the deal (POST /v1/deals/{id}/move)');
   });
 
   it('replays a create under the same Idempotency-Key: one deal, the same answer', async () => {

@@ -3071,7 +3071,17 @@ export interface components {
       optedOut?: boolean;
       externalId?: string | null;
     };
-    /** @description Only the fields sent change; null clears a nullable field. `score` is computed, never written. */
+    /**
+     * @description Only the fields sent change; null clears a nullable field. `score` is computed, never written.
+     * @example {
+     *       "status": "QUALIFIED",
+     *       "budget": 420000,
+     *       "tags": [
+     *         "vip",
+     *         "buyer"
+     *       ]
+     *     }
+     */
     UpdateContactBody: {
       /** @example Lucía */
       firstName?: string;
@@ -3464,7 +3474,10 @@ export interface components {
       }[];
     };
     MergeContactBody: {
-      /** @description ct_… of the contact merged into this one and then removed */
+      /**
+       * @description ct_… of the contact merged into this one and then removed
+       * @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
       sourceContactId: string;
     };
     AgentBookingSettings: {
@@ -3603,6 +3616,12 @@ export interface components {
         timezone?: string;
       } | null;
     };
+    /**
+     * @example {
+     *       "bio": "Ten years selling homes on the Costa del Sol.",
+     *       "showOnPortal": true
+     *     }
+     */
     UpdateAgentBody: {
       /** @example Lucía */
       firstName?: string;
@@ -3686,6 +3705,45 @@ export interface components {
       /** @description Active, with a booking slug and booking settings: listed by GET /v1/booking/agents */
       bookable: boolean;
     };
+    /**
+     * @example {
+     *       "booking": {
+     *         "autoConfirm": false,
+     *         "weekdays": [
+     *           1,
+     *           2,
+     *           3,
+     *           4,
+     *           5
+     *         ],
+     *         "startTime": "09:00",
+     *         "endTime": "18:00",
+     *         "weeklyHours": [
+     *           {
+     *             "weekday": 5,
+     *             "startTime": "09:00",
+     *             "endTime": "14:00"
+     *           },
+     *           {
+     *             "weekday": 5,
+     *             "startTime": "16:00",
+     *             "endTime": "19:00"
+     *           },
+     *           {
+     *             "weekday": 6,
+     *             "startTime": "10:00",
+     *             "endTime": "13:00"
+     *           }
+     *         ],
+     *         "slotMinutes": 30,
+     *         "bufferMinutes": 15,
+     *         "horizonDays": 60,
+     *         "minNoticeMinutes": 120,
+     *         "maxPerDay": 8,
+     *         "timezone": "Europe/Madrid"
+     *       }
+     *     }
+     */
     UpdateAgentBookingBody: {
       bookingSlug?: string | null;
       booking?: {
@@ -3802,7 +3860,15 @@ export interface components {
        */
       readonly jpegUrl?: string;
     };
-    /** @description Title and description in languages other than the organization's default (ISO 639-1 keys: es, en, pt, ...) */
+    /**
+     * @description Title and description in languages other than the organization's default (ISO 639-1 keys: es, en, pt, ...)
+     * @example {
+     *       "de": {
+     *         "title": "Wohnung mit Meerblick in Málaga",
+     *         "description": "Helle Wohnung mit drei Schlafzimmern und Meerblick, zwei Minuten vom Strand."
+     *       }
+     *     }
+     */
     PropertyTranslations: {
       [key: string]: {
         /** @example Sea view flat in Málaga */
@@ -4023,6 +4089,50 @@ export interface components {
         [key: string]: unknown;
       };
     };
+    /**
+     * @example {
+     *       "code": "MAL-0042",
+     *       "title": "Sea view flat in Málaga",
+     *       "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
+     *       "transactionType": "SALE",
+     *       "type": "APARTMENT",
+     *       "status": "ACTIVE",
+     *       "publishedOnPortal": true,
+     *       "price": 395000,
+     *       "currency": "EUR",
+     *       "city": "Málaga",
+     *       "neighborhood": "El Limonar",
+     *       "address": "Calle Larios 5",
+     *       "zipCode": "29015",
+     *       "coordinates": {
+     *         "latitude": 36.7213,
+     *         "longitude": -4.4214
+     *       },
+     *       "addressVisibility": "STREET",
+     *       "translations": {
+     *         "de": {
+     *           "title": "Wohnung mit Meerblick in Málaga",
+     *           "description": "Helle Wohnung mit drei Schlafzimmern und Meerblick, zwei Minuten vom Strand."
+     *         }
+     *       },
+     *       "bedrooms": 3,
+     *       "bathrooms": 2,
+     *       "area": 110,
+     *       "amenities": [
+     *         "elevator",
+     *         "terrace"
+     *       ],
+     *       "photos": [
+     *         {
+     *           "url": "https://images.example.com/listings/mal-0042/living-room.jpg",
+     *           "caption": "Living room",
+     *           "altText": "Bright living room with a sofa facing a window onto the sea"
+     *         }
+     *       ],
+     *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *       "internalNotes": "The owner is open to offers."
+     *     }
+     */
     CreatePropertyBody: {
       /** @example CT-000042 */
       code: string;
@@ -4102,6 +4212,12 @@ export interface components {
         [key: string]: unknown;
       };
     };
+    /**
+     * @example {
+     *       "price": 379000,
+     *       "featured": true
+     *     }
+     */
     UpdatePropertyBody: {
       /** @example CT-000042 */
       code?: string;
@@ -4596,6 +4712,7 @@ export interface components {
        * @example lucia.garcia@example.com
        */
       email?: string;
+      /** @example Is it still available? I could visit on Saturday. */
       message?: string;
       /**
        * @description Consent the person gave (true) or refused (false) on the form, per channel; recorded in the contact's consent history with source LEAD_FORM or FINDER_FORM. Omitted channels record nothing.
@@ -4648,6 +4765,7 @@ export interface components {
        * @example lucia.garcia@example.com
        */
       email?: string;
+      /** @example Could we see it before noon? */
       message?: string;
       /**
        * @description A property published on the portal (prop_…)
@@ -4982,6 +5100,14 @@ export interface components {
        */
       createdAt: string;
     };
+    /**
+     * @example {
+     *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *       "startsAt": "2027-08-02T07:00:00.000Z",
+     *       "endsAt": "2027-08-16T07:00:00.000Z",
+     *       "reason": "Holidays"
+     *     }
+     */
     CreateTimeOffBody: {
       /**
        * @description An agent of the organization (agt_…)
@@ -5550,6 +5676,11 @@ export interface components {
       contactId?: string | null;
       appointmentId?: string | null;
     };
+    /**
+     * @example {
+     *       "status": "DONE"
+     *     }
+     */
     UpdateTaskBody: {
       /** @example Sea view flat in Málaga */
       title?: string;
@@ -5611,7 +5742,18 @@ export interface components {
        */
       updatedAt: string;
     };
-    /** @description Without endsAt or durationMinutes the appointment lasts the agent's booking slot (30 minutes when the agent has no booking settings). */
+    /**
+     * @description Without endsAt or durationMinutes the appointment lasts the agent's booking slot (30 minutes when the agent has no booking settings).
+     * @example {
+     *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *       "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *       "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *       "type": "SHOWING",
+     *       "startsAt": "2027-03-29T10:00:00+02:00",
+     *       "durationMinutes": 45,
+     *       "notes": "Prefers afternoon visits."
+     *     }
+     */
     CreateAppointmentBody: {
       /**
        * @description An agent of the organization (agt_…)
@@ -5650,6 +5792,12 @@ export interface components {
       durationMinutes?: number;
       notes?: string | null;
     };
+    /**
+     * @example {
+     *       "status": "CONFIRMED",
+     *       "notes": "Bring the keys of the storage room too."
+     *     }
+     */
     UpdateAppointmentBody: {
       /**
        * @description An agent of the organization
@@ -5737,6 +5885,11 @@ export interface components {
         probability?: number;
       }[];
     };
+    /**
+     * @example {
+     *       "name": "Residential sales"
+     *     }
+     */
     UpdatePipelineBody: {
       /** @example Demo Realty */
       name?: string;
@@ -5833,7 +5986,21 @@ export interface components {
        */
       updatedAt: string;
     };
-    /** @description Status and probability follow the stage's kind; `lostReason` only with a LOST stage. The contact, agent, property and stage must belong to the organization */
+    /**
+     * @description Status and probability follow the stage's kind; `lostReason` only with a LOST stage. The contact, agent, property and stage must belong to the organization
+     * @example {
+     *       "title": "Sea view flat in Málaga",
+     *       "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *       "pipelineId": "pl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *       "value": 395000,
+     *       "currency": "EUR",
+     *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *       "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *       "intent": "PURCHASE",
+     *       "leadSource": "WEBSITE",
+     *       "expectedCloseDate": "2027-04-30"
+     *     }
+     */
     CreateDealBody: {
       /** @example Sea view flat in Málaga */
       title: string;
@@ -5895,7 +6062,14 @@ export interface components {
        */
       stageId?: string;
     };
-    /** @description Any writable field; the stage changes only through POST …/deals/{dealId}/move */
+    /**
+     * @description Any writable field; the stage changes only through POST …/deals/{dealId}/move
+     * @example {
+     *       "value": 420000,
+     *       "expectedCloseDate": "2027-04-30",
+     *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE"
+     *     }
+     */
     UpdateDealBody: {
       /** @example Sea view flat in Málaga */
       title?: string;
@@ -5946,16 +6120,6 @@ export interface components {
        * @example ct_0VhJ3kQ2Zt8mX1pR4sT6uE
        */
       contactId?: string;
-      /**
-       * @description Refused: move the deal instead
-       * @example pl_0VhJ3kQ2Zt8mX1pR4sT6uE
-       */
-      pipelineId?: string;
-      /**
-       * @description Refused: move the deal instead
-       * @example stg_0VhJ3kQ2Zt8mX1pR4sT6uE
-       */
-      stageId?: string;
     };
     /** @description `lostReason` only when moving into a LOST stage (optional there) */
     MoveDealBody: {
@@ -5977,7 +6141,21 @@ export interface components {
       stageId: string;
       lostReason?: string | null;
     };
-    /** @description Names its owner by at least one of `contactId`, `externalId` or `email` (tried in that order) */
+    /**
+     * @description Names its owner by at least one of `contactId`, `externalId` or `email` (tried in that order)
+     * @example {
+     *       "name": "report.exported",
+     *       "label": "Exported the monthly report",
+     *       "props": {
+     *         "format": "pdf",
+     *         "pages": 12
+     *       },
+     *       "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+     *       "companyId": "acme-inc",
+     *       "actorLabel": "Lucía García",
+     *       "occurredAt": "2026-03-29T10:15:00.000Z"
+     *     }
+     */
     RecordUsageEventBody:
       | {
           /**
@@ -6036,7 +6214,7 @@ export interface components {
      *         {
      *           "name": "report.exported",
      *           "externalId": "crm-7781",
-     *           "occurredAt": "2027-03-29T10:15:00.000Z"
+     *           "occurredAt": "2026-03-29T10:15:00.000Z"
      *         },
      *         {
      *           "name": "login",
@@ -6260,6 +6438,15 @@ export interface components {
       /** @example Bright three-bedroom flat with a sea view, two minutes from the beach. */
       description?: string;
     };
+    /**
+     * @example {
+     *       "eventTypes": [
+     *         "contact.created",
+     *         "deal.won"
+     *       ],
+     *       "enabled": true
+     *     }
+     */
     UpdateWebhookBody: {
       /**
        * @description https URL whose host resolves only to public addresses
@@ -6477,6 +6664,11 @@ export interface components {
           };
           body?: unknown;
         };
+    /**
+     * @example {
+     *       "mode": "HUMAN"
+     *     }
+     */
     UpdateConversationBody: {
       /**
        * @description HUMAN: a person takes over (the API stops sending); AUTOMATED: hands it back
@@ -6532,6 +6724,11 @@ export interface components {
       /** @description At most one active number per organization */
       active?: boolean;
     };
+    /**
+     * @example {
+     *       "active": true
+     *     }
+     */
     UpdateMessagingNumberBody: {
       /**
        * @description International (+34612345678) or national in the organization's default country; validated as a phone number of that country and stored in E.164
@@ -6576,6 +6773,7 @@ export interface components {
       updatedAt: string;
     };
     CreateMessageTemplateBody: {
+      /** @example visit_followup */
       name: string;
       /**
        * @description e.g. es or en_US; default en
@@ -6595,7 +6793,13 @@ export interface components {
        */
       status?: 'APPROVED' | 'PENDING' | 'REJECTED';
     };
+    /**
+     * @example {
+     *       "status": "APPROVED"
+     *     }
+     */
     UpdateMessageTemplateBody: {
+      /** @example visit_followup */
       name?: string;
       /**
        * @description e.g. es or en_US; default en
@@ -6615,7 +6819,14 @@ export interface components {
        */
       status?: 'APPROVED' | 'PENDING' | 'REJECTED';
     };
-    /** @description A JSON-RPC 2.0 message of the Model Context Protocol (Streamable HTTP transport) */
+    /**
+     * @description A JSON-RPC 2.0 message of the Model Context Protocol (Streamable HTTP transport)
+     * @example {
+     *       "jsonrpc": "2.0",
+     *       "id": 1,
+     *       "method": "tools/list"
+     *     }
+     */
     McpMessage: {
       /** @enum {string} */
       jsonrpc: '2.0';
@@ -6708,11 +6919,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -6914,26 +7130,39 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "bookingSlug": "lucia-garcia",
          *       "booking": {
-         *         "autoConfirm": true,
+         *         "autoConfirm": false,
          *         "weekdays": [
-         *           1
+         *           1,
+         *           2,
+         *           3,
+         *           4,
+         *           5
          *         ],
          *         "startTime": "09:00",
          *         "endTime": "18:00",
          *         "weeklyHours": [
          *           {
-         *             "weekday": 1,
+         *             "weekday": 5,
          *             "startTime": "09:00",
-         *             "endTime": "18:00"
+         *             "endTime": "14:00"
+         *           },
+         *           {
+         *             "weekday": 5,
+         *             "startTime": "16:00",
+         *             "endTime": "19:00"
+         *           },
+         *           {
+         *             "weekday": 6,
+         *             "startTime": "10:00",
+         *             "endTime": "13:00"
          *           }
          *         ],
-         *         "slotMinutes": 5,
-         *         "bufferMinutes": 0,
-         *         "horizonDays": 1,
-         *         "minNoticeMinutes": 0,
-         *         "maxPerDay": 1,
+         *         "slotMinutes": 30,
+         *         "bufferMinutes": 15,
+         *         "horizonDays": 60,
+         *         "minNoticeMinutes": 120,
+         *         "maxPerDay": 8,
          *         "timezone": "Europe/Madrid"
          *       }
          *     }
@@ -6946,11 +7175,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -7252,11 +7486,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -7462,11 +7701,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -7742,11 +7986,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -8072,11 +8321,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -8294,11 +8548,16 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -8571,11 +8830,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -8778,11 +9042,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -9071,11 +9340,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -9244,11 +9518,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -9424,11 +9703,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -9645,11 +9929,16 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -9954,11 +10243,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -10133,11 +10427,16 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -10403,11 +10702,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -10692,11 +10996,16 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -10986,11 +11295,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -11269,11 +11583,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -11431,11 +11750,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -11451,7 +11775,7 @@ export interface operations {
            *           1440,
            *           120
            *         ],
-           *         "reminderTemplateId": "string"
+           *         "reminderTemplateId": "tpl_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
            */
@@ -11605,7 +11929,7 @@ export interface operations {
          *         1440,
          *         120
          *       ],
-         *       "reminderTemplateId": "string"
+         *       "reminderTemplateId": "tpl_0VhJ3kQ2Zt8mX1pR4sT6uE"
          *     }
          */
         'application/json': components['schemas']['UpdateCalendarSettingsBody'];
@@ -11616,11 +11940,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -11636,7 +11965,7 @@ export interface operations {
            *           1440,
            *           120
            *         ],
-           *         "reminderTemplateId": "string"
+           *         "reminderTemplateId": "tpl_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
            */
@@ -11890,11 +12219,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -12065,8 +12399,8 @@ export interface operations {
         /**
          * @example {
          *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
-         *       "startsAt": "2027-03-29T10:15:00.000Z",
-         *       "endsAt": "2027-03-29T10:15:00.000Z",
+         *       "startsAt": "2027-08-02T07:00:00.000Z",
+         *       "endsAt": "2027-08-16T07:00:00.000Z",
          *       "reason": "Holidays"
          *     }
          */
@@ -12078,11 +12412,16 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -12348,11 +12687,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -12661,11 +13005,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -12960,11 +13309,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -13188,11 +13542,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -13549,11 +13908,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -13792,11 +14156,16 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -14104,11 +14473,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -14311,11 +14685,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -14598,23 +14977,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "firstName": "Lucía",
-         *       "lastName": "García",
-         *       "email": "lucia.garcia@example.com",
-         *       "phone": "+34600111222",
-         *       "source": "WEBSITE",
-         *       "status": "NEW",
-         *       "type": "LEAD",
-         *       "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
-         *       "preferredCity": "Málaga",
-         *       "preferredType": "APARTMENT",
-         *       "budget": 0,
-         *       "currency": "EUR",
+         *       "status": "QUALIFIED",
+         *       "budget": 420000,
          *       "tags": [
-         *         "vip"
-         *       ],
-         *       "optedOut": true,
-         *       "externalId": "crm-7781"
+         *         "vip",
+         *         "buyer"
+         *       ]
          *     }
          */
         'application/json': components['schemas']['UpdateContactBody'];
@@ -14625,11 +14993,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -14928,11 +15301,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -15129,7 +15507,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "sourceContactId": "string"
+         *       "sourceContactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE"
          *     }
          */
         'application/json': components['schemas']['MergeContactBody'];
@@ -15140,11 +15518,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -15457,11 +15840,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -15668,11 +16056,16 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -15967,11 +16360,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -16170,11 +16568,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -16372,11 +16775,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -16597,11 +17005,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -16811,11 +17224,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -17039,11 +17457,16 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -17425,11 +17848,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -17647,24 +18075,15 @@ export interface operations {
         /**
          * @example {
          *       "title": "Sea view flat in Málaga",
-         *       "value": 0,
+         *       "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "pipelineId": "pl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "value": 395000,
          *       "currency": "EUR",
          *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
          *       "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
          *       "intent": "PURCHASE",
          *       "leadSource": "WEBSITE",
-         *       "expectedCloseDate": "2027-04-30",
-         *       "aiCreated": true,
-         *       "lostReason": "Bought elsewhere",
-         *       "saasPlanId": "plan_pro",
-         *       "saasPlanName": "Professional",
-         *       "saasBillingPeriod": "MONTHLY",
-         *       "saasMrrAmount": 0,
-         *       "trialStartedAt": "2027-03-01",
-         *       "trialEndsAt": "2027-03-31",
-         *       "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
-         *       "pipelineId": "pl_0VhJ3kQ2Zt8mX1pR4sT6uE",
-         *       "stageId": "stg_0VhJ3kQ2Zt8mX1pR4sT6uE"
+         *       "expectedCloseDate": "2027-04-30"
          *     }
          */
         'application/json': components['schemas']['CreateDealBody'];
@@ -17675,11 +18094,16 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -17992,11 +18416,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -18204,11 +18633,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -18488,25 +18922,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "title": "Sea view flat in Málaga",
-         *       "value": 0,
-         *       "currency": "EUR",
-         *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
-         *       "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
-         *       "intent": "PURCHASE",
-         *       "leadSource": "WEBSITE",
+         *       "value": 420000,
          *       "expectedCloseDate": "2027-04-30",
-         *       "aiCreated": true,
-         *       "lostReason": "Bought elsewhere",
-         *       "saasPlanId": "plan_pro",
-         *       "saasPlanName": "Professional",
-         *       "saasBillingPeriod": "MONTHLY",
-         *       "saasMrrAmount": 0,
-         *       "trialStartedAt": "2027-03-01",
-         *       "trialEndsAt": "2027-03-31",
-         *       "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
-         *       "pipelineId": "pl_0VhJ3kQ2Zt8mX1pR4sT6uE",
-         *       "stageId": "stg_0VhJ3kQ2Zt8mX1pR4sT6uE"
+         *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE"
          *     }
          */
         'application/json': components['schemas']['UpdateDealBody'];
@@ -18517,11 +18935,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -18838,11 +19261,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -19155,11 +19583,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -19363,11 +19796,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -19540,11 +19978,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -19703,11 +20146,16 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -19970,11 +20418,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -20255,11 +20708,16 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -20563,11 +21021,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -20755,7 +21218,7 @@ export interface operations {
          *       "lastName": "García",
          *       "phone": "+34600111222",
          *       "email": "lucia.garcia@example.com",
-         *       "message": "string",
+         *       "message": "Is it still available? I could visit on Saturday.",
          *       "consents": {
          *         "messaging": true,
          *         "email": false
@@ -20777,11 +21240,16 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -21042,11 +21510,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -21248,7 +21721,7 @@ export interface operations {
          *       "lastName": "García",
          *       "phone": "+34600111222",
          *       "email": "lucia.garcia@example.com",
-         *       "message": "string",
+         *       "message": "Could we see it before noon?",
          *       "propertyId": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
          *       "preferredDate": "2027-03-29",
          *       "preferredTime": "morning"
@@ -21262,11 +21735,16 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -21624,11 +22102,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -21684,13 +22167,9 @@ export interface operations {
            *           "publishedOnPortal": true,
            *           "coordinatePrecision": 0,
            *           "translations": {
-           *             "property1": {
-           *               "title": "Sea view flat in Málaga",
-           *               "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
-           *             },
-           *             "property2": {
-           *               "title": "Sea view flat in Málaga",
-           *               "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+           *             "de": {
+           *               "title": "Wohnung mit Meerblick in Málaga",
+           *               "description": "Helle Wohnung mit drei Schlafzimmern und Meerblick, zwei Minuten vom Strand."
            *             }
            *           },
            *           "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
@@ -21856,57 +22335,46 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "code": "CT-000042",
+         *       "code": "MAL-0042",
          *       "title": "Sea view flat in Málaga",
          *       "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
          *       "transactionType": "SALE",
          *       "type": "APARTMENT",
-         *       "status": "DRAFT",
+         *       "status": "ACTIVE",
          *       "publishedOnPortal": true,
-         *       "featured": true,
-         *       "price": 0,
+         *       "price": 395000,
          *       "currency": "EUR",
          *       "city": "Málaga",
          *       "neighborhood": "El Limonar",
          *       "address": "Calle Larios 5",
          *       "zipCode": "29015",
          *       "coordinates": {
-         *         "latitude": -90,
-         *         "longitude": -180
+         *         "latitude": 36.7213,
+         *         "longitude": -4.4214
          *       },
-         *       "approximateLocation": true,
-         *       "addressVisibility": "EXACT",
-         *       "coordinatePrecision": 1,
+         *       "addressVisibility": "STREET",
          *       "translations": {
-         *         "property1": {
-         *           "title": "Sea view flat in Málaga",
-         *           "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
-         *         },
-         *         "property2": {
-         *           "title": "Sea view flat in Málaga",
-         *           "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+         *         "de": {
+         *           "title": "Wohnung mit Meerblick in Málaga",
+         *           "description": "Helle Wohnung mit drei Schlafzimmern und Meerblick, zwei Minuten vom Strand."
          *         }
          *       },
-         *       "bedrooms": 0,
-         *       "bathrooms": 0,
-         *       "area": 0,
+         *       "bedrooms": 3,
+         *       "bathrooms": 2,
+         *       "area": 110,
          *       "amenities": [
-         *         "petFriendly"
+         *         "elevator",
+         *         "terrace"
          *       ],
          *       "photos": [
          *         {
-         *           "id": "ph_0VhJ3kQ2Zt8mX1pR4sT6uE",
-         *           "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.webp",
+         *           "url": "https://images.example.com/listings/mal-0042/living-room.jpg",
          *           "caption": "Living room",
          *           "altText": "Bright living room with a sofa facing a window onto the sea"
          *         }
          *       ],
          *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
-         *       "internalNotes": "The owner is open to offers.",
-         *       "customFields": {
-         *         "property1": null,
-         *         "property2": null
-         *       }
+         *       "internalNotes": "The owner is open to offers."
          *     }
          */
         'application/json': components['schemas']['CreatePropertyBody'];
@@ -21917,11 +22385,16 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -21977,13 +22450,9 @@ export interface operations {
            *         "publishedOnPortal": true,
            *         "coordinatePrecision": 0,
            *         "translations": {
-           *           "property1": {
-           *             "title": "Sea view flat in Málaga",
-           *             "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
-           *           },
-           *           "property2": {
-           *             "title": "Sea view flat in Málaga",
-           *             "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+           *           "de": {
+           *             "title": "Wohnung mit Meerblick in Málaga",
+           *             "description": "Helle Wohnung mit drei Schlafzimmern und Meerblick, zwei Minuten vom Strand."
            *           }
            *         },
            *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
@@ -22244,11 +22713,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -22303,13 +22777,9 @@ export interface operations {
            *         "publishedOnPortal": true,
            *         "coordinatePrecision": 0,
            *         "translations": {
-           *           "property1": {
-           *             "title": "Sea view flat in Málaga",
-           *             "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
-           *           },
-           *           "property2": {
-           *             "title": "Sea view flat in Málaga",
-           *             "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+           *           "de": {
+           *             "title": "Wohnung mit Meerblick in Málaga",
+           *             "description": "Helle Wohnung mit drei Schlafzimmern und Meerblick, zwei Minuten vom Strand."
            *           }
            *         },
            *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
@@ -22491,11 +22961,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -22775,57 +23250,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "code": "CT-000042",
-         *       "title": "Sea view flat in Málaga",
-         *       "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
-         *       "transactionType": "SALE",
-         *       "type": "APARTMENT",
-         *       "status": "DRAFT",
-         *       "publishedOnPortal": true,
-         *       "featured": true,
-         *       "price": 0,
-         *       "currency": "EUR",
-         *       "city": "Málaga",
-         *       "neighborhood": "El Limonar",
-         *       "address": "Calle Larios 5",
-         *       "zipCode": "29015",
-         *       "coordinates": {
-         *         "latitude": -90,
-         *         "longitude": -180
-         *       },
-         *       "approximateLocation": true,
-         *       "addressVisibility": "EXACT",
-         *       "coordinatePrecision": 1,
-         *       "translations": {
-         *         "property1": {
-         *           "title": "Sea view flat in Málaga",
-         *           "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
-         *         },
-         *         "property2": {
-         *           "title": "Sea view flat in Málaga",
-         *           "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
-         *         }
-         *       },
-         *       "bedrooms": 0,
-         *       "bathrooms": 0,
-         *       "area": 0,
-         *       "amenities": [
-         *         "petFriendly"
-         *       ],
-         *       "photos": [
-         *         {
-         *           "id": "ph_0VhJ3kQ2Zt8mX1pR4sT6uE",
-         *           "url": "https://api.example.com/media/listings/org_0VhJ3kQ2Zt8mX1pR4sT6uO/prop_0VhJ3kQ2Zt8mX1pR4sT6uW/ph_0VhJ3kQ2Zt8mX1pR4sT6uE/1600.webp",
-         *           "caption": "Living room",
-         *           "altText": "Bright living room with a sofa facing a window onto the sea"
-         *         }
-         *       ],
-         *       "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
-         *       "internalNotes": "The owner is open to offers.",
-         *       "customFields": {
-         *         "property1": null,
-         *         "property2": null
-         *       }
+         *       "price": 379000,
+         *       "featured": true
          *     }
          */
         'application/json': components['schemas']['UpdatePropertyBody'];
@@ -22836,11 +23262,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -22895,13 +23326,9 @@ export interface operations {
            *         "publishedOnPortal": true,
            *         "coordinatePrecision": 0,
            *         "translations": {
-           *           "property1": {
-           *             "title": "Sea view flat in Málaga",
-           *             "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
-           *           },
-           *           "property2": {
-           *             "title": "Sea view flat in Málaga",
-           *             "description": "Bright three-bedroom flat with a sea view, two minutes from the beach."
+           *           "de": {
+           *             "title": "Wohnung mit Meerblick in Málaga",
+           *             "description": "Helle Wohnung mit drei Schlafzimmern und Meerblick, zwei Minuten vom Strand."
            *           }
            *         },
            *         "agentId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
@@ -23184,11 +23611,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -23392,11 +23824,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -23690,11 +24127,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -23974,11 +24416,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -24192,11 +24639,16 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -24496,11 +24948,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -24779,11 +25236,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -24962,11 +25424,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -25175,11 +25642,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
           Vary: components['headers']['Vary'];
@@ -25220,11 +25692,16 @@ export interface operations {
       304: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
           Vary: components['headers']['Vary'];
@@ -25373,11 +25850,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
           Vary: components['headers']['Vary'];
@@ -25453,11 +25935,16 @@ export interface operations {
       304: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
           Vary: components['headers']['Vary'];
@@ -25606,11 +26093,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
           Vary: components['headers']['Vary'];
@@ -25666,11 +26158,16 @@ export interface operations {
       304: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
           Vary: components['headers']['Vary'];
@@ -25826,11 +26323,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
           Vary: components['headers']['Vary'];
@@ -25908,11 +26410,16 @@ export interface operations {
       304: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
           Vary: components['headers']['Vary'];
@@ -26067,11 +26574,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
           Vary: components['headers']['Vary'];
@@ -26139,11 +26651,16 @@ export interface operations {
       304: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
           Vary: components['headers']['Vary'];
@@ -26412,11 +26929,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
           Vary: components['headers']['Vary'];
@@ -26495,11 +27017,16 @@ export interface operations {
       304: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['Cache-Control'];
           Vary: components['headers']['Vary'];
@@ -26645,11 +27172,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -26818,11 +27350,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -27095,7 +27632,7 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description The records to list; supported: ModificationTimestamp with eq, ne, gt, ge, lt or le and a date-time with its zone (2026-01-01T00:00:00Z), StandardStatus with eq or ne and a quoted value ('Active') or in ('Active','Pending'), combined with and, or, not (...) and parentheses. Anything else is a 400 naming `$filter`.
+         * @description The records to list; supported: any field of Property but Media, compared by its type in $metadata — numbers and date-times with eq, ne, gt, ge, lt, le (now() for the current instant, date(Field) with a date 2026-01-01), text and lookups with eq, ne and in (...), lookups also with has and enum literals (StandardStatus has Namespace.StandardStatus'ActiveUnderContract'), booleans with eq and ne, null with eq and ne; contains, startswith, endswith on text; combined with and, or, not (...) and parentheses. Anything else is a 400 naming `$filter`.
          * @example ModificationTimestamp gt 2026-11-01T00:00:00Z and StandardStatus in ('Active','Pending')
          */
         $filter?: string;
@@ -27131,11 +27668,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -27347,11 +27889,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -27676,11 +28223,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -27899,11 +28451,16 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -28200,11 +28757,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -28396,11 +28958,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -28680,14 +29247,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "title": "Sea view flat in Málaga",
-         *       "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
-         *       "type": "TODO",
-         *       "status": "PENDING",
-         *       "dueAt": "2027-03-29T10:15:00.000Z",
-         *       "assigneeId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
-         *       "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
-         *       "appointmentId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE"
+         *       "status": "DONE"
          *     }
          */
         'application/json': components['schemas']['UpdateTaskBody'];
@@ -28698,11 +29258,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -28992,7 +29557,7 @@ export interface operations {
          *         {
          *           "name": "report.exported",
          *           "externalId": "crm-7781",
-         *           "occurredAt": "2027-03-29T10:15:00.000Z"
+         *           "occurredAt": "2026-03-29T10:15:00.000Z"
          *         },
          *         {
          *           "name": "login",
@@ -29017,11 +29582,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -29295,15 +29865,16 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "name": "Demo Realty",
-         *       "label": "string",
-         *       "props": {},
+         *       "name": "report.exported",
+         *       "label": "Exported the monthly report",
+         *       "props": {
+         *         "format": "pdf",
+         *         "pages": 12
+         *       },
          *       "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
-         *       "externalId": "crm-7781",
-         *       "email": "lucia.garcia@example.com",
-         *       "companyId": "string",
-         *       "actorLabel": "API key service_sk_live_AbC1",
-         *       "occurredAt": "2027-03-29T10:15:00.000Z"
+         *       "companyId": "acme-inc",
+         *       "actorLabel": "Lucía García",
+         *       "occurredAt": "2026-03-29T10:15:00.000Z"
          *     }
          */
         'application/json': components['schemas']['RecordUsageEventBody'];
@@ -29314,11 +29885,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -29594,11 +30170,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -29914,11 +30495,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -30222,11 +30808,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -30429,11 +31020,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -30620,11 +31216,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -30814,11 +31415,16 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -31090,11 +31696,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -31285,11 +31896,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -31569,11 +32185,10 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "url": "https://hooks.example.com/agency-crm",
          *       "eventTypes": [
-         *         "agent.created"
+         *         "contact.created",
+         *         "deal.won"
          *       ],
-         *       "description": "Bright three-bedroom flat with a sea view, two minutes from the beach.",
          *       "enabled": true
          *     }
          */
@@ -31585,11 +32200,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -31887,11 +32507,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -32122,11 +32747,16 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -32427,11 +33057,16 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -32757,11 +33392,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
@@ -33058,11 +33698,16 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           [name: string]: unknown;
         };
         content: {
@@ -33264,11 +33909,16 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };

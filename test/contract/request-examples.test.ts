@@ -1,0 +1,497 @@
+/**
+ * The contract says exactly what the server does (issue 40 item 7): every JSON request example of the
+ * served document, sent to the live app with the operation's credential, answers 2xx. Each operation
+ * runs in an organization of its own (so two examples never meet: a contact created twice with the
+ * example's phone), with its path parameters and the example ids of its body (`<prefix>_0VhJ3k…`, see
+ * ID_SUFFIX in src/platform/http/openapi-examples.ts) replaced by fixtures made for it, by prefix.
+ * Where cheap, a read afterwards shows the example did what it says and nothing else (a PATCH example
+ * must not wreck what it touches). An operation with a body example that this file can neither run
+ * nor has listed in NOT_EXERCISED, with the reason, fails the file.
+ */
+import { createHmac } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createAgent,
+  createApiKey,
+  createContact,
+  createProperty,
+  createTenant,
+  FAST,
+  nextPhone,
+  type Tenant,
+} from '../helpers/factories.ts';
+import { admin, api, expectStatus } from '../helpers/http.ts';
+import { ADMIN_TOKEN, buildTestApp } from '../helpers/test-app.ts';
+import { fakeDns } from '../features/webhooks/support.ts';
+
+const HOOK_SECRET = 'hook-secret-for-request-examples-0123';
+/** An id of an example: `ct_0VhJ3kQ2Zt8mX1pR4sT6uE` (the suffix of openapi-examples.ts). */
+const EXAMPLE_ID = /^([a-z]+)_0VhJ3kQ2Zt8mX1pR4sT6uE$/;
+const DAY = 86_400_000;
+const AHEAD = Date.parse('2027-01-01T00:00:00Z');
+
+/**
+ * Operations with a body example this file does not send, and why. Keep it short: an entry here is
+ * an example nobody checks.
+ */
+const NOT_EXERCISED: Record<string, string> = {};
+
+/** A path parameter other than `{id}`: the fixture it names. */
+const PARAM_FIXTURES: Record<string, string> = {
+  orgId: 'org',
+  keyId: 'key',
+  agentId: 'agt',
+  propertyId: 'prop',
+  photoId: 'ph',
+  contactId: 'ct',
+  numberId: 'mnum',
+  templateId: 'tpl',
+  slug: 'slug',
+  token: 'token',
+};
+
+/** `{id}`: the fixture named by the collection before it (`/v1/contacts/{id}`). */
+const COLLECTION_FIXTURES: Record<string, string> = {
+  organizations: 'org',
+  contacts: 'ct',
+  agents: 'agt',
+  listings: 'prop',
+  properties: 'prop',
+  'visit-requests': 'vr',
+  appointments: 'apt',
+  tasks: 'task',
+  pipelines: 'pl',
+  deals: 'deal',
+  webhooks: 'wh',
+};
+
+type HeaderSpec = { $ref?: string; required?: boolean };
+
+interface OpenApiOperation {
+  operationId: string;
+  responses?: Record<string, { headers?: Record<string, HeaderSpec> }>;
+  security?: Record<string, string[]>[];
+  requestBody?: {
+    content?: Record<string, { example?: unknown; examples?: Record<string, { value?: unknown }> }>;
+  };
+}
+
+interface Case {
+  method: string;
+  path: string;
+  operation: OpenApiOperation;
+  examples: { name: string; value: unknown }[];
+}
+
+/** A week's worth of days, any time: the agents the examples book with. */
+const ALL_WEEK = {
+  timezone: 'Europe/Madrid',
+  weekdays: [1, 2, 3, 4, 5, 6, 7],
+  horizonDays: 730,
+  minNoticeMinutes: 0,
+};
+
+let app: FastifyInstance;
+const cases: Case[] = [];
+let componentHeaders: Record<string, HeaderSpec> = {};
+let sequence = 0;
+const next = () => (sequence += 1);
+
+let shiftDays = 0;
+
+const dns = fakeDns({ 'hooks.example.com': ['93.184.216.34'] });
+
+beforeAll(async () => {
+  app = await buildTestApp({ MESSAGING_WEBHOOK_SECRET: HOOK_SECRET }, { lookup: dns });
+  const document = expectStatus(await app.inject({ method: 'GET', url: '/v1/openapi.json' }), 200) as {
+    paths: Record<string, Record<string, OpenApiOperation>>;
+    components: { headers: Record<string, HeaderSpec> };
+  };
+  componentHeaders = document.components.headers;
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const media = operation.requestBody?.content?.['application/json'];
+      if (!media) continue;
+      const examples = [
+        ...(media.example === undefined ? [] : [{ name: 'example', value: media.example }]),
+        ...Object.entries(media.examples ?? {}).map(([name, { value }]) => ({ name, value })),
+      ];
+      if (examples.length > 0) cases.push({ method: method.toUpperCase(), path, operation, examples });
+    }
+  }
+  // Dates from AHEAD on stand for "some day ahead" (booking a visit, a key's expiry); earlier ones for
+  // "some day past" (a usage event's occurredAt). Once the soonest ahead is less than a week away, whole
+  // weeks (the same weekday) are added to every ahead date sent, so the file outlives its examples' dates.
+  const dates = [...JSON.stringify(cases.map((item) => item.examples)).matchAll(/"(20\d\d-\d\d-\d\d)/g)]
+    .map((m) => Date.parse(`${m[1]}T00:00:00Z`))
+    .filter((date) => date >= AHEAD);
+  while (Math.min(...dates) + shiftDays * DAY < Date.now() + 7 * DAY) shiftDays += 7;
+}, 120_000);
+afterAll(async () => {
+  await app.close();
+});
+
+/** Fixtures of one organization, made on first use; `fresh` ones are made anew for every operation. */
+class Fixtures {
+  private made = new Map<string, Promise<string>>();
+  readonly extras: Record<string, unknown> = {};
+  constructor(readonly tenant: Tenant) {}
+
+  get(name: string): Promise<string> {
+    let value = this.made.get(name);
+    if (!value) {
+      value = this.make(name);
+      this.made.set(name, value);
+    }
+    return value;
+  }
+
+  private async pipeline(): Promise<{ id: string; stages: { id: string; name: string }[] }> {
+    return JSON.parse(await this.get('pipeline'));
+  }
+
+  private get org() {
+    return this.tenant.org.id;
+  }
+
+  private async bookableAgent(): Promise<{ id: string; slug: string }> {
+    const slug = `examples-${Date.now().toString(36)}-${next()}`;
+    const agent = await createAgent(app, this.org, { bookingSlug: slug, booking: ALL_WEEK });
+    return { id: agent.id, slug };
+  }
+
+  private async make(name: string): Promise<string> {
+    const secret = this.tenant.secret.key;
+    const publishable = this.tenant.publishable.key;
+    const later = (days: number) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
+    switch (name) {
+      case 'org':
+        return this.org;
+      case 'key':
+        return (await createApiKey(app, this.org, { type: 'secret', ...FAST })).id;
+      case 'agt':
+        return (await this.bookableAgent()).id;
+      case 'slug':
+        return (await this.bookableAgent()).slug;
+      case 'prop': {
+        const property = await createProperty(app, this.org, { agentId: await this.get('agt') });
+        this.extras.property = property;
+        return property.id;
+      }
+      case 'ph':
+        await this.get('prop');
+        return (this.extras.property as { photos: { id: string }[] }).photos[0]!.id;
+      case 'ct':
+      case 'ct:sourceContactId':
+        return (
+          await createContact(app, this.tenant, {
+            via: 'api',
+            body: { lastName: `Example ${next()}`, phone: nextPhone() },
+          })
+        ).id;
+      case 'vr': {
+        const body = {
+          firstName: 'Marta',
+          phone: nextPhone(),
+          propertyId: await this.get('prop'),
+          preferredDate: later(10),
+        };
+        return expectStatus(await api(app, 'POST', '/v1/leads/schedule', { key: publishable, body }), 201)
+          .data.visitRequestId;
+      }
+      case 'apt': {
+        const body = {
+          agentId: (await this.bookableAgent()).id,
+          contactId: await this.get('ct'),
+          date: later(12),
+          startTime: '10:00',
+          type: 'SHOWING',
+        };
+        return expectStatus(await api(app, 'POST', '/v1/appointments', { key: secret, body }), 201).data.id;
+      }
+      case 'token': {
+        const { slug } = await this.bookableAgent();
+        const body = { firstName: 'Marta', phone: nextPhone(), date: later(12), startTime: '10:00' };
+        const answer = expectStatus(
+          await api(app, 'POST', `/v1/booking/${slug}`, { key: publishable, body }),
+          201,
+        );
+        const manageUrl = String(JSON.stringify(answer).match(/"manageUrl":"([^"]+)"/)?.[1]);
+        return new URL(manageUrl).pathname.split('/').at(-1)!;
+      }
+      case 'task':
+        return expectStatus(
+          await api(app, 'POST', '/v1/tasks', { key: secret, body: { title: 'Call back' } }),
+          201,
+        ).data.id;
+      case 'pl':
+        return (await this.pipeline()).id;
+      case 'stg':
+        // A move example names a stage of the deal's pipeline (the deal fixture is made in this one).
+        return (await this.pipeline()).stages.find((stage) => stage.name === 'Lost')!.id;
+      case 'pipeline': {
+        const body = {
+          name: `Sales ${next()}`,
+          stages: [
+            { name: 'New', kind: 'OPEN' },
+            { name: 'Visit done', kind: 'OPEN' },
+            { name: 'Won', kind: 'WON' },
+            { name: 'Lost', kind: 'LOST' },
+          ],
+        };
+        const path = `/admin/v1/organizations/${this.org}/pipelines`;
+        return JSON.stringify(expectStatus(await admin(app, 'POST', path, body), 201).data);
+      }
+      case 'deal': {
+        const body = {
+          title: 'Flat in Soho',
+          contactId: await this.get('ct'),
+          pipelineId: await this.get('pl'),
+        };
+        return expectStatus(await api(app, 'POST', '/v1/deals', { key: secret, body }), 201).data.id;
+      }
+      case 'wh': {
+        const body = { url: 'https://hooks.example.com/fixture', eventTypes: ['contact.created'] };
+        return expectStatus(await api(app, 'POST', '/v1/webhooks', { key: secret, body }), 201).data.id;
+      }
+      case 'mnum': {
+        const body = { phone: '+34600999000', providerNumberId: `pn-${next()}` };
+        const path = `/admin/v1/organizations/${this.org}/messaging-numbers`;
+        return expectStatus(await admin(app, 'POST', path, body), 201).data.id;
+      }
+      case 'tpl': {
+        // Its variables are a reminder's, so the calendar settings may name it.
+        const body = {
+          name: `visit_reminder_${next()}`,
+          language: 'es',
+          category: 'UTILITY',
+          body: 'Hola {{firstName}}, le esperamos el {{date}} a las {{time}} en {{address}}.',
+          status: 'APPROVED',
+        };
+        const path = `/admin/v1/organizations/${this.org}/message-templates`;
+        return expectStatus(await admin(app, 'POST', path, body), 201).data.id;
+      }
+      default:
+        throw new Error(
+          `no fixture for "${name}": add one to Fixtures.make, or list the operation in NOT_EXERCISED with the reason`,
+        );
+    }
+  }
+}
+
+/** The fixture an id of the body names: by prefix, or `<prefix>:<field>` when the field needs another one. */
+async function withFixtures(value: unknown, fixtures: Fixtures, field?: string): Promise<unknown> {
+  if (typeof value === 'string') {
+    const prefix = EXAMPLE_ID.exec(value)?.[1];
+    if (prefix !== undefined) {
+      const specific = `${prefix}:${field}`;
+      return fixtures.get(['ct:sourceContactId'].includes(specific) ? specific : prefix);
+    }
+    const date = /^(20\d\d-\d\d-\d\d)(T.*)?$/.exec(value);
+    if (date && shiftDays > 0 && Date.parse(`${date[1]}T00:00:00Z`) >= AHEAD) {
+      const shifted = new Date(Date.parse(`${date[1]}T00:00:00Z`) + shiftDays * DAY)
+        .toISOString()
+        .slice(0, 10);
+      return `${shifted}${date[2] ?? ''}`;
+    }
+    return value;
+  }
+  if (Array.isArray(value)) return Promise.all(value.map((item) => withFixtures(item, fixtures, field)));
+  if (typeof value === 'object' && value !== null) {
+    const entries = await Promise.all(
+      Object.entries(value).map(
+        async ([name, item]) => [name, await withFixtures(item, fixtures, name)] as const,
+      ),
+    );
+    return Object.fromEntries(entries);
+  }
+  return value;
+}
+
+async function pathOf(path: string, fixtures: Fixtures): Promise<string> {
+  const segments = path.split('/');
+  const out: string[] = [];
+  for (const [index, segment] of segments.entries()) {
+    const param = /^\{(\w+)\}$/.exec(segment)?.[1];
+    if (param === undefined) {
+      out.push(segment);
+      continue;
+    }
+    if (param === 'channel') {
+      out.push('EMAIL');
+      continue;
+    }
+    const fixture = param === 'id' ? COLLECTION_FIXTURES[segments[index - 1] ?? ''] : PARAM_FIXTURES[param];
+    if (fixture === undefined)
+      throw new Error(`no fixture for {${param}} of ${path}: add one or list the operation`);
+    out.push(encodeURIComponent(await fixtures.get(fixture)));
+  }
+  return out.join('/');
+}
+
+/** The request headers of the operation's credential (its `security`, the route's admitted key types). */
+function credentialOf(
+  operation: OpenApiOperation,
+  path: string,
+  tenant: Tenant,
+  raw: string,
+): Record<string, string> {
+  const schemes = (operation.security ?? []).flatMap((requirement) => Object.keys(requirement));
+  if (schemes.includes('AdminToken')) return { authorization: `Bearer ${ADMIN_TOKEN}` };
+  if (schemes.includes('McpBearer'))
+    return { authorization: `Bearer ${tenant.secret.key}`, accept: 'application/json, text/event-stream' };
+  if (schemes.includes('ApiKey')) {
+    const route = app.routeTable.find((entry) => entry.operationId === operation.operationId);
+    const secret = route?.auth?.keyTypes.includes('secret') ?? true;
+    return { 'x-api-key': secret ? tenant.secret.key : tenant.publishable.key };
+  }
+  if (path.startsWith('/hooks/messaging/'))
+    return { 'x-hub-signature-256': `sha256=${createHmac('sha256', HOOK_SECRET).update(raw).digest('hex')}` };
+  return {}; // the URL carries the credential (`{token}`)
+}
+
+/** Things an operation needs before its example can work, beyond the fixtures it names. */
+const PREPARE: Record<string, (fixtures: Fixtures) => Promise<void>> = {
+  // A message goes out only inside the 24-hour window the contact's own message opens.
+  'conversations.messages.send': async (fixtures) => {
+    await fixtures.get('mnum');
+    const path = `/admin/v1/organizations/${fixtures.tenant.org.id}/contacts/${await fixtures.get('ct')}/inbound-messages`;
+    expectStatus(await admin(app, 'POST', path, { body: 'Hola, ¿sigue disponible?' }), 201);
+  },
+};
+
+type Sent = {
+  fixtures: Fixtures;
+  body: Record<string, unknown>;
+  url: string;
+  response: LightMyRequestResponse;
+};
+
+const get = async (sent: Sent, url: string) => {
+  const admin = url.startsWith('/admin/');
+  const headers: Record<string, string> = admin
+    ? { authorization: `Bearer ${ADMIN_TOKEN}` }
+    : { 'x-api-key': sent.fixtures.tenant.secret.key };
+  return expectStatus(await app.inject({ method: 'GET', url, headers }), 200).data;
+};
+
+/** What a read shows afterwards, where that is cheap: the example did what it says, and no harm. */
+const CHECKS: Record<string, (sent: Sent) => Promise<void>> = {
+  'agents.booking.update': async (sent) => {
+    const agent = await get(
+      sent,
+      `/admin/v1/organizations/${sent.fixtures.tenant.org.id}/agents/${await sent.fixtures.get('agt')}`,
+    );
+    expect(agent.bookingSlug, 'the example keeps the agent slug').toMatch(/^examples-/);
+    expect(agent.booking.slotMinutes).toBeGreaterThanOrEqual(15);
+    expect(agent.booking.weekdays.length + agent.booking.weeklyHours.length).toBeGreaterThanOrEqual(5);
+  },
+  'admin.organizations.update': async (sent) => {
+    const org = await get(sent, `/admin/v1/organizations/${sent.fixtures.tenant.org.id}`);
+    expect(org).toMatchObject({ isActive: true, readOnly: false });
+    expect(org.writeLimitPerMinute ?? Infinity).toBeGreaterThanOrEqual(60);
+  },
+  'listings.update': async (sent) => {
+    const listing = await get(sent, `/v1/listings/${await sent.fixtures.get('prop')}`);
+    for (const [field, value] of Object.entries(sent.body)) expect(listing[field], field).toEqual(value);
+  },
+  'contacts.update': async (sent) => {
+    const contact = await get(sent, `/v1/contacts/${await sent.fixtures.get('ct')}`);
+    expect(contact).toMatchObject(sent.body);
+  },
+  'deals.update': async (sent) => {
+    const deal = await get(sent, `/v1/deals/${await sent.fixtures.get('deal')}`);
+    expect(deal).toMatchObject({ value: sent.body.value, agentId: sent.body.agentId });
+  },
+  'deals.move': async (sent) => {
+    const deal = await get(sent, `/v1/deals/${await sent.fixtures.get('deal')}`);
+    expect(deal).toMatchObject({ stageId: sent.body.stageId });
+  },
+  'usage.events.batch': async (sent) => {
+    // The example's last event is dated 2099 on purpose: it shows a rejected item.
+    const result = sent.response.json().data;
+    expect(result.rejected.map((item: { index: number }) => item.index)).toEqual([2]);
+  },
+  'hooks.messaging.receive': async (sent) => {
+    expect(sent.response.json().data).toMatchObject({ received: 1, ignored: 0 });
+  },
+  'mcp.call': async (sent) => {
+    expect(sent.response.body).toContain('"tools"');
+  },
+  'calendar.settings.update': async (sent) => {
+    const settings = await get(sent, '/v1/calendar/settings');
+    expect(settings).toMatchObject(sent.body);
+  },
+};
+
+/** The headers the document says this answer always carries. */
+function requiredHeaders(operation: OpenApiOperation, status: number): string[] {
+  const headers = operation.responses?.[String(status)]?.headers ?? {};
+  return Object.entries(headers)
+    .filter(([, header]) =>
+      header.$ref ? componentHeaders[header.$ref.split('/').at(-1) ?? '']?.required : header.required,
+    )
+    .map(([name]) => name);
+}
+
+/** Sends one example of one operation in an organization of its own. */
+async function send(item: Case, example: unknown): Promise<Sent> {
+  const tenant = await createTenant(app, {
+    org: { name: 'Demo Realty', defaultCountry: 'ES', defaultCurrency: 'EUR', writeLimitPerMinute: 100_000 },
+    everyKey: FAST,
+    readOnly: { writeLimitPerMinute: 0 },
+  });
+  const fixtures = new Fixtures(tenant);
+  await PREPARE[item.operation.operationId]?.(fixtures);
+  const url = await pathOf(item.path, fixtures);
+  const body = (await withFixtures(example, fixtures)) as Record<string, unknown>;
+  const raw = JSON.stringify(body);
+  const request: InjectOptions = {
+    method: item.method as InjectOptions['method'],
+    url,
+    headers: { 'content-type': 'application/json', ...credentialOf(item.operation, item.path, tenant, raw) },
+    payload: raw,
+  };
+  return { fixtures, body, url, response: await app.inject(request) };
+}
+
+describe('request examples of /v1/openapi.json', () => {
+  it('are many, and every operation left out is still in the document', () => {
+    expect(cases.length).toBeGreaterThan(50);
+    const ids = new Set(cases.map((item) => item.operation.operationId));
+    expect(
+      Object.keys(NOT_EXERCISED).filter((id) => !ids.has(id)),
+      'stale NOT_EXERCISED entries',
+    ).toEqual([]);
+  });
+
+  it('each answers 2xx when sent with real ids and the right credential', { timeout: 300_000 }, async () => {
+    const failures: string[] = [];
+    for (const item of cases) {
+      if (NOT_EXERCISED[item.operation.operationId] !== undefined) continue;
+      for (const example of item.examples) {
+        const label = `${item.operation.operationId} (${item.method} ${item.path}, ${example.name})`;
+        try {
+          const sent = await send(item, example.value);
+          const status = sent.response.statusCode;
+          if (status < 200 || status > 299) {
+            failures.push(
+              `${label}: ${status} ${sent.response.body.slice(0, 400)} — sent ${JSON.stringify(sent.body).slice(0, 300)}`,
+            );
+            continue;
+          }
+          const missing = requiredHeaders(item.operation, status).filter(
+            (name) => sent.response.headers[name.toLowerCase()] === undefined,
+          );
+          if (missing.length > 0)
+            failures.push(`${label}: ${status} lacks required headers ${missing.join(', ')}`);
+          await CHECKS[item.operation.operationId]?.(sent);
+        } catch (error) {
+          failures.push(`${label}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    }
+    expect(failures.length, `\n${failures.join('\n\n')}\n`).toBe(0);
+  });
+});
