@@ -1,5 +1,6 @@
 // Our listing in RESO Data Dictionary 2.0 terms (docs/reso.md has the same tables for readers): the
 // field names, the StandardStatus and PropertyType lookups, and the record one row becomes.
+import { createHash } from 'node:crypto';
 import type { PropertyPhoto } from '../../db/schema.ts';
 import type {
   AddressVisibility,
@@ -136,12 +137,17 @@ export type ResoField = (typeof RESO_FIELDS)[number];
 
 /** One element of Media: a photo of the listing (DD 2.0's Media resource names). */
 export interface ResoMedia {
-  MediaKey: string | null;
+  MediaKey: string;
+  ResourceName: 'Property';
+  ResourceRecordKey: string;
   MediaCategory: 'Photo';
   MediaURL: string;
   Order: number;
   ShortDescription: string | null;
   LongDescription: string | null;
+  ImageWidth: number | null;
+  ImageHeight: number | null;
+  ModificationTimestamp: string;
 }
 
 /** What the store reads of a listing for RESO: the columns, and both timestamps as UTC µs text. */
@@ -173,16 +179,40 @@ export interface ResoRow {
   updatedAt: string;
 }
 
-/** A photo as Media: caption and alt text, and the photo's own id as MediaKey when it has one. */
-function mediaOf(photos: readonly PropertyPhoto[]): ResoMedia[] {
-  return photos.map((photo, index) => ({
-    MediaKey: typeof photo.id === 'string' ? photo.id : null,
-    MediaCategory: 'Photo' as const,
-    MediaURL: photo.url,
-    Order: index + 1,
-    ShortDescription: photo.caption ?? null,
-    LongDescription: typeof photo.altText === 'string' ? photo.altText : null,
-  }));
+/**
+ * The MediaKey of a photo: an uploaded photo's own id; a photo given by URL has none, so its key is
+ * derived from the listing's id, the URL and which occurrence of that URL it is (a URL listed twice gets
+ * two keys): stable while the photo stays, whatever its place among the photos, and never another
+ * listing's (`med_` and 24 hex digits of a SHA-256).
+ */
+export function mediaKeyOf(listingId: string, url: string, occurrence: number): string {
+  const digest = createHash('sha256').update(`${listingId}\n${url}\n${occurrence}`).digest('hex');
+  return `med_${digest.slice(0, 24)}`;
+}
+
+/**
+ * The photos as Media records. A photo has no timestamp of its own: its ModificationTimestamp is the
+ * listing's, which changes whenever the photos do.
+ */
+export function mediaOf(row: Pick<ResoRow, 'id' | 'photos' | 'updatedAt'>): ResoMedia[] {
+  const seen = new Map<string, number>();
+  return row.photos.map((photo, index) => {
+    const occurrence = (seen.get(photo.url) ?? 0) + 1;
+    seen.set(photo.url, occurrence);
+    return {
+      MediaKey: typeof photo.id === 'string' ? photo.id : mediaKeyOf(row.id, photo.url, occurrence),
+      ResourceName: 'Property' as const,
+      ResourceRecordKey: row.id,
+      MediaCategory: 'Photo' as const,
+      MediaURL: photo.url,
+      Order: index + 1,
+      ShortDescription: photo.caption ?? null,
+      LongDescription: typeof photo.altText === 'string' ? photo.altText : null,
+      ImageWidth: typeof photo.width === 'number' ? photo.width : null,
+      ImageHeight: typeof photo.height === 'number' ? photo.height : null,
+      ModificationTimestamp: row.updatedAt,
+    };
+  });
 }
 
 /** The full RESO record of a listing (the agency's view: exact address and coordinates, private remarks). */
@@ -213,7 +243,7 @@ export function toResoProperty(row: ResoRow) {
     // The portal shows the whole address only with EXACT (STREET shows the street, HIDDEN nothing).
     InternetAddressDisplayYN: row.addressVisibility === 'EXACT',
     PhotosCount: row.photos.length,
-    Media: mediaOf(row.photos),
+    Media: mediaOf(row),
     OriginalEntryTimestamp: row.createdAt,
     ModificationTimestamp: row.updatedAt,
   } satisfies Record<ResoField, unknown>;

@@ -4,7 +4,7 @@ import { Type, type Static } from '@fastify/type-provider-typebox';
 import { DateTime, Nullable, StringEnum, ref } from '../../platform/http/schemas.ts';
 import { PROPERTY_STATUSES } from '../../shared/property-vocabulary.ts';
 import { RESO_FIELDS, RESO_PROPERTY_TYPES, STANDARD_STATUSES } from './reso.mapping.ts';
-import { FILTER_SUPPORT } from './reso.odata.ts';
+import { FILTER_SUPPORT } from './reso.filter.ts';
 
 export const MAX_TOP = 1000;
 export const DEFAULT_TOP = 100;
@@ -19,9 +19,24 @@ export const LIST_OPTIONS = [
   '$skip',
   '$skiptoken',
   '$count',
+  '$expand',
+  '$format',
 ] as const;
 /** The OData options of GET /v1/reso/Property('{ListingKey}'). */
-export const GET_OPTIONS = ['$select'] as const;
+export const GET_OPTIONS = ['$select', '$expand', '$format'] as const;
+
+const expand = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description:
+    '`Media`: the photos as Media records (they are in every record unless `$select` leaves them out)',
+  examples: ['Media'],
+});
+const format = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description: '`json` or `application/json` (the only format of records); anything else is a 406',
+});
 
 const select = Type.String({
   minLength: 1,
@@ -81,13 +96,15 @@ export const ResoListQuerySchema = Type.Object(
     $count: Type.Optional(
       Type.Boolean({ description: 'true: @odata.count, the records $filter matches (exact up to 10,000)' }),
     ),
+    $expand: Type.Optional(expand),
+    $format: Type.Optional(format),
   },
   { additionalProperties: false },
 );
 export type ResoListQuery = Static<typeof ResoListQuerySchema>;
 
 export const ResoGetQuerySchema = Type.Object(
-  { $select: Type.Optional(select) },
+  { $select: Type.Optional(select), $expand: Type.Optional(expand), $format: Type.Optional(format) },
   { additionalProperties: false },
 );
 export type ResoGetQuery = Static<typeof ResoGetQuerySchema>;
@@ -97,14 +114,22 @@ export const ResoKeyParamsSchema = Type.Object(
   { additionalProperties: false },
 );
 
-const ResoMediaSchema = Type.Object(
+export const ResoMediaSchema = Type.Object(
   {
-    MediaKey: Nullable(Type.String({ description: "The photo's id, when it has one" })),
+    MediaKey: Type.String({
+      description:
+        "The uploaded photo's id, or for a photo given by URL a key derived from the listing and the URL",
+    }),
+    ResourceName: StringEnum(['Property'] as const),
+    ResourceRecordKey: Type.String({ description: 'The ListingKey of the listing' }),
     MediaCategory: StringEnum(['Photo'] as const),
     MediaURL: Type.String(),
     Order: Type.Integer({ minimum: 1, description: 'Its place among the photos, from 1' }),
     ShortDescription: Nullable(Type.String({ description: 'The caption' })),
     LongDescription: Nullable(Type.String({ description: 'The alt text, when it has one' })),
+    ImageWidth: Nullable(Type.Integer({ description: 'Uploaded photos: the width in pixels' })),
+    ImageHeight: Nullable(Type.Integer({ description: 'Uploaded photos: the height in pixels' })),
+    ModificationTimestamp: DateTime({ description: "The listing's: it changes whenever the photos do" }),
   },
   { $id: 'ResoMedia', additionalProperties: false, description: 'A photo (RESO Media)' },
 );
@@ -138,12 +163,17 @@ const EXAMPLE = {
   PhotosCount: 1,
   Media: [
     {
-      MediaKey: null,
+      MediaKey: 'med_3f1c9a0b7d2e4f6a8b9c0d1e',
+      ResourceName: 'Property',
+      ResourceRecordKey: 'prop_0VhJ3kQ2Zt8mX1pR4sT6uE',
       MediaCategory: 'Photo',
       MediaURL: 'https://images.example.com/mal-0042/1.jpg',
       Order: 1,
       ShortDescription: 'Living room',
       LongDescription: null,
+      ImageWidth: null,
+      ImageHeight: null,
+      ModificationTimestamp: '2026-11-27T10:15:00.123456Z',
     },
   ],
   OriginalEntryTimestamp: '2026-10-02T08:30:00.000000Z',

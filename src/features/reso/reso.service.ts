@@ -5,8 +5,11 @@ import type { Caller } from '../../platform/auth/caller.ts';
 import { readAs } from '../../platform/tenancy/caller-tx.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { isId } from '../../platform/ids/ids.ts';
-import { selectFields, toResoProperty, type ResoField, type ResoRecord } from './reso.mapping.ts';
-import { DEFAULT_ORDER, parseFilter, parseOrderBy, parseSelect } from './reso.odata.ts';
+import type { ResoMediaList } from './reso.documents.schema.ts';
+import { mediaOf, selectFields, toResoProperty, type ResoField, type ResoRecord } from './reso.mapping.ts';
+import { SERVICE_ROOT } from './reso.metadata.ts';
+import { parseFilter } from './reso.filter.ts';
+import { DEFAULT_ORDER, parseExpand, parseOrderBy, parseSelect } from './reso.odata.ts';
 import {
   DEFAULT_TOP,
   type ResoGetQuery,
@@ -17,17 +20,26 @@ import {
 import { issueSkiptoken, openSkiptoken, sealOf } from './reso.skiptoken.ts';
 import * as store from './reso.store.ts';
 
-const SERVICE_ROOT = '/v1/reso';
-
 /** `<origin>/v1/reso/$metadata#Property`, with the selected fields as OData writes them. */
 function contextOf(origin: string, select: readonly ResoField[] | null, suffix = ''): string {
   const fields = select === null ? '' : `(${select.join(',')})`;
   return `${origin}${SERVICE_ROOT}/$metadata#Property${fields}${suffix}`;
 }
 
+/**
+ * `$select` with `$expand=Media`: the selected fields and Media (every record carries Media unless
+ * `$select` leaves it out, so `$expand` only matters beside a `$select`).
+ */
+function selectionOf(query: { $select?: string; $expand?: string }): ResoField[] | null {
+  const select = query.$select === undefined ? null : parseSelect(query.$select);
+  const expand = query.$expand === undefined ? false : parseExpand(query.$expand);
+  if (select === null || !expand || select.includes('Media')) return select;
+  return [...select, 'Media'];
+}
+
 /** The query of the next page: the same options, `$skiptoken` in place of `$skip`. */
 function nextLinkOf(origin: string, query: ResoListQuery, skiptoken: string): string {
-  const kept = (['$filter', '$select', '$orderby', '$top', '$count'] as const)
+  const kept = (['$filter', '$select', '$expand', '$orderby', '$top', '$count'] as const)
     .filter((name) => query[name] !== undefined)
     .map((name) => `${name}=${encodeURIComponent(String(query[name]))}`);
   return `${origin}${SERVICE_ROOT}/Property?${[...kept, `$skiptoken=${skiptoken}`].join('&')}`;
@@ -47,7 +59,7 @@ export async function listResoProperties(
   const organizationId = caller.organization.id;
   const filter = query.$filter === undefined ? null : parseFilter(query.$filter);
   const order = query.$orderby === undefined ? DEFAULT_ORDER : parseOrderBy(query.$orderby);
-  const select = query.$select === undefined ? null : parseSelect(query.$select);
+  const select = selectionOf(query);
   const seal = sealOf(organizationId, filter, order);
   if (query.$skiptoken !== undefined && query.$skip !== undefined) {
     throw Errors.invalidField('query.$skip', 'cannot be combined with $skiptoken: follow @odata.nextLink');
@@ -92,11 +104,29 @@ export async function getResoProperty(
   query: ResoGetQuery,
   origin: string,
 ): Promise<ResoPropertyEntity> {
-  const select = query.$select === undefined ? null : parseSelect(query.$select);
+  const select = selectionOf(query);
   const row = isId(listingKey, 'prop')
     ? await readAs(db, caller, (tx) => store.findResoRow(tx, caller.organization.id, listingKey))
     : null;
   if (!row) throw Errors.notFound('Property', listingKey);
   const record: Partial<ResoRecord> = selectFields(toResoProperty(row), select);
   return { '@odata.context': contextOf(origin, select, '/$entity'), ...record };
+}
+
+/** GET /v1/reso/Property('{ListingKey}')/Media: its photos as Media records; 404 as for the record. */
+export async function getResoMedia(
+  db: Database,
+  caller: Caller,
+  listingKey: string,
+  origin: string,
+): Promise<ResoMediaList> {
+  const row = isId(listingKey, 'prop')
+    ? await readAs(db, caller, (tx) => store.findResoRow(tx, caller.organization.id, listingKey))
+    : null;
+  if (!row) throw Errors.notFound('Property', listingKey);
+  const key = `'${listingKey.replaceAll("'", "''")}'`;
+  return {
+    '@odata.context': `${origin}${SERVICE_ROOT}/$metadata#Property(${key})/Media`,
+    value: mediaOf(row),
+  };
 }

@@ -3,7 +3,8 @@
 // it was issued for, as the list cursors of decision 0190 are.
 import { createHash } from 'node:crypto';
 import { Errors } from '../../platform/errors/errors.ts';
-import type { Filter, Order } from './reso.odata.ts';
+import type { Filter } from './reso.filter.ts';
+import type { Order } from './reso.odata.ts';
 
 /** The last record of a page: its `updated_at` as UTC µs text and its id. */
 export interface Position {

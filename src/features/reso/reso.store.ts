@@ -1,12 +1,14 @@
 // The SQL of the RESO Property resource: every status of the organization's listings, walked on the
 // (organization_id, updated_at, id) index of migration 0021 (or the primary key by id), keyset after a
 // $skiptoken or offset by $skip, with its bounded count in the page's own statement (decision 0229).
-import { and, asc, desc, eq, gt, inArray, lt, not, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
 import { countMatches, countOf, totalOf, type Tx } from '../../db/database.ts';
 import { keysetPosition } from '../../db/keyset.ts';
 import { properties } from '../../db/schema.ts';
 import type { ResoRow } from './reso.mapping.ts';
-import type { Filter, Order } from './reso.odata.ts';
+import type { Filter } from './reso.filter.ts';
+import { conditionOf } from './reso.filter-sql.ts';
+import type { Order } from './reso.odata.ts';
 import type { Position } from './reso.skiptoken.ts';
 
 /** The columns RESO shows, each timestamp as UTC text to the microsecond (never a rounded JS Date). */
@@ -37,28 +39,6 @@ const resoColumns = {
   createdAt: keysetPosition(properties.createdAt),
   updatedAt: keysetPosition(properties.updatedAt),
 };
-
-const COMPARE = { eq: '=', ne: '<>', gt: '>', ge: '>=', lt: '<', le: '<=' } as const;
-
-/** A parsed $filter as SQL (both columns are NOT NULL, so NOT is plain negation). */
-function conditionOf(filter: Filter): SQL {
-  switch (filter.kind) {
-    case 'and':
-      return and(conditionOf(filter.left), conditionOf(filter.right)) as SQL;
-    case 'or':
-      return or(conditionOf(filter.left), conditionOf(filter.right)) as SQL;
-    case 'not':
-      return not(conditionOf(filter.operand));
-    case 'modified':
-      return sql`${properties.updatedAt} ${sql.raw(COMPARE[filter.op])} ${filter.instant}::timestamptz`;
-    case 'status':
-      // A RESO value none of our statuses maps to matches nothing (eq) or everything (ne).
-      if (filter.statuses.length === 0) return filter.negated ? sql`true` : sql`false`;
-      return filter.negated
-        ? notInArray(properties.status, filter.statuses)
-        : inArray(properties.status, filter.statuses);
-  }
-}
 
 function orderOf(order: Order): SQL[] {
   const direction = order.direction === 'asc' ? asc : desc;

@@ -94,17 +94,21 @@ function keyTypeRefusal(caller: Caller, auth: RouteAuth): AppError {
   return Errors.forbidden('Read-only keys cannot call this endpoint');
 }
 
-/** The key from the header the route takes it in: X-API-Key, or a bearer token (MCP); 401 when absent. */
+/**
+ * The key from the header the route takes it in: X-API-Key, a bearer token (MCP), or either (a route
+ * with `alsoBearer`: X-API-Key first); 401 when absent.
+ */
 function presentedKey(request: FastifyRequest, auth: RouteAuth): string {
   const authorization = firstHeader(request.headers.authorization) ?? '';
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
   if (auth.bearer) {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-    if (token === undefined) throw Errors.missingBearer(request.headers['x-api-key'] !== undefined);
-    return token;
+    if (bearer === undefined) throw Errors.missingBearer(request.headers['x-api-key'] !== undefined);
+    return bearer;
   }
   const key = firstHeader(request.headers['x-api-key']);
-  if (key === undefined || key === '') throw Errors.missingKey(/^bearer\s/i.test(authorization));
-  return key;
+  if (key !== undefined && key !== '') return key;
+  if (auth.alsoBearer && bearer !== undefined) return bearer;
+  throw auth.alsoBearer ? Errors.missingKeyOrBearer() : Errors.missingKey(/^bearer\s/i.test(authorization));
 }
 
 /**
@@ -283,7 +287,14 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
     } catch (error) {
       // RFC 9110 11.6.1: every 401 names the scheme it wants, RFC 6750's Bearer on the MCP endpoint.
       if (error instanceof AppError && error.statusCode === 401) {
-        reply.header('www-authenticate', auth.bearer ? 'Bearer realm="agency-crm mcp"' : API_KEY_CHALLENGE);
+        reply.header(
+          'www-authenticate',
+          auth.bearer
+            ? 'Bearer realm="agency-crm mcp"'
+            : auth.alsoBearer
+              ? `${API_KEY_CHALLENGE}, Bearer realm="agency-crm"`
+              : API_KEY_CHALLENGE,
+        );
       }
       throw error;
     }

@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   SECRET_KEY_IN_BROWSER: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  NOT_ACCEPTABLE: 406,
   REQUEST_TIMEOUT: 408,
   DUPLICATE: 409,
   CONFLICT: 409,
@@ -98,6 +99,12 @@ export const Errors = {
         ? 'Authorization: Bearer is not accepted on the REST API; send your key in the X-API-Key header'
         : 'Missing API key: send it in the X-API-Key header',
     ),
+  /** A route that takes the key in X-API-Key or as a bearer token (RESO's Web API). */
+  missingKeyOrBearer: () =>
+    new AppError(
+      'UNAUTHORIZED',
+      'Missing API key: send it in the X-API-Key header or as Authorization: Bearer <secret key>',
+    ),
   /** The MCP endpoint takes its key only as a bearer token (SPEC.md "MCP endpoint"). */
   missingBearer: (apiKeyHeaderSent: boolean) =>
     new AppError(
@@ -140,6 +147,8 @@ export const Errors = {
     new AppError('METHOD_NOT_ALLOWED', `${method} ${path} is not supported; use ${allowed}`, {
       headers: { allow: allowed },
     }),
+  /** The client accepts no media type the resource can be given in (`Accept`, OData's `$format`). */
+  notAcceptable: (message: string) => new AppError('NOT_ACCEPTABLE', message),
   payloadTooLarge: (limitBytes: number) =>
     new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limitBytes} bytes`),
   /** The database is down, restarting or dropped the connection: retryable, so a 503 with Retry-After. */

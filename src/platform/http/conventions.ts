@@ -162,7 +162,12 @@ export function registerRouteConventions(app: FastifyInstance) {
         schema.deprecated = true;
         appendRouteHook(route, 'onSend', deprecationHeaders(config.deprecated));
       }
-      if (kind === 'keyed') schema.security = [config?.auth?.bearer ? { McpBearer: [] } : { ApiKey: [] }];
+      if (kind === 'keyed')
+        schema.security = config?.auth?.bearer
+          ? [{ McpBearer: [] }]
+          : config?.auth?.alsoBearer
+            ? [{ ApiKey: [] }, { KeyBearer: [] }]
+            : [{ ApiKey: [] }];
       else if (kind === 'admin') schema.security = [{ AdminToken: [] }];
       else schema.security = [];
     }

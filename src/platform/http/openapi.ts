@@ -162,6 +162,12 @@ export async function registerOpenApi(app: FastifyInstance, serverUrl: string, a
             scheme: 'bearer',
             description: 'A secret or read-only secret API key as a bearer token (the MCP endpoint only)',
           },
+          KeyBearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A secret or read-only secret API key as a bearer token, where X-API-Key is also taken (RESO Web API)',
+          },
           WebhookSignature: {
             type: 'apiKey',
             in: 'header',

@@ -23,6 +23,11 @@ export interface RouteAuth {
    */
   bearer?: boolean;
   /**
+   * The key may also come as `Authorization: Bearer <key>` beside `X-API-Key` (RESO's Web API, whose
+   * clients speak OAuth2): the same key, looked up and checked the same way; a 401 names both schemes.
+   */
+  alsoBearer?: boolean;
+  /**
    * A batch write (decision 0183): `items` names the body's array; every `itemsPerWritePoint` items,
    * rounded up, count one write point against `key-writes` and `organization-writes` (the first with
    * the request itself, the rest once the body is validated). The `key` policy counts the request once.

@@ -1,12 +1,7 @@
 /** The OData grammar of the RESO resource, without a database: what parses to what, and what never does. */
 import { describe, expect, it } from 'vitest';
-import {
-  instantOf,
-  parseFilter,
-  parseOrderBy,
-  parseSelect,
-  type Filter,
-} from '../../../src/features/reso/reso.odata.ts';
+import { parseFilter, type Filter } from '../../../src/features/reso/reso.filter.ts';
+import { instantOf, parseOrderBy, parseSelect } from '../../../src/features/reso/reso.odata.ts';
 import { issueSkiptoken, openSkiptoken, sealOf } from '../../../src/features/reso/reso.skiptoken.ts';
 import { AppError } from '../../../src/platform/errors/errors.ts';
 
@@ -48,38 +43,65 @@ describe('instantOf', () => {
 });
 
 describe('parseFilter', () => {
-  const modified = (op: string, instant: string): Filter => ({ kind: 'modified', op, instant }) as Filter;
+  const modified = (op: string, instant: string): Filter =>
+    ({
+      kind: 'compare',
+      field: 'ModificationTimestamp',
+      op,
+      value: { type: 'instant', value: instant },
+    }) as Filter;
+  const status = (op: string, value: string): Filter =>
+    ({ kind: 'compare', field: 'StandardStatus', op, value: { type: 'string', value } }) as Filter;
 
-  it('binds not before and before or, and maps StandardStatus to our statuses', () => {
+  it('binds not before and before or, and types each literal by its field', () => {
     expect(
       parseFilter(
-        "ModificationTimestamp ge 2026-01-01T00:00:00Z and not (StandardStatus eq 'Closed') or StandardStatus in ('Active','Pending','Active')",
+        "ModificationTimestamp ge 2026-01-01T00:00:00Z and not (StandardStatus eq 'Closed') or StandardStatus in ('Active','Pending')",
       ),
     ).toEqual({
       kind: 'or',
       left: {
         kind: 'and',
         left: modified('ge', '2026-01-01T00:00:00.000000Z'),
-        right: {
-          kind: 'not',
-          operand: { kind: 'status', negated: false, values: ['Closed'], statuses: ['SOLD', 'RENTED'] },
-        },
+        right: { kind: 'not', operand: status('eq', 'Closed') },
       },
       right: {
-        kind: 'status',
-        negated: false,
-        values: ['Active', 'Pending'],
-        statuses: ['ACTIVE', 'RESERVED'],
+        kind: 'in',
+        field: 'StandardStatus',
+        values: [
+          { type: 'string', value: 'Active' },
+          { type: 'string', value: 'Pending' },
+        ],
       },
     });
-    expect(parseFilter("StandardStatus ne 'Hold'")).toEqual({
-      kind: 'status',
-      negated: true,
-      values: ['Hold'],
-      statuses: [],
+    expect(parseFilter('BedroomsTotal gt 1 and ListPrice le 1234567.89')).toEqual({
+      kind: 'and',
+      left: { kind: 'compare', field: 'BedroomsTotal', op: 'gt', value: { type: 'number', value: '1' } },
+      right: {
+        kind: 'compare',
+        field: 'ListPrice',
+        op: 'le',
+        value: { type: 'number', value: '1234567.89' },
+      },
     });
-    expect(parseFilter("StandardStatus eq 'Withdrawn'")).toMatchObject({
-      statuses: ['INACTIVE'],
+    expect(parseFilter('ModificationTimestamp lt now()')).toMatchObject({ value: { type: 'now' } });
+    expect(parseFilter('date(OriginalEntryTimestamp) eq 2019-12-31')).toMatchObject({
+      onDate: true,
+      value: { type: 'date', value: '2019-12-31' },
+    });
+    // RESO Web API Core 2.0.0's enum forms: `has` and Namespace.Lookup'Member' name the same value.
+    expect(
+      parseFilter("StandardStatus has org.reso.metadata.enums.StandardStatus'ActiveUnderContract'"),
+    ).toEqual(status('eq', 'Active Under Contract'));
+    expect(parseFilter('PostalCode eq null')).toMatchObject({ value: { type: 'null' } });
+    expect(parseFilter("contains(City,'ag')")).toEqual({
+      kind: 'text',
+      fn: 'contains',
+      field: 'City',
+      value: 'ag',
+    });
+    expect(parseFilter('InternetEntireListingDisplayYN eq true')).toMatchObject({
+      value: { type: 'boolean', value: true },
     });
   });
 
@@ -100,11 +122,21 @@ describe('parseFilter', () => {
       ')',
       "StandardStatus eq 'Active' and (ModificationTimestamp gt 2026-01-01T00:00:00Z))",
       Array.from({ length: 51 }, () => "StandardStatus eq 'Active'").join(' or '),
+      "BedroomsTotal eq 'three'",
+      "City gt 'A'",
+      'InternetEntireListingDisplayYN gt true',
+      "City has org.reso.metadata.enums.City'X'",
+      "StandardStatus eq org.reso.metadata.enums.StandardStatus'Sold'",
+      "contains(BedroomsTotal,'1')",
+      'length(City) gt 1',
+      'ModificationTimestamp gt 2026-01-01',
+      'date(City) eq 2026-01-01',
+      'ListPrice gt null',
     ]) {
       const error = refusal(() => parseFilter(text));
       expect(error.statusCode, text).toBe(400);
       expect(error.details?.[0]?.field, text).toBe('query.$filter');
-      expect(error.message, text).toContain('supported: ModificationTimestamp with eq, ne, gt, ge, lt or le');
+      expect(error.message, text).toContain('supported: any field of Property but Media');
     }
   });
 });

@@ -95,9 +95,22 @@ describe('GET /v1/reso/Property: the record', () => {
         ShortDescription: null,
       }),
     ]);
-    for (const media of record.Media as { MediaKey: unknown }[]) {
-      expect(media.MediaKey === null || typeof media.MediaKey === 'string').toBe(true);
+    // Photos given by URL get a key derived from the listing and the URL: present, distinct, stable.
+    const media = record.Media as {
+      MediaKey: string;
+      ResourceRecordKey: string;
+      ModificationTimestamp: string;
+    }[];
+    for (const item of media) {
+      expect(item.MediaKey).toMatch(/^med_[0-9a-f]{24}$/);
+      expect(item).toMatchObject({ ResourceName: 'Property', ResourceRecordKey: listing.id });
+      expect(item.ModificationTimestamp).toBe(record.ModificationTimestamp);
     }
+    expect(new Set(media.map((item) => item.MediaKey)).size).toBe(2);
+    const again = await resoPage(app, agency.secret.key, { $filter: `ListingKey eq '${listing.id}'` });
+    expect((again.value[0]?.Media as { MediaKey: string }[]).map((item) => item.MediaKey)).toEqual(
+      media.map((item) => item.MediaKey),
+    );
     // Timestamps to the microsecond, so `gt` the last one seen is exact.
     expect(record.ModificationTimestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
     expect(record.OriginalEntryTimestamp).toMatch(/\.\d{6}Z$/);

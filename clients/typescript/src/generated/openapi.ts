@@ -1196,6 +1196,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/reso/$metadata': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The RESO metadata document (OData CSDL XML)
+     * @description The key in X-API-Key or as `Authorization: Bearer <key>` (secret or read-only secret, `listings:read`). The CSDL XML document (EDMX 4.0) of the Property and Media entity types, built from the same field mapping as the records: each field with its type, lookups as `Edm.String` with RESO's `LookupName` annotation, Media as a contained navigation property of Property. `application/xml` only: `$format` or `Accept` that excludes it is a 406. The mapping of every field and status, and what is not supported: docs/reso.md.
+     */
+    get: operations['reso.metadata.get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/reso/Property('{ListingKey}')": {
     parameters: {
       query?: never;
@@ -1205,7 +1225,7 @@ export interface paths {
     };
     /**
      * One listing as a RESO Property record
-     * @description Secret or read-only secret key with `listings:read`. OData's key syntax: `Property('prop_…')` (quotes and parentheses may be percent-encoded). `$select` as on the collection. 404 when the ListingKey is unknown or of another organization (one answer for both). The mapping of every field and status, and what is not supported: docs/reso.md.
+     * @description The key in X-API-Key or as `Authorization: Bearer <key>` (secret or read-only secret, `listings:read`). OData's key syntax: `Property('prop_…')` (quotes and parentheses may be percent-encoded). `$select` and `$expand` as on the collection. 404 when the ListingKey is unknown or of another organization (one answer for both). The mapping of every field and status, and what is not supported: docs/reso.md.
      */
     get: operations['reso.property.get'];
     put?: never;
@@ -1225,9 +1245,49 @@ export interface paths {
     };
     /**
      * The agency's listings as RESO Property records (replication)
-     * @description Secret or read-only secret key with `listings:read`. Every listing of the organization, whatever its status, in RESO Data Dictionary 2.0 names (exact address and coordinates, PrivateRemarks), as an OData collection `{"@odata.context", "value": [...], "@odata.nextLink"?}`. Options: `$filter` on ModificationTimestamp and StandardStatus, `$select`, `$orderby`, `$top` (default 100, at most 1000), `$skip`, `$skiptoken`, `$count`. Replicate by ModificationTimestamp ascending (the default order) and follow `@odata.nextLink` until it is absent: a record changed during the walk comes again later with its new ModificationTimestamp, and no record is skipped or repeated otherwise. Any other option, field or operator is a 400 naming the option and what it supports. The mapping of every field and status, and what is not supported: docs/reso.md.
+     * @description The key in X-API-Key or as `Authorization: Bearer <key>` (secret or read-only secret, `listings:read`). Every listing of the organization, whatever its status, in RESO Data Dictionary 2.0 names (exact address and coordinates, PrivateRemarks), as an OData collection `{"@odata.context", "value": [...], "@odata.nextLink"?}`. Options: `$filter` on every field by its type in $metadata, `$select`, `$expand=Media`, `$orderby`, `$top` (default 100, at most 1000), `$skip`, `$skiptoken`, `$count`. Replicate by ModificationTimestamp ascending (the default order) and follow `@odata.nextLink` until it is absent: a record changed during the walk comes again later with its new ModificationTimestamp, and no record is skipped or repeated otherwise. Any other option, field or operator is a 400 naming the option and what it supports. The mapping of every field and status, and what is not supported: docs/reso.md.
      */
     get: operations['reso.property.list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/reso/Property('{ListingKey}')/Media": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One listing's photos as RESO Media records
+     * @description The key in X-API-Key or as `Authorization: Bearer <key>` (secret or read-only secret, `listings:read`). The Media navigation property of one Property: its photos in their order, each with a stable MediaKey, ResourceRecordKey (the ListingKey) and the listing's ModificationTimestamp. 404 when the ListingKey is unknown or of another organization. The mapping of every field and status, and what is not supported: docs/reso.md.
+     */
+    get: operations['reso.property.media'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/reso': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The RESO service document
+     * @description The key in X-API-Key or as `Authorization: Bearer <key>` (secret or read-only secret, `listings:read`). The OData service document: the entity sets this service serves (Property). The mapping of every field and status, and what is not supported: docs/reso.md.
+     */
+    get: operations['reso.service.get'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2525,6 +2585,7 @@ export interface components {
           | 'SECRET_KEY_IN_BROWSER'
           | 'NOT_FOUND'
           | 'METHOD_NOT_ALLOWED'
+          | 'NOT_ACCEPTABLE'
           | 'REQUEST_TIMEOUT'
           | 'DUPLICATE'
           | 'CONFLICT'
@@ -2588,6 +2649,7 @@ export interface components {
         | 'SECRET_KEY_IN_BROWSER'
         | 'NOT_FOUND'
         | 'METHOD_NOT_ALLOWED'
+        | 'NOT_ACCEPTABLE'
         | 'REQUEST_TIMEOUT'
         | 'DUPLICATE'
         | 'CONFLICT'
@@ -4421,7 +4483,12 @@ export interface components {
     };
     /** @description A photo (RESO Media) */
     ResoMedia: {
-      MediaKey: string | null;
+      /** @description The uploaded photo's id, or for a photo given by URL a key derived from the listing and the URL */
+      MediaKey: string;
+      /** @enum {string} */
+      ResourceName: 'Property';
+      /** @description The ListingKey of the listing */
+      ResourceRecordKey: string;
       /** @enum {string} */
       MediaCategory: 'Photo';
       MediaURL: string;
@@ -4429,6 +4496,14 @@ export interface components {
       Order: number;
       ShortDescription: string | null;
       LongDescription: string | null;
+      ImageWidth: number | null;
+      ImageHeight: number | null;
+      /**
+       * Format: date-time
+       * @description The listing's: it changes whenever the photos do
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      ModificationTimestamp: string;
     };
     /**
      * @description A listing in RESO Data Dictionary 2.0 names (the fields `$select` asked for, or all)
@@ -4461,12 +4536,17 @@ export interface components {
      *       "PhotosCount": 1,
      *       "Media": [
      *         {
-     *           "MediaKey": null,
+     *           "MediaKey": "med_3f1c9a0b7d2e4f6a8b9c0d1e",
+     *           "ResourceName": "Property",
+     *           "ResourceRecordKey": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
      *           "MediaCategory": "Photo",
      *           "MediaURL": "https://images.example.com/mal-0042/1.jpg",
      *           "Order": 1,
      *           "ShortDescription": "Living room",
-     *           "LongDescription": null
+     *           "LongDescription": null,
+     *           "ImageWidth": null,
+     *           "ImageHeight": null,
+     *           "ModificationTimestamp": "2026-11-27T10:15:00.123456Z"
      *         }
      *       ],
      *       "OriginalEntryTimestamp": "2026-10-02T08:30:00.000000Z",
@@ -4542,6 +4622,53 @@ export interface components {
        * @example 2027-03-29T10:15:00.000Z
        */
       ModificationTimestamp?: string;
+    };
+    /**
+     * @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId
+     * @example {
+     *       "error": {
+     *         "code": "VALIDATION_ERROR",
+     *         "message": "query.$filter Foo is not a field of Property; supported: …",
+     *         "target": "$filter",
+     *         "details": [
+     *           {
+     *             "code": "VALIDATION_ERROR",
+     *             "target": "$filter",
+     *             "message": "Foo is not a field of Property; supported: …"
+     *           }
+     *         ],
+     *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+     *       }
+     *     }
+     */
+    ResoODataError: {
+      error: {
+        /**
+         * @description The service's stable code (VALIDATION_ERROR, UNAUTHORIZED…)
+         * @example CT-000042
+         */
+        code: string;
+        message: string;
+        /** @description What is at fault, when one thing is */
+        target?: string;
+        details: {
+          /**
+           * @description The same code as the error
+           * @example CT-000042
+           */
+          code: string;
+          /** @description The option, header or path part at fault ($filter, OData-Version…) */
+          target: string;
+          message: string;
+        }[];
+        /**
+         * @description The request id, as in X-Request-Id
+         * @example req_0VhJ3kQ2Zt8mX1pR4sT6uE
+         */
+        requestId: string;
+      } & {
+        [key: string]: unknown;
+      };
     };
     FeedSettings: {
       /** @description The feed URLs answer (a token exists) */
@@ -27328,6 +27455,262 @@ export interface operations {
       };
     };
   };
+  'reso.metadata.get': {
+    parameters: {
+      query?: {
+        /** @description `xml` or `application/xml` (the default, and the only format); anything else is a 406 */
+        $format?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The CSDL XML document (EDMX 4.0) of the service */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': string;
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      406: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+    };
+  };
   'reso.property.get': {
     parameters: {
       query?: {
@@ -27336,6 +27719,13 @@ export interface operations {
          * @example ListingKey,ListPrice,StandardStatus,ModificationTimestamp
          */
         $select?: string;
+        /**
+         * @description `Media`: the photos as Media records (they are in every record unless `$select` leaves them out)
+         * @example Media
+         */
+        $expand?: string;
+        /** @description `json` or `application/json` (the only format of records); anything else is a 406 */
+        $format?: string;
       };
       header?: never;
       path: {
@@ -27394,12 +27784,17 @@ export interface operations {
            *       "PhotosCount": 1,
            *       "Media": [
            *         {
-           *           "MediaKey": null,
+           *           "MediaKey": "med_3f1c9a0b7d2e4f6a8b9c0d1e",
+           *           "ResourceName": "Property",
+           *           "ResourceRecordKey": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
            *           "MediaCategory": "Photo",
            *           "MediaURL": "https://images.example.com/mal-0042/1.jpg",
            *           "Order": 1,
            *           "ShortDescription": "Living room",
-           *           "LongDescription": null
+           *           "LongDescription": null,
+           *           "ImageWidth": null,
+           *           "ImageHeight": null,
+           *           "ModificationTimestamp": "2026-11-27T10:15:00.123456Z"
            *         }
            *       ],
            *       "OriginalEntryTimestamp": "2026-10-02T08:30:00.000000Z",
@@ -27479,7 +27874,7 @@ export interface operations {
           };
         };
       };
-      /** @description Invalid input: `details` names each field that failed */
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -27495,21 +27890,23 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "VALIDATION_ERROR",
-           *         "message": "body.phone is not a valid phone number",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
            *         "details": [
            *           {
-           *             "field": "body.phone",
-           *             "message": "is not a valid phone number"
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
            *           }
            *         ],
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
            */
-          'application/json': components['schemas']['ErrorResponse'];
+          'application/json': components['schemas']['ResoODataError'];
         };
       };
-      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -27520,16 +27917,24 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "UNAUTHORIZED",
-           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
            */
-          'application/json': components['schemas']['ErrorResponse'];
+          'application/json': components['schemas']['ResoODataError'];
         };
       };
-      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -27544,16 +27949,24 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope contacts:read",
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
            */
-          'application/json': components['schemas']['ErrorResponse'];
+          'application/json': components['schemas']['ResoODataError'];
         };
       };
-      /** @description No such resource in this organization (another organization’s id reads the same) */
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -27568,16 +27981,56 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "NOT_FOUND",
-           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
            */
-          'application/json': components['schemas']['ErrorResponse'];
+          'application/json': components['schemas']['ResoODataError'];
         };
       };
-      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      406: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -27593,16 +28046,24 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "RATE_LIMITED",
-           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
            */
-          'application/json': components['schemas']['ErrorResponse'];
+          'application/json': components['schemas']['ResoODataError'];
         };
       };
-      /** @description An unexpected failure; `requestId` finds it in the logs */
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -27617,13 +28078,54 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "INTERNAL_ERROR",
-           *         "message": "Internal server error",
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
            */
-          'application/json': components['schemas']['ErrorResponse'];
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
         };
       };
     };
@@ -27657,6 +28159,13 @@ export interface operations {
         $skiptoken?: string;
         /** @description true: @odata.count, the records $filter matches (exact up to 10,000) */
         $count?: boolean;
+        /**
+         * @description `Media`: the photos as Media records (they are in every record unless `$select` leaves them out)
+         * @example Media
+         */
+        $expand?: string;
+        /** @description `json` or `application/json` (the only format of records); anything else is a 406 */
+        $format?: string;
       };
       header?: never;
       path?: never;
@@ -27714,12 +28223,17 @@ export interface operations {
            *           "PhotosCount": 1,
            *           "Media": [
            *             {
-           *               "MediaKey": null,
+           *               "MediaKey": "med_3f1c9a0b7d2e4f6a8b9c0d1e",
+           *               "ResourceName": "Property",
+           *               "ResourceRecordKey": "prop_0VhJ3kQ2Zt8mX1pR4sT6uE",
            *               "MediaCategory": "Photo",
            *               "MediaURL": "https://images.example.com/mal-0042/1.jpg",
            *               "Order": 1,
            *               "ShortDescription": "Living room",
-           *               "LongDescription": null
+           *               "LongDescription": null,
+           *               "ImageWidth": null,
+           *               "ImageHeight": null,
+           *               "ModificationTimestamp": "2026-11-27T10:15:00.123456Z"
            *             }
            *           ],
            *           "OriginalEntryTimestamp": "2026-10-02T08:30:00.000000Z",
@@ -27745,7 +28259,7 @@ export interface operations {
           };
         };
       };
-      /** @description Invalid input: `details` names each field that failed */
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -27761,21 +28275,23 @@ export interface operations {
            * @example {
            *       "error": {
            *         "code": "VALIDATION_ERROR",
-           *         "message": "body.phone is not a valid phone number",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
            *         "details": [
            *           {
-           *             "field": "body.phone",
-           *             "message": "is not a valid phone number"
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
            *           }
            *         ],
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
            */
-          'application/json': components['schemas']['ErrorResponse'];
+          'application/json': components['schemas']['ResoODataError'];
         };
       };
-      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
       401: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -27786,16 +28302,24 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "UNAUTHORIZED",
-           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
            */
-          'application/json': components['schemas']['ErrorResponse'];
+          'application/json': components['schemas']['ResoODataError'];
         };
       };
-      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
       403: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -27810,16 +28334,56 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "FORBIDDEN",
-           *         "message": "This API key lacks the scope contacts:read",
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
            */
-          'application/json': components['schemas']['ErrorResponse'];
+          'application/json': components['schemas']['ResoODataError'];
         };
       };
-      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      406: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
       429: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -27835,16 +28399,24 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "RATE_LIMITED",
-           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
            */
-          'application/json': components['schemas']['ErrorResponse'];
+          'application/json': components['schemas']['ResoODataError'];
         };
       };
-      /** @description An unexpected failure; `requestId` finds it in the logs */
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
       500: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -27859,13 +28431,644 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "INTERNAL_ERROR",
-           *         "message": "Internal server error",
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
            */
-          'application/json': components['schemas']['ErrorResponse'];
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+    };
+  };
+  'reso.property.media': {
+    parameters: {
+      query?: {
+        /** @description `json` or `application/json` (the only format); anything else is a 406 */
+        $format?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The listing’s ListingKey (its prop_… id) */
+        ListingKey: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A listing's photos as RESO Media records */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "@odata.context": "string",
+           *       "value": [
+           *         {
+           *           "MediaKey": "string",
+           *           "ResourceName": "Property",
+           *           "ResourceRecordKey": "string",
+           *           "MediaCategory": "Photo",
+           *           "MediaURL": "string",
+           *           "Order": 1,
+           *           "ShortDescription": "string",
+           *           "LongDescription": "string",
+           *           "ImageWidth": 0,
+           *           "ImageHeight": 0,
+           *           "ModificationTimestamp": "2027-03-29T10:15:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @description The OData context URL of the answer */
+            '@odata.context': string;
+            value: components['schemas']['ResoMedia'][];
+          };
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      406: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+    };
+  };
+  'reso.service.get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The OData service document: the entity sets of the service */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "@odata.context": "https://api.example.com/v1/reso/$metadata",
+           *       "value": [
+           *         {
+           *           "name": "Property",
+           *           "kind": "EntitySet",
+           *           "url": "Property"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @description The metadata document */
+            '@odata.context': string;
+            value: {
+              name: string;
+              /** @enum {string} */
+              kind: 'EntitySet';
+              /** @description Relative to the service root */
+              url: string;
+            }[];
+          };
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      406: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
         };
       };
     };

@@ -708,6 +708,15 @@ export const OPERATIONS = {
     cursor: null,
     idempotent: false,
   },
+  'reso.metadata.get': {
+    method: 'GET',
+    path: '/v1/reso/$metadata',
+    pathParams: [],
+    input: 'query',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
   'reso.property.get': {
     method: 'GET',
     path: "/v1/reso/Property('{ListingKey}')",
@@ -722,6 +731,24 @@ export const OPERATIONS = {
     path: '/v1/reso/Property',
     pathParams: [],
     input: 'query',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'reso.property.media': {
+    method: 'GET',
+    path: "/v1/reso/Property('{ListingKey}')/Media",
+    pathParams: ['ListingKey'],
+    input: 'query',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'reso.service.get': {
+    method: 'GET',
+    path: '/v1/reso',
+    pathParams: [],
+    input: 'none',
     paged: false,
     cursor: null,
     idempotent: false,
@@ -1819,11 +1846,24 @@ export interface Api {
     list(options?: RequestOptions): Promise<ApiResult<'rateLimits.list'>>;
   };
   reso: {
+    metadata: {
+      /**
+       * The RESO metadata document (OData CSDL XML)
+       *
+       * The key in X-API-Key or as `Authorization: Bearer <key>` (secret or read-only secret, `listings:read`). The CSDL XML document (EDMX 4.0) of the Property and Media entity types, built from the same field mapping as the records: each field with its type, lookups as `Edm.String` with RESO's `LookupName` annotation, Media as a contained navigation property of Property. `application/xml` only: `$format` or `Accept` that excludes it is a 406. The mapping of every field and status, and what is not supported: docs/reso.md.
+       *
+       * `GET /v1/reso/$metadata` (reso.metadata.get)
+       */
+      get(
+        query?: Query<'reso.metadata.get'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'reso.metadata.get'>>;
+    };
     property: {
       /**
        * One listing as a RESO Property record
        *
-       * Secret or read-only secret key with `listings:read`. OData's key syntax: `Property('prop_…')` (quotes and parentheses may be percent-encoded). `$select` as on the collection. 404 when the ListingKey is unknown or of another organization (one answer for both). The mapping of every field and status, and what is not supported: docs/reso.md.
+       * The key in X-API-Key or as `Authorization: Bearer <key>` (secret or read-only secret, `listings:read`). OData's key syntax: `Property('prop_…')` (quotes and parentheses may be percent-encoded). `$select` and `$expand` as on the collection. 404 when the ListingKey is unknown or of another organization (one answer for both). The mapping of every field and status, and what is not supported: docs/reso.md.
        *
        * `GET /v1/reso/Property('{ListingKey}')` (reso.property.get)
        */
@@ -1835,7 +1875,7 @@ export interface Api {
       /**
        * The agency's listings as RESO Property records (replication)
        *
-       * Secret or read-only secret key with `listings:read`. Every listing of the organization, whatever its status, in RESO Data Dictionary 2.0 names (exact address and coordinates, PrivateRemarks), as an OData collection `{"@odata.context", "value": [...], "@odata.nextLink"?}`. Options: `$filter` on ModificationTimestamp and StandardStatus, `$select`, `$orderby`, `$top` (default 100, at most 1000), `$skip`, `$skiptoken`, `$count`. Replicate by ModificationTimestamp ascending (the default order) and follow `@odata.nextLink` until it is absent: a record changed during the walk comes again later with its new ModificationTimestamp, and no record is skipped or repeated otherwise. Any other option, field or operator is a 400 naming the option and what it supports. The mapping of every field and status, and what is not supported: docs/reso.md.
+       * The key in X-API-Key or as `Authorization: Bearer <key>` (secret or read-only secret, `listings:read`). Every listing of the organization, whatever its status, in RESO Data Dictionary 2.0 names (exact address and coordinates, PrivateRemarks), as an OData collection `{"@odata.context", "value": [...], "@odata.nextLink"?}`. Options: `$filter` on every field by its type in $metadata, `$select`, `$expand=Media`, `$orderby`, `$top` (default 100, at most 1000), `$skip`, `$skiptoken`, `$count`. Replicate by ModificationTimestamp ascending (the default order) and follow `@odata.nextLink` until it is absent: a record changed during the walk comes again later with its new ModificationTimestamp, and no record is skipped or repeated otherwise. Any other option, field or operator is a 400 naming the option and what it supports. The mapping of every field and status, and what is not supported: docs/reso.md.
        *
        * `GET /v1/reso/Property` (reso.property.list)
        */
@@ -1843,6 +1883,28 @@ export interface Api {
         query?: Query<'reso.property.list'>,
         options?: RequestOptions,
       ): Promise<ApiResult<'reso.property.list'>>;
+      /**
+       * One listing's photos as RESO Media records
+       *
+       * The key in X-API-Key or as `Authorization: Bearer <key>` (secret or read-only secret, `listings:read`). The Media navigation property of one Property: its photos in their order, each with a stable MediaKey, ResourceRecordKey (the ListingKey) and the listing's ModificationTimestamp. 404 when the ListingKey is unknown or of another organization. The mapping of every field and status, and what is not supported: docs/reso.md.
+       *
+       * `GET /v1/reso/Property('{ListingKey}')/Media` (reso.property.media)
+       */
+      media(
+        ListingKey: string,
+        query?: Query<'reso.property.media'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'reso.property.media'>>;
+    };
+    service: {
+      /**
+       * The RESO service document
+       *
+       * The key in X-API-Key or as `Authorization: Bearer <key>` (secret or read-only secret, `listings:read`). The OData service document: the entity sets this service serves (Property). The mapping of every field and status, and what is not supported: docs/reso.md.
+       *
+       * `GET /v1/reso` (reso.service.get)
+       */
+      get(options?: RequestOptions): Promise<ApiResult<'reso.service.get'>>;
     };
   };
   tasks: {

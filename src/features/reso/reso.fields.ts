@@ -1,0 +1,121 @@
+// The type of every field of our Property and Media records, from which both the CSDL document
+// ($metadata) and the `$filter` grammar are derived: what a field is in the metadata is what it can be
+// compared with, so the two never disagree. The values themselves come from reso.mapping.ts.
+import { PROPERTY_STATUSES, PROPERTY_TYPES, TRANSACTION_TYPES } from '../../shared/property-vocabulary.ts';
+import { RESO_FIELDS, STANDARD_STATUS_OF, propertyTypeOf, type ResoField } from './reso.mapping.ts';
+
+/** How a field is compared in `$filter` (and typed in $metadata). */
+export type FieldKind = 'string' | 'lookup' | 'integer' | 'decimal' | 'boolean' | 'timestamp';
+
+export interface FieldType {
+  kind: FieldKind;
+  /** The CSDL type (`Edm.String`, `Edm.Int32`…). */
+  edm: string;
+  nullable: boolean;
+  /** CSDL facets: Precision and Scale of a decimal, Precision (fraction digits) of a timestamp, MaxLength. */
+  facets?: Record<string, string>;
+  /** A lookup: the RESO LookupName its values belong to (DD 1.7+ string lookups, the Lookup resource). */
+  lookupName?: string;
+}
+
+const text = (nullable = false): FieldType => ({ kind: 'string', edm: 'Edm.String', nullable });
+const lookup = (lookupName: string, nullable = false): FieldType => ({
+  kind: 'lookup',
+  edm: 'Edm.String',
+  nullable,
+  lookupName,
+});
+const int = (): FieldType => ({ kind: 'integer', edm: 'Edm.Int32', nullable: false });
+const money = (nullable: boolean): FieldType => ({
+  kind: 'decimal',
+  edm: 'Edm.Decimal',
+  nullable,
+  facets: { Precision: '14', Scale: '2' },
+});
+const double = (): FieldType => ({ kind: 'decimal', edm: 'Edm.Double', nullable: true });
+const yn = (nullable = false): FieldType => ({ kind: 'boolean', edm: 'Edm.Boolean', nullable });
+// Timestamps are kept and shown to the microsecond.
+const instant = (): FieldType => ({
+  kind: 'timestamp',
+  edm: 'Edm.DateTimeOffset',
+  nullable: false,
+  facets: { Precision: '6' },
+});
+
+/** The Property fields but Media (a navigation property), by name. */
+export const PROPERTY_FIELD_TYPES: Readonly<Record<Exclude<ResoField, 'Media'>, FieldType>> = {
+  ListingKey: { ...text(), facets: { MaxLength: '64' } },
+  ListingId: text(),
+  StandardStatus: lookup('StandardStatus'),
+  MlsStatus: text(),
+  PropertyType: lookup('PropertyType'),
+  PropertySubType: lookup('PropertySubType', true),
+  LeaseConsideredYN: yn(true),
+  ListPrice: money(false),
+  PreviousListPrice: money(true),
+  ListPriceCurrency: text(),
+  BedroomsTotal: int(),
+  BathroomsTotalInteger: int(),
+  LivingArea: { ...money(true), facets: { Precision: '10', Scale: '2' } },
+  LivingAreaUnits: lookup('LivingAreaUnits', true),
+  UnparsedAddress: text(true),
+  PostalCode: text(true),
+  City: text(),
+  SubdivisionName: text(true),
+  Latitude: double(),
+  Longitude: double(),
+  PublicRemarks: text(true),
+  PrivateRemarks: text(true),
+  ListAgentKey: text(true),
+  InternetEntireListingDisplayYN: yn(),
+  InternetAddressDisplayYN: yn(),
+  PhotosCount: int(),
+  OriginalEntryTimestamp: instant(),
+  ModificationTimestamp: instant(),
+};
+export type FilterableField = keyof typeof PROPERTY_FIELD_TYPES;
+
+/** The fields `$filter` takes: every field of the record but the Media navigation property. */
+export const FILTERABLE_FIELDS = RESO_FIELDS.filter((field): field is FilterableField => field !== 'Media');
+
+/** The Media entity's fields (DD 2.0 Media resource names). */
+export const MEDIA_FIELD_TYPES: Readonly<Record<string, FieldType>> = {
+  MediaKey: { ...text(), facets: { MaxLength: '64' } },
+  ResourceName: lookup('ResourceName'),
+  ResourceRecordKey: text(),
+  MediaCategory: lookup('MediaCategory'),
+  MediaURL: text(),
+  Order: int(),
+  ShortDescription: text(true),
+  LongDescription: text(true),
+  ImageWidth: { kind: 'integer', edm: 'Edm.Int32', nullable: true },
+  ImageHeight: { kind: 'integer', edm: 'Edm.Int32', nullable: true },
+  ModificationTimestamp: instant(),
+};
+
+/** Every (type, transaction type) pair a listing can have: the domain PropertyType and its kin map from. */
+export const TYPE_PAIRS = PROPERTY_TYPES.flatMap((type) =>
+  TRANSACTION_TYPES.map((transactionType) => ({ type, transactionType })),
+);
+
+const unique = <T>(values: T[]): T[] => [...new Set(values)];
+
+/**
+ * The values each lookup takes in our records, in the order the Lookup resource lists them: computed
+ * from the mapping, so a value the mapping never gives is not advertised.
+ */
+export const LOOKUP_VALUES: Readonly<Record<string, readonly string[]>> = {
+  StandardStatus: unique(PROPERTY_STATUSES.map((status) => STANDARD_STATUS_OF[status])),
+  PropertyType: unique(TYPE_PAIRS.map((p) => propertyTypeOf(p.type, p.transactionType).PropertyType)),
+  PropertySubType: unique(
+    TYPE_PAIRS.flatMap((p) => propertyTypeOf(p.type, p.transactionType).PropertySubType ?? []),
+  ),
+  LivingAreaUnits: ['Square Meters'],
+  ResourceName: ['Property'],
+  MediaCategory: ['Photo'],
+};
+
+/** OData's SimpleIdentifier form of a lookup value (`Active Under Contract` -> `ActiveUnderContract`). */
+export function identifierOf(value: string): string {
+  return value.replace(/[^A-Za-z0-9_]/g, '');
+}

@@ -1,0 +1,358 @@
+// `$filter`, parsed strictly against the field types of reso.fields.ts (docs/reso.md): a small
+// hand-written grammar, because everything outside it must be a 400 that says what is supported, and
+// because what a field may be compared with follows from its type in $metadata.
+import { Errors } from '../../platform/errors/errors.ts';
+import {
+  FILTERABLE_FIELDS,
+  LOOKUP_VALUES,
+  PROPERTY_FIELD_TYPES,
+  identifierOf,
+  type FieldType,
+  type FilterableField,
+} from './reso.fields.ts';
+import { RESO_FIELDS, STANDARD_STATUSES } from './reso.mapping.ts';
+import { instantOf } from './reso.odata.ts';
+
+export const COMPARISONS = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'] as const;
+export type Comparison = (typeof COMPARISONS)[number];
+export const TEXT_FUNCTIONS = ['contains', 'startswith', 'endswith'] as const;
+export type TextFunction = (typeof TEXT_FUNCTIONS)[number];
+
+/** A literal of `$filter`, typed; numbers keep their text (no float rounding before SQL). */
+export type Literal =
+  | { type: 'null' }
+  | { type: 'string'; value: string }
+  | { type: 'number'; value: string }
+  | { type: 'boolean'; value: boolean }
+  | { type: 'instant'; value: string }
+  | { type: 'date'; value: string }
+  | { type: 'now' };
+
+/** A parsed `$filter`. `onDate`: the comparison is on `date(field)` (the UTC date of a timestamp). */
+export type Filter =
+  | { kind: 'and' | 'or'; left: Filter; right: Filter }
+  | { kind: 'not'; operand: Filter }
+  | { kind: 'compare'; field: FilterableField; op: Comparison; value: Literal; onDate?: true }
+  | { kind: 'in'; field: FilterableField; values: Literal[] }
+  | { kind: 'text'; fn: TextFunction; field: FilterableField; value: string };
+
+const FILTER = 'query.$filter';
+/** What a `$filter` may hold, in the words of every 400 about it. */
+export const FILTER_SUPPORT =
+  'supported: any field of Property but Media, compared by its type in $metadata — numbers and ' +
+  'date-times with eq, ne, gt, ge, lt, le (now() for the current instant, date(Field) with a date ' +
+  '2026-01-01), text and lookups with eq, ne and in (...), lookups also with has and enum literals ' +
+  "(StandardStatus has Namespace.StandardStatus'ActiveUnderContract'), booleans with eq and ne, null with " +
+  'eq and ne; contains, startswith, endswith on text; combined with and, or, not (...) and parentheses';
+/** Nesting and size bounds: a filter is a handful of comparisons, never a program. */
+const MAX_DEPTH = 10;
+const MAX_COMPARISONS = 50;
+const MAX_IN = 100;
+
+type Token =
+  | { kind: '(' | ')' | ','; at: number }
+  | { kind: 'word'; text: string; at: number }
+  | { kind: 'other'; text: string; at: number }
+  | { kind: 'string'; value: string; at: number; end: number };
+
+const fail = (message: string): never => {
+  throw Errors.invalidField(FILTER, `${message}; ${FILTER_SUPPORT}`);
+};
+
+const describe = (token: Token | undefined): string => {
+  if (token === undefined) return 'the end';
+  if (token.kind === 'string') return `'${token.value}' at ${token.at + 1}`;
+  if ('text' in token) return `'${token.text}' at ${token.at + 1}`;
+  return `'${token.kind}' at ${token.at + 1}`;
+};
+
+const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (c === ' ' || c === '\t') {
+      i += 1;
+    } else if (c === '(' || c === ')' || c === ',') {
+      tokens.push({ kind: c, at: i });
+      i += 1;
+    } else if (c === "'") {
+      const at = i;
+      let value = '';
+      i += 1;
+      for (;;) {
+        if (i >= text.length) fail(`the string starting at ${at + 1} is not closed`);
+        if (text[i] === "'" && text[i + 1] === "'") {
+          value += "'";
+          i += 2;
+        } else if (text[i] === "'") {
+          i += 1;
+          break;
+        } else {
+          value += text[i];
+          i += 1;
+        }
+      }
+      tokens.push({ kind: 'string', value, at, end: i });
+    } else if (/[A-Za-z_]/.test(c)) {
+      const word = /^[A-Za-z_][A-Za-z0-9_./]*/.exec(text.slice(i))?.[0] ?? c;
+      tokens.push({ kind: 'word', text: word, at: i });
+      i += word.length;
+    } else if (/[0-9+-]/.test(c)) {
+      const run = /^[0-9A-Za-z:.+-]+/.exec(text.slice(i))?.[0] ?? c;
+      tokens.push({ kind: 'other', text: run, at: i });
+      i += run.length;
+    } else {
+      fail(`'${c}' at ${i + 1} is not understood`);
+    }
+  }
+  return tokens;
+}
+
+/** A lookup value as our records give it, from its StandardName or its SimpleIdentifier form. */
+function lookupValue(field: FilterableField, name: string, given: string, strict: boolean): string {
+  const known = field === 'StandardStatus' ? STANDARD_STATUSES : (LOOKUP_VALUES[name] ?? []);
+  const found = known.find((value) => value === given || (!strict && identifierOf(value) === given));
+  if (found !== undefined) return found;
+  // StandardStatus is closed (DD 2.0's list); other lookups may name a DD value we never give.
+  if (field === 'StandardStatus' || !strict) {
+    return fail(
+      `${field} is compared with one of ${known.map((v) => `'${v}'`).join(', ')}, found '${given}'`,
+    );
+  }
+  return given;
+}
+
+/** Recursive descent over the tokens: or < and < not (...) < comparison. */
+class FilterParser {
+  private position = 0;
+  private comparisons = 0;
+
+  constructor(private readonly tokens: Token[]) {}
+
+  parse(): Filter {
+    const filter = this.or(0);
+    const rest = this.tokens[this.position];
+    if (rest !== undefined) fail(`expected and, or or the end, found ${describe(rest)}`);
+    return filter;
+  }
+
+  private peek(): Token | undefined {
+    return this.tokens[this.position];
+  }
+
+  private next(): Token | undefined {
+    const token = this.tokens[this.position];
+    this.position += 1;
+    return token;
+  }
+
+  private peekWord(word: string): boolean {
+    const token = this.peek();
+    return token?.kind === 'word' && token.text === word;
+  }
+
+  private expect(kind: '(' | ')' | ',', what: string): void {
+    const token = this.next();
+    if (token?.kind !== kind) fail(`expected ${what}, found ${describe(token)}`);
+  }
+
+  private or(depth: number): Filter {
+    let left = this.and(depth);
+    while (this.peekWord('or')) {
+      this.position += 1;
+      left = { kind: 'or', left, right: this.and(depth) };
+    }
+    return left;
+  }
+
+  private and(depth: number): Filter {
+    let left = this.unary(depth);
+    while (this.peekWord('and')) {
+      this.position += 1;
+      left = { kind: 'and', left, right: this.unary(depth) };
+    }
+    return left;
+  }
+
+  private unary(depth: number): Filter {
+    if (depth > MAX_DEPTH) fail(`parentheses nest deeper than ${MAX_DEPTH}`);
+    if (this.peek()?.kind === '(') {
+      this.position += 1;
+      const inner = this.or(depth + 1);
+      this.expect(')', "')'");
+      return inner;
+    }
+    if (this.peekWord('not')) {
+      this.position += 1;
+      if (this.peek()?.kind !== '(') fail('not takes a parenthesized expression: not (...)');
+      return { kind: 'not', operand: this.unary(depth + 1) };
+    }
+    return this.comparison();
+  }
+
+  private field(token: Token | undefined): FilterableField {
+    if (token?.kind !== 'word') return fail(`expected a field, found ${describe(token)}`);
+    if (!(FILTERABLE_FIELDS as readonly string[]).includes(token.text)) {
+      const known = (RESO_FIELDS as readonly string[]).includes(token.text);
+      return fail(known ? `${token.text} cannot be filtered on` : `${token.text} is not a field of Property`);
+    }
+    return token.text as FilterableField;
+  }
+
+  private count(): void {
+    this.comparisons += 1;
+    if (this.comparisons > MAX_COMPARISONS) fail(`more than ${MAX_COMPARISONS} comparisons`);
+  }
+
+  private comparison(): Filter {
+    const first = this.next();
+    if (first?.kind === 'word' && this.peek()?.kind === '(') return this.call(first);
+    const field = this.field(first);
+    this.count();
+    const type = PROPERTY_FIELD_TYPES[field];
+    const op = this.next();
+    const name = op?.kind === 'word' ? op.text : '';
+    if (name === 'in') {
+      if (type.kind === 'boolean') fail(`${field} takes eq or ne, not in`);
+      this.expect('(', "'(' after in");
+      const values = [this.literal(field, type, true)];
+      while (this.peek()?.kind === ',') {
+        this.position += 1;
+        values.push(this.literal(field, type, true));
+        if (values.length > MAX_IN) fail(`an in list holds at most ${MAX_IN} values`);
+      }
+      this.expect(')', "')' or ',' in the in list");
+      return { kind: 'in', field, values };
+    }
+    if (name === 'has') {
+      if (type.kind !== 'lookup') fail(`has compares a lookup field, and ${field} is not one`);
+      return { kind: 'compare', field, op: 'eq', value: this.literal(field, type, false) };
+    }
+    if (!(COMPARISONS as readonly string[]).includes(name)) {
+      fail(`${field} takes ${this.operatorsOf(type)}, not ${describe(op)}`);
+    }
+    const comparison = name as Comparison;
+    const value = this.literal(field, type, comparison === 'eq' || comparison === 'ne');
+    if (!['eq', 'ne'].includes(comparison) && !['integer', 'decimal', 'timestamp'].includes(type.kind)) {
+      fail(`${field} takes ${this.operatorsOf(type)}, not ${comparison}`);
+    }
+    return { kind: 'compare', field, op: comparison, value };
+  }
+
+  private operatorsOf(type: FieldType): string {
+    if (type.kind === 'boolean') return 'eq or ne';
+    if (type.kind === 'string' || type.kind === 'lookup')
+      return `eq, ne or in${type.kind === 'lookup' ? ' or has' : ''}`;
+    return 'eq, ne, gt, ge, lt, le or in';
+  }
+
+  /** `contains(Field,'x')` and its kin, or `date(Field) op 2026-01-01`. */
+  private call(name: Extract<Token, { kind: 'word' }>): Filter {
+    this.position += 1;
+    if (name.text === 'date') {
+      const field = this.field(this.next());
+      this.expect(')', "')' after date(field");
+      if (PROPERTY_FIELD_TYPES[field].kind !== 'timestamp')
+        fail(`date() takes a date-time field, not ${field}`);
+      this.count();
+      const op = this.next();
+      const comparison = op?.kind === 'word' ? op.text : '';
+      if (!(COMPARISONS as readonly string[]).includes(comparison)) {
+        fail(`date(${field}) takes eq, ne, gt, ge, lt or le, not ${describe(op)}`);
+      }
+      const value = this.next();
+      if (
+        value?.kind !== 'other' ||
+        !DATE.test(value.text) ||
+        instantOf(`${value.text}T00:00:00Z`) === null
+      ) {
+        fail(`date(${field}) is compared with a date such as 2026-01-01, found ${describe(value)}`);
+      }
+      const date = (value as { text: string }).text;
+      return {
+        kind: 'compare',
+        field,
+        op: comparison as Comparison,
+        value: { type: 'date', value: date },
+        onDate: true,
+      };
+    }
+    if (!(TEXT_FUNCTIONS as readonly string[]).includes(name.text)) {
+      return fail(
+        `the function ${name.text}(...) is not supported (contains, startswith, endswith, date, now are)`,
+      );
+    }
+    const field = this.field(this.next());
+    if (PROPERTY_FIELD_TYPES[field].kind !== 'string')
+      fail(`${name.text}() takes a text field, not ${field}`);
+    this.expect(',', `',' in ${name.text}(field, 'text')`);
+    const value = this.next();
+    if (value?.kind !== 'string') fail(`${name.text}() takes a quoted text, found ${describe(value)}`);
+    this.expect(')', `')' after ${name.text}(field, 'text'`);
+    this.count();
+    return { kind: 'text', fn: name.text as TextFunction, field, value: (value as { value: string }).value };
+  }
+
+  /** The literal a field of this type is compared with; `nullable`: null is allowed (eq, ne, in). */
+  private literal(field: FilterableField, type: FieldType, nullable: boolean): Literal {
+    const token = this.next();
+    if (token?.kind === 'word' && token.text === 'null' && nullable) return { type: 'null' };
+    const wrong = (what: string): never =>
+      fail(`${field} is compared with ${what}, found ${describe(token)}`);
+    switch (type.kind) {
+      case 'string':
+        return token?.kind === 'string'
+          ? { type: 'string', value: token.value }
+          : wrong("a quoted text ('…')");
+      case 'lookup': {
+        if (token?.kind === 'string') {
+          return { type: 'string', value: lookupValue(field, type.lookupName ?? field, token.value, true) };
+        }
+        // An enum literal, Namespace.LookupName'Member': RESO Web API Core 2.0.0's form of the value.
+        const member = this.peek();
+        if (
+          token?.kind === 'word' &&
+          token.text.endsWith(`.${type.lookupName}`) &&
+          member?.kind === 'string' &&
+          member.at === token.at + token.text.length
+        ) {
+          this.position += 1;
+          return { type: 'string', value: lookupValue(field, type.lookupName ?? field, member.value, false) };
+        }
+        return wrong(`a quoted value ('Active') or an enum literal (Namespace.${type.lookupName}'Member')`);
+      }
+      case 'boolean':
+        return token?.kind === 'word' && (token.text === 'true' || token.text === 'false')
+          ? { type: 'boolean', value: token.text === 'true' }
+          : wrong('true or false');
+      case 'integer':
+      case 'decimal':
+        return token?.kind === 'other' && NUMBER.test(token.text)
+          ? { type: 'number', value: token.text }
+          : wrong(type.kind === 'integer' ? 'a number such as 3' : 'a number such as 250000.00');
+      case 'timestamp': {
+        if (token?.kind === 'word' && token.text === 'now' && this.peek()?.kind === '(') {
+          this.position += 1;
+          this.expect(')', "')' after now(");
+          return { type: 'now' };
+        }
+        const instant = token?.kind === 'other' ? instantOf(token.text) : null;
+        if (instant !== null) return { type: 'instant', value: instant };
+        return wrong(
+          'a date-time with its zone, such as 2026-01-01T00:00:00Z (a + offset is sent as %2B), or now()',
+        );
+      }
+    }
+  }
+}
+
+/** `$filter`, parsed; a 400 naming `query.$filter` and what is supported for anything else. */
+export function parseFilter(text: string): Filter {
+  const tokens = tokenize(text);
+  if (tokens.length === 0) fail('it is empty');
+  return new FilterParser(tokens).parse();
+}
