@@ -47,8 +47,29 @@ export function problemWith(api: Api, operation: Operation, response: LightMyReq
     const errors = api.responseErrors(operation.operationId, status, body);
     return errors ? `${status} matches neither the envelope nor its schema: ${errors}` : null;
   }
-  return envelopeProblem(status, body, response.headers['x-request-id']);
+  return envelopeProblem(
+    status,
+    body,
+    response.headers['x-request-id'],
+    ODATA_ERRORS.test(operation.operationId) && !refusedByRouter(status, body) ? 'odata' : 'service',
+  );
 }
+
+/**
+ * What the router refuses before any route is known (a path that is not percent-encoded UTF-8, a
+ * parameter over the length limit: src/platform/errors/error-handler.ts, frameworkErrors) is answered
+ * in the service's envelope on every path, a RESO one too: a 400 naming `path`, and nothing else.
+ */
+function refusedByRouter(status: number, body: unknown): boolean {
+  const details = (body as { error?: { details?: { field?: unknown }[] } } | undefined)?.error?.details;
+  return status === 400 && details?.length === 1 && details[0]?.field === 'path';
+}
+
+/**
+ * The RESO routes answer failures in OData's JSON error format (decision 0258): the same codes,
+ * statuses and requestId as the envelope, with `target` and `details: [{code, target, message}]`.
+ */
+const ODATA_ERRORS = /^reso\./;
 
 /** Our envelope, as opposed to a JSON-RPC error (whose `error.code` is a number). */
 function isErrorEnvelope(body: unknown): boolean {
@@ -60,7 +81,12 @@ function isErrorEnvelope(body: unknown): boolean {
 }
 
 /** The error envelope, exactly as src/platform/errors renders it. */
-export function envelopeProblem(status: number, body: unknown, requestIdHeader: unknown): string | null {
+export function envelopeProblem(
+  status: number,
+  body: unknown,
+  requestIdHeader: unknown,
+  shape: 'service' | 'odata' = 'service',
+): string | null {
   const text = JSON.stringify(body)?.slice(0, 300);
   if (!isErrorEnvelope(body)) return `${status} is not the error envelope: ${text}`;
   const { error } = body as { error: Record<string, unknown> };
@@ -76,16 +102,16 @@ export function envelopeProblem(status: number, body: unknown, requestIdHeader: 
   if (typeof error.requestId !== 'string' || error.requestId !== requestIdHeader)
     return `${status} requestId ${String(error.requestId)} is not X-Request-Id ${String(requestIdHeader)}`;
   if (error.details !== undefined) {
+    const members = shape === 'odata' ? ['code', 'target', 'message'] : ['field', 'message'];
     const ok =
       Array.isArray(error.details) &&
       error.details.every(
         (d: unknown) =>
           typeof d === 'object' &&
           d !== null &&
-          typeof (d as { field?: unknown }).field === 'string' &&
-          typeof (d as { message?: unknown }).message === 'string',
+          members.every((name) => typeof (d as Record<string, unknown>)[name] === 'string'),
       );
-    if (!ok) return `${status} envelope details are not [{field, message}]: ${text}`;
+    if (!ok) return `${status} envelope details are not [{${members.join(', ')}}]: ${text}`;
   }
   return null;
 }
