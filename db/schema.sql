@@ -120,6 +120,25 @@ END
 $$;
 
 --
+-- Name: agency_keep_on_market_date(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_keep_on_market_date() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF NEW.status = 'ACTIVE' AND NEW.on_market_date IS NULL THEN
+    NEW.on_market_date := (now() AT TIME ZONE coalesce(
+      (SELECT o.timezone FROM organizations o WHERE o.id = NEW.organization_id), 'UTC'))::date;
+  END IF;
+  IF TG_OP = 'UPDATE' AND OLD.on_market_date IS NOT NULL THEN
+    NEW.on_market_date := OLD.on_market_date;
+  END IF;
+  RETURN NEW;
+END
+$$;
+
+--
 -- Name: agency_keep_previous_price(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -849,7 +868,8 @@ CREATE TABLE public.properties (
     previous_price numeric(14,2),
     address_visibility text DEFAULT 'EXACT'::text NOT NULL,
     coordinate_precision integer,
-    translations jsonb DEFAULT '{}'::jsonb NOT NULL
+    translations jsonb DEFAULT '{}'::jsonb NOT NULL,
+    on_market_date date
 )
 WITH (autovacuum_vacuum_insert_scale_factor='0.01', autovacuum_vacuum_scale_factor='0.02', autovacuum_analyze_scale_factor='0.02');
 
@@ -2220,6 +2240,12 @@ CREATE TRIGGER portal_settings_portal_version_insert AFTER INSERT ON public.port
 --
 
 CREATE TRIGGER portal_settings_portal_version_update AFTER UPDATE ON public.portal_settings REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version();
+
+--
+-- Name: properties properties_keep_on_market_date; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER properties_keep_on_market_date BEFORE INSERT OR UPDATE OF status, on_market_date ON public.properties FOR EACH ROW EXECUTE FUNCTION public.agency_keep_on_market_date();
 
 --
 -- Name: properties properties_keep_previous_price; Type: TRIGGER; Schema: public; Owner: -

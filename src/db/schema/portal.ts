@@ -167,6 +167,11 @@ export const properties = pgTable(
     agentId: text('agent_id'),
     internalNotes: text('internal_notes'),
     customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    /**
+     * The day the listing first went ACTIVE, in the organization's time zone (migration 0032's trigger,
+     * whoever writes): RESO's OnMarketDate. Kept when the listing leaves the market and comes back.
+     */
+    onMarketDate: date('on_market_date', { mode: 'string' }),
     searchCity: text('search_city').notNull(),
     searchNeighborhood: text('search_neighborhood').notNull().default(''),
     searchText: text('search_text').notNull(),
