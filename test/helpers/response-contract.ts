@@ -1,8 +1,9 @@
 /**
  * The document cannot drift from the code: every answer a test app gives (inject or HTTP) is checked
  * against the document that app serves. Its status must be documented for the operation, its JSON body
- * must match the documented schema of that status, and every header of `components.headers` it carries
- * must be documented on that answer. Problems are collected and fail the test file (per-file setup).
+ * must match the documented schema of that status, every header of `components.headers` it carries
+ * must be documented on that answer, and the headers it marks `required` there must be present.
+ * Problems are collected and fail the test file (per-file setup).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Document } from 'openapi-backend';
@@ -63,6 +64,10 @@ function problemOf(
     (name) => knownHeaders.has(name) && !documentedHeaders.has(name),
   );
   if (undocumented.length > 0) return `${status} carries undocumented headers ${undocumented.join(', ')}`;
+  const missing = (operation.requiredHeaders[declared] ?? []).filter(
+    (name) => headers[name.toLowerCase()] === undefined,
+  );
+  if (missing.length > 0) return `${status} lacks the required headers ${missing.join(', ')}`;
   const text =
     typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
   const type = String(headers['content-type'] ?? '');

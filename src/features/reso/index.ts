@@ -2,11 +2,12 @@
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { resoRoutes } from './reso.routes.ts';
 import { ResoODataErrorSchema } from './reso.documents.schema.ts';
+import { ResoLookupSchema } from './reso.lookups.routes.ts';
 import { resoSchemas } from './reso.schema.ts';
 
 /** The RESO feature's manifest (src/features.ts lists it). */
 export const resoFeature = defineFeature({
   name: 'reso',
-  schemas: [...resoSchemas, ResoODataErrorSchema],
+  schemas: [...resoSchemas, ResoLookupSchema, ResoODataErrorSchema],
   routes: [resoRoutes],
 });

@@ -79,7 +79,10 @@ export const ResoServiceDocumentSchema = Type.Object(
     examples: [
       {
         '@odata.context': 'https://api.example.com/v1/reso/$metadata',
-        value: [{ name: 'Property', kind: 'EntitySet', url: 'Property' }],
+        value: [
+          { name: 'Property', kind: 'EntitySet', url: 'Property' },
+          { name: 'Lookup', kind: 'EntitySet', url: 'Lookup' },
+        ],
       },
     ],
   },
@@ -119,7 +122,8 @@ export const RESO_METADATA_RESPONSE = {
     'application/xml': {
       schema: {
         type: 'string',
-        description: 'OData CSDL XML 4.0: the Property and Media entity types, the Property entity set',
+        description:
+          'OData CSDL XML 4.0: the Property, Media and Lookup entity types, the Property and Lookup entity sets',
       },
     },
   },

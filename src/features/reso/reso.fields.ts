@@ -2,10 +2,12 @@
 // ($metadata) and the `$filter` grammar are derived: what a field is in the metadata is what it can be
 // compared with, so the two never disagree. The values themselves come from reso.mapping.ts.
 import { PROPERTY_STATUSES, PROPERTY_TYPES, TRANSACTION_TYPES } from '../../shared/property-vocabulary.ts';
+import { FURNISHED_VALUE, MULTI_LOOKUP_FIELDS, multiLookupValues } from './reso.features.ts';
 import { RESO_FIELDS, STANDARD_STATUS_OF, propertyTypeOf, type ResoField } from './reso.mapping.ts';
 
 /** How a field is compared in `$filter` (and typed in $metadata). */
-export type FieldKind = 'string' | 'lookup' | 'integer' | 'decimal' | 'boolean' | 'timestamp';
+export type FieldKind =
+  'string' | 'lookup' | 'multi' | 'integer' | 'decimal' | 'boolean' | 'date' | 'timestamp';
 
 export interface FieldType {
   kind: FieldKind;
@@ -14,7 +16,10 @@ export interface FieldType {
   nullable: boolean;
   /** CSDL facets: Precision and Scale of a decimal, Precision (fraction digits) of a timestamp, MaxLength. */
   facets?: Record<string, string>;
-  /** A lookup: the RESO LookupName its values belong to (DD 1.7+ string lookups, the Lookup resource). */
+  /**
+   * A lookup (single, or multi: a collection of values): the RESO LookupName its values belong to (DD
+   * 1.7+ string lookups, the Lookup resource).
+   */
   lookupName?: string;
 }
 
@@ -23,6 +28,13 @@ const lookup = (lookupName: string, nullable = false): FieldType => ({
   kind: 'lookup',
   edm: 'Edm.String',
   nullable,
+  lookupName,
+});
+/** A multi-valued lookup: a collection of lookup values, never null (empty when there is none). */
+const lookups = (lookupName: string): FieldType => ({
+  kind: 'multi',
+  edm: 'Collection(Edm.String)',
+  nullable: false,
   lookupName,
 });
 const int = (): FieldType => ({ kind: 'integer', edm: 'Edm.Int32', nullable: false });
@@ -34,6 +46,7 @@ const money = (nullable: boolean): FieldType => ({
 });
 const double = (): FieldType => ({ kind: 'decimal', edm: 'Edm.Double', nullable: true });
 const yn = (nullable = false): FieldType => ({ kind: 'boolean', edm: 'Edm.Boolean', nullable });
+const day = (): FieldType => ({ kind: 'date', edm: 'Edm.Date', nullable: true });
 // Timestamps are kept and shown to the microsecond.
 const instant = (): FieldType => ({
   kind: 'timestamp',
@@ -69,6 +82,15 @@ export const PROPERTY_FIELD_TYPES: Readonly<Record<Exclude<ResoField, 'Media'>, 
   ListAgentKey: text(true),
   InternetEntireListingDisplayYN: yn(),
   InternetAddressDisplayYN: yn(),
+  OnMarketDate: day(),
+  View: lookups('View'),
+  ExteriorFeatures: lookups('ExteriorFeatures'),
+  PatioAndPorchFeatures: lookups('PatioAndPorchFeatures'),
+  PetsAllowed: lookups('PetsAllowed'),
+  Furnished: lookup('Furnished', true),
+  CoolingYN: yn(true),
+  HeatingYN: yn(true),
+  FireplaceYN: yn(true),
   PhotosCount: int(),
   OriginalEntryTimestamp: instant(),
   ModificationTimestamp: instant(),
@@ -93,6 +115,16 @@ export const MEDIA_FIELD_TYPES: Readonly<Record<string, FieldType>> = {
   ModificationTimestamp: instant(),
 };
 
+/** The Lookup entity's fields (DD 2.0 Lookup resource names). */
+export const LOOKUP_FIELD_TYPES: Readonly<Record<string, FieldType>> = {
+  LookupKey: { ...text(), facets: { MaxLength: '64' } },
+  LookupName: text(),
+  LookupValue: text(),
+  StandardLookupValue: text(true),
+  LegacyODataValue: text(true),
+  ModificationTimestamp: instant(),
+};
+
 /** Every (type, transaction type) pair a listing can have: the domain PropertyType and its kin map from. */
 export const TYPE_PAIRS = PROPERTY_TYPES.flatMap((type) =>
   TRANSACTION_TYPES.map((transactionType) => ({ type, transactionType })),
@@ -111,6 +143,8 @@ export const LOOKUP_VALUES: Readonly<Record<string, readonly string[]>> = {
     TYPE_PAIRS.flatMap((p) => propertyTypeOf(p.type, p.transactionType).PropertySubType ?? []),
   ),
   LivingAreaUnits: ['Square Meters'],
+  ...Object.fromEntries(MULTI_LOOKUP_FIELDS.map((field) => [field, multiLookupValues(field)])),
+  Furnished: [FURNISHED_VALUE],
   ResourceName: ['Property'],
   MediaCategory: ['Photo'],
 };

@@ -9,6 +9,13 @@ import { properties } from '../../db/schema.ts';
 import { PROPERTY_STATUSES } from '../../shared/property-vocabulary.ts';
 import { PROPERTY_FIELD_TYPES, TYPE_PAIRS, type FilterableField } from './reso.fields.ts';
 import type { Comparison, Filter, Literal } from './reso.filter.ts';
+import {
+  AMENITY_FLAGS,
+  FURNISHED_AMENITY,
+  amenitiesGiving,
+  multiLookupValues,
+  type MultiLookupField,
+} from './reso.features.ts';
 import { STANDARD_STATUS_OF, propertyTypeOf } from './reso.mapping.ts';
 
 const p = properties;
@@ -40,10 +47,44 @@ const COLUMNS: Partial<Record<FilterableField, { expr: SQL; cast: string }>> = {
   ListAgentKey: { expr: sql`${p.agentId}`, cast: 'text' },
   InternetEntireListingDisplayYN: { expr: sql`${p.publishedOnPortal}`, cast: 'boolean' },
   InternetAddressDisplayYN: { expr: sql`(${p.addressVisibility} = 'EXACT')`, cast: 'boolean' },
+  OnMarketDate: { expr: sql`${p.onMarketDate}`, cast: 'date' },
+  Furnished: {
+    expr: sql`(CASE WHEN ${FURNISHED_AMENITY} = ANY(${p.amenities}) THEN 'Furnished' END)`,
+    cast: 'text',
+  },
+  ...flags(),
   PhotosCount: { expr: sql`jsonb_array_length(${p.photos})`, cast: 'numeric' },
   OriginalEntryTimestamp: { expr: sql`${p.createdAt}`, cast: 'timestamptz' },
   ModificationTimestamp: { expr: sql`${p.updatedAt}`, cast: 'timestamptz' },
 };
+
+/** CoolingYN and its kin: true when the listing has the amenity, else null (reso.features.ts). */
+function flags(): Partial<Record<FilterableField, { expr: SQL; cast: string }>> {
+  return Object.fromEntries(
+    Object.entries(AMENITY_FLAGS).map(([field, amenity]) => [
+      field,
+      { expr: sql`(CASE WHEN ${amenity} = ANY(${p.amenities}) THEN true END)`, cast: 'boolean' },
+    ]),
+  );
+}
+
+/** Listings with any of these amenities. */
+function withAnyOf(amenities: readonly string[]): SQL {
+  if (amenities.length === 0) return sql`false`;
+  return sql`${p.amenities} && ARRAY[${sql.join(
+    amenities.map((amenity) => sql`${amenity}`),
+    sql`, `,
+  )}]::text[]`;
+}
+
+/** A multi-valued lookup's `any` and `all` over the amenities its values come from. */
+function collection(field: MultiLookupField, op: 'any' | 'all', values: string[] | null): SQL {
+  const every = amenitiesGiving(field, multiLookupValues(field));
+  if (op === 'any') return withAnyOf(values === null ? every : amenitiesGiving(field, values));
+  // all: no value outside `values` (so true for a listing with none).
+  const giving = amenitiesGiving(field, values ?? []);
+  return not(withAnyOf(every.filter((amenity) => !giving.includes(amenity))));
+}
 
 type Shown = string | boolean | null;
 
@@ -142,6 +183,8 @@ export function conditionOf(filter: Filter): SQL {
       const each = filter.values.map((value) => compare(filter.field, 'eq', value, false));
       return each.length === 1 ? (each[0] as SQL) : (or(...each) as SQL);
     }
+    case 'collection':
+      return collection(filter.field as MultiLookupField, filter.op, filter.values);
     case 'text': {
       const column = (COLUMNS[filter.field] as { expr: SQL }).expr;
       const pattern = likeEscaped(filter.value);

@@ -34,7 +34,13 @@ export type Filter =
   | { kind: 'not'; operand: Filter }
   | { kind: 'compare'; field: FilterableField; op: Comparison; value: Literal; onDate?: true }
   | { kind: 'in'; field: FilterableField; values: Literal[] }
-  | { kind: 'text'; fn: TextFunction; field: FilterableField; value: string };
+  | { kind: 'text'; fn: TextFunction; field: FilterableField; value: string }
+  /**
+   * A multi-valued lookup: `any` is true when one of its values is in `values` (`has`, `/any(x: x eq …)`;
+   * `values` null: it has any value at all, `/any()`), `all` when every one of its values is (true for
+   * none, as OData's all).
+   */
+  | { kind: 'collection'; field: FilterableField; op: 'any' | 'all'; values: string[] | null };
 
 const FILTER = 'query.$filter';
 /** What a `$filter` may hold, in the words of every 400 about it. */
@@ -42,15 +48,17 @@ export const FILTER_SUPPORT =
   'supported: any field of Property but Media, compared by its type in $metadata — numbers and ' +
   'date-times with eq, ne, gt, ge, lt, le (now() for the current instant, date(Field) with a date ' +
   '2026-01-01), text and lookups with eq, ne and in (...), lookups also with has and enum literals ' +
-  "(StandardStatus has Namespace.StandardStatus'ActiveUnderContract'), booleans with eq and ne, null with " +
-  'eq and ne; contains, startswith, endswith on text; combined with and, or, not (...) and parentheses';
+  "(StandardStatus has Namespace.StandardStatus'ActiveUnderContract'), dates (OnMarketDate) with a date such " +
+  'as 2026-01-01, booleans with eq and ne, null with eq and ne; multi-valued lookups (View, ' +
+  "ExteriorFeatures…) with has, Field/any(x: x eq 'Value' or x eq …) and Field/all(x: x eq …); contains, " +
+  'startswith, endswith on text; combined with and, or, not (...) and parentheses';
 /** Nesting and size bounds: a filter is a handful of comparisons, never a program. */
 const MAX_DEPTH = 10;
 const MAX_COMPARISONS = 50;
 const MAX_IN = 100;
 
 type Token =
-  | { kind: '(' | ')' | ','; at: number }
+  | { kind: '(' | ')' | ',' | ':'; at: number }
   | { kind: 'word'; text: string; at: number }
   | { kind: 'other'; text: string; at: number }
   | { kind: 'string'; value: string; at: number; end: number };
@@ -76,7 +84,7 @@ function tokenize(text: string): Token[] {
     const c = text[i] as string;
     if (c === ' ' || c === '\t') {
       i += 1;
-    } else if (c === '(' || c === ')' || c === ',') {
+    } else if (c === '(' || c === ')' || c === ',' || c === ':') {
       tokens.push({ kind: c, at: i });
       i += 1;
     } else if (c === "'") {
@@ -155,7 +163,7 @@ class FilterParser {
     return token?.kind === 'word' && token.text === word;
   }
 
-  private expect(kind: '(' | ')' | ',', what: string): void {
+  private expect(kind: '(' | ')' | ',' | ':', what: string): void {
     const token = this.next();
     if (token?.kind !== kind) fail(`expected ${what}, found ${describe(token)}`);
   }
@@ -210,12 +218,18 @@ class FilterParser {
 
   private comparison(): Filter {
     const first = this.next();
+    if (first?.kind === 'word' && first.text.includes('/')) return this.lambda(first);
     if (first?.kind === 'word' && this.peek()?.kind === '(') return this.call(first);
     const field = this.field(first);
     this.count();
     const type = PROPERTY_FIELD_TYPES[field];
     const op = this.next();
     const name = op?.kind === 'word' ? op.text : '';
+    if (type.kind === 'multi') {
+      if (name !== 'has')
+        fail(`${field} is a collection: it takes ${this.operatorsOf(type)}, not ${describe(op)}`);
+      return { kind: 'collection', field, op: 'any', values: [this.lookupLiteral(field, type)] };
+    }
     if (name === 'in') {
       if (type.kind === 'boolean') fail(`${field} takes eq or ne, not in`);
       this.expect('(', "'(' after in");
@@ -237,7 +251,10 @@ class FilterParser {
     }
     const comparison = name as Comparison;
     const value = this.literal(field, type, comparison === 'eq' || comparison === 'ne');
-    if (!['eq', 'ne'].includes(comparison) && !['integer', 'decimal', 'timestamp'].includes(type.kind)) {
+    if (
+      !['eq', 'ne'].includes(comparison) &&
+      !['integer', 'decimal', 'date', 'timestamp'].includes(type.kind)
+    ) {
       fail(`${field} takes ${this.operatorsOf(type)}, not ${comparison}`);
     }
     return { kind: 'compare', field, op: comparison, value };
@@ -245,9 +262,62 @@ class FilterParser {
 
   private operatorsOf(type: FieldType): string {
     if (type.kind === 'boolean') return 'eq or ne';
+    if (type.kind === 'multi') return "has, /any(x: x eq 'Value') or /all(x: x eq 'Value')";
     if (type.kind === 'string' || type.kind === 'lookup')
       return `eq, ne or in${type.kind === 'lookup' ? ' or has' : ''}`;
     return 'eq, ne, gt, ge, lt, le or in';
+  }
+
+  /**
+   * `Field/any(x: x eq 'A' or x eq 'B')`, `Field/all(…)` and `Field/any()` on a multi-valued lookup: the
+   * lambda's body is its variable compared with eq to values, joined by or (what a set of values can say).
+   */
+  private lambda(token: Extract<Token, { kind: 'word' }>): Filter {
+    const [name = '', operator = '', ...rest] = token.text.split('/');
+    const field = this.field({ ...token, text: name });
+    const type = PROPERTY_FIELD_TYPES[field];
+    if (type.kind !== 'multi') fail(`${name} is not a collection: /${operator} takes a multi-valued lookup`);
+    if ((operator !== 'any' && operator !== 'all') || rest.length > 0) {
+      fail(`${token.text} is not understood: a collection takes /any(...) or /all(...)`);
+    }
+    this.expect('(', `'(' after ${token.text}`);
+    this.count();
+    if (this.peek()?.kind === ')' && operator === 'any') {
+      this.position += 1;
+      return { kind: 'collection', field, op: 'any', values: null };
+    }
+    const variable = this.next();
+    if (variable?.kind !== 'word' || variable.text.includes('.') || variable.text.includes('/')) {
+      fail(`expected the lambda variable of ${token.text}(x: x eq …), found ${describe(variable)}`);
+    }
+    const variableName = (variable as { text: string }).text;
+    this.expect(':', `':' after the lambda variable ${variableName}`);
+    const values: string[] = [];
+    do {
+      if (values.length > 0) this.position += 1;
+      const subject = this.next();
+      const op = this.next();
+      if (
+        subject?.kind !== 'word' ||
+        subject.text !== variableName ||
+        op?.kind !== 'word' ||
+        op.text !== 'eq'
+      ) {
+        fail(
+          `the body of ${token.text}(...) compares ${variableName} with eq (${variableName} eq 'Value' or ${variableName} eq …)`,
+        );
+      }
+      values.push(this.lookupLiteral(field, type));
+      if (values.length > MAX_IN) fail(`a lambda holds at most ${MAX_IN} values`);
+    } while (this.peekWord('or'));
+    this.expect(')', `')' closing ${token.text}(...)`);
+    return { kind: 'collection', field, op: operator as 'any' | 'all', values };
+  }
+
+  /** A value of a lookup: quoted, or RESO's enum literal Namespace.LookupName'Member'. */
+  private lookupLiteral(field: FilterableField, type: FieldType): string {
+    const literal = this.literal(field, { ...type, kind: 'lookup' }, false);
+    return (literal as { value: string }).value;
   }
 
   /** `contains(Field,'x')` and its kin, or `date(Field) op 2026-01-01`. */
@@ -325,6 +395,14 @@ class FilterParser {
         }
         return wrong(`a quoted value ('Active') or an enum literal (Namespace.${type.lookupName}'Member')`);
       }
+      case 'multi':
+        return wrong('has, any or all');
+      case 'date':
+        return token?.kind === 'other' &&
+          DATE.test(token.text) &&
+          instantOf(`${token.text}T00:00:00Z`) !== null
+          ? { type: 'date', value: token.text }
+          : wrong('a date such as 2026-01-01');
       case 'boolean':
         return token?.kind === 'word' && (token.text === 'true' || token.text === 'false')
           ? { type: 'boolean', value: token.text === 'true' }

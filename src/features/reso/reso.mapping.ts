@@ -1,6 +1,7 @@
 // Our listing in RESO Data Dictionary 2.0 terms (docs/reso.md has the same tables for readers): the
 // field names, the StandardStatus and PropertyType lookups, and the record one row becomes.
 import { createHash } from 'node:crypto';
+import { featuresOf } from './reso.features.ts';
 import type { PropertyPhoto } from '../../db/schema.ts';
 import type {
   AddressVisibility,
@@ -128,6 +129,15 @@ export const RESO_FIELDS = [
   'ListAgentKey',
   'InternetEntireListingDisplayYN',
   'InternetAddressDisplayYN',
+  'OnMarketDate',
+  'View',
+  'ExteriorFeatures',
+  'PatioAndPorchFeatures',
+  'PetsAllowed',
+  'Furnished',
+  'CoolingYN',
+  'HeatingYN',
+  'FireplaceYN',
   'PhotosCount',
   'Media',
   'OriginalEntryTimestamp',
@@ -174,6 +184,9 @@ export interface ResoRow {
   agentId: string | null;
   publishedOnPortal: boolean;
   addressVisibility: AddressVisibility;
+  /** The day it first went ACTIVE (YYYY-MM-DD), or null. */
+  onMarketDate: string | null;
+  amenities: string[];
   photos: PropertyPhoto[];
   createdAt: string;
   updatedAt: string;
@@ -242,6 +255,8 @@ export function toResoProperty(row: ResoRow) {
     InternetEntireListingDisplayYN: row.publishedOnPortal,
     // The portal shows the whole address only with EXACT (STREET shows the street, HIDDEN nothing).
     InternetAddressDisplayYN: row.addressVisibility === 'EXACT',
+    OnMarketDate: row.onMarketDate,
+    ...featuresOf(row.amenities),
     PhotosCount: row.photos.length,
     Media: mediaOf(row),
     OriginalEntryTimestamp: row.createdAt,

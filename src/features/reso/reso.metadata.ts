@@ -3,7 +3,12 @@
 // do. Lookups are `Edm.String` with RESO's LookupName annotation (DD 1.7+ string lookups, the values
 // DD 2.0 transmits, such as `Active Under Contract`), not `Edm.EnumType` (decision 0258).
 import { XMLBuilder } from 'fast-xml-parser';
-import { MEDIA_FIELD_TYPES, PROPERTY_FIELD_TYPES, type FieldType } from './reso.fields.ts';
+import {
+  LOOKUP_FIELD_TYPES,
+  MEDIA_FIELD_TYPES,
+  PROPERTY_FIELD_TYPES,
+  type FieldType,
+} from './reso.fields.ts';
 import { RESO_FIELDS } from './reso.mapping.ts';
 
 /** The schema namespace of our entity types (RESO's reference metadata uses the same). */
@@ -11,6 +16,8 @@ export const NAMESPACE = 'org.reso.metadata';
 /** The namespace of RESO's annotation terms, declared in the document so it stands alone. */
 const RESO_TERMS = 'RESO.OData.Metadata';
 export const SERVICE_ROOT = '/v1/reso';
+/** The entity sets a client may query (Media live inside Property). */
+const ENTITY_SETS = ['Property', 'Lookup'] as const;
 
 type Node = Record<string, unknown>;
 
@@ -62,10 +69,14 @@ function buildMetadata(): string {
                 },
               }),
               entityType('Media', 'MediaKey', MEDIA_FIELD_TYPES),
+              entityType('Lookup', 'LookupKey', LOOKUP_FIELD_TYPES),
             ],
             EntityContainer: {
               '@_Name': 'Default',
-              EntitySet: { '@_Name': 'Property', '@_EntityType': `${NAMESPACE}.Property` },
+              EntitySet: ENTITY_SETS.map((name) => ({
+                '@_Name': name,
+                '@_EntityType': `${NAMESPACE}.${name}`,
+              })),
             },
           },
           {
@@ -104,6 +115,6 @@ export function metadataDocument(): string {
 export function serviceDocument(origin: string) {
   return {
     '@odata.context': `${origin}${SERVICE_ROOT}/$metadata`,
-    value: [{ name: 'Property', kind: 'EntitySet' as const, url: 'Property' }],
+    value: ENTITY_SETS.map((name) => ({ name, kind: 'EntitySet' as const, url: name })),
   };
 }

@@ -15,6 +15,7 @@ import {
   odataErrors,
 } from './reso.documents.schema.ts';
 import { metadataDocument, serviceDocument } from './reso.metadata.ts';
+import { registerLookupRoutes } from './reso.lookups.routes.ts';
 import { registerOData } from './reso.protocol.ts';
 import {
   GET_OPTIONS,
@@ -78,12 +79,13 @@ export const resoRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { d
     schema: {
       operationId: 'reso.service.get',
       summary: 'The RESO service document',
-      description: `${KEY} The OData service document: the entity sets this service serves (Property). ${REFERENCE}`,
+      description: `${KEY} The OData service document: the entity sets this service serves (Property, Lookup). ${REFERENCE}`,
       tags: TAGS,
       response: { 200: ResoServiceDocumentSchema, ...odataErrors(RESO_ERRORS) },
     },
   };
   app.get('/v1/reso', serviceRoot, async (request) => serviceDocument(originOf(request)));
+  registerLookupRoutes(app, READ, originOf);
   // OData's service root URL ends in a slash; both answer, the document lists one.
   app.get('/v1/reso/', { ...serviceRoot, schema: { ...serviceRoot.schema, hide: true } }, async (request) =>
     serviceDocument(originOf(request)),

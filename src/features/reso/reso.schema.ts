@@ -5,6 +5,7 @@ import { DateTime, Nullable, StringEnum, ref } from '../../platform/http/schemas
 import { PROPERTY_STATUSES } from '../../shared/property-vocabulary.ts';
 import { RESO_FIELDS, RESO_PROPERTY_TYPES, STANDARD_STATUSES } from './reso.mapping.ts';
 import { FILTER_SUPPORT } from './reso.filter.ts';
+import { AMENITY_FLAGS, FURNISHED_VALUE, MULTI_LOOKUPS } from './reso.features.ts';
 
 export const MAX_TOP = 1000;
 export const DEFAULT_TOP = 100;
@@ -160,6 +161,15 @@ const EXAMPLE = {
   ListAgentKey: 'agt_0VhJ3kQ2Zt8mX1pR4sT6uE',
   InternetEntireListingDisplayYN: true,
   InternetAddressDisplayYN: true,
+  OnMarketDate: '2026-10-02',
+  View: ['Ocean'],
+  ExteriorFeatures: ['Balcony'],
+  PatioAndPorchFeatures: [],
+  PetsAllowed: [],
+  Furnished: null,
+  CoolingYN: true,
+  HeatingYN: null,
+  FireplaceYN: null,
   PhotosCount: 1,
   Media: [
     {
@@ -179,6 +189,18 @@ const EXAMPLE = {
   OriginalEntryTimestamp: '2026-10-02T08:30:00.000000Z',
   ModificationTimestamp: '2026-11-27T10:15:00.123456Z',
 };
+
+/** A multi-valued lookup: the DD values our amenities give it (reso.features.ts). */
+function lookupList(field: string, values: Record<string, string>) {
+  const given = Object.entries(values).map(([amenity, value]) => `${value} (amenity ${amenity})`);
+  return Type.Array(StringEnum(Object.values(values) as [string, ...string[]]), {
+    uniqueItems: true,
+    description: `DD 2.0's ${field} lookup, from the amenities: ${given.join(', ')}; empty when none`,
+  });
+}
+
+const amenityFlag = (amenity: string) =>
+  Nullable(Type.Literal(true, { description: `true with the amenity ${amenity}, else null (not said)` }));
 
 const resoFields = {
   ListingKey: Type.String({ description: 'Our id (prop_…)' }),
@@ -210,6 +232,22 @@ const resoFields = {
   InternetAddressDisplayYN: Type.Boolean({
     description: 'addressVisibility is EXACT: the portal shows the whole address (STREET: the street only)',
   }),
+  OnMarketDate: Nullable(
+    Type.String({
+      format: 'date',
+      description: "The day it first went ACTIVE, in the organization's time zone (YYYY-MM-DD), or null",
+    }),
+  ),
+  View: lookupList('View', MULTI_LOOKUPS.View),
+  ExteriorFeatures: lookupList('ExteriorFeatures', MULTI_LOOKUPS.ExteriorFeatures),
+  PatioAndPorchFeatures: lookupList('PatioAndPorchFeatures', MULTI_LOOKUPS.PatioAndPorchFeatures),
+  PetsAllowed: lookupList('PetsAllowed', MULTI_LOOKUPS.PetsAllowed),
+  Furnished: Nullable(
+    StringEnum([FURNISHED_VALUE] as const, { description: 'amenity furnished, else null' }),
+  ),
+  CoolingYN: amenityFlag(AMENITY_FLAGS.CoolingYN),
+  HeatingYN: amenityFlag(AMENITY_FLAGS.HeatingYN),
+  FireplaceYN: amenityFlag(AMENITY_FLAGS.FireplaceYN),
   PhotosCount: Type.Integer({ minimum: 0 }),
   Media: Type.Array(ref(ResoMediaSchema)),
   OriginalEntryTimestamp: DateTime({ description: 'Created, to the microsecond' }),

@@ -35,6 +35,8 @@ const resoColumns = {
   agentId: properties.agentId,
   publishedOnPortal: properties.publishedOnPortal,
   addressVisibility: properties.addressVisibility,
+  onMarketDate: properties.onMarketDate,
+  amenities: properties.amenities,
   photos: properties.photos,
   createdAt: keysetPosition(properties.createdAt),
   updatedAt: keysetPosition(properties.updatedAt),

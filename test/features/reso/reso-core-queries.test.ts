@@ -5,9 +5,9 @@
  * selected fields present, and every record satisfying the filter. Our RESOScript parameters: KeyField
  * ListingKey; IntegerField BedroomsTotal (1, 15); DecimalField ListPrice (0.00, 1234567.89); the single
  * lookup StandardStatus 'Active' (org.reso.metadata.enums.StandardStatus); TimestampField
- * ModificationTimestamp (the field $orderby walks) with 2019-12-31T23:55:55-09:00; DateField: we have no
- * Edm.Date field, so the date queries use OData's date() of the timestamp. The four multi-valued lookup
- * queries have no field to run on (we serve none): they are refused as 400s naming the field.
+ * ModificationTimestamp (the field $orderby walks) with 2019-12-31T23:55:55-09:00; DateField OnMarketDate
+ * with 2020-01-01 (and date() of the timestamp, which we also take); MultipleValueLookupField
+ * ExteriorFeatures with 'Balcony' and 'Garden' (org.reso.metadata.enums.ExteriorFeatures).
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -26,17 +26,20 @@ const DATETIME = '2019-12-31T23:55:55-09:00';
 const DATETIME_UTC = Date.parse(DATETIME);
 const NS = 'org.reso.metadata.enums.StandardStatus';
 
-/** [bedrooms, price, status, updated_at]: around every boundary the queries test. */
-const SEED: [number, string, string, string][] = [
-  [0, '0.00', 'DRAFT', '2019-12-30T12:00:00Z'],
-  [1, '95000.00', 'ACTIVE', '2019-12-31T10:00:00Z'],
-  [1, '120000.50', 'RESERVED', DATETIME],
-  [2, '250000.00', 'ACTIVE', '2020-01-01T08:55:56Z'],
-  [3, '310000.00', 'SOLD', '2021-06-01T00:00:00Z'],
-  [4, '1234567.89', 'ACTIVE', '2022-03-15T09:30:00.123456Z'],
-  [5, '2500000.00', 'INACTIVE', '2023-01-01T00:00:00Z'],
-  [15, '750000.00', 'ACTIVE', '2024-05-05T05:05:05Z'],
-  [20, '990000.00', 'RENTED', '2025-01-01T00:00:00Z'],
+/**
+ * [bedrooms, price, status, updated_at, on_market_date, amenities]: around every boundary the queries
+ * test (balcony and garden are ExteriorFeatures' Balcony and Garden; the others map elsewhere or nowhere).
+ */
+const SEED: [number, string, string, string, string | null, string[]][] = [
+  [0, '0.00', 'DRAFT', '2019-12-30T12:00:00Z', null, []],
+  [1, '95000.00', 'ACTIVE', '2019-12-31T10:00:00Z', '2019-12-31', ['balcony']],
+  [1, '120000.50', 'RESERVED', DATETIME, '2020-01-01', ['balcony', 'garden', 'pool']],
+  [2, '250000.00', 'ACTIVE', '2020-01-01T08:55:56Z', '2020-01-01', ['garden']],
+  [3, '310000.00', 'SOLD', '2021-06-01T00:00:00Z', '2020-06-01', ['seaView', 'terrace']],
+  [4, '1234567.89', 'ACTIVE', '2022-03-15T09:30:00.123456Z', '2021-12-31', ['balcony', 'garden']],
+  [5, '2500000.00', 'INACTIVE', '2023-01-01T00:00:00Z', '2019-06-30', []],
+  [15, '750000.00', 'ACTIVE', '2024-05-05T05:05:05Z', '2024-05-01', ['pool', 'gym']],
+  [20, '990000.00', 'RENTED', '2025-01-01T00:00:00Z', '2020-01-02', ['balcony']],
 ];
 
 beforeAll(async () => {
@@ -45,7 +48,7 @@ beforeAll(async () => {
   const db = await testDatabase();
   const organizationId = agency.org.id;
   await db.tenantTx(organizationId, async (tx) => {
-    for (const [n, [bedrooms, price, status, at]] of SEED.entries()) {
+    for (const [n, [bedrooms, price, status, at, onMarket, amenities]] of SEED.entries()) {
       const id = `prop_core${String(n).padStart(18, '0')}`;
       keys.push(id);
       const photos = JSON.stringify([
@@ -54,10 +57,12 @@ beforeAll(async () => {
       await queryRows(
         tx,
         sql`INSERT INTO properties (id, organization_id, code, title, transaction_type, type, status, price,
-              currency, bedrooms, city, search_city, search_text, photos, created_at, updated_at)
+              currency, bedrooms, city, search_city, search_text, photos, created_at, updated_at,
+              on_market_date, amenities)
             VALUES (${id}, ${organizationId}, ${`CORE-${n}`}, ${`Core ${n}`}, 'SALE', 'HOUSE', ${status},
               ${price}::numeric, 'EUR', ${bedrooms}, 'Ronda', 'ronda', 'core', ${photos}::jsonb,
-              ${at}::timestamptz, ${at}::timestamptz)`,
+              ${at}::timestamptz, ${at}::timestamptz, ${onMarket}::date,
+              string_to_array(${amenities.join(',')}, ',')::text[])`,
       );
     }
   });
@@ -93,10 +98,15 @@ const beds = (row: Row) => row.BedroomsTotal as number;
 const price = (row: Row) => row.ListPrice as number;
 const at = (row: Row) => Date.parse(row.ModificationTimestamp as string);
 const day = (row: Row) => (row.ModificationTimestamp as string).slice(0, 10);
+const onMarket = (row: Row) => row.OnMarketDate as string | null;
+const exterior = (row: Row) => row.ExteriorFeatures as string[];
 const S_INT = '$top=5&$select=ListingKey,BedroomsTotal&$filter=';
 const S_DEC = '$top=5&$select=ListingKey,ListPrice&$filter=';
 const S_TS = '$top=5&$select=ListingKey,ModificationTimestamp&$filter=';
 const S_ENUM = '$top=5&$select=ListingKey,StandardStatus&$filter=';
+const S_DATE = '$top=5&$select=ListingKey,OnMarketDate&$filter=';
+const S_MULTI = '$top=5&$select=ListingKey,ExteriorFeatures&$filter=';
+const MULTI = 'org.reso.metadata.enums.ExteriorFeatures';
 const SORT = '$top=20&$select=ListingKey,BedroomsTotal,ModificationTimestamp&$orderby=ModificationTimestamp';
 
 describe('RESO Web API Core 2.0.0: metadata, service document, key, $select, $top, $skip, $count', () => {
@@ -112,12 +122,15 @@ describe('RESO Web API Core 2.0.0: metadata, service document, key, $select, $to
     const schema = edmx['edmx:Edmx']['edmx:DataServices'].Schema[0];
     const property = schema.EntityType.find((type: Row) => type.Name === 'Property');
     expect(property.Key.PropertyRef.Name).toBe('ListingKey');
-    expect(schema.EntityContainer.EntitySet.Name).toBe('Property');
+    expect(schema.EntityContainer.EntitySet.map((set: Row) => set.Name)).toEqual(['Property', 'Lookup']);
   });
 
   it('service-document, fetch-by-key, select, top, skip and count', async () => {
     const service = await get('');
-    expect(service.value).toEqual([{ name: 'Property', kind: 'EntitySet', url: 'Property' }]);
+    expect(service.value).toEqual([
+      { name: 'Property', kind: 'EntitySet', url: 'Property' },
+      { name: 'Lookup', kind: 'EntitySet', url: 'Lookup' },
+    ]);
     const one = await get(`Property('${keys[0]}')?$select=ListingKey`);
     expect(one.ListingKey).toBe(keys[0]);
     expect(one.value).toBeUndefined();
@@ -178,7 +191,28 @@ describe('RESO Web API Core 2.0.0: $orderby and $filter on integers, decimals, d
     expect(exact).toHaveLength(1);
   });
 
-  it('filter-date-eq, -ne, -gt, -ge, -lt, -le (date() of the timestamp)', async () => {
+  it('filter-date-eq, -ne, -gt, -ge, -lt, -le on the Edm.Date OnMarketDate', async () => {
+    const fields = ['ListingKey', 'OnMarketDate'];
+    const d = '2020-01-01';
+    // OData's null semantics: a listing never on the market (null) matches only ne.
+    const eq = await query(`${S_DATE}OnMarketDate eq ${d}`, fields, (r) => onMarket(r) === d);
+    expect(eq).toHaveLength(2);
+    await query(`${S_DATE}OnMarketDate ne ${d}`, fields, (r) => onMarket(r) !== d);
+    await query(`${S_DATE}OnMarketDate gt ${d}`, fields, (r) => (onMarket(r) ?? '') > d);
+    await query(`${S_DATE}OnMarketDate ge ${d}`, fields, (r) => (onMarket(r) ?? '') >= d);
+    await query(
+      `${S_DATE}OnMarketDate lt ${d}`,
+      fields,
+      (r) => onMarket(r) !== null && (onMarket(r) as string) < d,
+    );
+    await query(
+      `${S_DATE}OnMarketDate le ${d}`,
+      fields,
+      (r) => onMarket(r) !== null && (onMarket(r) as string) <= d,
+    );
+  });
+
+  it('the same date comparisons on date() of a timestamp', async () => {
     const fields = ['ListingKey', 'ModificationTimestamp'];
     const d = '2019-12-31';
     await query(`${S_TS}date(ModificationTimestamp) eq ${d}`, fields, (r) => day(r) === d);
@@ -217,18 +251,31 @@ describe('RESO Web API Core 2.0.0: lookups, response codes', () => {
     );
   });
 
-  it('filter-enum-multi-has, -multi-has-and, filter-coll-enum-any, -all: no multi-valued lookup, a 400', async () => {
-    for (const filter of [
-      "AccessibilityFeatures has org.reso.metadata.enums.AccessibilityFeatures'Visitable'",
-      "AccessibilityFeatures/any(enum:enum eq org.reso.metadata.enums.AccessibilityFeatures'Visitable')",
-      "AccessibilityFeatures/all(enum:enum eq org.reso.metadata.enums.AccessibilityFeatures'Visitable')",
-    ]) {
-      const response = await api(app, 'GET', `/v1/reso/Property?$filter=${encodeURIComponent(filter)}`, {
-        key: agency.secret.key,
-      });
-      expect(response.statusCode, response.body).toBe(400);
-      expect(response.json().error.target).toBe('$filter');
-    }
+  it('filter-enum-multi-has, -multi-has-and, filter-coll-enum-any, -all on ExteriorFeatures', async () => {
+    const fields = ['ListingKey', 'ExteriorFeatures'];
+    const has = (value: string) => (r: Row) => exterior(r).includes(value);
+    const one = await query(`${S_MULTI}ExteriorFeatures has ${MULTI}'Balcony'`, fields, has('Balcony'));
+    expect(one).toHaveLength(4);
+    const both = await query(
+      `${S_MULTI}ExteriorFeatures has ${MULTI}'Balcony' and ExteriorFeatures has ${MULTI}'Garden'`,
+      fields,
+      (r) => has('Balcony')(r) && has('Garden')(r),
+    );
+    expect(both).toHaveLength(2);
+    const any = await query(
+      `${S_MULTI}ExteriorFeatures/any(enum:enum eq ${MULTI}'Balcony')`,
+      fields,
+      has('Balcony'),
+    );
+    expect(any).toHaveLength(4);
+    // all(): every value is Balcony, or there is none (RESO's commander accepts the empty list too).
+    const all = await query(
+      `$top=20&$select=ListingKey,ExteriorFeatures&$filter=ExteriorFeatures/all(enum:enum eq ${MULTI}'Balcony')`,
+      fields,
+      (r) => exterior(r).every((value) => value === 'Balcony'),
+    );
+    expect(all.filter((r) => exterior(r).length > 0)).toHaveLength(2);
+    expect(all).toHaveLength(SEED.filter(([, , , , , a]) => !a.includes('garden')).length);
   });
 
   it('response-code-400 and response-code-404', async () => {

@@ -41,6 +41,8 @@ export interface Operation {
   mediaTypes: Record<string, string[]>;
   /** Response headers documented per status. */
   headers: Record<string, string[]>;
+  /** The documented headers marked `required` per status: the answer always carries them. */
+  requiredHeaders: Record<string, string[]>;
   kind: RouteKind;
   auth: RouteAuth | undefined;
 }
@@ -79,6 +81,20 @@ export function apiOf(definition: Document, routeTable: RouteEntry[]): Promise<A
   // A copy: openapi-backend dereferences the document it is given in place.
   if (api === undefined) apis.set(key, (api = compileApi(JSON.parse(text) as Document, routeTable)));
   return api;
+}
+
+type HeaderObject = { $ref?: string; required?: boolean };
+
+/** The names of the headers marked required, whether given inline or by reference to components.headers. */
+function requiredOf(definition: Document, headers: Record<string, unknown> | undefined): string[] {
+  const components = (definition as { components?: { headers?: Record<string, HeaderObject> } }).components;
+  return Object.entries((headers ?? {}) as Record<string, HeaderObject>)
+    .filter(([, header]) =>
+      header.$ref === undefined
+        ? header.required === true
+        : components?.headers?.[header.$ref.split('/').at(-1) ?? '']?.required === true,
+    )
+    .map(([name]) => name);
 }
 
 /**
@@ -123,6 +139,9 @@ async function compileApi(definition: Document, routeTable: RouteEntry[]): Promi
       ),
       headers: Object.fromEntries(
         Object.entries(raw.responses ?? {}).map(([status, r]) => [status, Object.keys(r.headers ?? {})]),
+      ),
+      requiredHeaders: Object.fromEntries(
+        Object.entries(raw.responses ?? {}).map(([status, r]) => [status, requiredOf(definition, r.headers)]),
       ),
       kind: route.kind,
       auth: route.auth,

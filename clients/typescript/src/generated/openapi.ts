@@ -1196,6 +1196,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/reso/Lookup': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The values of every RESO lookup field (RESO Lookup resource)
+     * @description The key in X-API-Key or as `Authorization: Bearer <key>` (secret or read-only secret, `listings:read`). One record per value a lookup field (StandardStatus, PropertyType, View…) takes in our records, with its LookupName (the annotation on the field in $metadata), the value, DD 2.0's display name and the enum member form. The same for every organization. Options: `$select`, `$top`, `$skip`, `$count`. docs/reso.md.
+     */
+    get: operations['reso.lookup.list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/reso/$metadata': {
     parameters: {
       query?: never;
@@ -1285,7 +1305,7 @@ export interface paths {
     };
     /**
      * The RESO service document
-     * @description The key in X-API-Key or as `Authorization: Bearer <key>` (secret or read-only secret, `listings:read`). The OData service document: the entity sets this service serves (Property). The mapping of every field and status, and what is not supported: docs/reso.md.
+     * @description The key in X-API-Key or as `Authorization: Bearer <key>` (secret or read-only secret, `listings:read`). The OData service document: the entity sets this service serves (Property, Lookup). The mapping of every field and status, and what is not supported: docs/reso.md.
      */
     get: operations['reso.service.get'];
     put?: never;
@@ -4533,6 +4553,19 @@ export interface components {
      *       "ListAgentKey": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
      *       "InternetEntireListingDisplayYN": true,
      *       "InternetAddressDisplayYN": true,
+     *       "OnMarketDate": "2026-10-02",
+     *       "View": [
+     *         "Ocean"
+     *       ],
+     *       "ExteriorFeatures": [
+     *         "Balcony"
+     *       ],
+     *       "PatioAndPorchFeatures": [],
+     *       "PetsAllowed": [],
+     *       "Furnished": null,
+     *       "CoolingYN": true,
+     *       "HeatingYN": null,
+     *       "FireplaceYN": null,
      *       "PhotosCount": 1,
      *       "Media": [
      *         {
@@ -4608,6 +4641,19 @@ export interface components {
       InternetEntireListingDisplayYN?: boolean;
       /** @description addressVisibility is EXACT: the portal shows the whole address (STREET: the street only) */
       InternetAddressDisplayYN?: boolean;
+      OnMarketDate?: string | null;
+      /** @description DD 2.0's View lookup, from the amenities: Ocean (amenity seaView); empty when none */
+      View?: 'Ocean'[];
+      /** @description DD 2.0's ExteriorFeatures lookup, from the amenities: Balcony (amenity balcony), Garden (amenity garden); empty when none */
+      ExteriorFeatures?: ('Balcony' | 'Garden')[];
+      /** @description DD 2.0's PatioAndPorchFeatures lookup, from the amenities: Terrace (amenity terrace); empty when none */
+      PatioAndPorchFeatures?: 'Terrace'[];
+      /** @description DD 2.0's PetsAllowed lookup, from the amenities: Yes (amenity petFriendly); empty when none */
+      PetsAllowed?: 'Yes'[];
+      Furnished?: 'Furnished' | null;
+      CoolingYN?: true | null;
+      HeatingYN?: true | null;
+      FireplaceYN?: true | null;
       PhotosCount?: number;
       Media?: components['schemas']['ResoMedia'][];
       /**
@@ -4619,6 +4665,33 @@ export interface components {
       /**
        * Format: date-time
        * @description Last changed, to the microsecond (the replication key)
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      ModificationTimestamp?: string;
+    };
+    /**
+     * @description A value a lookup field takes (RESO Lookup resource)
+     * @example {
+     *       "LookupKey": "StandardStatus.Incomplete",
+     *       "LookupName": "StandardStatus",
+     *       "LookupValue": "Incomplete",
+     *       "StandardLookupValue": "Incomplete",
+     *       "LegacyODataValue": "Incomplete",
+     *       "ModificationTimestamp": "2026-11-28T00:00:00.000000Z"
+     *     }
+     */
+    ResoLookup: {
+      /** @description LookupName and LegacyODataValue: StandardStatus.ActiveUnderContract */
+      LookupKey?: string;
+      /** @description The lookup (the LookupName annotation of the fields using it) */
+      LookupName?: string;
+      /** @description The value as records and $filter give it */
+      LookupValue?: string;
+      StandardLookupValue?: string | null;
+      LegacyODataValue?: string | null;
+      /**
+       * Format: date-time
+       * @description When the lookup values last changed
        * @example 2027-03-29T10:15:00.000Z
        */
       ModificationTimestamp?: string;
@@ -27455,6 +27528,295 @@ export interface operations {
       };
     };
   };
+  'reso.lookup.list': {
+    parameters: {
+      query?: {
+        /** @description `*` or some of LookupKey, LookupName, LookupValue, StandardLookupValue, LegacyODataValue, ModificationTimestamp */
+        $select?: string;
+        /** @description Records per page (all by default) */
+        $top?: number;
+        /** @description Records to skip */
+        $skip?: number;
+        /** @description true: @odata.count */
+        $count?: boolean;
+        /** @description `json` or `application/json`; else a 406 */
+        $format?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The lookup values, by LookupName */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "@odata.context": "string",
+           *       "@odata.count": 0,
+           *       "value": [
+           *         {
+           *           "LookupKey": "StandardStatus.Incomplete",
+           *           "LookupName": "StandardStatus",
+           *           "LookupValue": "Incomplete",
+           *           "StandardLookupValue": "Incomplete",
+           *           "LegacyODataValue": "Incomplete",
+           *           "ModificationTimestamp": "2026-11-28T00:00:00.000000Z"
+           *         }
+           *       ],
+           *       "@odata.nextLink": "string"
+           *     }
+           */
+          'application/json': {
+            /** @description The OData context URL of the answer */
+            '@odata.context': string;
+            /** @description $count=true: how many there are */
+            '@odata.count'?: number;
+            value: components['schemas']['ResoLookup'][];
+            /** @description The next page, when $top cut this one */
+            '@odata.nextLink'?: string;
+          };
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      406: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+      /** @description OData's JSON error format (OData JSON 4.0 §21), with the service's requestId */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "query.$filter Foo is not a field of Property; supported: …",
+           *         "target": "$filter",
+           *         "details": [
+           *           {
+           *             "code": "VALIDATION_ERROR",
+           *             "target": "$filter",
+           *             "message": "Foo is not a field of Property; supported: …"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ResoODataError'];
+        };
+      };
+    };
+  };
   'reso.metadata.get': {
     parameters: {
       query?: {
@@ -27715,7 +28077,7 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description `*` or a comma-separated list of ListingKey, ListingId, StandardStatus, MlsStatus, PropertyType, PropertySubType, LeaseConsideredYN, ListPrice, PreviousListPrice, ListPriceCurrency, BedroomsTotal, BathroomsTotalInteger, LivingArea, LivingAreaUnits, UnparsedAddress, PostalCode, City, SubdivisionName, Latitude, Longitude, PublicRemarks, PrivateRemarks, ListAgentKey, InternetEntireListingDisplayYN, InternetAddressDisplayYN, PhotosCount, Media, OriginalEntryTimestamp, ModificationTimestamp; an unknown field is a 400
+         * @description `*` or a comma-separated list of ListingKey, ListingId, StandardStatus, MlsStatus, PropertyType, PropertySubType, LeaseConsideredYN, ListPrice, PreviousListPrice, ListPriceCurrency, BedroomsTotal, BathroomsTotalInteger, LivingArea, LivingAreaUnits, UnparsedAddress, PostalCode, City, SubdivisionName, Latitude, Longitude, PublicRemarks, PrivateRemarks, ListAgentKey, InternetEntireListingDisplayYN, InternetAddressDisplayYN, OnMarketDate, View, ExteriorFeatures, PatioAndPorchFeatures, PetsAllowed, Furnished, CoolingYN, HeatingYN, FireplaceYN, PhotosCount, Media, OriginalEntryTimestamp, ModificationTimestamp; an unknown field is a 400
          * @example ListingKey,ListPrice,StandardStatus,ModificationTimestamp
          */
         $select?: string;
@@ -27781,6 +28143,19 @@ export interface operations {
            *       "ListAgentKey": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
            *       "InternetEntireListingDisplayYN": true,
            *       "InternetAddressDisplayYN": true,
+           *       "OnMarketDate": "2026-10-02",
+           *       "View": [
+           *         "Ocean"
+           *       ],
+           *       "ExteriorFeatures": [
+           *         "Balcony"
+           *       ],
+           *       "PatioAndPorchFeatures": [],
+           *       "PetsAllowed": [],
+           *       "Furnished": null,
+           *       "CoolingYN": true,
+           *       "HeatingYN": null,
+           *       "FireplaceYN": null,
            *       "PhotosCount": 1,
            *       "Media": [
            *         {
@@ -27859,6 +28234,19 @@ export interface operations {
             InternetEntireListingDisplayYN?: boolean;
             /** @description addressVisibility is EXACT: the portal shows the whole address (STREET: the street only) */
             InternetAddressDisplayYN?: boolean;
+            OnMarketDate?: string | null;
+            /** @description DD 2.0's View lookup, from the amenities: Ocean (amenity seaView); empty when none */
+            View?: 'Ocean'[];
+            /** @description DD 2.0's ExteriorFeatures lookup, from the amenities: Balcony (amenity balcony), Garden (amenity garden); empty when none */
+            ExteriorFeatures?: ('Balcony' | 'Garden')[];
+            /** @description DD 2.0's PatioAndPorchFeatures lookup, from the amenities: Terrace (amenity terrace); empty when none */
+            PatioAndPorchFeatures?: 'Terrace'[];
+            /** @description DD 2.0's PetsAllowed lookup, from the amenities: Yes (amenity petFriendly); empty when none */
+            PetsAllowed?: 'Yes'[];
+            Furnished?: 'Furnished' | null;
+            CoolingYN?: true | null;
+            HeatingYN?: true | null;
+            FireplaceYN?: true | null;
             PhotosCount?: number;
             Media?: components['schemas']['ResoMedia'][];
             /**
@@ -28134,12 +28522,12 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description The records to list; supported: any field of Property but Media, compared by its type in $metadata — numbers and date-times with eq, ne, gt, ge, lt, le (now() for the current instant, date(Field) with a date 2026-01-01), text and lookups with eq, ne and in (...), lookups also with has and enum literals (StandardStatus has Namespace.StandardStatus'ActiveUnderContract'), booleans with eq and ne, null with eq and ne; contains, startswith, endswith on text; combined with and, or, not (...) and parentheses. Anything else is a 400 naming `$filter`.
+         * @description The records to list; supported: any field of Property but Media, compared by its type in $metadata — numbers and date-times with eq, ne, gt, ge, lt, le (now() for the current instant, date(Field) with a date 2026-01-01), text and lookups with eq, ne and in (...), lookups also with has and enum literals (StandardStatus has Namespace.StandardStatus'ActiveUnderContract'), dates (OnMarketDate) with a date such as 2026-01-01, booleans with eq and ne, null with eq and ne; multi-valued lookups (View, ExteriorFeatures…) with has, Field/any(x: x eq 'Value' or x eq …) and Field/all(x: x eq …); contains, startswith, endswith on text; combined with and, or, not (...) and parentheses. Anything else is a 400 naming `$filter`.
          * @example ModificationTimestamp gt 2026-11-01T00:00:00Z and StandardStatus in ('Active','Pending')
          */
         $filter?: string;
         /**
-         * @description `*` or a comma-separated list of ListingKey, ListingId, StandardStatus, MlsStatus, PropertyType, PropertySubType, LeaseConsideredYN, ListPrice, PreviousListPrice, ListPriceCurrency, BedroomsTotal, BathroomsTotalInteger, LivingArea, LivingAreaUnits, UnparsedAddress, PostalCode, City, SubdivisionName, Latitude, Longitude, PublicRemarks, PrivateRemarks, ListAgentKey, InternetEntireListingDisplayYN, InternetAddressDisplayYN, PhotosCount, Media, OriginalEntryTimestamp, ModificationTimestamp; an unknown field is a 400
+         * @description `*` or a comma-separated list of ListingKey, ListingId, StandardStatus, MlsStatus, PropertyType, PropertySubType, LeaseConsideredYN, ListPrice, PreviousListPrice, ListPriceCurrency, BedroomsTotal, BathroomsTotalInteger, LivingArea, LivingAreaUnits, UnparsedAddress, PostalCode, City, SubdivisionName, Latitude, Longitude, PublicRemarks, PrivateRemarks, ListAgentKey, InternetEntireListingDisplayYN, InternetAddressDisplayYN, OnMarketDate, View, ExteriorFeatures, PatioAndPorchFeatures, PetsAllowed, Furnished, CoolingYN, HeatingYN, FireplaceYN, PhotosCount, Media, OriginalEntryTimestamp, ModificationTimestamp; an unknown field is a 400
          * @example ListingKey,ListPrice,StandardStatus,ModificationTimestamp
          */
         $select?: string;
@@ -28220,6 +28608,19 @@ export interface operations {
            *           "ListAgentKey": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
            *           "InternetEntireListingDisplayYN": true,
            *           "InternetAddressDisplayYN": true,
+           *           "OnMarketDate": "2026-10-02",
+           *           "View": [
+           *             "Ocean"
+           *           ],
+           *           "ExteriorFeatures": [
+           *             "Balcony"
+           *           ],
+           *           "PatioAndPorchFeatures": [],
+           *           "PetsAllowed": [],
+           *           "Furnished": null,
+           *           "CoolingYN": true,
+           *           "HeatingYN": null,
+           *           "FireplaceYN": null,
            *           "PhotosCount": 1,
            *           "Media": [
            *             {
@@ -28832,6 +29233,11 @@ export interface operations {
            *           "name": "Property",
            *           "kind": "EntitySet",
            *           "url": "Property"
+           *         },
+           *         {
+           *           "name": "Lookup",
+           *           "kind": "EntitySet",
+           *           "url": "Lookup"
            *         }
            *       ]
            *     }

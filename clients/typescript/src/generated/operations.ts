@@ -708,6 +708,15 @@ export const OPERATIONS = {
     cursor: null,
     idempotent: false,
   },
+  'reso.lookup.list': {
+    method: 'GET',
+    path: '/v1/reso/Lookup',
+    pathParams: [],
+    input: 'query',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
   'reso.metadata.get': {
     method: 'GET',
     path: '/v1/reso/$metadata',
@@ -1846,6 +1855,19 @@ export interface Api {
     list(options?: RequestOptions): Promise<ApiResult<'rateLimits.list'>>;
   };
   reso: {
+    lookup: {
+      /**
+       * The values of every RESO lookup field (RESO Lookup resource)
+       *
+       * The key in X-API-Key or as `Authorization: Bearer <key>` (secret or read-only secret, `listings:read`). One record per value a lookup field (StandardStatus, PropertyType, View…) takes in our records, with its LookupName (the annotation on the field in $metadata), the value, DD 2.0's display name and the enum member form. The same for every organization. Options: `$select`, `$top`, `$skip`, `$count`. docs/reso.md.
+       *
+       * `GET /v1/reso/Lookup` (reso.lookup.list)
+       */
+      list(
+        query?: Query<'reso.lookup.list'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'reso.lookup.list'>>;
+    };
     metadata: {
       /**
        * The RESO metadata document (OData CSDL XML)
@@ -1900,7 +1922,7 @@ export interface Api {
       /**
        * The RESO service document
        *
-       * The key in X-API-Key or as `Authorization: Bearer <key>` (secret or read-only secret, `listings:read`). The OData service document: the entity sets this service serves (Property). The mapping of every field and status, and what is not supported: docs/reso.md.
+       * The key in X-API-Key or as `Authorization: Bearer <key>` (secret or read-only secret, `listings:read`). The OData service document: the entity sets this service serves (Property, Lookup). The mapping of every field and status, and what is not supported: docs/reso.md.
        *
        * `GET /v1/reso` (reso.service.get)
        */
