@@ -1,5 +1,6 @@
 // RESO Web API: the agency's listings as RESO Data Dictionary 2.0 Property records (docs/reso.md).
 import { defineFeature } from '../../platform/features/manifest.ts';
+import { resoPersonalData } from './reso.personal-data.ts';
 import { resoRoutes } from './reso.routes.ts';
 import { ResoODataErrorSchema } from './reso.documents.schema.ts';
 import { resoSchemas } from './reso.schema.ts';
@@ -9,4 +10,5 @@ export const resoFeature = defineFeature({
   name: 'reso',
   schemas: [...resoSchemas, ResoODataErrorSchema],
   routes: [resoRoutes],
+  personalData: resoPersonalData,
 });

@@ -10,6 +10,7 @@ import { PROPERTY_STATUSES } from '../../shared/property-vocabulary.ts';
 import { PROPERTY_FIELD_TYPES, TYPE_PAIRS, type FilterableField } from './reso.fields.ts';
 import type { Comparison, Filter, Literal } from './reso.filter.ts';
 import { STANDARD_STATUS_OF, propertyTypeOf } from './reso.mapping.ts';
+import { isDeleteRecordRow } from './reso.deletions.ts';
 
 const p = properties;
 
@@ -84,6 +85,17 @@ function pairsWhere(test: (shown: ReturnType<typeof propertyTypeOf>) => boolean)
   )})`;
 }
 
+/**
+ * A mapped field's comparison, definite on a Delete record too (reso.deletions.ts), which has none of our
+ * statuses, types or transaction types: there StandardStatus is `Delete` and the other mapped fields null.
+ */
+function orOnDeleteRecords(field: FilterableField, onListings: SQL, value: Literal): SQL {
+  const shown = field === 'StandardStatus' ? 'Delete' : null;
+  return matches(shown, value)
+    ? sql`(${isDeleteRecordRow()} OR ${onListings})`
+    : sql`(NOT ${isDeleteRecordRow()} AND ${onListings})`;
+}
+
 const OPERATORS: Record<Comparison, string> = { eq: '=', ne: '<>', gt: '>', ge: '>=', lt: '<', le: '<=' };
 
 function valueOf(literal: Literal, cast: string): SQL {
@@ -107,7 +119,7 @@ function definite(condition: SQL, nullable: boolean): SQL {
 function compare(field: FilterableField, op: Comparison, value: Literal, onDate: boolean): SQL {
   const mapped = MAPPED[field];
   if (mapped) {
-    const equal = mapped(value);
+    const equal = orOnDeleteRecords(field, mapped(value), value);
     return op === 'eq' ? equal : not(equal);
   }
   const column = COLUMNS[field] as { expr: SQL; cast: string };

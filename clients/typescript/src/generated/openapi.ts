@@ -4559,7 +4559,7 @@ export interface components {
       /** @description The agency's reference (code) */
       ListingId?: string;
       /**
-       * @description RESO status: docs/reso.md has the mapping
+       * @description RESO status: docs/reso.md has the mapping; Delete for a deleted listing (its other fields null)
        * @enum {string}
        */
       StandardStatus?:
@@ -4574,30 +4574,25 @@ export interface components {
         | 'Incomplete'
         | 'Pending'
         | 'Withdrawn';
-      /**
-       * @description Our own status
-       * @enum {string}
-       */
-      MlsStatus?: 'DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
-      /**
-       * @description From our type and transaction type
-       * @enum {string}
-       */
-      PropertyType?: 'Residential' | 'Residential Lease' | 'Commercial Sale' | 'Commercial Lease' | 'Land';
+      /** @description Our own status */
+      MlsStatus?: ('DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE') | null;
+      /** @description From our type and transaction type */
+      PropertyType?:
+        ('Residential' | 'Residential Lease' | 'Commercial Sale' | 'Commercial Lease' | 'Land') | null;
       PropertySubType?: string | null;
       LeaseConsideredYN?: boolean | null;
       /** @description The price (the monthly rent of a lease) */
-      ListPrice?: number;
+      ListPrice?: number | null;
       PreviousListPrice?: number | null;
       /** @description Local field (DD 2.0 has none): ISO 4217 currency */
-      ListPriceCurrency?: string;
-      BedroomsTotal?: number;
-      BathroomsTotalInteger?: number;
+      ListPriceCurrency?: string | null;
+      BedroomsTotal?: number | null;
+      BathroomsTotalInteger?: number | null;
       LivingArea?: number | null;
       LivingAreaUnits?: 'Square Meters' | null;
       UnparsedAddress?: string | null;
       PostalCode?: string | null;
-      City?: string;
+      City?: string | null;
       SubdivisionName?: string | null;
       Latitude?: number | null;
       Longitude?: number | null;
@@ -4605,17 +4600,13 @@ export interface components {
       PrivateRemarks?: string | null;
       ListAgentKey?: string | null;
       /** @description publishedOnPortal */
-      InternetEntireListingDisplayYN?: boolean;
+      InternetEntireListingDisplayYN?: boolean | null;
       /** @description addressVisibility is EXACT: the portal shows the whole address (STREET: the street only) */
-      InternetAddressDisplayYN?: boolean;
-      PhotosCount?: number;
+      InternetAddressDisplayYN?: boolean | null;
+      PhotosCount?: number | null;
       Media?: components['schemas']['ResoMedia'][];
-      /**
-       * Format: date-time
-       * @description Created, to the microsecond
-       * @example 2027-03-29T10:15:00.000Z
-       */
-      OriginalEntryTimestamp?: string;
+      /** @description Created, to the microsecond */
+      OriginalEntryTimestamp?: string | null;
       /**
        * Format: date-time
        * @description Last changed, to the microsecond (the replication key)
@@ -27809,7 +27800,7 @@ export interface operations {
             /** @description The agency's reference (code) */
             ListingId?: string;
             /**
-             * @description RESO status: docs/reso.md has the mapping
+             * @description RESO status: docs/reso.md has the mapping; Delete for a deleted listing (its other fields null)
              * @enum {string}
              */
             StandardStatus?:
@@ -27824,31 +27815,25 @@ export interface operations {
               | 'Incomplete'
               | 'Pending'
               | 'Withdrawn';
-            /**
-             * @description Our own status
-             * @enum {string}
-             */
-            MlsStatus?: 'DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
-            /**
-             * @description From our type and transaction type
-             * @enum {string}
-             */
+            /** @description Our own status */
+            MlsStatus?: ('DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE') | null;
+            /** @description From our type and transaction type */
             PropertyType?:
-              'Residential' | 'Residential Lease' | 'Commercial Sale' | 'Commercial Lease' | 'Land';
+              ('Residential' | 'Residential Lease' | 'Commercial Sale' | 'Commercial Lease' | 'Land') | null;
             PropertySubType?: string | null;
             LeaseConsideredYN?: boolean | null;
             /** @description The price (the monthly rent of a lease) */
-            ListPrice?: number;
+            ListPrice?: number | null;
             PreviousListPrice?: number | null;
             /** @description Local field (DD 2.0 has none): ISO 4217 currency */
-            ListPriceCurrency?: string;
-            BedroomsTotal?: number;
-            BathroomsTotalInteger?: number;
+            ListPriceCurrency?: string | null;
+            BedroomsTotal?: number | null;
+            BathroomsTotalInteger?: number | null;
             LivingArea?: number | null;
             LivingAreaUnits?: 'Square Meters' | null;
             UnparsedAddress?: string | null;
             PostalCode?: string | null;
-            City?: string;
+            City?: string | null;
             SubdivisionName?: string | null;
             Latitude?: number | null;
             Longitude?: number | null;
@@ -27856,16 +27841,13 @@ export interface operations {
             PrivateRemarks?: string | null;
             ListAgentKey?: string | null;
             /** @description publishedOnPortal */
-            InternetEntireListingDisplayYN?: boolean;
+            InternetEntireListingDisplayYN?: boolean | null;
             /** @description addressVisibility is EXACT: the portal shows the whole address (STREET: the street only) */
-            InternetAddressDisplayYN?: boolean;
-            PhotosCount?: number;
+            InternetAddressDisplayYN?: boolean | null;
+            PhotosCount?: number | null;
             Media?: components['schemas']['ResoMedia'][];
-            /**
-             * Format: date-time
-             * @description Created, to the microsecond
-             */
-            OriginalEntryTimestamp?: string;
+            /** @description Created, to the microsecond */
+            OriginalEntryTimestamp?: string | null;
             /**
              * Format: date-time
              * @description Last changed, to the microsecond (the replication key)
