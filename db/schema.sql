@@ -120,6 +120,20 @@ END
 $$;
 
 --
+-- Name: agency_forget_reso_deletions(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_forget_reso_deletions() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  DELETE FROM reso_deletions d USING created
+  WHERE d.organization_id = created.organization_id AND d.property_id = created.id;
+  RETURN NULL;
+END
+$$;
+
+--
 -- Name: agency_keep_on_market_date(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -152,6 +166,25 @@ BEGIN
     NEW.previous_price := OLD.price;
   END IF;
   RETURN NEW;
+END
+$$;
+
+--
+-- Name: agency_record_reso_deletions(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_record_reso_deletions() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  INSERT INTO reso_deletions (organization_id, property_id, code, deleted_at)
+  SELECT gone.organization_id, gone.id, gone.code,
+    greatest(clock_timestamp(), gone.updated_at + interval '1 microsecond')
+  FROM gone
+  WHERE EXISTS (SELECT 1 FROM organizations o WHERE o.id = gone.organization_id)
+  ON CONFLICT (organization_id, property_id) DO UPDATE
+    SET code = excluded.code, deleted_at = excluded.deleted_at;
+  RETURN NULL;
 END
 $$;
 
@@ -934,6 +967,19 @@ ALTER TABLE public.request_logs ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY
 );
 
 --
+-- Name: reso_deletions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.reso_deletions (
+    organization_id text NOT NULL,
+    property_id text NOT NULL,
+    code text NOT NULL,
+    deleted_at timestamp with time zone NOT NULL
+);
+
+ALTER TABLE ONLY public.reso_deletions FORCE ROW LEVEL SECURITY;
+
+--
 -- Name: tasks; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1361,6 +1407,13 @@ ALTER TABLE ONLY public.property_changes
 
 ALTER TABLE ONLY public.request_logs
     ADD CONSTRAINT request_logs_organization_id_id_pk PRIMARY KEY (organization_id, id);
+
+--
+-- Name: reso_deletions reso_deletions_organization_id_property_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.reso_deletions
+    ADD CONSTRAINT reso_deletions_organization_id_property_id_pk PRIMARY KEY (organization_id, property_id);
 
 --
 -- Name: tasks tasks_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2044,6 +2097,12 @@ CREATE INDEX request_logs_organization_id_at_idx ON public.request_logs USING bt
 CREATE INDEX request_logs_organization_id_request_id_idx ON public.request_logs USING btree (organization_id, request_id);
 
 --
+-- Name: reso_deletions_organization_id_deleted_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX reso_deletions_organization_id_deleted_at_idx ON public.reso_deletions USING btree (organization_id, deleted_at, property_id);
+
+--
 -- Name: tasks_appointment_id_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2242,6 +2301,12 @@ CREATE TRIGGER portal_settings_portal_version_insert AFTER INSERT ON public.port
 CREATE TRIGGER portal_settings_portal_version_update AFTER UPDATE ON public.portal_settings REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version();
 
 --
+-- Name: properties properties_forget_reso_deletions; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER properties_forget_reso_deletions AFTER INSERT ON public.properties REFERENCING NEW TABLE AS created FOR EACH STATEMENT EXECUTE FUNCTION public.agency_forget_reso_deletions();
+
+--
 -- Name: properties properties_keep_on_market_date; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2270,6 +2335,12 @@ CREATE TRIGGER properties_portal_version_insert AFTER INSERT ON public.propertie
 --
 
 CREATE TRIGGER properties_portal_version_update AFTER UPDATE ON public.properties REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version();
+
+--
+-- Name: properties properties_reso_deletions; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER properties_reso_deletions AFTER DELETE ON public.properties REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION public.agency_record_reso_deletions();
 
 --
 -- Name: properties properties_touch_updated_at; Type: TRIGGER; Schema: public; Owner: -
@@ -2683,6 +2754,13 @@ ALTER TABLE ONLY public.request_logs
     ADD CONSTRAINT request_logs_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
+-- Name: reso_deletions reso_deletions_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.reso_deletions
+    ADD CONSTRAINT reso_deletions_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
 -- Name: tasks tasks_appointment_id_appointments_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -3007,6 +3085,12 @@ ALTER TABLE public.property_changes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.request_logs ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: reso_deletions; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.reso_deletions ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: agent_time_off system_access; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -3203,6 +3287,12 @@ CREATE POLICY system_access ON public.property_changes TO agency_system USING (t
 --
 
 CREATE POLICY system_access ON public.request_logs TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: reso_deletions system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.reso_deletions TO agency_system USING (true) WITH CHECK (true);
 
 --
 -- Name: tasks system_access; Type: POLICY; Schema: public; Owner: -
@@ -3449,6 +3539,12 @@ CREATE POLICY tenant_isolation ON public.property_changes TO agency_app USING ((
 --
 
 CREATE POLICY tenant_isolation ON public.request_logs TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: reso_deletions tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.reso_deletions TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
 -- Name: tasks tenant_isolation; Type: POLICY; Schema: public; Owner: -

@@ -273,6 +273,29 @@ export const propertyChanges = pgTable(
 );
 export type PropertyChangeRow = typeof propertyChanges.$inferSelect;
 
+/**
+ * A deleted listing, kept for RESO replication (decision 0263): GET /v1/reso/Property walks it as a
+ * `Delete` record after the listing is gone. Written by migration 0033's triggers on properties, whoever
+ * deletes (never when the organization itself goes); kept as long as the organization is.
+ */
+export const resoDeletions = pgTable(
+  'reso_deletions',
+  {
+    organizationId: tenantId(),
+    /** The listing's id (RESO's ListingKey). */
+    propertyId: text('property_id').notNull(),
+    /** Its code when it was deleted (RESO's ListingId). */
+    code: text('code').notNull(),
+    /** When it was deleted, to the microsecond, after its last change: the record's ModificationTimestamp. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.propertyId] }),
+    // The RESO walk's order, as properties_organization_id_updated_at_idx is for the listings.
+    index('reso_deletions_organization_id_deleted_at_idx').on(t.organizationId, t.deletedAt, t.propertyId),
+  ],
+);
+
 /** Portal settings: one row per organization, created on first change. */
 export const portalSettings = pgTable('portal_settings', {
   organizationId: text('organization_id')

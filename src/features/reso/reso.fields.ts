@@ -55,8 +55,30 @@ const instant = (): FieldType => ({
   facets: { Precision: '6' },
 });
 
-/** The Property fields but Media (a navigation property), by name. */
-export const PROPERTY_FIELD_TYPES: Readonly<Record<Exclude<ResoField, 'Media'>, FieldType>> = {
+/**
+ * The fields a Delete record (a deleted listing, reso.deletions.ts) has a value in. Every other field is
+ * null there, so it is nullable (in $metadata and in `$filter`'s null semantics) even when every listing
+ * has it.
+ */
+export const DELETE_RECORD_FIELDS = [
+  'ListingKey',
+  'ListingId',
+  'StandardStatus',
+  'ModificationTimestamp',
+] as const;
+
+function nullableInDeleteRecords<T extends Readonly<Record<string, FieldType>>>(types: T): T {
+  const kept: readonly string[] = DELETE_RECORD_FIELDS;
+  return Object.fromEntries(
+    Object.entries(types).map(([field, type]) => [
+      field,
+      kept.includes(field) ? type : { ...type, nullable: true },
+    ]),
+  ) as T;
+}
+
+/** The Property fields but Media (a navigation property), by name, as a listing has them. */
+const LISTING_FIELD_TYPES: Readonly<Record<Exclude<ResoField, 'Media'>, FieldType>> = {
   ListingKey: { ...text(), facets: { MaxLength: '64' } },
   ListingId: text(),
   StandardStatus: lookup('StandardStatus'),
@@ -95,6 +117,8 @@ export const PROPERTY_FIELD_TYPES: Readonly<Record<Exclude<ResoField, 'Media'>, 
   OriginalEntryTimestamp: instant(),
   ModificationTimestamp: instant(),
 };
+/** The Property fields but Media, by name: nullable but for DELETE_RECORD_FIELDS. */
+export const PROPERTY_FIELD_TYPES = nullableInDeleteRecords(LISTING_FIELD_TYPES);
 export type FilterableField = keyof typeof PROPERTY_FIELD_TYPES;
 
 /** The fields `$filter` takes: every field of the record but the Media navigation property. */
@@ -137,7 +161,8 @@ const unique = <T>(values: T[]): T[] => [...new Set(values)];
  * from the mapping, so a value the mapping never gives is not advertised.
  */
 export const LOOKUP_VALUES: Readonly<Record<string, readonly string[]>> = {
-  StandardStatus: unique(PROPERTY_STATUSES.map((status) => STANDARD_STATUS_OF[status])),
+  // Delete: the record of a deleted listing (reso.deletions.ts).
+  StandardStatus: unique([...PROPERTY_STATUSES.map((status) => STANDARD_STATUS_OF[status]), 'Delete']),
   PropertyType: unique(TYPE_PAIRS.map((p) => propertyTypeOf(p.type, p.transactionType).PropertyType)),
   PropertySubType: unique(
     TYPE_PAIRS.flatMap((p) => propertyTypeOf(p.type, p.transactionType).PropertySubType ?? []),

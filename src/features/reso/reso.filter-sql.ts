@@ -17,6 +17,7 @@ import {
   type MultiLookupField,
 } from './reso.features.ts';
 import { STANDARD_STATUS_OF, propertyTypeOf } from './reso.mapping.ts';
+import { isDeleteRecordRow } from './reso.deletions.ts';
 
 const p = properties;
 
@@ -81,9 +82,11 @@ function withAnyOf(amenities: readonly string[]): SQL {
 function collection(field: MultiLookupField, op: 'any' | 'all', values: string[] | null): SQL {
   const every = amenitiesGiving(field, multiLookupValues(field));
   if (op === 'any') return withAnyOf(values === null ? every : amenitiesGiving(field, values));
-  // all: no value outside `values` (so true for a listing with none).
+  // all: no value outside `values` (so true for a listing with none); never for a Delete record, whose
+  // collections are absent (NULL amenities), not empty.
   const giving = amenitiesGiving(field, values ?? []);
-  return not(withAnyOf(every.filter((amenity) => !giving.includes(amenity))));
+  const outside = every.filter((amenity) => !giving.includes(amenity));
+  return sql`(${p.amenities} IS NOT NULL AND NOT ${withAnyOf(outside)})`;
 }
 
 type Shown = string | boolean | null;
@@ -125,6 +128,17 @@ function pairsWhere(test: (shown: ReturnType<typeof propertyTypeOf>) => boolean)
   )})`;
 }
 
+/**
+ * A mapped field's comparison, definite on a Delete record too (reso.deletions.ts), which has none of our
+ * statuses, types or transaction types: there StandardStatus is `Delete` and the other mapped fields null.
+ */
+function orOnDeleteRecords(field: FilterableField, onListings: SQL, value: Literal): SQL {
+  const shown = field === 'StandardStatus' ? 'Delete' : null;
+  return matches(shown, value)
+    ? sql`(${isDeleteRecordRow()} OR ${onListings})`
+    : sql`(NOT ${isDeleteRecordRow()} AND ${onListings})`;
+}
+
 const OPERATORS: Record<Comparison, string> = { eq: '=', ne: '<>', gt: '>', ge: '>=', lt: '<', le: '<=' };
 
 function valueOf(literal: Literal, cast: string): SQL {
@@ -148,7 +162,7 @@ function definite(condition: SQL, nullable: boolean): SQL {
 function compare(field: FilterableField, op: Comparison, value: Literal, onDate: boolean): SQL {
   const mapped = MAPPED[field];
   if (mapped) {
-    const equal = mapped(value);
+    const equal = orOnDeleteRecords(field, mapped(value), value);
     return op === 'eq' ? equal : not(equal);
   }
   const column = COLUMNS[field] as { expr: SQL; cast: string };

@@ -265,10 +265,13 @@ export function toResoProperty(row: ResoRow) {
 }
 export type ResoRecord = ReturnType<typeof toResoProperty>;
 
-/** The record cut to `$select` (every field when there is none). */
-export function selectFields(record: ResoRecord, select: readonly ResoField[] | null): Partial<ResoRecord> {
+/** The record (a listing's or a Delete record) cut to `$select` (every field when there is none). */
+export function selectFields<R extends Record<ResoField, unknown>>(
+  record: R,
+  select: readonly ResoField[] | null,
+): Partial<R> {
   if (select === null) return record;
   const picked: Partial<Record<ResoField, unknown>> = {};
   for (const field of select) picked[field] = record[field];
-  return picked as Partial<ResoRecord>;
+  return picked as Partial<R>;
 }

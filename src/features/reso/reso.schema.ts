@@ -1,11 +1,12 @@
 // RESO Web API's Property resource (docs/reso.md): its OData query options and its answers, in RESO
 // Data Dictionary 2.0 names. Every field is optional in the schema because `$select` may leave it out.
-import { Type, type Static } from '@fastify/type-provider-typebox';
+import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
 import { DateTime, Nullable, StringEnum, ref } from '../../platform/http/schemas.ts';
 import { PROPERTY_STATUSES } from '../../shared/property-vocabulary.ts';
 import { RESO_FIELDS, RESO_PROPERTY_TYPES, STANDARD_STATUSES } from './reso.mapping.ts';
 import { FILTER_SUPPORT } from './reso.filter.ts';
 import { AMENITY_FLAGS, FURNISHED_VALUE, MULTI_LOOKUPS } from './reso.features.ts';
+import { DELETE_RECORD_FIELDS } from './reso.fields.ts';
 
 export const MAX_TOP = 1000;
 export const DEFAULT_TOP = 100;
@@ -205,7 +206,10 @@ const amenityFlag = (amenity: string) =>
 const resoFields = {
   ListingKey: Type.String({ description: 'Our id (prop_…)' }),
   ListingId: Type.String({ description: "The agency's reference (code)" }),
-  StandardStatus: StringEnum(STANDARD_STATUSES, { description: 'RESO status: docs/reso.md has the mapping' }),
+  StandardStatus: StringEnum(STANDARD_STATUSES, {
+    description:
+      'RESO status: docs/reso.md has the mapping; Delete for a deleted listing (its other fields null)',
+  }),
   MlsStatus: StringEnum(PROPERTY_STATUSES, { description: 'Our own status' }),
   PropertyType: StringEnum(RESO_PROPERTY_TYPES, { description: 'From our type and transaction type' }),
   PropertySubType: Nullable(Type.String({ description: 'RESO PropertySubType lookup value, or null' })),
@@ -254,7 +258,30 @@ const resoFields = {
   ModificationTimestamp: DateTime({ description: 'Last changed, to the microsecond (the replication key)' }),
 };
 
-const optional = Type.Partial(Type.Object(resoFields)).properties;
+/** The fields a Delete record (a deleted listing) has; it has Media too, empty. */
+type KeptInDeleteRecords = (typeof DELETE_RECORD_FIELDS)[number] | 'Media';
+
+/**
+ * Every field a Delete record (reso.deletions.ts) has not is null there: nullable in the answer's
+ * schema, whatever it is in a listing (the serializer would otherwise turn the null into 0 or '').
+ */
+function nullableInDeleteRecords<T extends Record<string, TSchema>>(fields: T) {
+  const kept: readonly string[] = [...DELETE_RECORD_FIELDS, 'Media'];
+  const isNullable = (schema: TSchema) =>
+    'anyOf' in schema &&
+    (schema.anyOf as TSchema[]).some((member) => 'type' in member && member.type === 'null');
+  // The description on the union too, where OpenAPI readers look for it.
+  const orNull = (schema: TSchema) =>
+    Type.Union([schema, Type.Null()], { description: (schema as { description?: string }).description });
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, schema]) => [
+      name,
+      kept.includes(name) || isNullable(schema) ? schema : orNull(schema),
+    ]),
+  ) as { [K in keyof T]: K extends KeptInDeleteRecords ? T[K] : ReturnType<typeof Nullable<T[K]>> };
+}
+
+const optional = Type.Partial(Type.Object(nullableInDeleteRecords(resoFields))).properties;
 
 export const ResoPropertySchema = Type.Object(optional, {
   $id: 'ResoProperty',

@@ -6,7 +6,8 @@ import { readAs } from '../../platform/tenancy/caller-tx.ts';
 import { Errors } from '../../platform/errors/errors.ts';
 import { isId } from '../../platform/ids/ids.ts';
 import type { ResoMediaList } from './reso.documents.schema.ts';
-import { mediaOf, selectFields, toResoProperty, type ResoField, type ResoRecord } from './reso.mapping.ts';
+import { isDeleted, resoRecordOf } from './reso.deletions.ts';
+import { mediaOf, selectFields, type ResoField } from './reso.mapping.ts';
 import { SERVICE_ROOT } from './reso.metadata.ts';
 import { parseFilter } from './reso.filter.ts';
 import { DEFAULT_ORDER, parseExpand, parseOrderBy, parseSelect } from './reso.odata.ts';
@@ -83,7 +84,7 @@ export async function listResoProperties(
     '@odata.context': contextOf(origin, select),
     ...(total === null ? {} : { '@odata.count': Math.min(total, COUNT_LIMIT) }),
     ...(total !== null && total > COUNT_LIMIT ? { '@agencyCrm.countIsLowerBound': true as const } : {}),
-    value: page.map((row) => selectFields(toResoProperty(row), select)),
+    value: page.map((row) => selectFields(resoRecordOf(row), select)),
     ...(rows.length > top && last
       ? {
           '@odata.nextLink': nextLinkOf(
@@ -96,7 +97,10 @@ export async function listResoProperties(
   };
 }
 
-/** GET /v1/reso/Property('{ListingKey}'): one listing; 404 when unknown or another organization's. */
+/**
+ * GET /v1/reso/Property('{ListingKey}'): one listing, or the Delete record of a deleted one (what the
+ * walk shows under that key); 404 when unknown or another organization's.
+ */
 export async function getResoProperty(
   db: Database,
   caller: Caller,
@@ -109,11 +113,16 @@ export async function getResoProperty(
     ? await readAs(db, caller, (tx) => store.findResoRow(tx, caller.organization.id, listingKey))
     : null;
   if (!row) throw Errors.notFound('Property', listingKey);
-  const record: Partial<ResoRecord> = selectFields(toResoProperty(row), select);
-  return { '@odata.context': contextOf(origin, select, '/$entity'), ...record };
+  return {
+    '@odata.context': contextOf(origin, select, '/$entity'),
+    ...selectFields(resoRecordOf(row), select),
+  };
 }
 
-/** GET /v1/reso/Property('{ListingKey}')/Media: its photos as Media records; 404 as for the record. */
+/**
+ * GET /v1/reso/Property('{ListingKey}')/Media: its photos as Media records (none for a deleted listing);
+ * 404 as for the record.
+ */
 export async function getResoMedia(
   db: Database,
   caller: Caller,
@@ -127,6 +136,6 @@ export async function getResoMedia(
   const key = `'${listingKey.replaceAll("'", "''")}'`;
   return {
     '@odata.context': `${origin}${SERVICE_ROOT}/$metadata#Property(${key})/Media`,
-    value: mediaOf(row),
+    value: isDeleted(row) ? [] : mediaOf(row),
   };
 }

@@ -18,6 +18,9 @@ export interface ResoPage {
   value: ResoRecord[];
 }
 
+/** The ListingKeys of records, in their order. */
+export const keysOf = (records: ResoRecord[]) => records.map((record) => record.ListingKey);
+
 let sequence = 0;
 
 /** A listing through /v1/listings (ACTIVE apartment for sale unless overridden). */

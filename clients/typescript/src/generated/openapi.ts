@@ -4592,7 +4592,7 @@ export interface components {
       /** @description The agency's reference (code) */
       ListingId?: string;
       /**
-       * @description RESO status: docs/reso.md has the mapping
+       * @description RESO status: docs/reso.md has the mapping; Delete for a deleted listing (its other fields null)
        * @enum {string}
        */
       StandardStatus?:
@@ -4607,30 +4607,25 @@ export interface components {
         | 'Incomplete'
         | 'Pending'
         | 'Withdrawn';
-      /**
-       * @description Our own status
-       * @enum {string}
-       */
-      MlsStatus?: 'DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
-      /**
-       * @description From our type and transaction type
-       * @enum {string}
-       */
-      PropertyType?: 'Residential' | 'Residential Lease' | 'Commercial Sale' | 'Commercial Lease' | 'Land';
+      /** @description Our own status */
+      MlsStatus?: ('DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE') | null;
+      /** @description From our type and transaction type */
+      PropertyType?:
+        ('Residential' | 'Residential Lease' | 'Commercial Sale' | 'Commercial Lease' | 'Land') | null;
       PropertySubType?: string | null;
       LeaseConsideredYN?: boolean | null;
       /** @description The price (the monthly rent of a lease) */
-      ListPrice?: number;
+      ListPrice?: number | null;
       PreviousListPrice?: number | null;
       /** @description Local field (DD 2.0 has none): ISO 4217 currency */
-      ListPriceCurrency?: string;
-      BedroomsTotal?: number;
-      BathroomsTotalInteger?: number;
+      ListPriceCurrency?: string | null;
+      BedroomsTotal?: number | null;
+      BathroomsTotalInteger?: number | null;
       LivingArea?: number | null;
       LivingAreaUnits?: 'Square Meters' | null;
       UnparsedAddress?: string | null;
       PostalCode?: string | null;
-      City?: string;
+      City?: string | null;
       SubdivisionName?: string | null;
       Latitude?: number | null;
       Longitude?: number | null;
@@ -4638,30 +4633,26 @@ export interface components {
       PrivateRemarks?: string | null;
       ListAgentKey?: string | null;
       /** @description publishedOnPortal */
-      InternetEntireListingDisplayYN?: boolean;
+      InternetEntireListingDisplayYN?: boolean | null;
       /** @description addressVisibility is EXACT: the portal shows the whole address (STREET: the street only) */
-      InternetAddressDisplayYN?: boolean;
+      InternetAddressDisplayYN?: boolean | null;
       OnMarketDate?: string | null;
       /** @description DD 2.0's View lookup, from the amenities: Ocean (amenity seaView); empty when none */
-      View?: 'Ocean'[];
+      View?: 'Ocean'[] | null;
       /** @description DD 2.0's ExteriorFeatures lookup, from the amenities: Balcony (amenity balcony), Garden (amenity garden); empty when none */
-      ExteriorFeatures?: ('Balcony' | 'Garden')[];
+      ExteriorFeatures?: ('Balcony' | 'Garden')[] | null;
       /** @description DD 2.0's PatioAndPorchFeatures lookup, from the amenities: Terrace (amenity terrace); empty when none */
-      PatioAndPorchFeatures?: 'Terrace'[];
+      PatioAndPorchFeatures?: 'Terrace'[] | null;
       /** @description DD 2.0's PetsAllowed lookup, from the amenities: Yes (amenity petFriendly); empty when none */
-      PetsAllowed?: 'Yes'[];
+      PetsAllowed?: 'Yes'[] | null;
       Furnished?: 'Furnished' | null;
       CoolingYN?: true | null;
       HeatingYN?: true | null;
       FireplaceYN?: true | null;
-      PhotosCount?: number;
+      PhotosCount?: number | null;
       Media?: components['schemas']['ResoMedia'][];
-      /**
-       * Format: date-time
-       * @description Created, to the microsecond
-       * @example 2027-03-29T10:15:00.000Z
-       */
-      OriginalEntryTimestamp?: string;
+      /** @description Created, to the microsecond */
+      OriginalEntryTimestamp?: string | null;
       /**
        * Format: date-time
        * @description Last changed, to the microsecond (the replication key)
@@ -28184,7 +28175,7 @@ export interface operations {
             /** @description The agency's reference (code) */
             ListingId?: string;
             /**
-             * @description RESO status: docs/reso.md has the mapping
+             * @description RESO status: docs/reso.md has the mapping; Delete for a deleted listing (its other fields null)
              * @enum {string}
              */
             StandardStatus?:
@@ -28199,31 +28190,25 @@ export interface operations {
               | 'Incomplete'
               | 'Pending'
               | 'Withdrawn';
-            /**
-             * @description Our own status
-             * @enum {string}
-             */
-            MlsStatus?: 'DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE';
-            /**
-             * @description From our type and transaction type
-             * @enum {string}
-             */
+            /** @description Our own status */
+            MlsStatus?: ('DRAFT' | 'ACTIVE' | 'RESERVED' | 'SOLD' | 'RENTED' | 'INACTIVE') | null;
+            /** @description From our type and transaction type */
             PropertyType?:
-              'Residential' | 'Residential Lease' | 'Commercial Sale' | 'Commercial Lease' | 'Land';
+              ('Residential' | 'Residential Lease' | 'Commercial Sale' | 'Commercial Lease' | 'Land') | null;
             PropertySubType?: string | null;
             LeaseConsideredYN?: boolean | null;
             /** @description The price (the monthly rent of a lease) */
-            ListPrice?: number;
+            ListPrice?: number | null;
             PreviousListPrice?: number | null;
             /** @description Local field (DD 2.0 has none): ISO 4217 currency */
-            ListPriceCurrency?: string;
-            BedroomsTotal?: number;
-            BathroomsTotalInteger?: number;
+            ListPriceCurrency?: string | null;
+            BedroomsTotal?: number | null;
+            BathroomsTotalInteger?: number | null;
             LivingArea?: number | null;
             LivingAreaUnits?: 'Square Meters' | null;
             UnparsedAddress?: string | null;
             PostalCode?: string | null;
-            City?: string;
+            City?: string | null;
             SubdivisionName?: string | null;
             Latitude?: number | null;
             Longitude?: number | null;
@@ -28231,29 +28216,26 @@ export interface operations {
             PrivateRemarks?: string | null;
             ListAgentKey?: string | null;
             /** @description publishedOnPortal */
-            InternetEntireListingDisplayYN?: boolean;
+            InternetEntireListingDisplayYN?: boolean | null;
             /** @description addressVisibility is EXACT: the portal shows the whole address (STREET: the street only) */
-            InternetAddressDisplayYN?: boolean;
+            InternetAddressDisplayYN?: boolean | null;
             OnMarketDate?: string | null;
             /** @description DD 2.0's View lookup, from the amenities: Ocean (amenity seaView); empty when none */
-            View?: 'Ocean'[];
+            View?: 'Ocean'[] | null;
             /** @description DD 2.0's ExteriorFeatures lookup, from the amenities: Balcony (amenity balcony), Garden (amenity garden); empty when none */
-            ExteriorFeatures?: ('Balcony' | 'Garden')[];
+            ExteriorFeatures?: ('Balcony' | 'Garden')[] | null;
             /** @description DD 2.0's PatioAndPorchFeatures lookup, from the amenities: Terrace (amenity terrace); empty when none */
-            PatioAndPorchFeatures?: 'Terrace'[];
+            PatioAndPorchFeatures?: 'Terrace'[] | null;
             /** @description DD 2.0's PetsAllowed lookup, from the amenities: Yes (amenity petFriendly); empty when none */
-            PetsAllowed?: 'Yes'[];
+            PetsAllowed?: 'Yes'[] | null;
             Furnished?: 'Furnished' | null;
             CoolingYN?: true | null;
             HeatingYN?: true | null;
             FireplaceYN?: true | null;
-            PhotosCount?: number;
+            PhotosCount?: number | null;
             Media?: components['schemas']['ResoMedia'][];
-            /**
-             * Format: date-time
-             * @description Created, to the microsecond
-             */
-            OriginalEntryTimestamp?: string;
+            /** @description Created, to the microsecond */
+            OriginalEntryTimestamp?: string | null;
             /**
              * Format: date-time
              * @description Last changed, to the microsecond (the replication key)
