@@ -3,6 +3,7 @@ import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { clientCredentialsOf } from '../../platform/auth/client-credentials.ts';
 import type { AppContext } from '../../platform/features/manifest.ts';
 import { SECRET_KEYS } from '../../platform/http/route-config.ts';
+import { ref } from '../../platform/http/schemas.ts';
 import { registerOAuth } from './oauth.protocol.ts';
 import { OAuthTokenSchema, oauthErrors, TokenRequestSchema } from './oauth.schema.ts';
 import { issueToken } from './oauth.service.ts';
@@ -42,7 +43,7 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app) =>
         tags: ['OAuth'],
         consumes: ['application/x-www-form-urlencoded'],
         body: TokenRequestSchema,
-        response: { 200: OAuthTokenSchema, ...oauthErrors([400, 401, 413, 429, 500, 503]) },
+        response: { 200: ref(OAuthTokenSchema), ...oauthErrors([400, 401, 413, 429, 500, 503]) },
       },
     },
     async (request) => issueToken(callerOf(request), clientCredentialsOf(request).key, request.body),

@@ -90,9 +90,11 @@ export const OAuthErrorSchema = Type.Object(
         'form), `invalid_client` (401: no credentials, an unknown, revoked or expired key, or a client_id that is ' +
         'not its id), `unauthorized_client` (a publishable key, a suspended key, an inactive organization), ' +
         "`unsupported_grant_type`, `invalid_scope`; otherwise the service's code in lower case (`rate_limited`)",
+      examples: ['invalid_client'],
     }),
     error_description: Type.String({
       description: 'What went wrong, in words (ASCII, as RFC 6749 requires)',
+      examples: ['Invalid API key'],
     }),
   },
   {

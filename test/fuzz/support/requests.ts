@@ -505,12 +505,10 @@ function tokenForm(garbage: fc.Arbitrary<Body>): fc.Arbitrary<Body> {
     { weight: 1, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
     { weight: 1, arbitrary: hostileText(30) },
   );
-  const form = fc
-    .record({ grant_type: value, scope: value, client_id: value }, { requiredKeys: [] })
-    .map((fields): Body => ({
-      payload: new URLSearchParams(fields).toString(),
-      contentType: 'application/x-www-form-urlencoded',
-    }));
+  const form = fc.record({ grant_type: value, scope: value }, { requiredKeys: [] }).map((fields): Body => ({
+    payload: new URLSearchParams(fields).toString(),
+    contentType: 'application/x-www-form-urlencoded',
+  }));
   return fc.oneof(
     { weight: 8, arbitrary: form },
     { weight: 1, arbitrary: fc.constant<Body>({}) },
