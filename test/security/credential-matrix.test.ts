@@ -6,7 +6,6 @@
  * agent. A route with no credential rules, or a credential kind this suite cannot issue, fails it.
  * Last, the service's log is searched for every credential the run made: none may be there.
  */
-import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CredentialKind } from '../../src/platform/auth/caller.ts';
@@ -15,6 +14,7 @@ import { registerRouteConventions, type RouteEntry } from '../../src/platform/ht
 import { sharedSchemas } from '../../src/platform/http/schemas.ts';
 import { createAgent, createApiKey, createOrganization } from '../helpers/factories.ts';
 import { admin, basicAuth, expectStatus } from '../helpers/http.ts';
+import { captureLogs } from '../helpers/log-capture.ts';
 import { ADMIN_TOKEN, buildTestApp, testDatabase } from '../helpers/test-app.ts';
 
 type Case = 'valid' | 'forged' | 'stale' | 'inactive' | 'readOnly' | 'agentInactive';
@@ -205,7 +205,7 @@ const undeclared = (table: readonly RouteEntry[]) =>
 
 describe('the route × credential matrix', () => {
   let app: FastifyInstance;
-  let logs = '';
+  const logs = captureLogs();
   type State = 'active' | 'inactive' | 'readOnly' | 'agentOff';
 
   /** Fresh holdings of an organization in `state` (each case its own: some routes end a credential). */
@@ -337,15 +337,9 @@ describe('the route × credential matrix', () => {
   }
 
   beforeAll(async () => {
-    const logStream = new Writable({
-      write(chunk, _encoding, done) {
-        logs += String(chunk);
-        done();
-      },
-    });
     app = await buildTestApp(
       { LOG_LEVEL: 'info', AUTH_FAILURE_LIMIT: '1000000' },
-      { db: await testDatabase(), logStream },
+      { db: await testDatabase(), logStream: logs.stream },
     );
   });
   afterAll(async () => {
@@ -399,11 +393,12 @@ describe('the route × credential matrix', () => {
 
   it('writes none of the credentials it made to the service log', () => {
     expect(issued.size).toBeGreaterThan(20);
+    const text = logs.text();
     const found = [...issued].filter(
-      (value) => logs.includes(value) || logs.includes(encodeURIComponent(value)),
+      (value) => text.includes(value) || text.includes(encodeURIComponent(value)),
     );
     expect(found).toEqual([]);
     // The log was on: the requests are in it, their credentials redacted.
-    expect(logs).toContain('[redacted]');
+    expect(text).toContain('[redacted]');
   });
 });

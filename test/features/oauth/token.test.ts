@@ -4,18 +4,18 @@
  * key is admitted by the one auth path (state, type, expiry, IP block, rate limits); every failure is an
  * OAuth error answer; no credential reaches the log.
  */
-import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, createTenant, SPANISH_AGENCY, type SpanishAgency } from '../../helpers/factories.ts';
 import { admin, api, basicAuth, expectStatus } from '../../helpers/http.ts';
+import { captureLogs } from '../../helpers/log-capture.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 import { createListing, type ResoPage } from '../reso/support.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
 
 let app: FastifyInstance;
-let logs = '';
+const logs = captureLogs();
 let agency: SpanishAgency;
 let other: SpanishAgency;
 let mine: { id: string };
@@ -24,15 +24,9 @@ let theirs: { id: string };
 const made = new Set<string>();
 
 beforeAll(async () => {
-  const logStream = new Writable({
-    write(chunk, _encoding, done) {
-      logs += String(chunk);
-      done();
-    },
-  });
   app = await buildTestApp(
     { LOG_LEVEL: 'info', AUTH_FAILURE_LIMIT: '3', AUTH_FAILURE_WINDOW_S: '60', AUTH_FAILURE_BLOCK_S: '120' },
-    { db: await testDatabase(), logStream },
+    { db: await testDatabase(), logStream: logs.stream },
   );
   agency = await createTenant(app, SPANISH_AGENCY);
   other = await createTenant(app, SPANISH_AGENCY);
@@ -294,7 +288,7 @@ describe('keys the auth path refuses', () => {
   });
 
   it('writes no key to the log, whether it came in Basic, in the form or in the answer', () => {
-    expect(logs).toContain('/oauth/token');
-    expect([...made].filter((key) => logs.includes(key))).toEqual([]);
+    expect(logs.text()).toContain('/oauth/token');
+    expect([...made].filter((key) => logs.text().includes(key))).toEqual([]);
   });
 });
