@@ -16,6 +16,7 @@ import { finderFeature } from './features/finder/index.ts';
 import { leadsFeature } from './features/leads/index.ts';
 import { meFeature } from './features/me/index.ts';
 import { notesFeature } from './features/notes/index.ts';
+import { oauthFeature } from './features/oauth/index.ts';
 import { messagingHookFeature } from './features/messaging-hook/index.ts';
 import { messagingSetupFeature } from './features/messaging-setup/index.ts';
 import { opsFeature } from './features/ops/index.ts';
@@ -59,6 +60,7 @@ export const FEATURES: readonly FeatureManifest[] = [
   propertiesFeature,
   propertyImportFeature,
   resoFeature,
+  oauthFeature,
   feedsFeature,
   portalFeature,
   leadsFeature,

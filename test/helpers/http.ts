@@ -23,6 +23,11 @@ export function api(app: FastifyInstance, method: Method, url: string, options: 
   return app.inject(request);
 }
 
+/** HTTP Basic credentials (RFC 7617), as an OAuth 2.0 client sends its client_id and client_secret. */
+export function basicAuth(user: string, password: string): string {
+  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+}
+
 /** An admin API call with the test admin token. */
 export function admin(
   app: FastifyInstance,

@@ -114,6 +114,7 @@ describe('headers in the document', () => {
         'Cache-Control',
         'ETag',
         'Idempotent-Replayed',
+        'Pragma',
         'RateLimit',
         'RateLimit-Policy',
         'Retry-After',
@@ -203,9 +204,10 @@ describe('headers in the document', () => {
       expect(
         parameters(path, route.method.toLowerCase()).includes(reference),
         `${route.method} ${path}`,
-        // Every POST but the MCP endpoint's (JSON-RPC): the operator's own (creating an organization)
-        // included, scoped to the operator (decision 0241).
-      ).toBe(route.method === 'POST' && route.url !== '/mcp');
+        // Every POST but the MCP endpoint's (JSON-RPC) and the OAuth token endpoint's (RFC 6749 clients
+        // send none, and an answer holding a key is never stored): the operator's own (creating an
+        // organization) included, scoped to the operator (decision 0241).
+      ).toBe(route.method === 'POST' && route.url !== '/mcp' && route.url !== '/oauth/token');
     }
     const parameter = (
       doc.components as unknown as { parameters: Record<string, { schema: { pattern: string } }> }

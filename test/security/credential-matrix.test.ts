@@ -6,7 +6,6 @@
  * agent. A route with no credential rules, or a credential kind this suite cannot issue, fails it.
  * Last, the service's log is searched for every credential the run made: none may be there.
  */
-import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CredentialKind } from '../../src/platform/auth/caller.ts';
@@ -14,7 +13,8 @@ import { SCOPES } from '../../src/platform/auth/scopes.ts';
 import { registerRouteConventions, type RouteEntry } from '../../src/platform/http/conventions.ts';
 import { sharedSchemas } from '../../src/platform/http/schemas.ts';
 import { createAgent, createApiKey, createOrganization } from '../helpers/factories.ts';
-import { admin, expectStatus } from '../helpers/http.ts';
+import { admin, basicAuth, expectStatus } from '../helpers/http.ts';
+import { captureLogs } from '../helpers/log-capture.ts';
 import { ADMIN_TOKEN, buildTestApp, testDatabase } from '../helpers/test-app.ts';
 
 type Case = 'valid' | 'forged' | 'stale' | 'inactive' | 'readOnly' | 'agentInactive';
@@ -24,11 +24,13 @@ const MISSING_ID = 'id_0000000000000000000000';
 const HOST = 'localhost:80';
 const ORIGIN = `http://${HOST}`;
 
-/** A credential presented on a request: headers, and the URL's `:token` and `:orgId`. */
+/** A credential presented on a request: headers, the URL's `:token` and `:orgId`, a form body. */
 interface Presented {
   headers: Record<string, string>;
   token?: string;
   orgId?: string;
+  /** A token request's form (`auth.clientCredentials`); others send `{}` as JSON. */
+  form?: string;
 }
 
 /** What one organization holds of every kind, in each of its states. */
@@ -60,7 +62,20 @@ const keep = <T extends string>(value: T): T => {
 type Issuer = (route: RouteEntry, held: Holdings, which: Case) => Presented | null;
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-const apiKey = (route: RouteEntry, key: string) => (route.auth?.bearer ? bearer(key) : { 'x-api-key': key });
+/** The ids of the keys made: an OAuth client names its key by id (client_id). */
+const keyIds = new Map<string, string>();
+/** A key where the route takes it: X-API-Key, a bearer token (MCP), or a token request's client credentials. */
+const apiKey = (route: RouteEntry, key: string): Presented => {
+  if (route.auth?.clientCredentials) {
+    // A forged key is no key: whatever id it names, it is unknown first.
+    const id = keyIds.get(key) ?? 'key_unknown';
+    return {
+      headers: { authorization: basicAuth(id, key), 'content-type': 'application/x-www-form-urlencoded' },
+      form: 'grant_type=client_credentials',
+    };
+  }
+  return { headers: route.auth?.bearer ? bearer(key) : { 'x-api-key': key } };
+};
 const consoleHeaders = (route: RouteEntry, session: { cookie: string; csrf: string }) => ({
   cookie: session.cookie,
   ...(route.method === 'GET' ? {} : { origin: ORIGIN, 'x-csrf-token': session.csrf }),
@@ -77,12 +92,12 @@ function keyFor(route: RouteEntry, held: Holdings): string {
 
 const ISSUERS: Record<CredentialKind, Issuer> = {
   api_key: (route, held, which) => {
-    if (which === 'forged') return { headers: apiKey(route, forge(keyFor(route, held))) };
-    if (which === 'stale') return { headers: apiKey(route, held.staleKey) };
+    if (which === 'forged') return apiKey(route, forge(keyFor(route, held)));
+    if (which === 'stale') return apiKey(route, held.staleKey);
     // A key bound to an agent: only where a secret key is taken (the agent key is one).
     if (which === 'agentInactive')
-      return route.auth?.keyTypes.includes('secret') ? { headers: apiKey(route, held.agentKey) } : null;
-    return { headers: apiKey(route, keyFor(route, held)) };
+      return route.auth?.keyTypes.includes('secret') ? apiKey(route, held.agentKey) : null;
+    return apiKey(route, keyFor(route, held));
   },
   operator: (_route, held, which) => {
     if (which === 'forged') return { headers: bearer(forge(ADMIN_TOKEN)), orgId: held.orgId };
@@ -121,6 +136,8 @@ type Expected = { status: number } | 'passes';
 
 function expected(route: RouteEntry, kind: CredentialKind, which: Case): Expected {
   const urlToken = kind === 'feed' || kind === 'calendar' || kind === 'visitor_link';
+  // OAuth 2.0 answers a refused client 400 unauthorized_client (RFC 6749 §5.2), the rest of the API 403.
+  const refused = route.auth?.clientCredentials ? 400 : 403;
   switch (which) {
     case 'valid':
       return 'passes';
@@ -129,11 +146,11 @@ function expected(route: RouteEntry, kind: CredentialKind, which: Case): Expecte
       // A URL credential that is not (or no longer) ours is a 404, the same for every wrong token.
       return { status: urlToken ? 404 : 401 };
     case 'inactive':
-      return kind === 'operator' ? 'passes' : { status: 403 };
+      return kind === 'operator' ? 'passes' : { status: refused };
     case 'readOnly':
       return route.write && kind !== 'operator' ? { status: 402 } : 'passes';
     case 'agentInactive':
-      return { status: 403 };
+      return { status: refused };
   }
 }
 
@@ -154,7 +171,7 @@ function send(
     method: route.method as Method,
     url: urlOf(route, presented),
     headers: { host: HOST, ...presented.headers },
-    ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),
+    ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: presented.form ?? {} }),
   });
 }
 
@@ -188,7 +205,7 @@ const undeclared = (table: readonly RouteEntry[]) =>
 
 describe('the route × credential matrix', () => {
   let app: FastifyInstance;
-  let logs = '';
+  const logs = captureLogs();
   type State = 'active' | 'inactive' | 'readOnly' | 'agentOff';
 
   /** Fresh holdings of an organization in `state` (each case its own: some routes end a credential). */
@@ -287,7 +304,6 @@ describe('the route × credential matrix', () => {
     };
   }
 
-  const keyIds = new Map<string, string>();
   const staleKeyId = (key: string) => keyIds.get(key) as string;
 
   async function bookVisit(publishable: string, slug: string): Promise<string> {
@@ -321,15 +337,9 @@ describe('the route × credential matrix', () => {
   }
 
   beforeAll(async () => {
-    const logStream = new Writable({
-      write(chunk, _encoding, done) {
-        logs += String(chunk);
-        done();
-      },
-    });
     app = await buildTestApp(
       { LOG_LEVEL: 'info', AUTH_FAILURE_LIMIT: '1000000' },
-      { db: await testDatabase(), logStream },
+      { db: await testDatabase(), logStream: logs.stream },
     );
   });
   afterAll(async () => {
@@ -383,11 +393,12 @@ describe('the route × credential matrix', () => {
 
   it('writes none of the credentials it made to the service log', () => {
     expect(issued.size).toBeGreaterThan(20);
+    const text = logs.text();
     const found = [...issued].filter(
-      (value) => logs.includes(value) || logs.includes(encodeURIComponent(value)),
+      (value) => text.includes(value) || text.includes(encodeURIComponent(value)),
     );
     expect(found).toEqual([]);
     // The log was on: the requests are in it, their credentials redacted.
-    expect(logs).toContain('[redacted]');
+    expect(text).toContain('[redacted]');
   });
 });

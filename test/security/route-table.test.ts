@@ -10,7 +10,7 @@ import { SCOPES } from '../../src/platform/auth/scopes.ts';
 import type { RouteEntry } from '../../src/platform/http/conventions.ts';
 import { createApiKey, createTenant, type Tenant } from '../helpers/factories.ts';
 import type { Fixture, Fixtures } from './fixtures/types.ts';
-import { admin, api, expectError, expectStatus } from '../helpers/http.ts';
+import { admin, api, basicAuth, expectError, expectStatus } from '../helpers/http.ts';
 import { buildProbeApp } from '../helpers/probe-app.ts';
 import { buildTestApp } from '../helpers/test-app.ts';
 
@@ -30,7 +30,27 @@ function fill(url: string, params: Record<string, string> = {}): string {
   return url.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => params[name] ?? MISSING_ID);
 }
 
-/** A keyed call with the key in the header the route takes it in: X-API-Key, or a bearer token (MCP). */
+/** The ids of the keys the suites made: an OAuth client names its key by id (client_id). */
+const keyIds = new Map<string, string>();
+
+/** A token request (`auth.clientCredentials`): a form, with the key as HTTP Basic client credentials. */
+function tokenRequest(app: FastifyInstance, url: string, key?: string) {
+  const basic = key === undefined ? {} : { authorization: basicAuth(keyIds.get(key) ?? '', key) };
+  return app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...basic },
+    payload: 'grant_type=client_credentials',
+  });
+}
+
+/** OAuth 2.0 answers a refused client 400 `unauthorized_client` (RFC 6749 §5.2), the rest of the API 403. */
+const refusedStatus = (route: RouteEntry) => (route.auth?.clientCredentials ? 400 : 403);
+
+/**
+ * A keyed call with the key where the route takes it: X-API-Key, a bearer token (MCP), or the client
+ * credentials of a token request.
+ */
 function call(
   app: FastifyInstance,
   route: RouteEntry,
@@ -40,6 +60,7 @@ function call(
   const { key, raw } = options;
   const body = raw?.payload ?? options.body;
   const headers = raw?.headers ?? {};
+  if (route.auth?.clientCredentials) return tokenRequest(app, url, key);
   if (route.auth?.bearer && key !== undefined)
     return api(app, route.method as Method, url, {
       headers: { ...headers, authorization: `Bearer ${key}` },
@@ -68,18 +89,16 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
         .set('secret', mine.secret.key)
         .set('publishable', mine.publishable.key)
         .set('read_only_secret', mine.readOnly.key);
+      for (const made of [mine.secret, mine.publishable, mine.readOnly]) keyIds.set(made.key, made.id);
       for (const type of ['secret', 'publishable', 'read_only_secret'] as const) {
-        noScopeKey.set(
+        const made = await createApiKey(app, mine.org.id, {
           type,
-          (
-            await createApiKey(app, mine.org.id, {
-              type,
-              scopes: [],
-              rateLimitPerMinute: 100_000,
-              ...(type === 'read_only_secret' ? {} : { writeLimitPerMinute: 100_000 }),
-            })
-          ).key,
-        );
+          scopes: [],
+          rateLimitPerMinute: 100_000,
+          ...(type === 'read_only_secret' ? {} : { writeLimitPerMinute: 100_000 }),
+        });
+        noScopeKey.set(type, made.key);
+        keyIds.set(made.key, made.id);
       }
     });
     afterAll(async () => {
@@ -122,6 +141,15 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
       for (const route of await routes()) {
         // A URL credential that is missing or wrong is a 404 (the credential matrix proves it).
         if (route.kind === 'public' || route.kind === 'token') continue;
+        const where = `${route.method} ${route.url}`;
+        if (route.auth?.clientCredentials) {
+          // A token endpoint answers OAuth's 401 (RFC 6749 §5.2), with the HTTP Basic challenge.
+          const response = await tokenRequest(app, fill(route.url));
+          expect(response.statusCode, `${where}: ${response.body}`).toBe(401);
+          expect(response.json().error, where).toBe('invalid_client');
+          expect(response.headers['www-authenticate'], where).toMatch(/^Basic realm=/);
+          continue;
+        }
         const response = await app.inject({
           method: route.method as Method,
           url: fill(route.url),
@@ -177,7 +205,7 @@ function suite(name: string, build: () => Promise<FastifyInstance>) {
             body: route.method === 'GET' ? undefined : {},
           });
           expect(response.statusCode, `${type} key on ${route.method} ${route.url}: ${response.body}`).toBe(
-            403,
+            refusedStatus(route),
           );
         }
       }

@@ -182,4 +182,15 @@ export const resoRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { d
     },
     async (request) => getResoMedia(db, callerOf(request), request.params.ListingKey, originOf(request)),
   );
+
+  // Any other path under /v1/reso (`Member`, `Property('…')/Foo`) is no resource of this service: once the
+  // key is admitted, an OData 404 with OData-Version, as the routes above answer. Every resource is a route
+  // of its own, which the router prefers to this catch-all, so a new entity set needs nothing here.
+  app.get(
+    '/v1/reso/*',
+    { config: READ, schema: { operationId: 'reso.unknown', hide: true } },
+    async (request) => {
+      throw Errors.routeNotFound(request.method, request.url.split('?')[0] ?? request.url);
+    },
+  );
 };

@@ -1,5 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preHandlerAsyncHookHandler,
+  preValidationAsyncHookHandler,
+} from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { AppError, Errors } from '../errors/errors.ts';
 import { isId } from '../ids/ids.ts';
@@ -8,24 +14,19 @@ import type { RouteAuth } from '../http/route-config.ts';
 import { bindLogContext } from '../logging/logger.ts';
 import { rateLimitHeaders, type RateLimits, type RateLimitState } from '../rate-limit/rate-limits.ts';
 import { CONSOLE_COOKIE, type ConsoleSession, type ConsoleSessions } from './console-sessions.ts';
-import type { KeyVerifier } from './key-verifier.ts';
-import { planRefusal } from './plans.ts';
 import { keyLimitsOf, type Caller } from './caller.ts';
 import {
-  admitAgent,
   admitOrganization,
   consoleCaller,
   operatorCaller,
   resolveTokenCaller,
   type TokenCredentialResolver,
 } from './credentials.ts';
+import { authorize, challengeOf, firstHeader, identify, type KeyAuthDependencies } from './key-auth.ts';
 import type { OrganizationStates } from './organization-states.ts';
 import { OPERATOR_IDEMPOTENCY_SCOPE } from '../idempotency/idempotency.store.ts';
-import { PUBLISHABLE_SCOPES } from './scopes.ts';
 
-export interface AuthDependencies {
-  verifier: KeyVerifier;
-  limits: RateLimits;
+export interface AuthDependencies extends KeyAuthDependencies {
   adminToken: string;
   consoleSessions: ConsoleSessions;
   /** Organization and agent states of every credential but API keys (whose lookup reads them). */
@@ -73,104 +74,6 @@ const CORS_EXPOSED = [
 ].join(', ');
 const CORS_ALLOWED_HEADERS = 'X-API-Key, Content-Type, Idempotency-Key';
 
-function firstHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/** Headers only browsers send. Not Sec-Fetch-Mode: Node's own fetch sends it too (DESIGN.md). */
-function fromBrowser(request: FastifyRequest): boolean {
-  return request.headers.origin !== undefined || request.headers['sec-fetch-site'] !== undefined;
-}
-
-function keyTypeRefusal(caller: Caller, auth: RouteAuth): AppError {
-  if (caller.keyType === 'publishable') {
-    return Errors.forbidden(
-      `Publishable keys can only call public portal endpoints; this key may use the scopes ${PUBLISHABLE_SCOPES.join(', ')}. Use a secret key from your server for this endpoint.`,
-    );
-  }
-  if (auth.keyTypes.length === 1 && auth.keyTypes[0] === 'publishable') {
-    return Errors.forbidden('This endpoint takes a publishable key (service_pk_…)');
-  }
-  return Errors.forbidden('Read-only keys cannot call this endpoint');
-}
-
-/**
- * The key from the header the route takes it in: X-API-Key, a bearer token (MCP), or either (a route
- * with `alsoBearer`: X-API-Key first); 401 when absent.
- */
-function presentedKey(request: FastifyRequest, auth: RouteAuth): string {
-  const authorization = firstHeader(request.headers.authorization) ?? '';
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-  if (auth.bearer) {
-    if (bearer === undefined) throw Errors.missingBearer(request.headers['x-api-key'] !== undefined);
-    return bearer;
-  }
-  const key = firstHeader(request.headers['x-api-key']);
-  if (key !== undefined && key !== '') return key;
-  if (auth.alsoBearer && bearer !== undefined) return bearer;
-  throw auth.alsoBearer ? Errors.missingKeyOrBearer() : Errors.missingKey(/^bearer\s/i.test(authorization));
-}
-
-/**
- * Resolves the key to a caller: IP block (429), key missing, unknown, deactivated or expired
- * (401), suspended key, inactive organization or plan without API access (403).
- */
-async function identify(request: FastifyRequest, deps: AuthDependencies, auth: RouteAuth): Promise<Caller> {
-  const blockedFor = await deps.limits.blockedFor(request.ip);
-  if (blockedFor > 0) {
-    throw Errors.rateLimited(
-      `Too many requests with invalid API keys from this address; try again in ${blockedFor} s`,
-      blockedFor,
-    );
-  }
-
-  const key = presentedKey(request, auth);
-
-  const found = deps.verifier.lookup(key);
-  const lookup = found instanceof Promise ? await found : found;
-  if (lookup.outcome === 'unknown') {
-    await deps.limits.recordAuthFailure(request.ip);
-    throw Errors.invalidKey();
-  }
-  if (lookup.status === 'deactivated') {
-    await deps.limits.recordAuthFailure(request.ip);
-    throw Errors.deactivatedKey();
-  }
-  if (lookup.expiresAt !== null && lookup.expiresAt.getTime() <= Date.now()) {
-    await deps.limits.recordAuthFailure(request.ip);
-    throw Errors.expiredKey();
-  }
-  const { caller } = lookup;
-  if (lookup.status === 'suspended') throw Errors.suspendedKey();
-  admitOrganization(caller, false);
-  if (!lookup.agentActive) admitAgent(false);
-  const planProblem = planRefusal(caller.organization.plan, caller.keyType);
-  if (planProblem) throw Errors.forbidden(planProblem);
-  return caller;
-}
-
-/**
- * Applies what the route declares, in a fixed order: browser use of a secret key, key type,
- * read-only key on a write, scope, access level (403), read-only organization (402).
- */
-function authorize(request: FastifyRequest, caller: Caller, auth: RouteAuth): void {
-  if (caller.keyType !== 'publishable' && fromBrowser(request)) throw Errors.secretKeyInBrowser();
-  if (!auth.keyTypes.includes(caller.keyType)) throw keyTypeRefusal(caller, auth);
-  if (auth.write && caller.keyType === 'read_only_secret') {
-    throw Errors.forbidden('Read-only keys cannot make changes');
-  }
-  if (auth.scope !== null && !caller.scopes.includes(auth.scope)) {
-    throw Errors.forbidden(`This API key lacks the scope ${auth.scope}`);
-  }
-  const level = auth.accessLevel ?? 1;
-  if (caller.accessLevel < level) {
-    throw Errors.forbidden(
-      `This operation needs access level ${level} (granted after support review); this key has level ${caller.accessLevel}`,
-    );
-  }
-  admitOrganization(caller, auth.write);
-}
-
 function setLimitHeaders(reply: FastifyReply, state: RateLimitState) {
   reply.header('x-ratelimit-limit', state.limit);
   reply.header('x-ratelimit-remaining', state.remaining);
@@ -191,14 +94,9 @@ export function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
- * The challenge of a REST 401: no registered scheme carries a key in a header of its own, so this names
- * one as OpenAPI's `apiKey` security scheme describes it (in, name).
- */
-const API_KEY_CHALLENGE = 'ApiKey realm="agency-crm", in="header", name="X-API-Key"';
-
-/**
  * The one authentication path. Routes only declare `config.auth` (v1, API key; `bearer` on the MCP
- * endpoint, which takes the same keys as a bearer token), `config.admin`
+ * endpoint, which takes the same keys as a bearer token; `clientCredentials` at the OAuth token
+ * endpoint, which takes them as the client's credentials), `config.admin`
  * (operator bearer token), `config.console` (the developer console's session cookie) or `config.public`; this plugin enforces it, sets the rate-limit headers,
  * answers CORS preflights for routes open to publishable keys, and binds the request logger.
  * Register it on the root instance before any route.
@@ -278,23 +176,24 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
       return;
     }
     const auth = config.auth;
-    if (!auth) return;
+    // A token endpoint's key is in the form body: checked once it is parsed (admitClient below).
+    if (!auth || auth.clientCredentials) return;
+    await admitKey(request, reply, auth);
+  });
+
+  /**
+   * An API key, wherever the route takes it: identified, counted against its limits, then held to the
+   * route's rules; a 401 names the scheme the route wants.
+   */
+  async function admitKey(request: FastifyRequest, reply: FastifyReply, auth: RouteAuth) {
     if (auth.keyTypes.includes('publishable')) setCors(reply);
 
     let caller: Caller;
     try {
       caller = await identify(request, deps, auth);
     } catch (error) {
-      // RFC 9110 11.6.1: every 401 names the scheme it wants, RFC 6750's Bearer on the MCP endpoint.
       if (error instanceof AppError && error.statusCode === 401) {
-        reply.header(
-          'www-authenticate',
-          auth.bearer
-            ? 'Bearer realm="agency-crm mcp"'
-            : auth.alsoBearer
-              ? `${API_KEY_CHALLENGE}, Bearer realm="agency-crm"`
-              : API_KEY_CHALLENGE,
-        );
+        reply.header('www-authenticate', challengeOf(auth));
       }
       throw error;
     }
@@ -315,6 +214,16 @@ export function registerAuth(app: FastifyInstance, deps: AuthDependencies) {
 
     authorize(request, caller, auth);
     request.idempotencyScope = caller.organization.id;
+  }
+
+  // OAuth 2.0 client credentials (a token endpoint): the same admission, once the form body is parsed
+  // and before it is validated, as a key in a header is admitted before validation.
+  const admitClient: preValidationAsyncHookHandler = async function (request, reply) {
+    const auth = request.routeOptions.config.auth;
+    if (auth) await admitKey(request, reply, auth);
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.config?.auth?.clientCredentials) appendRouteHook(route, 'preValidation', admitClient);
   });
 
   // The operator's caller on an organization's routes: after validation (a malformed id or body is a

@@ -82,6 +82,8 @@ export interface Caller {
   agentId: string | null;
   organization: CallerOrganization;
   limits: { requestsPerMinute: number; writesPerMinute: number };
+  /** When an API key stops working (its `expiresAt`); null or absent when it does not expire. */
+  expiresAt?: Date | null;
   /** Who the events it causes name, when not the key itself (the developer console's session). */
   actor?: Actor;
   /**

@@ -148,6 +148,7 @@ export class KeyVerifier {
         writesPerMinute: key.writeLimitPerMinute ?? defaults.writesPerMinute,
       },
       grants: { scopes, accessLevel },
+      expiresAt: key.expiresAt,
     };
     return {
       outcome: 'found',

@@ -114,6 +114,15 @@ export const Errors = {
         : 'Missing API key: send Authorization: Bearer <secret key>',
     ),
   invalidKey: () => new AppError('UNAUTHORIZED', 'Invalid API key'),
+  /** A token request with no client credentials (RFC 6749 §5.2 `invalid_client`). */
+  missingClientCredentials: () =>
+    new AppError(
+      'UNAUTHORIZED',
+      "Missing client credentials: send the key's id as client_id and the secret key as client_secret, in HTTP Basic or in the form",
+    ),
+  /** A token request whose `client_id` is not the id of the key given as its secret. */
+  wrongClientId: () =>
+    new AppError('UNAUTHORIZED', 'client_id is not the id of the key given as client_secret'),
   deactivatedKey: () => new AppError('UNAUTHORIZED', 'This API key has been deactivated'),
   expiredKey: () => new AppError('UNAUTHORIZED', 'This API key has expired'),
   suspendedKey: () => new AppError('FORBIDDEN', 'This API key is suspended'),

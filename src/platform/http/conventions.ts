@@ -31,6 +31,8 @@ export interface RouteEntry {
   optionalBody: boolean;
   /** A cacheable read (`config.cache`): ETag, Cache-Control, Vary, If-None-Match and 304 documented. */
   cached: boolean;
+  /** Its answers hand out a credential (`config.cache: 'no-store'`): Cache-Control and Pragma documented. */
+  noStore: boolean;
 }
 
 declare module 'fastify' {
@@ -54,7 +56,8 @@ function errorStatuses(
   // 400: the input guard reads every request (bad text, nesting, Host); 500: anything unforeseen.
   const statuses = new Set<number>([400, 500]);
   if (kind === 'keyed') {
-    [401, 403, 429].forEach((s) => statuses.add(s));
+    // A token endpoint answers a refused key as OAuth 2.0 does (400 unauthorized_client, RFC 6749 §5.2).
+    (auth?.clientCredentials ? [401, 429] : [401, 403, 429]).forEach((s) => statuses.add(s));
     if (auth?.write) [402, 409].forEach((s) => statuses.add(s));
   }
   if (kind === 'admin') statuses.add(401);
@@ -68,7 +71,8 @@ function errorStatuses(
   if ((kind === 'admin' && route.takesBody) || route.idempotent) statuses.add(409);
   if (route.hasParams) statuses.add(404);
   // Fastify parses a body on every method but GET and HEAD, so any of them can be too large or not JSON.
-  if (route.takesBody) [413, 415].forEach((s) => statuses.add(s));
+  // A token endpoint answers a body that is not a form as OAuth's 400 invalid_request.
+  if (route.takesBody) (auth?.clientCredentials ? [413] : [413, 415]).forEach((s) => statuses.add(s));
   return [...statuses].sort((a, b) => a - b);
 }
 
@@ -127,7 +131,7 @@ export function registerRouteConventions(app: FastifyInstance) {
           idempotency?: boolean;
           deprecated?: RouteDeprecation;
           optionalBody?: boolean;
-          cache?: 'portal';
+          cache?: 'portal' | 'no-store';
         }
       | undefined;
     const pathParams = [...route.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] ?? '');
@@ -167,13 +171,16 @@ export function registerRouteConventions(app: FastifyInstance) {
           ? [{ McpBearer: [] }]
           : config?.auth?.alsoBearer
             ? [{ ApiKey: [] }, { KeyBearer: [] }]
-            : [{ ApiKey: [] }];
+            : config?.auth?.clientCredentials
+              ? [{ OAuthClient: [] }]
+              : [{ ApiKey: [] }];
       else if (kind === 'admin') schema.security = [{ AdminToken: [] }];
       else schema.security = [];
     }
 
     // A request without a body is validated as `{}`, so every field of the body schema is optional.
     if (config?.optionalBody) appendRouteHook(route, 'preValidation', emptyBodyAsObject);
+    if (config?.cache === 'no-store') appendRouteHook(route, 'onSend', noStore);
 
     for (const method of methods) {
       if (method === 'HEAD') continue;
@@ -192,7 +199,8 @@ export function registerRouteConventions(app: FastifyInstance) {
         idempotent: idempotent && method === 'POST',
         deprecated: config?.deprecated,
         optionalBody: config?.optionalBody === true,
-        cached: config?.cache !== undefined,
+        cached: config?.cache === 'portal',
+        noStore: config?.cache === 'no-store',
       });
     }
   });
@@ -200,6 +208,13 @@ export function registerRouteConventions(app: FastifyInstance) {
 
 async function emptyBodyAsObject(request: FastifyRequest) {
   request.body ??= {};
+}
+
+/** RFC 6749 §5.1: an answer that may carry a token is stored by no cache (Pragma for HTTP/1.0 ones). */
+async function noStore(_request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  reply.header('cache-control', 'no-store');
+  reply.header('pragma', 'no-cache');
+  return payload;
 }
 
 /** RFC 9745 `Deprecation: @<unix seconds>`, RFC 8594 `Sunset: <HTTP-date>`, and `Link: <...>; rel="deprecation"`. */

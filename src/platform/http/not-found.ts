@@ -15,7 +15,9 @@ export function registerNotFound(app: FastifyInstance) {
   const routes = FindMyWay({ ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH });
   const seen = new Set<string>();
   app.addHook('onRoute', (route) => {
-    if (route.url === '/*') return;
+    // A catch-all (CORS preflights at /*, RESO's OData 404 at /v1/reso/*) serves no path of its own:
+    // what a path allows is what its own routes serve, and a path no route serves is a 404.
+    if (route.url.endsWith('*')) return;
     for (const method of [route.method].flat() as HTTPMethod[]) {
       if (!METHODS.includes(method) || seen.has(`${method} ${route.url}`)) continue;
       seen.add(`${method} ${route.url}`);

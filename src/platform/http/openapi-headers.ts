@@ -65,9 +65,15 @@ const HEADERS: Record<string, { description: string; schema: object; example?: u
   'Cache-Control': {
     description:
       '`public, max-age=N` for a publishable key (browsers and CDNs may reuse the answer for N seconds, ' +
-      'PORTAL_CACHE_MAX_AGE_S), `private, max-age=N` for a secret one',
+      'PORTAL_CACHE_MAX_AGE_S), `private, max-age=N` for a secret one; `no-store` on an answer that may ' +
+      'carry a credential (the OAuth token endpoint)',
     schema: text,
     example: 'public, max-age=30',
+  },
+  Pragma: {
+    description: '`no-cache`, beside `Cache-Control: no-store`, for HTTP/1.0 caches (RFC 6749 §5.1)',
+    schema: text,
+    example: 'no-cache',
   },
   Vary: {
     description: 'The answer depends on the key (its organization): caches keep one copy per `X-API-Key`',
@@ -116,6 +122,7 @@ function headersOf(route: RouteEntry, status: string): string[] {
   }
   if (route.deprecated) names.push('Deprecation', 'Sunset', ...(route.deprecated.link ? ['Link'] : []));
   if (route.cached && (status === '200' || status === '304')) names.push('ETag', 'Cache-Control', 'Vary');
+  if (route.noStore) names.push('Cache-Control', 'Pragma');
   return names;
 }
 

@@ -166,7 +166,15 @@ export async function registerOpenApi(app: FastifyInstance, serverUrl: string, a
             type: 'http',
             scheme: 'bearer',
             description:
-              'A secret or read-only secret API key as a bearer token, where X-API-Key is also taken (RESO Web API)',
+              'A secret or read-only secret API key as a bearer token, where X-API-Key is also taken (RESO Web API); ' +
+              'POST /oauth/token hands out the same key as an OAuth 2.0 access token',
+          },
+          OAuthClient: {
+            type: 'http',
+            scheme: 'basic',
+            description:
+              "OAuth 2.0 client credentials (RFC 6749 §2.3.1) at POST /oauth/token: the key's id as client_id and " +
+              'the secret or read-only secret key as client_secret, in HTTP Basic or in the form body',
           },
           WebhookSignature: {
             type: 'apiKey',

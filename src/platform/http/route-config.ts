@@ -28,6 +28,12 @@ export interface RouteAuth {
    */
   alsoBearer?: boolean;
   /**
+   * An OAuth 2.0 token endpoint (RFC 6749 §4.4, decision 0262): the key comes as the client's
+   * credentials, HTTP Basic `client_id:client_secret` or the form's `client_id` and `client_secret` (the
+   * key's id and the key), and is checked once the form body is parsed, the same way as any key.
+   */
+  clientCredentials?: boolean;
+  /**
    * A batch write (decision 0183): `items` names the body's array; every `itemsPerWritePoint` items,
    * rounded up, count one write point against `key-writes` and `organization-writes` (the first with
    * the request itself, the rest once the body is validated). The `key` policy counts the request once.
@@ -83,8 +89,10 @@ declare module 'fastify' {
     /**
      * `'portal'`: a public read whose answer depends only on the organization's portal data and the
      * request (response-cache.ts): ETag, 304, Cache-Control, Vary, and the in-process cache.
+     * `'no-store'`: an answer that hands out a credential (an OAuth token): `Cache-Control: no-store`
+     * and `Pragma: no-cache` on every answer, as RFC 6749 §5.1 requires (conventions.ts).
      */
-    cache?: 'portal';
+    cache?: 'portal' | 'no-store';
   }
   interface FastifyRequest {
     /** Set by the auth hook: every credential kind (API key, console, URL token, operator on an organization). */

@@ -29,6 +29,10 @@ export const REDACT_PATHS = [
   'adminToken',
   'token',
   'password',
+  // OAuth 2.0 names of the key (POST /oauth/token): no line logs the form, nor the answer, but a
+  // line that ever did would carry them under these names.
+  'client_secret',
+  'access_token',
 ];
 
 const LOG_CONTEXT = Symbol('agency-crm.logContext');

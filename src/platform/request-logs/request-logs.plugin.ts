@@ -24,9 +24,12 @@ function mcpToolOf(body: unknown): string | null {
   return typeof name === 'string' ? name.slice(0, MAX_TOOL) : null;
 }
 
-/** Only the API's own traffic: /v1/... and the MCP endpoint (not the admin API, pages or /metrics). */
+/**
+ * Only the API's own traffic: /v1/..., the MCP endpoint and the OAuth token endpoint, where keys are used
+ * (not the admin API, pages or /metrics).
+ */
 function isRecorded(path: string): boolean {
-  return path.startsWith('/v1/') || path === '/mcp';
+  return path.startsWith('/v1/') || path === '/mcp' || path === '/oauth/token';
 }
 
 /** The line of one answered request of an organization (the caller's acting one: a twin for test keys). */

@@ -115,3 +115,30 @@ describe('versions and formats', () => {
     expect(json.headers['content-type']).toMatch(/^application\/json/);
   });
 });
+
+describe('paths that are no resource of the service', () => {
+  it('answers an OData 404 once the key is admitted, and the OData 401 before', async () => {
+    for (const path of [
+      '/v1/reso/Member',
+      '/v1/reso/OpenHouse?$top=1',
+      "/v1/reso/Property('prop_0000000000000000000000')/Rooms",
+      '/v1/reso/Property/extra',
+    ]) {
+      const error = odataError(await get(path), 404, 'NOT_FOUND');
+      expect(error.message).toContain(path.split('?')[0]?.split('/').at(-1));
+      odataError(await bearer(path, agency.readOnly.key), 404, 'NOT_FOUND');
+      const anonymous = await app.inject({ method: 'GET', url: path });
+      odataError(anonymous, 401, 'UNAUTHORIZED');
+      expect(anonymous.headers['www-authenticate']).toMatch(/Bearer realm=/);
+      odataError(await get(path, { 'x-api-key': agency.publishable.key }), 403, 'FORBIDDEN');
+    }
+  });
+
+  it('leaves other methods to the service: a 405 on a RESO route, a 404 elsewhere', async () => {
+    const known = await app.inject({ method: 'DELETE', url: '/v1/reso/Property' });
+    expect(known.statusCode, known.body).toBe(405);
+    expect(known.headers.allow).toBe('GET, HEAD');
+    const unknown = await app.inject({ method: 'DELETE', url: '/v1/reso/Member' });
+    expect(unknown.statusCode, unknown.body).toBe(404);
+  });
+});

@@ -140,8 +140,19 @@ function credentials(operation: Operation, org: FuzzOrganization): fc.Arbitrary<
   const auth = operation.auth;
   if (operation.kind !== 'keyed' || !auth) return fc.constant({});
   const accepted = auth.keyTypes.filter((type) => !(auth.write && type === 'read_only_secret'));
+  // A token endpoint's client names its key by id (client_id): the world's keys, in keyIds' order.
+  const { keys, keyIds } = org;
+  const ids = new Map(
+    [keys.secret, keys.publishable, keys.read_only_secret, keys.testSecret].map((k, i) => [k, keyIds[i]]),
+  );
   const place = (key: string): Record<string, string> =>
-    auth.bearer ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
+    auth.clientCredentials
+      ? {
+          authorization: `Basic ${Buffer.from(`${ids.get(key) ?? 'key_unknown'}:${key}`).toString('base64')}`,
+        }
+      : auth.bearer
+        ? { authorization: `Bearer ${key}` }
+        : { 'x-api-key': key };
   const valid = fc
     .constantFrom(...(accepted.length > 0 ? accepted : auth.keyTypes))
     .map((type) => org.keys[type]);
@@ -457,6 +468,7 @@ function bodyFor(
     payload,
     contentType,
   }));
+  if (operation.auth?.clientCredentials) return tokenForm(garbage);
   if (!shaped) {
     // Operations without a body still get one now and then.
     return fc.oneof(
@@ -480,6 +492,27 @@ function bodyFor(
         return { payload: text.slice(0, cut % Math.max(1, text.length)), contentType: 'application/json' };
       }),
     },
+  );
+}
+
+/** A token request's form (RFC 6749 §4.4.2): mostly a grant, often hostile values, now and then not a form. */
+function tokenForm(garbage: fc.Arbitrary<Body>): fc.Arbitrary<Body> {
+  const value = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.constantFrom('client_credentials', 'listings:read', 'contacts:read listings:read'),
+    },
+    { weight: 1, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
+    { weight: 1, arbitrary: hostileText(30) },
+  );
+  const form = fc.record({ grant_type: value, scope: value }, { requiredKeys: [] }).map((fields): Body => ({
+    payload: new URLSearchParams(fields).toString(),
+    contentType: 'application/x-www-form-urlencoded',
+  }));
+  return fc.oneof(
+    { weight: 8, arbitrary: form },
+    { weight: 1, arbitrary: fc.constant<Body>({}) },
+    { weight: 1, arbitrary: garbage },
   );
 }
 

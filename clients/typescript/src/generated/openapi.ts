@@ -4734,6 +4734,43 @@ export interface components {
         [key: string]: unknown;
       };
     };
+    /**
+     * @description An OAuth 2.0 access token answer (RFC 6749 §5.1)
+     * @example {
+     *       "access_token": "service_sk_live_EXAMPLEonlyNotAKeyEXAMPLEonly000abc123",
+     *       "token_type": "Bearer",
+     *       "scope": "contacts:read deals:read listings:read"
+     *     }
+     */
+    OAuthToken: {
+      /** @description The secret key itself (decision 0262): send it as `Authorization: Bearer <token>` on the RESO routes and the MCP endpoint, or in X-API-Key anywhere in /v1 */
+      access_token: string;
+      /** @enum {string} */
+      token_type: 'Bearer';
+      /** @description Seconds until the key's `expiresAt`; absent for a key that does not expire */
+      expires_in?: number;
+      /** @description The key's scopes, space-separated: what the token may do */
+      scope: string;
+    };
+    /**
+     * @description An OAuth 2.0 error answer (RFC 6749 §5.2); the request id is in X-Request-Id
+     * @example {
+     *       "error": "invalid_client",
+     *       "error_description": "Invalid API key"
+     *     }
+     */
+    OAuthError: {
+      /**
+       * @description RFC 6749 §5.2: `invalid_request` (a parameter missing, repeated or malformed, or a body that is not a form), `invalid_client` (401: no credentials, an unknown, revoked or expired key, or a client_id that is not its id), `unauthorized_client` (a publishable key, a suspended key, an inactive organization), `unsupported_grant_type`, `invalid_scope`; otherwise the service's code in lower case (`rate_limited`)
+       * @example invalid_client
+       */
+      error: string;
+      /**
+       * @description What went wrong, in words (ASCII, as RFC 6749 requires)
+       * @example Invalid API key
+       */
+      error_description: string;
+    };
     FeedSettings: {
       /** @description The feed URLs answer (a token exists) */
       enabled: boolean;
@@ -7085,8 +7122,10 @@ export interface components {
     Allow: string;
     /** @description A strong validator of this exact body (the same in every process): send it back in `If-None-Match` to get a 304 while the answer is unchanged */
     ETag: string;
-    /** @description `public, max-age=N` for a publishable key (browsers and CDNs may reuse the answer for N seconds, PORTAL_CACHE_MAX_AGE_S), `private, max-age=N` for a secret one */
+    /** @description `public, max-age=N` for a publishable key (browsers and CDNs may reuse the answer for N seconds, PORTAL_CACHE_MAX_AGE_S), `private, max-age=N` for a secret one; `no-store` on an answer that may carry a credential (the OAuth token endpoint) */
     'Cache-Control': string;
+    /** @description `no-cache`, beside `Cache-Control: no-store`, for HTTP/1.0 caches (RFC 6749 §5.1) */
+    Pragma: string;
     /** @description The answer depends on the key (its organization): caches keep one copy per `X-API-Key` */
     Vary: string;
   };
