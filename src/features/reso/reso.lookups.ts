@@ -12,8 +12,8 @@ import { SERVICE_ROOT } from './reso.metadata.ts';
  * rebuild their caches of lookups from ModificationTimestamp).
  */
 export const LOOKUPS_REVISION = {
-  at: '2026-11-28T00:00:00.000000Z',
-  digest: '4b43aa612a29386a0870b2d8',
+  at: '2026-11-28T18:30:00.000000Z',
+  digest: '540ee8ae77934c595524919d',
 };
 
 /** The digest LOOKUPS_REVISION must carry: 24 hex digits of SHA-256 over the values, in order. */
