@@ -4668,7 +4668,7 @@ export interface components {
      *       "LookupValue": "Incomplete",
      *       "StandardLookupValue": "Incomplete",
      *       "LegacyODataValue": "Incomplete",
-     *       "ModificationTimestamp": "2026-11-28T00:00:00.000000Z"
+     *       "ModificationTimestamp": "2026-11-28T18:30:00.000000Z"
      *     }
      */
     ResoLookup: {
@@ -27606,7 +27606,7 @@ export interface operations {
            *           "LookupValue": "Incomplete",
            *           "StandardLookupValue": "Incomplete",
            *           "LegacyODataValue": "Incomplete",
-           *           "ModificationTimestamp": "2026-11-28T00:00:00.000000Z"
+           *           "ModificationTimestamp": "2026-11-28T18:30:00.000000Z"
            *         }
            *       ],
            *       "@odata.nextLink": "string"
