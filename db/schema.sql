@@ -99,6 +99,30 @@ END
 $$;
 
 --
+-- Name: agency_bump_portal_version_of_properties(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_bump_portal_version_of_properties() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  INSERT INTO organization_counters (organization_id, name, value, changed_at)
+  SELECT touched.organization_id, 'portal_version', 1, clock_timestamp()
+  FROM (
+    SELECT DISTINCT n.organization_id
+    FROM changed AS n
+    JOIN previous AS o ON o.organization_id = n.organization_id AND o.id = n.id
+    WHERE agency_property_public(n) IS DISTINCT FROM agency_property_public(o)
+  ) AS touched
+  WHERE EXISTS (SELECT 1 FROM organizations AS org WHERE org.id = touched.organization_id)
+  ON CONFLICT (organization_id, name)
+    DO UPDATE SET value = organization_counters.value + 1,
+      changed_at = GREATEST(clock_timestamp(), organization_counters.changed_at);
+  RETURN NULL;
+END
+$$;
+
+--
 -- Name: agency_enable_tenant_rls(regclass, text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -169,6 +193,73 @@ BEGIN
 END
 $$;
 
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: properties; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.properties (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    code text NOT NULL,
+    title text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    transaction_type text NOT NULL,
+    type text NOT NULL,
+    status text DEFAULT 'ACTIVE'::text NOT NULL,
+    published_on_portal boolean DEFAULT true NOT NULL,
+    featured boolean DEFAULT false NOT NULL,
+    price numeric(14,2) NOT NULL,
+    currency text NOT NULL,
+    city text NOT NULL,
+    neighborhood text,
+    address text,
+    zip_code text,
+    latitude double precision,
+    longitude double precision,
+    approximate_location boolean DEFAULT false NOT NULL,
+    portal_latitude double precision,
+    portal_longitude double precision,
+    bedrooms integer DEFAULT 0 NOT NULL,
+    bathrooms integer DEFAULT 0 NOT NULL,
+    area numeric(10,2),
+    amenities text[] DEFAULT '{}'::text[] NOT NULL,
+    photos jsonb DEFAULT '[]'::jsonb NOT NULL,
+    agent_id text,
+    internal_notes text,
+    custom_fields jsonb DEFAULT '{}'::jsonb NOT NULL,
+    search_city text NOT NULL,
+    search_neighborhood text DEFAULT ''::text NOT NULL,
+    search_text text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    price_value double precision GENERATED ALWAYS AS ((price)::double precision) STORED NOT NULL,
+    area_value double precision GENERATED ALWAYS AS ((area)::double precision) STORED,
+    previous_price numeric(14,2),
+    address_visibility text DEFAULT 'EXACT'::text NOT NULL,
+    coordinate_precision integer,
+    translations jsonb DEFAULT '{}'::jsonb NOT NULL,
+    on_market_date date,
+    public_updated_at timestamp with time zone DEFAULT now() NOT NULL
+)
+WITH (autovacuum_vacuum_insert_scale_factor='0.01', autovacuum_vacuum_scale_factor='0.02', autovacuum_analyze_scale_factor='0.02');
+
+ALTER TABLE ONLY public.properties FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: agency_property_public(public.properties); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_property_public(p public.properties) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE
+    AS $$
+  SELECT to_jsonb(p) - ARRAY['internal_notes', 'custom_fields', 'on_market_date', 'updated_at',
+    'public_updated_at', 'price_value', 'area_value', 'search_city', 'search_neighborhood', 'search_text']
+$$;
+
 --
 -- Name: agency_record_reso_deletions(); Type: FUNCTION; Schema: public; Owner: -
 --
@@ -208,6 +299,28 @@ END
 $$;
 
 --
+-- Name: agency_touch_property(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_touch_property() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  -- price_value and area_value are generated: not computed yet in NEW (agency_touch_updated_at's TG_ARGV).
+  IF (to_jsonb(NEW) - ARRAY['price_value', 'area_value']) IS DISTINCT FROM
+     (to_jsonb(OLD) - ARRAY['price_value', 'area_value']) THEN
+    NEW.updated_at := now();
+  END IF;
+  IF agency_property_public(NEW) IS DISTINCT FROM agency_property_public(OLD) THEN
+    NEW.public_updated_at := now();
+  ELSE
+    NEW.public_updated_at := OLD.public_updated_at;
+  END IF;
+  RETURN NEW;
+END
+$$;
+
+--
 -- Name: agency_touch_updated_at(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -222,10 +335,6 @@ BEGIN
   RETURN NEW;
 END
 $$;
-
-SET default_tablespace = '';
-
-SET default_table_access_method = heap;
 
 --
 -- Name: __drizzle_migrations; Type: TABLE; Schema: drizzle; Owner: -
@@ -856,57 +965,6 @@ CREATE TABLE public.portal_settings (
 );
 
 ALTER TABLE ONLY public.portal_settings FORCE ROW LEVEL SECURITY;
-
---
--- Name: properties; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.properties (
-    id text NOT NULL,
-    organization_id text NOT NULL,
-    code text NOT NULL,
-    title text NOT NULL,
-    description text DEFAULT ''::text NOT NULL,
-    transaction_type text NOT NULL,
-    type text NOT NULL,
-    status text DEFAULT 'ACTIVE'::text NOT NULL,
-    published_on_portal boolean DEFAULT true NOT NULL,
-    featured boolean DEFAULT false NOT NULL,
-    price numeric(14,2) NOT NULL,
-    currency text NOT NULL,
-    city text NOT NULL,
-    neighborhood text,
-    address text,
-    zip_code text,
-    latitude double precision,
-    longitude double precision,
-    approximate_location boolean DEFAULT false NOT NULL,
-    portal_latitude double precision,
-    portal_longitude double precision,
-    bedrooms integer DEFAULT 0 NOT NULL,
-    bathrooms integer DEFAULT 0 NOT NULL,
-    area numeric(10,2),
-    amenities text[] DEFAULT '{}'::text[] NOT NULL,
-    photos jsonb DEFAULT '[]'::jsonb NOT NULL,
-    agent_id text,
-    internal_notes text,
-    custom_fields jsonb DEFAULT '{}'::jsonb NOT NULL,
-    search_city text NOT NULL,
-    search_neighborhood text DEFAULT ''::text NOT NULL,
-    search_text text NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    price_value double precision GENERATED ALWAYS AS ((price)::double precision) STORED NOT NULL,
-    area_value double precision GENERATED ALWAYS AS ((area)::double precision) STORED,
-    previous_price numeric(14,2),
-    address_visibility text DEFAULT 'EXACT'::text NOT NULL,
-    coordinate_precision integer,
-    translations jsonb DEFAULT '{}'::jsonb NOT NULL,
-    on_market_date date
-)
-WITH (autovacuum_vacuum_insert_scale_factor='0.01', autovacuum_vacuum_scale_factor='0.02', autovacuum_analyze_scale_factor='0.02');
-
-ALTER TABLE ONLY public.properties FORCE ROW LEVEL SECURITY;
 
 --
 -- Name: property_changes; Type: TABLE; Schema: public; Owner: -
@@ -2070,7 +2128,7 @@ CREATE INDEX properties_portal_type_idx ON public.properties USING btree (organi
 -- Name: properties_portal_updated_at_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX properties_portal_updated_at_idx ON public.properties USING btree (organization_id, updated_at, id) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
+CREATE INDEX properties_portal_updated_at_idx ON public.properties USING btree (organization_id, public_updated_at, id) WHERE ((status = 'ACTIVE'::text) AND published_on_portal);
 
 --
 -- Name: property_changes_property_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
@@ -2334,7 +2392,7 @@ CREATE TRIGGER properties_portal_version_insert AFTER INSERT ON public.propertie
 -- Name: properties properties_portal_version_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER properties_portal_version_update AFTER UPDATE ON public.properties REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version();
+CREATE TRIGGER properties_portal_version_update AFTER UPDATE ON public.properties REFERENCING OLD TABLE AS previous NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version_of_properties();
 
 --
 -- Name: properties properties_reso_deletions; Type: TRIGGER; Schema: public; Owner: -
@@ -2346,7 +2404,7 @@ CREATE TRIGGER properties_reso_deletions AFTER DELETE ON public.properties REFER
 -- Name: properties properties_touch_updated_at; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER properties_touch_updated_at BEFORE UPDATE ON public.properties FOR EACH ROW EXECUTE FUNCTION public.agency_touch_updated_at('price_value', 'area_value');
+CREATE TRIGGER properties_touch_updated_at BEFORE UPDATE ON public.properties FOR EACH ROW EXECUTE FUNCTION public.agency_touch_property();
 
 --
 -- Name: tasks tasks_touch_updated_at; Type: TRIGGER; Schema: public; Owner: -

@@ -177,6 +177,12 @@ export const properties = pgTable(
     searchText: text('search_text').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /**
+     * When what the portal and the feeds show of the listing last changed (migration 0034's trigger):
+     * an edit of internal notes, custom fields or other columns they never show moves updated_at, not
+     * this. The portal's and the feeds' `updatedAt`, and their cursor order, read it.
+     */
+    publicUpdatedAt: timestamp('public_updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
@@ -197,7 +203,7 @@ export const properties = pgTable(
       .on(t.organizationId, t.createdAt, t.id)
       .where(PORTAL_VISIBLE),
     index('properties_portal_updated_at_idx')
-      .on(t.organizationId, t.updatedAt, t.id)
+      .on(t.organizationId, t.publicUpdatedAt, t.id)
       .where(PORTAL_VISIBLE),
     index('properties_portal_price_idx').on(t.organizationId, t.priceValue, t.id).where(PORTAL_VISIBLE),
     index('properties_portal_area_idx').on(t.organizationId, t.areaValue, t.id).where(PORTAL_VISIBLE),
@@ -275,7 +281,7 @@ export type PropertyChangeRow = typeof propertyChanges.$inferSelect;
 
 /**
  * A deleted listing, kept for RESO replication (decision 0263): GET /v1/reso/Property walks it as a
- * `Delete` record after the listing is gone. Written by migration 0033's triggers on properties, whoever
+ * `Delete` record after the listing is gone. Written by migration 0034's triggers on properties, whoever
  * deletes (never when the organization itself goes); kept as long as the organization is.
  */
 export const resoDeletions = pgTable(

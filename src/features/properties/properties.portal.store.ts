@@ -188,6 +188,9 @@ export async function listPortalProperties(
   return { items, total: await totalOf(tx, rows, page, properties, where) };
 }
 
+/** The portal's walk is by the last change it can show (public_updated_at, migration 0034), then id. */
+const shownChange = { updatedAt: properties.publicUpdatedAt, id: properties.id };
+
 /**
  * A cursor page of the published stock matching `filter`, oldest change first, from the partial index
  * properties_portal_updated_at_idx (its predicate is the portal's visibility).
@@ -201,16 +204,19 @@ export async function listPortalPropertiesByUpdatedAt(
   const shape = `${keysetShape(keyset)} ${portalShape(filter, { by: 'createdAt', order: 'asc' })}`;
   const rows = await listingStatements.select(tx, shape, (bind) =>
     tx
-      .select({ property: portalColumns, agent: agentCard, position: keysetPosition(properties.updatedAt) })
+      .select({ property: portalColumns, agent: agentCard, position: keysetPosition(shownChange.updatedAt) })
       .from(properties)
       .leftJoin(
         agents,
         and(eq(agents.organizationId, properties.organizationId), eq(agents.id, properties.agentId)),
       )
       .where(
-        and(...portalConditions(organizationId, filter, bind), ...keysetConditions(properties, keyset, bind)),
+        and(
+          ...portalConditions(organizationId, filter, bind),
+          ...keysetConditions(shownChange, keyset, bind),
+        ),
       )
-      .orderBy(...keysetOrder(properties))
+      .orderBy(...keysetOrder(shownChange))
       .limit(bind(keyset.limit)),
   );
   return rows.map(({ property, agent, position }) => ({

@@ -214,6 +214,10 @@ const portalFields = {
 export const PortalPropertySchema = Type.Object(
   {
     ...portalFields,
+    updatedAt: DateTime({
+      description:
+        'When what the portal shows of the listing last changed (an edit of internal notes or custom fields does not move it); `updatedAfter` and the cursor walk follow it',
+    }),
     language: Type.String({
       description:
         "The language of `title` and `description`: the one asked (`lang`, Accept-Language) when the listing has it, else the organization's default",

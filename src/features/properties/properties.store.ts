@@ -89,7 +89,8 @@ export const portalColumns = {
   defaultLanguage: sql<string>`(SELECT o.default_language FROM organizations AS o
       WHERE o.id = current_setting('app.organization_id', true))`.as('default_language'),
   createdAt: properties.createdAt,
-  updatedAt: properties.updatedAt,
+  // What the portal and the feeds show last changed: not an internal edit (migration 0034).
+  updatedAt: properties.publicUpdatedAt,
 };
 
 export type PortalPropertyRow = Pick<PropertyRow, Exclude<keyof typeof portalColumns, 'defaultLanguage'>> & {

@@ -4060,6 +4060,7 @@ export interface components {
       createdAt: string;
       /**
        * Format: date-time
+       * @description When what the portal shows of the listing last changed (an edit of internal notes or custom fields does not move it); `updatedAfter` and the cursor walk follow it
        * @example 2027-03-29T10:15:00.000Z
        */
       updatedAt: string;
