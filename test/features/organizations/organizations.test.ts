@@ -135,12 +135,14 @@ describe("Idempotency-Key on the operator's POSTs (issue 36 item 5)", () => {
     expectError(other, 409, 'DUPLICATE');
   });
 
-  it("documents Idempotency-Key on every POST, admin included (MCP's JSON-RPC aside)", async () => {
+  // MCP's JSON-RPC has its own ids; the OAuth token endpoint's answer is the key itself, which no
+  // stored answer may hold (decision 0262): both are repeated safely without the header.
+  it("documents Idempotency-Key on every POST, admin included (MCP and the OAuth token aside)", async () => {
     const document = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const posts = Object.entries(
       document.paths as Record<string, Record<string, { parameters?: { $ref?: string }[] }>>,
     )
-      .filter(([path, item]) => item.post && path !== '/mcp')
+      .filter(([path, item]) => item.post && path !== '/mcp' && path !== '/oauth/token')
       .map(([path, item]) => ({
         path,
         refs: (item.post?.parameters ?? []).map((p) => p.$ref),
