@@ -1,7 +1,6 @@
 // `$filter`, parsed strictly against the field types of reso.fields.ts (docs/reso.md): a small
 // hand-written grammar, because everything outside it must be a 400 that says what is supported, and
 // because what a field may be compared with follows from its type in $metadata.
-import { Errors } from '../../platform/errors/errors.ts';
 import {
   FILTERABLE_FIELDS,
   LOOKUP_VALUES,
@@ -12,6 +11,9 @@ import {
 } from './reso.fields.ts';
 import { RESO_FIELDS, STANDARD_STATUSES } from './reso.mapping.ts';
 import { instantOf } from './reso.odata.ts';
+import { DATE, NUMBER, describe, fail, tokenize, type Token } from './reso.filter-tokens.ts';
+
+export { FILTER_SUPPORT } from './reso.filter-tokens.ts';
 
 export const COMPARISONS = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'] as const;
 export type Comparison = (typeof COMPARISONS)[number];
@@ -42,83 +44,10 @@ export type Filter =
    */
   | { kind: 'collection'; field: FilterableField; op: 'any' | 'all'; values: string[] | null };
 
-const FILTER = 'query.$filter';
-/** What a `$filter` may hold, in the words of every 400 about it. */
-export const FILTER_SUPPORT =
-  'supported: any field of Property but Media, compared by its type in $metadata — numbers and ' +
-  'date-times with eq, ne, gt, ge, lt, le (now() for the current instant, date(Field) with a date ' +
-  '2026-01-01), text and lookups with eq, ne and in (...), lookups also with has and enum literals ' +
-  "(StandardStatus has Namespace.StandardStatus'ActiveUnderContract'), dates (OnMarketDate) with a date such " +
-  'as 2026-01-01, booleans with eq and ne, null with eq and ne; multi-valued lookups (View, ' +
-  "ExteriorFeatures…) with has, Field/any(x: x eq 'Value' or x eq …) and Field/all(x: x eq …); contains, " +
-  'startswith, endswith on text; combined with and, or, not (...) and parentheses';
 /** Nesting and size bounds: a filter is a handful of comparisons, never a program. */
 const MAX_DEPTH = 10;
 const MAX_COMPARISONS = 50;
 const MAX_IN = 100;
-
-type Token =
-  | { kind: '(' | ')' | ',' | ':'; at: number }
-  | { kind: 'word'; text: string; at: number }
-  | { kind: 'other'; text: string; at: number }
-  | { kind: 'string'; value: string; at: number; end: number };
-
-const fail = (message: string): never => {
-  throw Errors.invalidField(FILTER, `${message}; ${FILTER_SUPPORT}`);
-};
-
-const describe = (token: Token | undefined): string => {
-  if (token === undefined) return 'the end';
-  if (token.kind === 'string') return `'${token.value}' at ${token.at + 1}`;
-  if ('text' in token) return `'${token.text}' at ${token.at + 1}`;
-  return `'${token.kind}' at ${token.at + 1}`;
-};
-
-const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-function tokenize(text: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (c === ' ' || c === '\t') {
-      i += 1;
-    } else if (c === '(' || c === ')' || c === ',' || c === ':') {
-      tokens.push({ kind: c, at: i });
-      i += 1;
-    } else if (c === "'") {
-      const at = i;
-      let value = '';
-      i += 1;
-      for (;;) {
-        if (i >= text.length) fail(`the string starting at ${at + 1} is not closed`);
-        if (text[i] === "'" && text[i + 1] === "'") {
-          value += "'";
-          i += 2;
-        } else if (text[i] === "'") {
-          i += 1;
-          break;
-        } else {
-          value += text[i];
-          i += 1;
-        }
-      }
-      tokens.push({ kind: 'string', value, at, end: i });
-    } else if (/[A-Za-z_]/.test(c)) {
-      const word = /^[A-Za-z_][A-Za-z0-9_./]*/.exec(text.slice(i))?.[0] ?? c;
-      tokens.push({ kind: 'word', text: word, at: i });
-      i += word.length;
-    } else if (/[0-9+-]/.test(c)) {
-      const run = /^[0-9A-Za-z:.+-]+/.exec(text.slice(i))?.[0] ?? c;
-      tokens.push({ kind: 'other', text: run, at: i });
-      i += run.length;
-    } else {
-      fail(`'${c}' at ${i + 1} is not understood`);
-    }
-  }
-  return tokens;
-}
 
 /** A lookup value as our records give it, from its StandardName or its SimpleIdentifier form. */
 function lookupValue(field: FilterableField, name: string, given: string, strict: boolean): string {
