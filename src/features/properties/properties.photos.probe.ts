@@ -4,7 +4,7 @@
 // for its first byte with GET. Nothing of the body is read.
 import http from 'node:http';
 import https from 'node:https';
-import { deliveryAgents, type Lookup } from '../webhooks/index.ts';
+import type { deliveryAgents, Lookup } from '../webhooks/index.ts';
 
 /** The media types recorded; any other answer records null (not an image Kyero or a browser takes). */
 export const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);

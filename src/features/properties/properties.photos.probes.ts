@@ -82,6 +82,7 @@ async function probeListing(
   agents: ReturnType<typeof deliveryAgents>,
 ): Promise<void> {
   const { organizationId, propertyId } = probe;
+  // eslint-disable-next-line no-restricted-syntax -- a worker job: no caller, the queue row's organization
   const photos = await db.tenantTx(organizationId, (tx) =>
     lockPropertyPhotos(tx, organizationId, propertyId),
   );
@@ -106,6 +107,7 @@ async function probeListing(
     );
   }
 
+  // eslint-disable-next-line no-restricted-syntax -- a worker job: no caller, the queue row's organization
   await db.tenantTx(organizationId, async (tx) => {
     // Read again under the row lock: the list may have changed while the addresses were asked, and an
     // answer goes only to the photo with the same URL at the same occurrence.

@@ -12,7 +12,7 @@ import type { Database } from '../../../src/db/database.ts';
 import { runPhotoProbes } from '../../../src/features/properties/index.ts';
 import { workerJobs } from '../../../src/jobs.ts';
 import { createTenant, SPANISH_AGENCY, type SpanishAgency } from '../../helpers/factories.ts';
-import { admin, api, expectStatus } from '../../helpers/http.ts';
+import { api, expectStatus } from '../../helpers/http.ts';
 import { expectValidKyero } from '../../helpers/kyero.ts';
 import { buildTestApp, testDatabase } from '../../helpers/test-app.ts';
 import { fakeDns } from '../webhooks/support.ts';
