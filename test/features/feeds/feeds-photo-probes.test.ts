@@ -6,9 +6,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/database.ts';
+import { properties, type PropertyPhoto } from '../../../src/db/schema.ts';
 import { runPhotoProbes } from '../../../src/features/properties/index.ts';
 import { workerJobs } from '../../../src/jobs.ts';
 import { createTenant, SPANISH_AGENCY, type SpanishAgency } from '../../helpers/factories.ts';
@@ -87,6 +89,17 @@ async function runProbeJob() {
 
 const get = (url: string) => app.inject({ method: 'GET', url });
 
+/** A listing's photos as stored (with their probe fields, which no answer shows). */
+async function storedPhotos(owner: SpanishAgency, listingId: string): Promise<PropertyPhoto[]> {
+  const rows = await db.tenantTx(owner.org.id, (tx) =>
+    tx
+      .select({ photos: properties.photos })
+      .from(properties)
+      .where(and(eq(properties.organizationId, owner.org.id), eq(properties.id, listingId))),
+  );
+  return rows[0]?.photos ?? [];
+}
+
 describe('photos given by URL, judged by content type', () => {
   let token: string;
   let listing: Row;
@@ -100,19 +113,19 @@ describe('photos given by URL, judged by content type', () => {
     ]);
     photoIds = (listing.photos as Row[]).map((photo) => photo.id as string);
     token = await feedToken(agency);
+    etagBefore = (await get(`/feeds/${token}/kyero.xml`)).headers.etag as string;
     await runProbeJob();
   });
 
+  let etagBefore: string;
+
+  it("moves the feeds' ETag: the recorded types change what the Kyero feed shows", async () => {
+    const after = await get(`/feeds/${token}/kyero.xml`);
+    expect(after.headers.etag).not.toBe(etagBefore);
+  });
+
   it('records each answer on its photo: HEAD, then GET with a Range when HEAD is refused', async () => {
-    const stored = await db.tenantTx(agency.org.id, async (tx) => {
-      const { properties } = await import('../../../src/db/schema.ts');
-      const { and, eq } = await import('drizzle-orm');
-      const rows = await tx
-        .select({ photos: properties.photos })
-        .from(properties)
-        .where(and(eq(properties.organizationId, agency.org.id), eq(properties.id, listing.id as string)));
-      return rows[0]?.photos ?? [];
-    });
+    const stored = await storedPhotos(agency, listing.id as string);
     expect(stored.map((photo) => photo.contentType)).toEqual(['image/jpeg', null, 'image/png']);
     expect(stored.every((photo) => typeof photo.probedAt === 'string')).toBe(true);
     expect(methods).toContain('HEAD /photo/no-head');
@@ -216,6 +229,7 @@ describe('the guard', () => {
       lookup: fakeDns({ 'photos.internal.test': ['10.0.0.7'] }),
     });
     expect(methods.length).toBe(before);
+    expect((await storedPhotos(agency, listing.id as string))[0]?.contentType).toBeNull();
     const token = await feedToken(agency);
     const feed = await get(`/feeds/${token}/kyero.xml`);
     expect(feed.body).not.toContain(((listing.photos as Row[])[0] as Row).id as string);
@@ -224,15 +238,18 @@ describe('the guard', () => {
   it('retries an unreachable address with backoff, then gives up (null)', async () => {
     const logged: unknown[] = [];
     const log = { warn: (entry: unknown) => logged.push(entry), info: () => {}, error: () => {} };
-    await create(agency, [{ url: 'http://127.0.0.1:1/nothing-here', caption: 'down' }]);
+    const listing = await create(agency, [{ url: 'http://127.0.0.1:1/nothing-here', caption: 'down' }]);
     let now = new Date('2030-01-01T00:00:00Z');
     const settings = { retryDelaysMs: [0, 60_000], allowPrivate: true, log, now: () => now };
     await runPhotoProbes(db, settings);
     expect(logged.length).toBeGreaterThan(0);
-    // Delayed: not due before its backoff.
+    // Not given up yet: still unprobed, and not due before its backoff.
+    expect((await storedPhotos(agency, listing.id as string))[0]?.contentType).toBeUndefined();
     expect(await runPhotoProbes(db, settings)).toBe(0);
     now = new Date(now.getTime() + 61_000);
     expect(await runPhotoProbes(db, settings)).toBe(1);
+    // Past the last delay: given up, null, and off the queue.
+    expect((await storedPhotos(agency, listing.id as string))[0]?.contentType).toBeNull();
     expect(await runPhotoProbes(db, settings)).toBe(0);
   });
 });
