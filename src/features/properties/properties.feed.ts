@@ -6,7 +6,7 @@ import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
 import type { Caller } from '../../platform/auth/caller.ts';
 import { readAs } from '../../platform/tenancy/caller-tx.ts';
 import type { Database } from '../../db/database.ts';
-import { agents, properties } from '../../db/schema.ts';
+import { agents, properties, type PropertyPhoto } from '../../db/schema.ts';
 import type { PortalProperty } from './properties.schema.ts';
 import { findPhoto, isUploaded, withIds } from './properties.photos.rules.ts';
 import { toPortalProperty } from './properties.service.ts';
@@ -20,6 +20,15 @@ export interface FeedListing {
   texts: { language: string; title: string; description: string }[];
   /** The probed media type of its photos given by URL, by photo id (decision 0266): what the feeds may alias. */
   imageTypes: Record<string, string>;
+}
+
+/** The probed media types of a listing's photos given by URL, by photo id. */
+function probedTypes(photos: readonly PropertyPhoto[]): Record<string, string> {
+  return Object.fromEntries(
+    withIds(photos).flatMap(({ id, photo }) =>
+      typeof photo.contentType === 'string' ? [[id, photo.contentType]] : [],
+    ),
+  );
 }
 
 /** Where the next batch starts. */
@@ -73,11 +82,9 @@ export async function feedBatch(
     const translated = Object.entries(property.translations)
       .filter(([language]) => language !== own.language)
       .map(([language, text]) => ({ language, title: text.title, description: text.description }));
-    const imageTypes = Object.fromEntries(
-      withIds(property.photos).flatMap(({ id, photo }) =>
-        typeof photo.contentType === 'string' ? [[id, photo.contentType]] : [],
-      ),
-    );
+    // Ids are hashed only for a listing with a probed photo: most have none, and a feed reads them all.
+    const probed = property.photos.some((photo) => typeof photo.contentType === 'string');
+    const imageTypes = probed ? probedTypes(property.photos) : {};
     return { listing, texts: [own, ...translated], imageTypes };
   });
   const last = rows.at(-1);
