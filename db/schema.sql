@@ -144,6 +144,24 @@ END
 $$;
 
 --
+-- Name: agency_enqueue_photo_probes(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_enqueue_photo_probes() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  INSERT INTO photo_probes (organization_id, property_id, due_at)
+  SELECT written.organization_id, written.id, now()
+  FROM written
+  WHERE agency_photos_unprobed(written.photos)
+    AND EXISTS (SELECT 1 FROM organizations o WHERE o.id = written.organization_id)
+  ON CONFLICT (organization_id, property_id) DO UPDATE SET due_at = LEAST(photo_probes.due_at, excluded.due_at);
+  RETURN NULL;
+END
+$$;
+
+--
 -- Name: agency_forget_reso_deletions(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -192,6 +210,20 @@ BEGIN
   RETURN NEW;
 END
 $$;
+
+--
+-- Name: agency_photos_unprobed(jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_photos_unprobed(photos jsonb) RETURNS boolean
+    LANGUAGE sql IMMUTABLE
+    AS $_$
+  SELECT EXISTS (
+    SELECT 1 FROM jsonb_array_elements(photos) AS photo
+    WHERE jsonb_typeof(photo) = 'object' AND NOT photo ? 'sizes' AND NOT photo ? 'contentType'
+      AND photo->>'url' ~* '^https?://' AND photo->>'url' !~* '\.(gif|jpe?g|png)$'
+  )
+$_$;
 
 SET default_tablespace = '';
 
@@ -917,6 +949,21 @@ CREATE TABLE public.organizations (
 ALTER TABLE ONLY public.organizations FORCE ROW LEVEL SECURITY;
 
 --
+-- Name: photo_probes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.photo_probes (
+    organization_id text NOT NULL,
+    property_id text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    due_at timestamp with time zone DEFAULT now() NOT NULL,
+    locked_until timestamp with time zone,
+    last_error text
+);
+
+ALTER TABLE ONLY public.photo_probes FORCE ROW LEVEL SECURITY;
+
+--
 -- Name: pipeline_stages; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1423,6 +1470,13 @@ ALTER TABLE ONLY public.organization_counters
 
 ALTER TABLE ONLY public.organizations
     ADD CONSTRAINT organizations_pkey PRIMARY KEY (id);
+
+--
+-- Name: photo_probes photo_probes_organization_id_property_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.photo_probes
+    ADD CONSTRAINT photo_probes_organization_id_property_id_pk PRIMARY KEY (organization_id, property_id);
 
 --
 -- Name: pipeline_stages pipeline_stages_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2011,6 +2065,12 @@ CREATE UNIQUE INDEX organizations_feed_token_hash_key ON public.organizations US
 CREATE UNIQUE INDEX organizations_live_organization_id_key ON public.organizations USING btree (live_organization_id);
 
 --
+-- Name: photo_probes_due_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX photo_probes_due_at_idx ON public.photo_probes USING btree (due_at);
+
+--
 -- Name: pipeline_stages_pipeline_id_position_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2375,6 +2435,18 @@ CREATE TRIGGER properties_keep_on_market_date BEFORE INSERT OR UPDATE OF status,
 --
 
 CREATE TRIGGER properties_keep_previous_price BEFORE UPDATE OF price, currency ON public.properties FOR EACH ROW EXECUTE FUNCTION public.agency_keep_previous_price();
+
+--
+-- Name: properties properties_photo_probes_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER properties_photo_probes_insert AFTER INSERT ON public.properties REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION public.agency_enqueue_photo_probes();
+
+--
+-- Name: properties properties_photo_probes_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER properties_photo_probes_update AFTER UPDATE ON public.properties REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION public.agency_enqueue_photo_probes();
 
 --
 -- Name: properties properties_portal_version_delete; Type: TRIGGER; Schema: public; Owner: -
@@ -2749,6 +2821,20 @@ ALTER TABLE ONLY public.organizations
     ADD CONSTRAINT organizations_live_organization_id_organizations_id_fk FOREIGN KEY (live_organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
+-- Name: photo_probes photo_probes_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.photo_probes
+    ADD CONSTRAINT photo_probes_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: photo_probes photo_probes_property_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.photo_probes
+    ADD CONSTRAINT photo_probes_property_fk FOREIGN KEY (organization_id, property_id) REFERENCES public.properties(organization_id, id) ON DELETE CASCADE;
+
+--
 -- Name: pipeline_stages pipeline_stages_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -3107,6 +3193,12 @@ ALTER TABLE public.organization_counters ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.organizations ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: photo_probes; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.photo_probes ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: pipeline_stages; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -3309,6 +3401,12 @@ CREATE POLICY system_access ON public.organization_counters TO agency_system USI
 --
 
 CREATE POLICY system_access ON public.organizations TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: photo_probes system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.photo_probes TO agency_system USING (true) WITH CHECK (true);
 
 --
 -- Name: pipeline_stages system_access; Type: POLICY; Schema: public; Owner: -
@@ -3561,6 +3659,12 @@ CREATE POLICY tenant_isolation ON public.organization_counters TO agency_app USI
 --
 
 CREATE POLICY tenant_isolation ON public.organizations TO agency_app USING ((id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: photo_probes tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.photo_probes TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
 -- Name: pipeline_stages tenant_isolation; Type: POLICY; Schema: public; Owner: -

@@ -111,6 +111,14 @@ export interface PropertyPhoto {
   sizes?: { width: number; height: number; url: string }[];
   /** Uploaded photos since issue 25's JPEG rendition: the widest size as JPEG (feeds that take no WebP). */
   jpegUrl?: string;
+  /**
+   * Photos given by URL without an image file ending (decision 0266): the media type the URL answered
+   * (image/jpeg, image/png, image/gif, image/webp), or null when it is no image or never answered. Absent
+   * until probed (the photo_probes queue).
+   */
+  contentType?: string | null;
+  /** When contentType was probed (ISO 8601). */
+  probedAt?: string;
 }
 
 export const properties = pgTable(
@@ -299,6 +307,34 @@ export const resoDeletions = pgTable(
     primaryKey({ columns: [t.organizationId, t.propertyId] }),
     // The RESO walk's order, as properties_organization_id_updated_at_idx is for the listings.
     index('reso_deletions_organization_id_deleted_at_idx').on(t.organizationId, t.deletedAt, t.propertyId),
+  ],
+);
+
+/**
+ * The content-type probe queue (decision 0266): a listing with photos given by URL that have no image
+ * file ending and no contentType yet has a row here, written by a trigger on properties (whoever writes).
+ * The worker's `photos.probe` job claims due rows (FOR UPDATE SKIP LOCKED, a lease), probes, and deletes
+ * the row or, after a failure, delays it (its retry delays); gone with the listing.
+ */
+export const photoProbes = pgTable(
+  'photo_probes',
+  {
+    organizationId: tenantId(),
+    propertyId: text('property_id').notNull(),
+    /** Failed runs so far: the next delay is read from the retry delays at this index. */
+    attempts: integer('attempts').notNull().default(0),
+    dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    lastError: text('last_error'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.propertyId] }),
+    foreignKey({
+      name: 'photo_probes_property_fk',
+      columns: [t.organizationId, t.propertyId],
+      foreignColumns: [properties.organizationId, properties.id],
+    }).onDelete('cascade'),
+    index('photo_probes_due_at_idx').on(t.dueAt),
   ],
 );
 

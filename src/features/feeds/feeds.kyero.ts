@@ -14,6 +14,15 @@ const KYERO_REF_LENGTH = 255;
 export const KYERO_CURRENCIES = new Set(['EUR', 'GBP', 'USD']);
 /** Kyero's `imageUrlType`: http(s) or ftp, ending in .gif, .jpg, .jpeg or .png. */
 const KYERO_IMAGE = /^(https?|ftp):\/\/.+\.(gif|jpe?g|png)$/i;
+/** A probed media type Kyero takes, and the ending its alias URL gets (decision 0266). */
+export const KYERO_IMAGE_ENDINGS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+};
+
+/** A photo's alias URL (our host, ending as Kyero requires): /feeds/{token}/photos/{listing}/{photo}.{ending}. */
+export type PhotoAlias = (listingId: string, photoId: string, ending: string) => string;
 
 const KYERO_TYPES: Record<string, string> = {
   APARTMENT: 'apartment',
@@ -82,7 +91,11 @@ function provinceOf(listing: FeedListing['listing'], country: string): string {
  * One `<property>`: Kyero's elements in its schema's terms (xs:all, so in any order). `country` is the
  * organization's (its default country, ISO 3166-1).
  */
-export function kyeroProperty({ listing: p, texts }: FeedListing, country: string): string {
+export function kyeroProperty(
+  { listing: p, texts, imageTypes }: FeedListing,
+  country: string,
+  alias: PhotoAlias,
+): string {
   const descriptions = texts
     .filter((text) => KYERO_LANGUAGES.has(text.language))
     .map((text) =>
@@ -93,9 +106,15 @@ export function kyeroProperty({ listing: p, texts }: FeedListing, country: strin
   // Kyero's schema wants at least one feature: a listing without amenities says what it is offered for.
   if (features.length === 0) features.push(p.transactionType === 'RENT' ? 'For rent' : 'For sale');
   const images = p.photos
-    // An uploaded photo's sizes are WebP, which Kyero does not take: its JPEG rendition goes instead.
-    .map((photo) => photo.jpegUrl ?? photo.url)
-    .filter((url) => KYERO_IMAGE.test(url) && url.length <= 2048)
+    .map((photo) => {
+      // An uploaded photo's sizes are WebP, which Kyero does not take: its JPEG rendition goes instead.
+      const url = photo.jpegUrl ?? photo.url;
+      if (KYERO_IMAGE.test(url)) return url;
+      // A URL without such an ending whose address answered JPEG, PNG or GIF: through its alias.
+      const ending = KYERO_IMAGE_ENDINGS[imageTypes[photo.id ?? ''] ?? ''];
+      return ending === undefined || photo.id === undefined ? null : alias(p.id, photo.id, ending);
+    })
+    .filter((url): url is string => url !== null && url.length <= 2048)
     .slice(0, 50)
     .map((url, index) => `<image id="${index + 1}"><url>${xmlText(url)}</url></image>`)
     .join('');
@@ -122,7 +141,7 @@ export function kyeroProperty({ listing: p, texts }: FeedListing, country: strin
     // Required, if empty when the listing has no text in a language Kyero knows.
     `<desc>${descriptions}</desc>` +
     `<features>${features.map((feature) => element('feature', feature)).join('')}</features>` +
-    // Required, if empty when no photo has an address Kyero takes.
+    // Required, if empty when no photo has an address Kyero takes (or an alias of one).
     `<images>${images}</images>` +
     '</property>\n'
   );

@@ -9,12 +9,14 @@ import { SECRET_KEYS } from '../../platform/http/route-config.ts';
 import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
 import {
   FeedParamsSchema,
+  FeedPhotoParamsSchema,
   FeedSettingsResponseSchema,
   FeedTokenResponseSchema,
   JsonFeedSchema,
 } from './feeds.schema.ts';
 import {
   disableFeeds,
+  feedPhotoTarget,
   feedStream,
   feedUrls,
   feedValidators,
@@ -148,7 +150,9 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
     reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'Accept-Encoding');
     if (lastModified !== null) reply.header('last-modified', lastModified.toUTCString());
     if (notModified(request, etag, lastModified)) return reply.code(304).send();
-    return reply.type(CONTENT_TYPES[format]).compress(feedStream(db, caller, format));
+    const { token } = request.params as { token: string };
+    const feedBase = `${originOf(request)}/feeds/${encodeURIComponent(token)}`;
+    return reply.type(CONTENT_TYPES[format]).compress(feedStream(db, caller, format, feedBase));
   }
 
   const feedResponses = (format: FeedFormat) => ({
@@ -209,5 +213,40 @@ export const feedsRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, { 
       },
     },
     async (request, reply) => serveFeed('json', request, reply),
+  );
+
+  app.get(
+    '/feeds/:token/photos/:listingId/:file',
+    {
+      config: { credential: { kind: 'feed', write: false } },
+      schema: {
+        operationId: 'feeds.photo.get',
+        summary: "A Kyero feed photo's alias",
+        description:
+          'No key: the URL carries the feed token. The Kyero feed gives a photo whose address does not end in ' +
+          '.jpg, .jpeg, .png or .gif (which Kyero requires) but answered image/jpeg, image/png or image/gif by this ' +
+          "alias: a 302 to the photo's own address. Only for a photo of a listing the feed shows, with the ending " +
+          'of its probed type; 404 otherwise (and for a wrong or replaced token). ' +
+          GUIDE,
+        tags: TAGS,
+        params: FeedPhotoParamsSchema,
+        response: {
+          302: {
+            description: "Found: the photo's own address is in Location",
+            headers: {
+              Location: { type: 'string', description: "The photo's address, as the listing gives it" },
+            },
+          },
+          404: ref(ErrorResponseSchema),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { listingId, file } = request.params;
+      const [photoId = '', ending = ''] = file.split('.');
+      const url = await feedPhotoTarget(db, callerOf(request), listingId, { photoId, ending });
+      // A plain 302, not cached by default (RFC 9111 4.2.2): a changed or withdrawn photo is followed at once.
+      return reply.redirect(url, 302);
+    },
   );
 };

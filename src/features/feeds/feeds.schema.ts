@@ -47,6 +47,23 @@ export const FeedParamsSchema = Type.Object(
   { additionalProperties: false },
 );
 
+export const FeedPhotoParamsSchema = Type.Object(
+  {
+    token: Type.String({ maxLength: 100, description: 'The feed token (POST /v1/feeds/token)' }),
+    listingId: Type.String({
+      maxLength: 40,
+      description: 'The listing (prop_…)',
+      examples: ['prop_4kQ9mW2xT7bN1cV5zR8yLp'],
+    }),
+    file: Type.String({
+      pattern: '^ph_[0-9A-Za-z]{22}\\.(jpg|png|gif)$',
+      description: "The photo's id and the ending of its probed media type",
+      examples: ['ph_7Hc2Lq9ZxW4mN8bV1tR5sK.jpg'],
+    }),
+  },
+  { additionalProperties: false },
+);
+
 /** The JSON feed: the organization, then every published listing in the portal's view with its texts. */
 export const JsonFeedSchema = Type.Object(
   {

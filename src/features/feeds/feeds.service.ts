@@ -8,8 +8,15 @@ import type { Caller } from '../../platform/auth/caller.ts';
 import { readAs } from '../../platform/tenancy/caller-tx.ts';
 import type { TokenCredentialResolver } from '../../platform/auth/credentials.ts';
 import { Errors } from '../../platform/errors/errors.ts';
-import { feedBatch, type FeedListing, type FeedPosition } from '../properties/index.ts';
-import { fitsKyero, KYERO_TAIL, kyeroHead, kyeroProperty } from './feeds.kyero.ts';
+import { feedBatch, feedPhoto, type FeedListing, type FeedPosition } from '../properties/index.ts';
+import {
+  fitsKyero,
+  KYERO_IMAGE_ENDINGS,
+  KYERO_TAIL,
+  kyeroHead,
+  kyeroProperty,
+  type PhotoAlias,
+} from './feeds.kyero.ts';
 import * as store from './feeds.store.ts';
 
 export const FEED_FORMATS = ['kyero', 'json'] as const;
@@ -123,12 +130,37 @@ async function* listings(db: Database, caller: Caller): AsyncGenerator<FeedListi
   } while (after !== null);
 }
 
-async function* kyeroChunks(db: Database, caller: Caller): AsyncGenerator<string> {
+/**
+ * The alias URLs of a feed's photos (decision 0266): under the feed's own token URL, so they answer
+ * exactly while the feed does, and name the listing and the photo (ids nobody can enumerate).
+ */
+export function photoAlias(feedBase: string): PhotoAlias {
+  return (listingId, photoId, ending) => `${feedBase}/photos/${listingId}/${photoId}.${ending}`;
+}
+
+/**
+ * Where a feed photo's alias leads: the stored URL of that photo given by URL, when its listing is one
+ * the feed shows and its probed type is the one the alias ends with; 404 otherwise, whatever is missing.
+ */
+export async function feedPhotoTarget(
+  db: Database,
+  caller: Caller,
+  listingId: string,
+  file: { photoId: string; ending: string },
+): Promise<string> {
+  const photo = await feedPhoto(db, caller, listingId, file.photoId);
+  if (photo === null || KYERO_IMAGE_ENDINGS[photo.contentType] !== file.ending) {
+    throw Errors.notFound('Photo', file.photoId);
+  }
+  return photo.url;
+}
+
+async function* kyeroChunks(db: Database, caller: Caller, alias: PhotoAlias): AsyncGenerator<string> {
   yield kyeroHead(new Date());
   let chunk = '';
   for await (const listing of listings(db, caller)) {
     if (!fitsKyero(listing)) continue;
-    chunk += kyeroProperty(listing, caller.organization.defaultCountry);
+    chunk += kyeroProperty(listing, caller.organization.defaultCountry, alias);
     if (chunk.length >= 64 * 1024) {
       yield chunk;
       chunk = '';
@@ -162,9 +194,13 @@ async function* jsonChunks(db: Database, caller: Caller): AsyncGenerator<string>
   yield `${chunk}\n]}\n`;
 }
 
-/** The caller's feed as a stream: the database is read only as fast as the client takes it. */
-export function feedStream(db: Database, caller: Caller, format: FeedFormat): Readable {
-  return Readable.from(format === 'kyero' ? kyeroChunks(db, caller) : jsonChunks(db, caller), {
+/**
+ * The caller's feed as a stream: the database is read only as fast as the client takes it. `feedBase`
+ * is the feed's token URL without the file (its photos' aliases live under it).
+ */
+export function feedStream(db: Database, caller: Caller, format: FeedFormat, feedBase: string): Readable {
+  const chunks = format === 'kyero' ? kyeroChunks(db, caller, photoAlias(feedBase)) : jsonChunks(db, caller);
+  return Readable.from(chunks, {
     objectMode: false,
   });
 }

@@ -1,6 +1,8 @@
 // Properties: the portal listing and detail, and the back office.
 import { propertiesPersonalData } from './properties.personal-data.ts';
-import { defineFeature } from '../../platform/features/manifest.ts';
+import { CONFIG_DEFAULTS } from '../../config.ts';
+import { defineFeature, type JobContext } from '../../platform/features/manifest.ts';
+import { runPhotoProbes } from './properties.photos.probes.ts';
 import {
   PropertyCreated,
   PropertyDeleted,
@@ -41,7 +43,8 @@ export {
   requirePortalProperty,
   type PropertyColumns,
 } from './properties.service.ts';
-export { feedBatch, type FeedListing, type FeedPosition } from './properties.feed.ts';
+export { runPhotoProbes, type ProbeSettings } from './properties.photos.probes.ts';
+export { feedBatch, feedPhoto, type FeedListing, type FeedPosition } from './properties.feed.ts';
 export { searchPortalProperties } from './properties.portal.ts';
 export type { NewProperty } from './properties.store.ts';
 
@@ -98,5 +101,19 @@ export const propertiesFeature = defineFeature({
     PropertyStatusChanged,
     PropertyDeleted,
     PropertyRemoved,
+  ],
+  jobs: ({ db, config, log }: JobContext) => [
+    {
+      // Photos given by URL without an image file ending: their media type, for the Kyero feed (decision 0266).
+      name: 'photos.probe',
+      intervalMs: 30_000,
+      async run() {
+        await runPhotoProbes(db, {
+          retryDelaysMs: config.webhookRetryDelaysMs ?? CONFIG_DEFAULTS.webhookRetryDelaysMs,
+          allowPrivate: config.webhookAllowPrivateUrls ?? CONFIG_DEFAULTS.webhookAllowPrivateUrls,
+          ...(log ? { log } : {}),
+        });
+      },
+    },
   ],
 });

@@ -6,16 +6,29 @@ import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
 import type { Caller } from '../../platform/auth/caller.ts';
 import { readAs } from '../../platform/tenancy/caller-tx.ts';
 import type { Database } from '../../db/database.ts';
-import { agents, properties } from '../../db/schema.ts';
+import { agents, properties, type PropertyPhoto } from '../../db/schema.ts';
 import type { PortalProperty } from './properties.schema.ts';
+import { findPhoto, isUploaded, withIds } from './properties.photos.rules.ts';
 import { toPortalProperty } from './properties.service.ts';
-import { agentCard, portalColumns, portalVisible } from './properties.store.ts';
+import { agentCard, findPropertyById, portalColumns, portalVisible } from './properties.store.ts';
+import { isId } from '../../platform/ids/ids.ts';
 
 /** A listing of a feed: the portal's view, and its title and description in each language it has. */
 export interface FeedListing {
   listing: PortalProperty;
   /** The organization's default language first (the listing's own text), then its translations. */
   texts: { language: string; title: string; description: string }[];
+  /** The probed media type of its photos given by URL, by photo id (decision 0266): what the feeds may alias. */
+  imageTypes: Record<string, string>;
+}
+
+/** The probed media types of a listing's photos given by URL, by photo id. */
+function probedTypes(photos: readonly PropertyPhoto[]): Record<string, string> {
+  return Object.fromEntries(
+    withIds(photos).flatMap(({ id, photo }) =>
+      typeof photo.contentType === 'string' ? [[id, photo.contentType]] : [],
+    ),
+  );
 }
 
 /** Where the next batch starts. */
@@ -69,11 +82,33 @@ export async function feedBatch(
     const translated = Object.entries(property.translations)
       .filter(([language]) => language !== own.language)
       .map(([language, text]) => ({ language, title: text.title, description: text.description }));
-    return { listing, texts: [own, ...translated] };
+    // Ids are hashed only for a listing with a probed photo: most have none, and a feed reads them all.
+    const probed = property.photos.some((photo) => typeof photo.contentType === 'string');
+    const imageTypes = probed ? probedTypes(property.photos) : {};
+    return { listing, texts: [own, ...translated], imageTypes };
   });
   const last = rows.at(-1);
   return {
     items,
     next: rows.length === limit && last ? { createdAt: last.position, id: last.property.id } : null,
   };
+}
+
+/**
+ * The address and probed media type of a photo given by URL of a listing the feeds show (published,
+ * ACTIVE), for the Kyero feed's alias (decision 0266); null for anything else, the same whatever is missing.
+ */
+export async function feedPhoto(
+  db: Database,
+  caller: Caller,
+  propertyId: string,
+  photoId: string,
+): Promise<{ url: string; contentType: string } | null> {
+  if (!isId(propertyId, 'prop')) return null;
+  const found = await readAs(db, caller, (tx) =>
+    findPropertyById(tx, caller.organization.id, propertyId, { portal: true }),
+  );
+  const photo = found && findPhoto(found.property.photos, photoId)?.photo;
+  if (!photo || isUploaded(photo) || typeof photo.contentType !== 'string') return null;
+  return { url: photo.url, contentType: photo.contentType };
 }

@@ -40,5 +40,13 @@ export const propertiesPersonalData: PersonalData = {
       onErase: 'NONE',
       note: "A listing's price and status history: no person in it (the actor is an agent's id).",
     },
+    {
+      table: 'photo_probes',
+      link: null,
+      personal: [],
+      other: ['property_id', 'last_error'],
+      onErase: 'NONE',
+      note: "The queue of listings whose photos' addresses are to be asked their media type (decision 0266).",
+    },
   ],
 };

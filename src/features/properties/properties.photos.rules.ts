@@ -104,11 +104,12 @@ export interface PhotoInput {
  * uploaded one (an `id` and `sizes`) with its dimensions and sizes too.
  */
 export function storedPhoto(
-  photo: PhotoInput & Pick<PropertyPhoto, 'width' | 'height' | 'sizes' | 'jpegUrl'>,
+  photo: PhotoInput &
+    Pick<PropertyPhoto, 'width' | 'height' | 'sizes' | 'jpegUrl' | 'contentType' | 'probedAt'>,
 ): PropertyPhoto {
   const stored: PropertyPhoto = { url: photo.url, caption: photo.caption ?? null };
   if (photo.altText !== undefined && photo.altText !== null) stored.altText = photo.altText;
-  if (photo.id === undefined || !Array.isArray(photo.sizes)) return stored;
+  if (photo.id === undefined || !Array.isArray(photo.sizes)) return { ...stored, ...probeOf(photo) };
   return {
     id: photo.id,
     ...stored,
@@ -134,7 +135,10 @@ export function photosToStore(
   const byId = new Map(withIds(current).map(({ id, photo }) => [id, photo]));
   const uploadedByUrl = new Map(current.filter(isUploaded).map((photo) => [photo.url, photo]));
   const kept = new Set<string>();
+  const seen = new Map<string, number>();
   return input.map((entry, index) => {
+    const occurrence = seen.get(entry.url) ?? 0;
+    seen.set(entry.url, occurrence + 1);
     const stored = entry.id === undefined ? uploadedByUrl.get(entry.url) : byId.get(entry.id);
     if (entry.id !== undefined && stored === undefined) {
       throw Errors.invalidField(`${field}[${index}].id`, 'does not name a photo of this listing');
@@ -148,8 +152,22 @@ export function photosToStore(
       kept.add(stored.id);
       return { ...stored, caption, altText };
     }
-    return altText === null ? { url: entry.url, caption } : { url: entry.url, caption, altText };
+    // The same URL at the same occurrence is the same photo: its probed content type stays (decision 0266).
+    const probed = probeOf(byId.get(linkedPhotoId(entry.url, occurrence)) ?? {});
+    return altText === null
+      ? { url: entry.url, caption, ...probed }
+      : { url: entry.url, caption, altText, ...probed };
   });
+}
+
+/** A photo given by URL's probe fields (decision 0266), when it has been probed. */
+function probeOf(photo: Pick<PropertyPhoto, 'contentType' | 'probedAt'>): Partial<PropertyPhoto> {
+  return photo.contentType === undefined
+    ? {}
+    : {
+        contentType: photo.contentType,
+        ...(photo.probedAt === undefined ? {} : { probedAt: photo.probedAt }),
+      };
 }
 
 // Storage keys: listings/<organization>/<listing>/<photo>/<width>.webp (and the widest as .jpg). The photo id is random, so

@@ -32,7 +32,7 @@ export {
 } from './webhooks.schema.ts';
 export { deliveryDetail, endpointStats, revealSecret } from './webhooks.inspect.ts';
 export { purgeDeliveryLog } from './webhooks.retention.ts';
-export type { UrlPolicy } from './webhooks.ssrf.ts';
+export { deliveryAgents, type Lookup, type UrlPolicy } from './webhooks.ssrf.ts';
 
 /** The webhooks feature's manifest (src/features.ts lists it). */
 export const webhooksFeature = defineFeature({

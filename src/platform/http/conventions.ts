@@ -192,8 +192,11 @@ export function registerRouteConventions(app: FastifyInstance) {
         credentials,
         write,
         auth: config?.auth,
-        // A route that exists only to refuse a method (GET /mcp: 405) documents that refusal instead.
-        hasResponseSchema: Object.keys(schema.response ?? {}).some((s) => s.startsWith('2') || s === '405'),
+        // A route that exists only to refuse a method (GET /mcp: 405) documents that refusal instead, and
+        // one that only redirects (a Kyero feed photo's alias: 302) its redirect.
+        hasResponseSchema: Object.keys(schema.response ?? {}).some(
+          (s) => s.startsWith('2') || s === '405' || /^30[1237]$/.test(s),
+        ),
         hidden,
         pathParams,
         idempotent: idempotent && method === 'POST',
