@@ -137,7 +137,7 @@ describe("Idempotency-Key on the operator's POSTs (issue 36 item 5)", () => {
 
   // MCP's JSON-RPC has its own ids; the OAuth token endpoint's answer is the key itself, which no
   // stored answer may hold (decision 0262): both are repeated safely without the header.
-  it("documents Idempotency-Key on every POST, admin included (MCP and the OAuth token aside)", async () => {
+  it('documents Idempotency-Key on every POST, admin included (MCP and the OAuth token aside)', async () => {
     const document = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
     const posts = Object.entries(
       document.paths as Record<string, Record<string, { parameters?: { $ref?: string }[] }>>,
