@@ -338,6 +338,10 @@ CREATE FUNCTION public.agency_touch_property() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
+  IF TG_OP = 'INSERT' THEN
+    NEW.public_updated_at := NEW.updated_at;
+    RETURN NEW;
+  END IF;
   -- price_value and area_value are generated: not computed yet in NEW (agency_touch_updated_at's TG_ARGV).
   IF (to_jsonb(NEW) - ARRAY['price_value', 'area_value']) IS DISTINCT FROM
      (to_jsonb(OLD) - ARRAY['price_value', 'area_value']) THEN
@@ -2476,7 +2480,7 @@ CREATE TRIGGER properties_reso_deletions AFTER DELETE ON public.properties REFER
 -- Name: properties properties_touch_updated_at; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER properties_touch_updated_at BEFORE UPDATE ON public.properties FOR EACH ROW EXECUTE FUNCTION public.agency_touch_property();
+CREATE TRIGGER properties_touch_updated_at BEFORE INSERT OR UPDATE ON public.properties FOR EACH ROW EXECUTE FUNCTION public.agency_touch_property();
 
 --
 -- Name: tasks tasks_touch_updated_at; Type: TRIGGER; Schema: public; Owner: -

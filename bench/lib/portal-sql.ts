@@ -50,7 +50,7 @@ export const PORTAL_COLUMNS = `p.id, p.code,
   CASE WHEN p.address_visibility <> 'HIDDEN' THEN p.zip_code END AS zip_code,
   p.address_visibility, p.portal_latitude, p.portal_longitude, p.bedrooms, p.bathrooms, p.area,
   p.amenities, p.photos,
-  ${isoSql('p.created_at')} AS created_at, ${isoSql('p.updated_at')} AS updated_at,
+  ${isoSql('p.created_at')} AS created_at, ${isoSql('p.public_updated_at')} AS updated_at,
   a.id AS agent_id, a.first_name AS agent_first_name, a.last_name AS agent_last_name,
   a.phone AS agent_phone, a.email AS agent_email, a.photo_url AS agent_photo_url`;
 
