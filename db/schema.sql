@@ -212,6 +212,30 @@ END
 $$;
 
 --
+-- Name: agency_new_id(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_new_id(prefix text) RETURNS text
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  alphabet constant text := '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  rest bigint := floor(extract(epoch FROM clock_timestamp()) * 1000);
+  stamp text := '';
+  tail text := '';
+BEGIN
+  FOR i IN 1..9 LOOP
+    stamp := substr(alphabet, (rest % 62)::int + 1, 1) || stamp;
+    rest := rest / 62;
+  END LOOP;
+  FOR i IN 1..13 LOOP
+    tail := tail || substr(alphabet, floor(random() * 62)::int + 1, 1);
+  END LOOP;
+  RETURN prefix || '_' || stamp || tail;
+END
+$$;
+
+--
 -- Name: agency_photos_unprobed(jsonb); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -290,6 +314,63 @@ CREATE FUNCTION public.agency_property_public(p public.properties) RETURNS jsonb
     AS $$
   SELECT to_jsonb(p) - ARRAY['internal_notes', 'custom_fields', 'on_market_date', 'updated_at',
     'public_updated_at', 'price_value', 'area_value', 'search_city', 'search_neighborhood', 'search_text']
+$$;
+
+--
+-- Name: agency_queue_appointment_emails(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_queue_appointment_emails() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF NEW.starts_at <= now() THEN
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'INSERT' THEN
+    IF NEW.status IN ('SCHEDULED', 'CONFIRMED') THEN
+      IF NEW.contact_id IS NOT NULL THEN
+        PERFORM agency_queue_email(NEW.organization_id, 'VISIT_CONFIRMATION', NEW.id, NEW.sequence);
+      END IF;
+      IF NEW.source = 'BOOKING' THEN
+        PERFORM agency_queue_email(NEW.organization_id, 'BOOKING_ALERT', NEW.id, NEW.sequence);
+      END IF;
+    END IF;
+  ELSIF NEW.contact_id IS NOT NULL THEN
+    IF NEW.status = 'CANCELLED' AND OLD.status IN ('SCHEDULED', 'CONFIRMED') THEN
+      PERFORM agency_queue_email(NEW.organization_id, 'VISIT_CANCELLED', NEW.id, NEW.sequence);
+    ELSIF NEW.status IN ('SCHEDULED', 'CONFIRMED')
+      AND (NEW.starts_at <> OLD.starts_at OR NEW.ends_at <> OLD.ends_at) THEN
+      PERFORM agency_queue_email(NEW.organization_id, 'VISIT_UPDATED', NEW.id, NEW.sequence);
+    END IF;
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+--
+-- Name: agency_queue_email(text, text, text, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_queue_email(org text, kind text, ref text, revision integer) RETURNS void
+    LANGUAGE sql
+    AS $$
+  INSERT INTO emails (id, organization_id, kind, ref_id, revision)
+  VALUES (agency_new_id('eml'), org, kind, ref, revision)
+  ON CONFLICT (organization_id, kind, ref_id, revision) DO NOTHING
+$$;
+
+--
+-- Name: agency_queue_lead_emails(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.agency_queue_lead_emails() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  PERFORM agency_queue_email(NEW.organization_id, TG_ARGV[0], NEW.id, 0);
+  RETURN NULL;
+END
 $$;
 
 --
@@ -672,7 +753,8 @@ CREATE TABLE public.contacts (
     search_text text DEFAULT ''::text NOT NULL,
     last_activity_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    preferred_language text
 )
 WITH (autovacuum_vacuum_insert_scale_factor='0.01', autovacuum_vacuum_scale_factor='0.02', autovacuum_analyze_scale_factor='0.02');
 
@@ -755,6 +837,80 @@ CREATE TABLE public.deals (
 );
 
 ALTER TABLE ONLY public.deals FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: email_settings; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.email_settings (
+    organization_id text NOT NULL,
+    sender_name text,
+    reply_to text,
+    alert_address text,
+    hourly_limit integer DEFAULT 200 NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.email_settings FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: email_suppressions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.email_suppressions (
+    organization_id text NOT NULL,
+    address text NOT NULL,
+    reason text NOT NULL,
+    email_id text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.email_suppressions FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: email_templates; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.email_templates (
+    organization_id text NOT NULL,
+    kind text NOT NULL,
+    language text NOT NULL,
+    subject text NOT NULL,
+    html text NOT NULL,
+    text text NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.email_templates FORCE ROW LEVEL SECURITY;
+
+--
+-- Name: emails; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.emails (
+    id text NOT NULL,
+    organization_id text NOT NULL,
+    kind text NOT NULL,
+    ref_id text NOT NULL,
+    revision integer DEFAULT 0 NOT NULL,
+    status text DEFAULT 'QUEUED'::text NOT NULL,
+    reason text,
+    contact_id text,
+    to_address text,
+    language text,
+    subject text,
+    html text,
+    text text,
+    ics text,
+    transport text,
+    attempts integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone DEFAULT now() NOT NULL,
+    sent_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.emails FORCE ROW LEVEL SECURITY;
 
 --
 -- Name: event_sequences; Type: TABLE; Schema: public; Owner: -
@@ -947,7 +1103,8 @@ CREATE TABLE public.organizations (
     holiday_country text,
     holiday_region text,
     reminder_offsets_minutes integer[] DEFAULT '{1440,120}'::integer[] NOT NULL,
-    reminder_template_id text
+    reminder_template_id text,
+    reminder_channels text[] DEFAULT '{MESSAGING}'::text[] NOT NULL
 );
 
 ALTER TABLE ONLY public.organizations FORCE ROW LEVEL SECURITY;
@@ -1397,6 +1554,34 @@ ALTER TABLE ONLY public.deal_stage_changes
 
 ALTER TABLE ONLY public.deals
     ADD CONSTRAINT deals_organization_id_id_pk PRIMARY KEY (organization_id, id);
+
+--
+-- Name: email_settings email_settings_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_settings
+    ADD CONSTRAINT email_settings_pkey PRIMARY KEY (organization_id);
+
+--
+-- Name: email_suppressions email_suppressions_organization_id_address_pk; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_suppressions
+    ADD CONSTRAINT email_suppressions_organization_id_address_pk PRIMARY KEY (organization_id, address);
+
+--
+-- Name: email_templates email_templates_organization_id_kind_language_pk; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_templates
+    ADD CONSTRAINT email_templates_organization_id_kind_language_pk PRIMARY KEY (organization_id, kind, language);
+
+--
+-- Name: emails emails_organization_id_id_pk; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.emails
+    ADD CONSTRAINT emails_organization_id_id_pk PRIMARY KEY (organization_id, id);
 
 --
 -- Name: event_sequences event_sequences_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1901,6 +2086,36 @@ CREATE INDEX deals_organization_id_updated_at_idx ON public.deals USING btree (o
 CREATE INDEX deals_stage_id_idx ON public.deals USING btree (stage_id);
 
 --
+-- Name: emails_change_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX emails_change_idx ON public.emails USING btree (organization_id, kind, ref_id, revision);
+
+--
+-- Name: emails_contact_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_contact_id_idx ON public.emails USING btree (organization_id, contact_id);
+
+--
+-- Name: emails_due_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_due_idx ON public.emails USING btree (next_attempt_at) WHERE (status = ANY (ARRAY['QUEUED'::text, 'SENDING'::text]));
+
+--
+-- Name: emails_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_organization_id_created_at_idx ON public.emails USING btree (organization_id, created_at, id);
+
+--
+-- Name: emails_sent_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_sent_at_idx ON public.emails USING btree (organization_id, sent_at) WHERE (sent_at IS NOT NULL);
+
+--
 -- Name: events_created_at_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2369,6 +2584,12 @@ CREATE TRIGGER agents_portal_version_insert AFTER INSERT ON public.agents REFERE
 CREATE TRIGGER agents_portal_version_update AFTER UPDATE ON public.agents REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION public.agency_bump_portal_version();
 
 --
+-- Name: appointments appointments_queue_emails; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER appointments_queue_emails AFTER INSERT OR UPDATE OF starts_at, ends_at, status ON public.appointments FOR EACH ROW EXECUTE FUNCTION public.agency_queue_appointment_emails();
+
+--
 -- Name: appointments appointments_sequence; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2397,6 +2618,12 @@ CREATE TRIGGER deals_touch_updated_at BEFORE UPDATE ON public.deals FOR EACH ROW
 --
 
 CREATE CONSTRAINT TRIGGER events_stamp_sequence AFTER INSERT ON public.events DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.agency_stamp_event_sequence();
+
+--
+-- Name: leads leads_queue_emails; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER leads_queue_emails AFTER INSERT ON public.leads FOR EACH ROW EXECUTE FUNCTION public.agency_queue_lead_emails('LEAD_ALERT');
 
 --
 -- Name: organizations organizations_portal_version_update; Type: TRIGGER; Schema: public; Owner: -
@@ -2487,6 +2714,12 @@ CREATE TRIGGER properties_touch_updated_at BEFORE INSERT OR UPDATE ON public.pro
 --
 
 CREATE TRIGGER tasks_touch_updated_at BEFORE UPDATE ON public.tasks FOR EACH ROW EXECUTE FUNCTION public.agency_touch_updated_at();
+
+--
+-- Name: visit_requests visit_requests_queue_emails; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER visit_requests_queue_emails AFTER INSERT ON public.visit_requests FOR EACH ROW EXECUTE FUNCTION public.agency_queue_lead_emails('VISIT_REQUEST_ALERT');
 
 --
 -- Name: agent_time_off agent_time_off_agent_id_agents_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2718,6 +2951,34 @@ ALTER TABLE ONLY public.deals
 
 ALTER TABLE ONLY public.deals
     ADD CONSTRAINT deals_stage_id_pipeline_stages_id_fk FOREIGN KEY (organization_id, stage_id) REFERENCES public.pipeline_stages(organization_id, id) ON DELETE RESTRICT;
+
+--
+-- Name: email_settings email_settings_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_settings
+    ADD CONSTRAINT email_settings_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: email_suppressions email_suppressions_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_suppressions
+    ADD CONSTRAINT email_suppressions_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: email_templates email_templates_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_templates
+    ADD CONSTRAINT email_templates_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: emails emails_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.emails
+    ADD CONSTRAINT emails_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
 -- Name: event_sequences event_sequences_organization_id_organizations_id_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -3137,6 +3398,30 @@ ALTER TABLE public.deal_stage_changes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.deals ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: email_settings; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.email_settings ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: email_suppressions; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.email_suppressions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: email_templates; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.email_templates ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: emails; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.emails ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: event_sequences; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -3345,6 +3630,30 @@ CREATE POLICY system_access ON public.deal_stage_changes TO agency_system USING 
 --
 
 CREATE POLICY system_access ON public.deals TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: email_settings system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.email_settings TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: email_suppressions system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.email_suppressions TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: email_templates system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.email_templates TO agency_system USING (true) WITH CHECK (true);
+
+--
+-- Name: emails system_access; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY system_access ON public.emails TO agency_system USING (true) WITH CHECK (true);
 
 --
 -- Name: event_sequences system_access; Type: POLICY; Schema: public; Owner: -
@@ -3603,6 +3912,30 @@ CREATE POLICY tenant_isolation ON public.deal_stage_changes TO agency_app USING 
 --
 
 CREATE POLICY tenant_isolation ON public.deals TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: email_settings tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.email_settings TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: email_suppressions tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.email_suppressions TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: email_templates tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.email_templates TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
+
+--
+-- Name: emails tenant_isolation; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tenant_isolation ON public.emails TO agency_app USING ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text))) WITH CHECK ((organization_id = NULLIF(current_setting('app.organization_id'::text, true), ''::text)));
 
 --
 -- Name: event_sequences tenant_isolation; Type: POLICY; Schema: public; Owner: -

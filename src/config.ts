@@ -58,6 +58,19 @@ export interface Config {
   readonly messagingTimeoutMs: number;
   /** HMAC-SHA256 key of the provider's inbound hook (`X-Hub-Signature-256`); unset = hook disabled. */
   readonly messagingWebhookSecret: string | undefined;
+  /**
+   * Where emails go (issue 41): SMTP (SMTP_URL), SANDBOX (kept, never delivered: the default outside
+   * production when SMTP_URL is unset) or OFF (nothing queued is sent: skipped). EMAIL_TRANSPORT.
+   */
+  readonly emailTransport: 'smtp' | 'sandbox' | 'off';
+  /** SMTP_URL, e.g. smtps://user:pass@smtp.example.com:465 (Nodemailer's connection URL). */
+  readonly smtpUrl: string | undefined;
+  /** EMAIL_FROM: the address every email is sent from (the organization's name shows before it). */
+  readonly emailFrom: string;
+  /** EMAIL_BOUNCE_SECRET: HMAC-SHA256 key of the inbound bounce hook; unset = hook disabled. */
+  readonly emailBounceSecret: string | undefined;
+  /** Time limit of one SMTP send (EMAIL_TIMEOUT_MS). */
+  readonly emailTimeoutMs: number;
   readonly runWorker: boolean;
   /** V8_PRETENURING: keep V8's allocation-site pretenuring (off by default; platform/runtime/v8-tuning.ts). */
   readonly v8Pretenuring: boolean;
@@ -287,6 +300,21 @@ export function loadConfig(env: Env): Config {
     throw new ConfigError('MESSAGING_API_URL', 'is required when MESSAGING_PROVIDER=http');
   }
 
+  const smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
+  const emailTransport = oneOf(
+    env,
+    'EMAIL_TRANSPORT',
+    ['smtp', 'sandbox', 'off'],
+    smtpUrl !== undefined ? 'smtp' : nodeEnv === 'production' ? 'off' : 'sandbox',
+  );
+  if (emailTransport === 'smtp' && smtpUrl === undefined) {
+    throw new ConfigError('SMTP_URL', 'is required when EMAIL_TRANSPORT=smtp');
+  }
+  const emailFrom = read(env, 'EMAIL_FROM') ?? 'no-reply@agency-crm.localhost';
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(emailFrom)) {
+    throw new ConfigError('EMAIL_FROM', `must be a bare email address, got "${emailFrom}"`);
+  }
+
   const dataDir = read(env, 'DATA_DIR') ?? './data';
   const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'], 'local');
   const s3 = storageDriver === 's3' ? s3Settings(env) : undefined;
@@ -331,6 +359,11 @@ export function loadConfig(env: Env): Config {
     messagingApiToken,
     messagingTimeoutMs: integer(env, 'MESSAGING_TIMEOUT_MS', 10_000, 100, 120_000),
     messagingWebhookSecret: read(env, 'MESSAGING_WEBHOOK_SECRET'),
+    emailTransport,
+    smtpUrl,
+    emailFrom,
+    emailBounceSecret: read(env, 'EMAIL_BOUNCE_SECRET'),
+    emailTimeoutMs: integer(env, 'EMAIL_TIMEOUT_MS', 15_000, 100, 120_000),
     runWorker: boolean(env, 'RUN_WORKER', true),
     v8Pretenuring: boolean(env, 'V8_PRETENURING', false),
     workerMetricsPort:

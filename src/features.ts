@@ -10,6 +10,7 @@ import { contactsFeature } from './features/contacts/index.ts';
 import { conversationsFeature } from './features/conversations/index.ts';
 import { dealsFeature } from './features/deals/index.ts';
 import { demoFeature } from './features/demo/index.ts';
+import { emailFeature } from './features/email/index.ts';
 import { eventLogFeature } from './features/event-log/index.ts';
 import { eventsFeature } from './features/events/index.ts';
 import { finderFeature } from './features/finder/index.ts';
@@ -77,4 +78,5 @@ export const FEATURES: readonly FeatureManifest[] = [
   conversationsFeature,
   messagingSetupFeature,
   messagingHookFeature,
+  emailFeature,
 ];

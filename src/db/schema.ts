@@ -10,3 +10,4 @@ export * from './schema/messaging.ts';
 export * from './schema/webhooks.ts';
 export * from './schema/console.ts';
 export * from './schema/calendar.ts';
+export * from './schema/email.ts';

@@ -48,6 +48,11 @@ export const contacts = pgTable(
     email: text('email'),
     /** Lowercased email: the dedupe key. */
     emailKey: text('email_key'),
+    /**
+     * The language emails reach them in (issue 41, ISO 639-1): from their browser when a portal form
+     * first met them, or set in the back office; null: the organization's default language.
+     */
+    preferredLanguage: text('preferred_language'),
     /** E.164. */
     phone: text('phone'),
     source: text('source').$type<ContactSource>().notNull(),

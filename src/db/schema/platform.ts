@@ -87,6 +87,11 @@ export const organizations = pgTable(
       .default(sql`'{1440,120}'::integer[]`),
     /** The APPROVED message template reminders are sent with (issue 26); null: no reminders sent. */
     reminderTemplateId: text('reminder_template_id'),
+    /** How reminders reach the visitor (issue 41): MESSAGING (the template above) and/or EMAIL. */
+    reminderChannels: text('reminder_channels')
+      .array()
+      .notNull()
+      .default(sql`'{MESSAGING}'::text[]`),
     /** Set on a test twin: the live organization it mirrors. */
     liveOrganizationId: text('live_organization_id').references((): AnyPgColumn => organizations.id, {
       onDelete: 'cascade',

@@ -1,0 +1,15 @@
+// Email (issue 41): confirmations, updates, cancellations and reminders of visits to the visitor, with
+// the .ics and the manage link; alerts of new leads, visit requests and bookings to the agent. Queued in
+// the transaction of the change (migration 0037), sent by the worker's email.send job over SMTP or into
+// the sandbox; templates per organization; one-click unsubscribe; bounces.
+import { defineFeature } from '../../platform/features/manifest.ts';
+import { EmailBounced, EmailFailed, EmailSent } from './email.events.ts';
+
+export { EMAIL_KINDS, EMAIL_LANGUAGES, type EmailKind } from './email.kinds.ts';
+
+/** The email feature's manifest (src/features.ts lists it). */
+export const emailFeature = defineFeature({
+  name: 'email',
+  tags: [{ name: 'Email', description: 'Emails to visitors and agents: settings, templates, the log' }],
+  events: [EmailSent, EmailFailed, EmailBounced],
+});
