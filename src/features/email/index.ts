@@ -10,6 +10,10 @@ export { EMAIL_KINDS, EMAIL_LANGUAGES, type EmailKind } from './email.kinds.ts';
 /** The email feature's manifest (src/features.ts lists it). */
 export const emailFeature = defineFeature({
   name: 'email',
+  scopes: [
+    { name: 'email:read', description: 'reads the email log, the email settings and the email templates' },
+    { name: 'email:write', description: 'changes the email settings and the email templates' },
+  ],
   tags: [{ name: 'Email', description: 'Emails to visitors and agents: settings, templates, the log' }],
   events: [EmailSent, EmailFailed, EmailBounced],
 });
