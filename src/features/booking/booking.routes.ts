@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../platform/features/manifest.ts';
 import { originOf } from '../../platform/http/origin.ts';
+import { browserLanguage } from '../../platform/http/languages.ts';
 import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { ANY_KEY } from '../../platform/http/route-config.ts';
 import {
@@ -90,7 +91,13 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<AppContext> = async (app, 
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      const receipt = await booking.bookSlot(db, caller, request.params.slug, request.body);
+      const receipt = await booking.bookSlot(
+        db,
+        caller,
+        request.params.slug,
+        request.body,
+        browserLanguage(request),
+      );
       const link = manageUrl(
         secrets,
         originOf(request, config.publicUrl),

@@ -256,6 +256,7 @@ export async function bookSlot(
   caller: Caller,
   slug: string,
   body: CreateBookingBody,
+  language: string | null = null,
 ): Promise<Omit<BookingReceipt, 'manageUrl'>> {
   const organizationId = caller.organization.id;
   const phone = normalizePhone(body.phone, caller.organization.defaultCountry);
@@ -285,6 +286,7 @@ export async function bookSlot(
           email: body.email,
           source: 'BOOKING',
           ownerId: agent.id,
+          preferredLanguage: language,
         },
         actor,
       );

@@ -1,7 +1,12 @@
 // Appointments as iCalendar (RFC 5545), written by ical-generator (decision 0236): one appointment
 // (GET /v1/appointments/{id}.ics) or an agent's subscription feed. Times are UTC (`Z`): exact on both
 // sides of a DST change without VTIMEZONE blocks; every calendar shows them in its user's zone.
-import ical, { ICalEventStatus } from 'ical-generator';
+import ical, {
+  ICalAttendeeRole,
+  ICalAttendeeStatus,
+  ICalCalendarMethod,
+  ICalEventStatus,
+} from 'ical-generator';
 import type { CalendarAppointment } from './calendar.store.ts';
 
 const PRODUCT = { company: 'agency-crm', product: 'agency-crm', language: 'EN' };
@@ -74,6 +79,48 @@ function eventOf(row: CalendarAppointment) {
 export function calendarOf(name: string, rows: readonly CalendarAppointment[]): string {
   const calendar = ical({ name, prodId: PRODUCT, ttl: 15 * 60 });
   for (const row of rows) calendar.createEvent(eventOf(row));
+  const text = calendar.toString();
+  return text.endsWith('\r\n') ? text : `${text}\r\n`;
+}
+
+/** Who an emailed invitation is from and to (RFC 5546: a REQUEST or CANCEL names both). */
+export interface InvitationParties {
+  organizer: { name: string; email: string };
+  attendee: { name: string | null; email: string };
+}
+
+/**
+ * One appointment as the visitor's invitation (issue 41): `METHOD:REQUEST` for a new or moved visit,
+ * `METHOD:CANCEL` for a cancelled one, with the appointment's UID and SEQUENCE, so a mail client adds,
+ * moves or removes the same event. The summary and description are the visitor's (`summary`,
+ * `description`), not the agent's.
+ */
+export function invitationOf(
+  row: CalendarAppointment,
+  method: 'REQUEST' | 'CANCEL',
+  parties: InvitationParties,
+  words: { summary: string; description: string | null },
+): string {
+  const calendar = ical({
+    prodId: PRODUCT,
+    method: method === 'REQUEST' ? ICalCalendarMethod.REQUEST : ICalCalendarMethod.CANCEL,
+  });
+  calendar.createEvent({
+    ...eventOf(row),
+    status:
+      method === 'CANCEL' ? ICalEventStatus.CANCELLED : (STATUSES[row.status] ?? ICalEventStatus.CONFIRMED),
+    summary: words.summary,
+    description: words.description,
+    organizer: parties.organizer,
+    attendees: [
+      {
+        email: parties.attendee.email,
+        ...(parties.attendee.name === null ? {} : { name: parties.attendee.name }),
+        role: ICalAttendeeRole.REQ,
+        status: method === 'CANCEL' ? ICalAttendeeStatus.DECLINED : ICalAttendeeStatus.ACCEPTED,
+      },
+    ],
+  });
   const text = calendar.toString();
   return text.endsWith('\r\n') ? text : `${text}\r\n`;
 }

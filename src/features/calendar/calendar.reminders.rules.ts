@@ -43,6 +43,8 @@ export type ReminderSkip =
   /** The appointment was booked after this reminder's time: the booking itself told them. */
   | 'BOOKED_INSIDE_WINDOW'
   | 'TOO_LATE'
+  /** The organization's reminders go by email only (`reminderChannels`). */
+  | 'MESSAGING_OFF'
   /** A test twin's appointments: nothing reaches real people in test mode. */
   | 'TEST_MODE'
   | 'NO_TEMPLATE'

@@ -168,3 +168,21 @@ export async function contactOfAppointment(tx: Tx, organizationId: string, appoi
     .limit(1);
   return rows[0] ?? null;
 }
+
+/**
+ * Queues the email reminder of an appointment at an offset (issue 41), once per version of the visit:
+ * the row the email worker sends (migration 0037's agency_queue_email; its revision is the SEQUENCE
+ * times 16,384 plus the offset, as REMINDER_REVISION_BASE in the email feature says).
+ */
+export async function queueReminderEmail(
+  tx: Tx,
+  organizationId: string,
+  appointmentId: string,
+  offsetMinutes: number,
+): Promise<void> {
+  await queryRows(
+    tx,
+    sql`SELECT agency_queue_email(a.organization_id, 'VISIT_REMINDER', a.id, a.sequence * 16384 + ${offsetMinutes}::int)
+        FROM appointments a WHERE a.organization_id = ${organizationId} AND a.id = ${appointmentId}`,
+  );
+}

@@ -77,6 +77,7 @@ function missing(
   settings: store.CalendarSettingsRow,
   appointment: { contactId: string | null },
 ): ReminderSkip | null {
+  if (!settings.reminderChannels.includes('MESSAGING')) return 'MESSAGING_OFF';
   if (settings.liveOrganizationId !== null) return 'TEST_MODE';
   if (appointment.contactId === null) return 'NO_CONTACT';
   if (settings.reminderTemplateId === null) return 'NO_TEMPLATE';
@@ -106,7 +107,8 @@ async function decide(
     const settings = await store.findSettings(tx, organizationId);
     const current = await reminderStore.contactOfAppointment(tx, organizationId, appointmentId);
     if (!settings || !current || current.startsAt.getTime() !== startsAt.getTime()) return null;
-    const plans: ReminderPlan[] = planReminders(appointment.due, appointment, now.getTime()).map((plan) =>
+    const planned = planReminders(appointment.due, appointment, now.getTime());
+    const plans: ReminderPlan[] = planned.map((plan) =>
       plan.skip === null ? { ...plan, skip: missing(settings, current) } : plan,
     );
     const claimed = await reminderStore.claimReminders(
@@ -118,6 +120,14 @@ async function decide(
           : { ...key, status: 'SKIPPED', reason: plan.skip };
       }),
     );
+    // The email reminder (issue 41) goes by the same plan, queued once with the decision: the email
+    // worker sends it (test mode: into the sandbox), whatever becomes of the message.
+    const byEmail = settings.reminderChannels.includes('EMAIL') && current.contactId !== null;
+    for (const plan of planned) {
+      if (byEmail && plan.skip === null && claimed.includes(plan.offsetMinutes)) {
+        await reminderStore.queueReminderEmail(tx, organizationId, appointmentId, plan.offsetMinutes);
+      }
+    }
     let target: Target | null = null;
     for (const plan of plans) {
       if (!claimed.includes(plan.offsetMinutes)) continue;

@@ -40,6 +40,10 @@ const HolidayPlaceSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** How reminders reach the visitor (issue 41). */
+export const REMINDER_CHANNELS = ['MESSAGING', 'EMAIL'] as const;
+export type ReminderChannel = (typeof REMINDER_CHANNELS)[number];
+
 const ReminderOffsets = Type.Array(
   Type.Integer({ minimum: 5, maximum: 10_080, description: 'Minutes before the appointment (5 to 7 days)' }),
   {
@@ -70,9 +74,14 @@ export const CalendarSettingsSchema = Type.Object(
     reminderTemplateId: Nullable(
       Type.String({
         description:
-          'The APPROVED message template reminders are sent with (tpl_…); null: no reminders are sent. A test twin sends none',
+          'The APPROVED message template reminders are sent with (tpl_…); null: no reminders are sent by message. A test twin sends none',
       }),
     ),
+    reminderChannels: Type.Array(StringEnum(REMINDER_CHANNELS), {
+      description:
+        "How reminders reach the visitor: MESSAGING (with `reminderTemplateId`) and EMAIL (the VISIT_REMINDER email template, to the contact's address)",
+      examples: [['MESSAGING', 'EMAIL']],
+    }),
   },
   { $id: 'CalendarSettings', additionalProperties: false },
 );
@@ -88,9 +97,16 @@ export const UpdateCalendarSettingsBodySchema = Type.Object(
         Type.String({
           maxLength: 64,
           description:
-            'A message template of the organization (GET /v1/messaging/templates) whose {{variables}} are among firstName, agentName, date, time, address and manageUrl; null stops reminders',
+            'A message template of the organization (GET /v1/messaging/templates) whose {{variables}} are among firstName, agentName, date, time, address and manageUrl; null stops reminders by message',
         }),
       ),
+    ),
+    reminderChannels: Type.Optional(
+      Type.Array(StringEnum(REMINDER_CHANNELS), {
+        uniqueItems: true,
+        maxItems: REMINDER_CHANNELS.length,
+        description: 'MESSAGING, EMAIL, both, or none (`[]`: no reminders)',
+      }),
     ),
   },
   { $id: 'UpdateCalendarSettingsBody', additionalProperties: false, minProperties: 1 },

@@ -19,6 +19,8 @@ import {
 import { publicHolidays, unknownHolidayPlace } from '../../platform/time/holidays.ts';
 import {
   MAX_CLOSURE_SPAN_DAYS,
+  REMINDER_CHANNELS,
+  type ReminderChannel,
   type CalendarSettings,
   type Closure,
   type CreateClosureBody,
@@ -43,6 +45,7 @@ function toSettings(row: store.CalendarSettingsRow): CalendarSettings {
     holidays: row.holidayCountry === null ? null : { country: row.holidayCountry, region: row.holidayRegion },
     reminderOffsetsMinutes: row.reminderOffsetsMinutes,
     reminderTemplateId: row.reminderTemplateId,
+    reminderChannels: row.reminderChannels as ReminderChannel[],
   };
 }
 
@@ -100,6 +103,11 @@ export async function updateCalendarSettings(
     await requireReminderTemplate(db, caller, body.reminderTemplateId);
   }
   if (body.reminderTemplateId !== undefined) changes.reminderTemplateId = body.reminderTemplateId;
+  if (body.reminderChannels !== undefined) {
+    changes.reminderChannels = REMINDER_CHANNELS.filter((channel) =>
+      body.reminderChannels?.includes(channel),
+    );
+  }
   // The organizations table is a reference table, and the twin's row changes with the live one's:
   // written in a system transaction, by the caller's (live) organization id.
   await db.systemTx((tx) => store.updateSettings(tx, organizationId, changes));

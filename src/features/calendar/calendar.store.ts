@@ -23,6 +23,7 @@ export interface CalendarSettingsRow {
   holidayRegion: string | null;
   reminderOffsetsMinutes: number[];
   reminderTemplateId: string | null;
+  reminderChannels: string[];
   defaultLanguage: string;
   liveOrganizationId: string | null;
 }
@@ -35,6 +36,7 @@ export async function findSettings(tx: Tx, organizationId: string): Promise<Cale
       holidayRegion: organizations.holidayRegion,
       reminderOffsetsMinutes: organizations.reminderOffsetsMinutes,
       reminderTemplateId: organizations.reminderTemplateId,
+      reminderChannels: organizations.reminderChannels,
       defaultLanguage: organizations.defaultLanguage,
       liveOrganizationId: organizations.liveOrganizationId,
     })
@@ -47,7 +49,12 @@ export async function findSettings(tx: Tx, organizationId: string): Promise<Cale
 export type SettingsChanges = Partial<
   Pick<
     CalendarSettingsRow,
-    'timezone' | 'holidayCountry' | 'holidayRegion' | 'reminderOffsetsMinutes' | 'reminderTemplateId'
+    | 'timezone'
+    | 'holidayCountry'
+    | 'holidayRegion'
+    | 'reminderOffsetsMinutes'
+    | 'reminderTemplateId'
+    | 'reminderChannels'
   >
 >;
 

@@ -19,6 +19,13 @@ export {
   type BlockedTimes,
 } from './calendar.service.ts';
 export { sendDueReminders, type ReminderTally } from './calendar.reminders.ts';
+export { invitationOf, type InvitationParties } from './calendar.ics.ts';
+export {
+  findCalendarAppointment,
+  findSettings as findCalendarSettings,
+  type CalendarAppointment,
+} from './calendar.store.ts';
+export { visitWords } from './calendar.reminders.rules.ts';
 
 /** The calendar feature's manifest (src/features.ts lists it). */
 export const calendarFeature = defineFeature({

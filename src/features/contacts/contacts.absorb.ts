@@ -16,6 +16,7 @@ const FILLED = [
   'phone',
   'ownerId',
   'preferredCity',
+  'preferredLanguage',
   'preferredType',
   'externalId',
 ] as const;

@@ -19,6 +19,7 @@ export const exampleContact: Contact = {
   score: 35,
   ownerId: 'agt_0VhJ3kQ2Zt8mX1pR4sT6uA',
   preferredCity: 'Málaga',
+  preferredLanguage: 'es',
   preferredType: 'APARTMENT',
   budget: 350000,
   currency: 'EUR',

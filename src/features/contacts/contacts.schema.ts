@@ -14,6 +14,7 @@ import {
 } from '../../platform/http/schemas.ts';
 import { PROPERTY_TYPES } from '../properties/index.ts';
 import { CONTACT_SOURCES, CONTACT_STATUSES, CONTACT_TYPES } from '../../db/schema.ts';
+import { LANGUAGE_PATTERN } from '../../platform/http/languages.ts';
 
 /**
  * What a visitor types about themselves into a portal form (lead, visit, booking, finder): SPEC.md
@@ -57,6 +58,12 @@ export const ContactSchema = Type.Object(
     score: Type.Number({ minimum: 0, maximum: 100 }),
     ownerId: Nullable(Type.String({ description: 'Agent who owns the contact' })),
     preferredCity: Nullable(Type.String()),
+    preferredLanguage: Nullable(
+      Type.String({
+        description:
+          "ISO 639-1: the language emails reach them in (null: the organization's default); recorded from the browser by the portal forms",
+      }),
+    ),
     preferredType: Nullable(Type.String({ description: 'Property type, e.g. APARTMENT' })),
     budget: Type.Union([Type.Number(), Type.Null()]),
     currency: Nullable(Type.String({ description: 'ISO 4217' })),
@@ -99,6 +106,10 @@ const writableFields = {
   type: StringEnum(CONTACT_TYPES),
   ownerId: Type.Union([Type.String({ description: 'agt_… of an agent of the organization' }), Type.Null()]),
   preferredCity: NullableText(100),
+  preferredLanguage: Type.Union([
+    Type.String({ pattern: LANGUAGE_PATTERN, description: 'ISO 639-1, lower case' }),
+    Type.Null(),
+  ]),
   preferredType: Type.Union([StringEnum(PROPERTY_TYPES), Type.Null()]),
   budget: Type.Union([Amount(), Type.Null()]),
   currency: Type.Union([Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' }), Type.Null()]),

@@ -29,6 +29,7 @@ export function toContact(row: ContactRow): Contact {
     score: row.score,
     ownerId: row.ownerId,
     preferredCity: row.preferredCity,
+    preferredLanguage: row.preferredLanguage,
     preferredType: row.preferredType,
     budget: row.budget,
     currency: row.currency,
@@ -55,7 +56,7 @@ export function contactJsonSql(row: string, overrides: { score?: SQL; optedOut?:
     'email', ${column('email')}, 'phone', ${column('phone')}, 'source', ${column('source')},
     'status', ${column('status')}, 'type', ${column('type')}, 'score', ${overrides.score ?? column('score')},
     'ownerId', ${column('owner_id')}, 'preferredCity', ${column('preferred_city')},
-    'preferredType', ${column('preferred_type')}, 'budget', ${column('budget')}::float8,
+    'preferredLanguage', ${column('preferred_language')}, 'preferredType', ${column('preferred_type')}, 'budget', ${column('budget')}::float8,
     'currency', ${column('currency')}, 'tags', to_jsonb(${column('tags')}),
     'optedOut', ${overrides.optedOut ?? column('opted_out')}, 'externalId', ${column('external_id')},
     'createdAt', ${jsonTimestampSql(column('created_at'))}, 'updatedAt', ${jsonTimestampSql(column('updated_at'))})`;

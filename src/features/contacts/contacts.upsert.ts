@@ -27,6 +27,8 @@ export interface PortalContactInput {
   budget?: number;
   currency?: string;
   tags?: string[];
+  /** The browser's language (ISO 639-1): kept on a contact who has none yet (emails, issue 41). */
+  preferredLanguage?: string | null;
 }
 
 /** Which key found an existing contact: the E.164 phone (tried first) or the lowercased email. */
@@ -73,6 +75,7 @@ export async function upsertPortalContact(
       budget: input.budget ?? null,
       currency: input.budget !== undefined ? (input.currency ?? null) : null,
       tags: [...new Set(input.tags ?? [])],
+      preferredLanguage: input.preferredLanguage ?? null,
       searchText: searchText(fields),
       lastActivityAt: now,
     });
@@ -102,6 +105,8 @@ export async function upsertPortalContact(
   }
   if (!existing.lastName && input.lastName) set('lastName', input.lastName.trim());
   if (!existing.ownerId && input.ownerId) set('ownerId', input.ownerId);
+  if (!existing.preferredLanguage && input.preferredLanguage)
+    set('preferredLanguage', input.preferredLanguage);
   set('preferredCity', input.preferredCity);
   set('preferredType', input.preferredType);
   if (input.budget !== undefined && existing.budget !== input.budget) {

@@ -128,6 +128,7 @@ export async function columnsOf(
     columns.ownerId = body.ownerId;
   }
   if (body.preferredCity !== undefined) columns.preferredCity = blankToNull(body.preferredCity);
+  if (body.preferredLanguage !== undefined) columns.preferredLanguage = body.preferredLanguage;
   if (body.preferredType !== undefined) columns.preferredType = body.preferredType;
   if (body.budget !== undefined) columns.budget = body.budget;
   if (body.currency !== undefined) columns.currency = body.currency;

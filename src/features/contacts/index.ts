@@ -82,6 +82,7 @@ export const contactsFeature = defineFeature({
       fullName: 'Lucía García',
       currency: 'EUR',
       preferredCity: 'Málaga',
+      preferredLanguage: 'es',
       externalId: 'crm-7781',
       tags: 'vip',
       error: 'connect ECONNREFUSED 203.0.113.7:443',

@@ -68,3 +68,9 @@ export const VARIABLES: Record<EmailKind, readonly string[]> = {
 
 /** The emails a visitor may unsubscribe from (all of theirs); alerts to the agency are internal. */
 export const isVisitorEmail = (kind: EmailKind): boolean => RECIPIENT_OF[kind] === 'VISITOR';
+
+/**
+ * A VISIT_REMINDER's revision: the appointment's SEQUENCE times this, plus the reminder's offset in
+ * minutes (at most 10,080): one email per reminder of each version of the visit.
+ */
+export const REMINDER_REVISION_BASE = 16_384;

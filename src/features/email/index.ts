@@ -2,9 +2,12 @@
 // the .ics and the manage link; alerts of new leads, visit requests and bookings to the agent. Queued in
 // the transaction of the change (migration 0037), sent by the worker's email.send job over SMTP or into
 // the sandbox; templates per organization; one-click unsubscribe; bounces.
-import { defineFeature } from '../../platform/features/manifest.ts';
+import { defineFeature, type JobContext } from '../../platform/features/manifest.ts';
+import { emailLeaseMs, sendDueEmails } from './email.worker.ts';
+import { openTransports } from './email.transport.ts';
 import { EmailBounced, EmailFailed, EmailSent } from './email.events.ts';
 
+export { sendDueEmails, type EmailTally } from './email.worker.ts';
 export { EMAIL_KINDS, EMAIL_LANGUAGES, type EmailKind } from './email.kinds.ts';
 
 /** The email feature's manifest (src/features.ts lists it). */
@@ -16,4 +19,30 @@ export const emailFeature = defineFeature({
   ],
   tags: [{ name: 'Email', description: 'Emails to visitors and agents: settings, templates, the log' }],
   events: [EmailSent, EmailFailed, EmailBounced],
+  jobs: ({ db, config, secrets, log }: JobContext) => {
+    const transports = openTransports(config);
+    const timeoutMs = config.emailTimeoutMs ?? 15_000;
+    return [
+      {
+        // Queued emails that are due: composed once, sent with their Message-ID, settled with their event.
+        name: 'email.send',
+        intervalMs: 5_000,
+        async run() {
+          await sendDueEmails({
+            db,
+            secrets,
+            transports,
+            origin: config.publicUrl ?? `http://${config.host ?? '127.0.0.1'}:${config.port ?? 3000}`,
+            from: config.emailFrom ?? 'no-reply@agency-crm.localhost',
+            leaseMs: emailLeaseMs(timeoutMs),
+            ...(log === undefined ? {} : { log }),
+          });
+        },
+        async stop() {
+          transports.live?.close();
+          transports.sandbox.close();
+        },
+      },
+    ];
+  },
 });

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Database } from '../../db/database.ts';
 import { callerOf } from '../../platform/auth/auth.plugin.ts';
 import { ANY_KEY, SECRET_KEYS } from '../../platform/http/route-config.ts';
+import { browserLanguage } from '../../platform/http/languages.ts';
 import {
   CreateLeadBodySchema,
   LeadIdParamsSchema,
@@ -93,6 +94,7 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       reply.code(201).send({
         data: await leads.captureLead(db, callerOf(request), request.body, {
           referer: request.headers.referer,
+          language: browserLanguage(request),
         }),
       }),
   );
@@ -114,6 +116,16 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       },
     },
     async (request, reply) =>
-      reply.code(201).send({ data: await leads.requestVisit(db, callerOf(request), request.body) }),
+      reply
+        .code(201)
+        .send({
+          data: await leads.requestVisit(
+            db,
+            callerOf(request),
+            request.body,
+            new Date(),
+            browserLanguage(request),
+          ),
+        }),
   );
 };

@@ -75,7 +75,7 @@ function checkPreferredDate(date: string | undefined, now: Date): void {
 async function upsertVisitor(
   tx: Tx,
   organizationId: string,
-  visitor: { firstName: string; lastName?: string; phone: string; email?: string },
+  visitor: { firstName: string; lastName?: string; phone: string; email?: string; language?: string | null },
   ownerId: string | null,
   tag: string,
   actor: Actor,
@@ -91,6 +91,7 @@ async function upsertVisitor(
       source: 'WEBSITE',
       ownerId,
       tags: [tag],
+      preferredLanguage: visitor.language ?? null,
     },
     actor,
   );
@@ -134,7 +135,7 @@ export async function captureLead(
   db: Database,
   caller: Caller,
   body: CreateLeadBody,
-  request: { referer?: string } = {},
+  request: { referer?: string; language?: string | null } = {},
 ): Promise<LeadReceipt> {
   const { phone } = checkPerson(caller, body);
   const organizationId = caller.organization.id;
@@ -147,7 +148,7 @@ export async function captureLead(
     const { contact, created, matchedOn } = await upsertVisitor(
       tx,
       organizationId,
-      { ...body, phone },
+      { ...body, phone, language: request.language ?? null },
       property?.agentId ?? null,
       LEAD_TAG,
       actor,
@@ -186,6 +187,7 @@ export async function requestVisit(
   caller: Caller,
   body: ScheduleVisitBody,
   now: Date = new Date(),
+  language: string | null = null,
 ): Promise<VisitRequestReceipt> {
   const { phone } = checkPerson(caller, body);
   checkPreferredDate(body.preferredDate, now);
@@ -197,7 +199,7 @@ export async function requestVisit(
     const { contact } = await upsertVisitor(
       tx,
       organizationId,
-      { ...body, phone },
+      { ...body, phone, language },
       property.agentId,
       VISIT_TAG,
       actor,

@@ -29,3 +29,15 @@ export function servedLanguage(request: FastifyRequest, organization: ServedLang
   }
   return organization.defaultLanguage;
 }
+
+/**
+ * The language a visitor's browser asks for first (Accept-Language's best entry, as ISO 639-1), or
+ * null without one: what a portal form records as a new contact's preferred language (issue 41).
+ */
+export function browserLanguage(request: FastifyRequest): string | null {
+  const header = request.headers['accept-language'];
+  if (typeof header !== 'string' || header === '') return null;
+  const [best] = new Negotiator({ headers: { 'accept-language': header } }).languages();
+  const primary = best?.split('-')[0]?.toLowerCase();
+  return primary !== undefined && new RegExp(LANGUAGE_PATTERN).test(primary) ? primary : null;
+}

@@ -17,6 +17,7 @@ const DEFAULTS = {
   holidays: null,
   reminderOffsetsMinutes: [1440, 120],
   reminderTemplateId: null,
+  reminderChannels: ['MESSAGING'],
 };
 
 let app: FastifyInstance;
@@ -96,6 +97,7 @@ describe('calendar settings', () => {
       holidays: { country: 'ES', region: 'MD' },
       reminderOffsetsMinutes: [2880, 60, 30],
       reminderTemplateId: null,
+      reminderChannels: ['MESSAGING'],
     };
     expect(
       await patch({ holidays: { country: 'ES', region: 'MD' }, reminderOffsetsMinutes: [30, 2880, 60] }),
@@ -117,6 +119,11 @@ describe('calendar settings', () => {
     expect(testKey.organizationId).toBe(twinId);
     expect(expectStatus(await call(testKey.key, 'GET', '/v1/calendar/settings'), 200).data).toEqual(madrid);
 
+    // Reminder channels are kept in one order, whatever the order sent (issue 41).
+    expect(await patch({ reminderChannels: ['EMAIL', 'MESSAGING'] })).toMatchObject({
+      reminderChannels: ['MESSAGING', 'EMAIL'],
+    });
+    expect(await patch({ reminderChannels: ['MESSAGING'] })).toEqual(madrid);
     // A country without a region: national holidays only. null: none. Empty reminders: none.
     expect(await patch({ holidays: { country: 'FR' } })).toMatchObject({
       holidays: { country: 'FR', region: null },
@@ -146,6 +153,8 @@ describe('calendar settings', () => {
       [{ holidays: { country: 'ES', region: 'Madrid' } }, 'body.holidays.region'],
       [{ reminderOffsetsMinutes: [1] }, 'body.reminderOffsetsMinutes'],
       [{ reminderOffsetsMinutes: [60, 60] }, 'body.reminderOffsetsMinutes'],
+      [{ reminderChannels: ['SMS'] }, 'body.reminderChannels'],
+      [{ reminderChannels: ['EMAIL', 'EMAIL'] }, 'body.reminderChannels'],
       [{ colour: 'blue' }, 'body'],
       [{}, 'body'],
     ];

@@ -56,6 +56,7 @@ describe('POST /v1/contacts: happy path', () => {
       score: 0,
       ownerId: null,
       preferredCity: null,
+      preferredLanguage: null,
       preferredType: null,
       budget: null,
       currency: null,
