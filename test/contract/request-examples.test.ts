@@ -43,6 +43,14 @@ const PARAM_FIXTURES: Record<string, string> = {
   token: 'token',
 };
 
+/** Path parameters that name a value every organization has (a consent channel, an email kind), not a fixture. */
+const VALUE_PARAMS: Record<string, string> = {
+  channel: 'EMAIL',
+  // The email template examples are a visit confirmation's, in a language every organization writes in.
+  kind: 'VISIT_CONFIRMATION',
+  language: 'es',
+};
+
 /** `{id}`: the fixture named by the collection before it (`/v1/contacts/{id}`). */
 const COLLECTION_FIXTURES: Record<string, string> = {
   organizations: 'org',
@@ -159,8 +167,9 @@ async function pathOf(path: string, fixtures: Fixtures): Promise<string> {
       out.push(segment);
       continue;
     }
-    if (param === 'channel') {
-      out.push('EMAIL');
+    const value = VALUE_PARAMS[param];
+    if (value !== undefined) {
+      out.push(value);
       continue;
     }
     const fixture = param === 'id' ? COLLECTION_FIXTURES[segments[index - 1] ?? ''] : PARAM_FIXTURES[param];
@@ -263,6 +272,13 @@ const CHECKS: Record<string, (sent: Sent) => Promise<void>> = {
   'calendar.settings.update': async (sent) => {
     const settings = await get(sent, '/v1/calendar/settings');
     expect(settings).toMatchObject(sent.body);
+  },
+  'email.settings.update': async (sent) => {
+    expect(await get(sent, '/v1/email/settings')).toMatchObject(sent.body);
+  },
+  'email.templates.put': async (sent) => {
+    const template = await get(sent, '/v1/email/templates/VISIT_CONFIRMATION/es');
+    expect(template).toMatchObject({ ...sent.body, custom: true });
   },
 };
 

@@ -6,9 +6,14 @@ import { defineFeature, type JobContext } from '../../platform/features/manifest
 import { emailLeaseMs, sendDueEmails } from './email.worker.ts';
 import { openTransports } from './email.transport.ts';
 import { EmailBounced, EmailFailed, EmailSent } from './email.events.ts';
+import { emailRoutes } from './email.routes.ts';
+import { emailSchemas } from './email.schema.ts';
 
 export { sendDueEmails, type EmailTally } from './email.worker.ts';
 export { EMAIL_KINDS, EMAIL_LANGUAGES, type EmailKind } from './email.kinds.ts';
+export { checkTemplate, renderTemplate, type EmailTemplate, type TemplateVariables } from './email.render.ts';
+export { effectiveTemplate, type EffectiveTemplate } from './email.service.ts';
+export { emailSettingsOf, type EmailSettingsInEffect } from './email.settings.ts';
 
 /** The email feature's manifest (src/features.ts lists it). */
 export const emailFeature = defineFeature({
@@ -18,6 +23,8 @@ export const emailFeature = defineFeature({
     { name: 'email:write', description: 'changes the email settings and the email templates' },
   ],
   tags: [{ name: 'Email', description: 'Emails to visitors and agents: settings, templates, the log' }],
+  schemas: emailSchemas,
+  routes: [emailRoutes],
   events: [EmailSent, EmailFailed, EmailBounced],
   jobs: ({ db, config, secrets, log }: JobContext) => {
     const transports = openTransports(config);

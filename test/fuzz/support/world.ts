@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fc from 'fast-check';
+import { EMAIL_KINDS, EMAIL_LANGUAGES } from '../../../src/features/email/index.ts';
 import { eventCatalog } from '../../../src/platform/events/catalog.ts';
 import { SCOPES } from '../../../src/platform/auth/scopes.ts';
 import { createPipeline, createDeal } from '../../features/deals/support.ts';
@@ -35,6 +36,8 @@ export type Pools = Record<
   | 'keys'
   | 'slugs'
   | 'eventTypes'
+  | 'emailKinds'
+  | 'emailLanguages'
   | 'phones',
   string[]
 >;
@@ -205,6 +208,8 @@ export async function seedOrganization(
       keys: [spare.id],
       slugs: [slug],
       eventTypes: eventCatalog.list().map((definition) => definition.type),
+      emailKinds: [...EMAIL_KINDS],
+      emailLanguages: [...EMAIL_LANGUAGES],
       phones,
     },
   };
@@ -248,6 +253,9 @@ export function poolOfParameter(path: string, name: string): keyof Pools | null 
     deliveryId: 'deliveries',
     slug: 'slugs',
     type: 'eventTypes',
+    // An email template's path (`/v1/email/templates/{kind}/{language}`).
+    kind: 'emailKinds',
+    language: 'emailLanguages',
   };
   if (byName[name]) return byName[name];
   const collection = path.split(`/{${name}}`)[0]?.split('/').pop() ?? '';

@@ -708,6 +708,98 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/email/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The organization's email settings
+     * @description Secret or read-only secret key with `email:read`. `senderName` is the From name (null: the organization’s name), `replyTo` the Reply-To address, `alertAddress` where alerts of leads, visit requests and bookings go when no agent with an email address has them, `hourlyLimit` the most emails sent in a rolling hour (1 to 10,000; default 200). A test key reads and changes the test twin's own settings. `updatedAt` is null until the settings are first changed.
+     */
+    get: operations['email.settings.get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change the organization's email settings
+     * @description Secret key with `email:write`, access level 3. Only the fields sent change; null clears `senderName`, `replyTo` or `alertAddress`. `senderName` is the From name (null: the organization’s name), `replyTo` the Reply-To address, `alertAddress` where alerts of leads, visit requests and bookings go when no agent with an email address has them, `hourlyLimit` the most emails sent in a rolling hour (1 to 10,000; default 200). A test key reads and changes the test twin's own settings.
+     */
+    patch: operations['email.settings.update'];
+    trace?: never;
+  };
+  '/v1/email/templates/{kind}/{language}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an email template
+     * @description Secret or read-only secret key with `email:read`. The template in effect: the organization's own (`custom: true`) or the built-in one, with its three parts and the variables it may name. `language`: es, en, pt or another of the organization's languages (a 400 otherwise); `kind`: one of the seven kinds (a 400 otherwise). A language without a template of its own uses the default language’s, else English (`fallbackLanguage` says so).
+     */
+    get: operations['email.templates.get'];
+    /**
+     * Replace an email template
+     * @description Secret key with `email:write`, access level 3. The organization's own template of the kind in the language, all three parts (subject, HTML, text), used for every email of the kind in that language from now on. Idempotent: the same body again changes nothing. Templates are Mustache: `{{name}}` inserts a variable of the kind (HTML-escaped in the HTML part, as it is in the subject and text), `{{#name}}…{{/name}}` shows a part only when the value is set and `{{^name}}…{{/name}}` only when it is not. Any other name, a dotted name, a partial (`{{>x}}`), an unescaped value in HTML (`{{{x}}}`, `{{&x}}`) or an unclosed section is a 400 naming the part and the tag. Visitor emails get the unsubscribe footer below any template: don't write one. `language`: es, en, pt or another of the organization's languages (a 400 otherwise); `kind`: one of the seven kinds (a 400 otherwise). A language without a template of its own uses the default language’s, else English (`fallbackLanguage` says so).
+     */
+    put: operations['email.templates.put'];
+    post?: never;
+    /**
+     * Go back to the built-in email template
+     * @description Secret key with `email:write`, access level 3. Deletes the organization's own template of the kind in the language and answers the template now in effect (the built-in one, or the fallback language’s). 404 when the organization has no template of its own there (as for any DELETE of something missing; a repeated DELETE is a 404 and changes nothing).
+     */
+    delete: operations['email.templates.delete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/email/templates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the organization's email templates
+     * @description Secret or read-only secret key with `email:read`. Every kind in es, en, pt and the organization's other languages, with the subject in effect, whether it is the organization's own (`custom`) and the variables the kind's templates may name. Templates, variables and fallbacks: docs/decisions/0268-email-templates.md.
+     */
+    get: operations['email.templates.list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/email/templates/{kind}/{language}/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Preview an email template
+     * @description Secret or read-only secret key with `email:read`. Renders the parts given (a draft) or else those in effect, with sample values (Marta Gil, Costa Homes, a flat in Málaga) overridden by `variables`, and answers the subject, HTML and text an email would have. Stores and sends nothing. The body may be left out. Templates are Mustache: `{{name}}` inserts a variable of the kind (HTML-escaped in the HTML part, as it is in the subject and text), `{{#name}}…{{/name}}` shows a part only when the value is set and `{{^name}}…{{/name}}` only when it is not. Any other name, a dotted name, a partial (`{{>x}}`), an unescaped value in HTML (`{{{x}}}`, `{{&x}}`) or an unclosed section is a 400 naming the part and the tag. `language`: es, en, pt or another of the organization's languages (a 400 otherwise); `kind`: one of the seven kinds (a 400 otherwise). A language without a template of its own uses the default language’s, else English (`fallbackLanguage` says so).
+     */
+    post: operations['email.templates.preview'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/event-log/{id}': {
     parameters: {
       query?: never;
@@ -2062,6 +2154,66 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'email.bounced': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.bounced
+     * @description The mail system reported that a sent email bounced (POST /hooks/email/bounces). A permanent bounce makes the address undeliverable: nothing more is sent to it until the contact has another address.
+     */
+    post: operations['webhook.email.bounced'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'email.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.failed
+     * @description An email could not be sent after every retry (`reason` is the last error): it is not tried again.
+     */
+    post: operations['webhook.email.failed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'email.sent': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.sent
+     * @description An email was handed to the mail server (or, in test mode and development, kept in the sandbox): a visit confirmation, update, cancellation or reminder to the visitor, or an alert to the agent.
+     */
+    post: operations['webhook.email.sent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'finder.submitted': {
     parameters: {
       query?: never;
@@ -2727,6 +2879,8 @@ export interface components {
         | 'webhooks:write'
         | 'messages:write'
         | 'conversations:read'
+        | 'email:read'
+        | 'email:write'
       )[];
       /** @enum {string} */
       keyType: 'publishable' | 'secret' | 'read_only_secret';
@@ -2872,6 +3026,8 @@ export interface components {
         | 'webhooks:write'
         | 'messages:write'
         | 'conversations:read'
+        | 'email:read'
+        | 'email:write'
       )[];
       accessLevel: number;
       /** @enum {string} */
@@ -2933,6 +3089,8 @@ export interface components {
         | 'webhooks:write'
         | 'messages:write'
         | 'conversations:read'
+        | 'email:read'
+        | 'email:write'
       )[];
       accessLevel: number;
       /** @enum {string} */
@@ -6558,6 +6716,9 @@ export interface components {
           | 'deal.stage_changed'
           | 'deal.updated'
           | 'deal.won'
+          | 'email.bounced'
+          | 'email.failed'
+          | 'email.sent'
           | 'finder.submitted'
           | 'lead.submitted'
           | 'message.received'
@@ -6592,6 +6753,7 @@ export interface components {
           | 'appointment.*'
           | 'contact.*'
           | 'deal.*'
+          | 'email.*'
           | 'finder.*'
           | 'lead.*'
           | 'message.*'
@@ -7047,6 +7209,221 @@ export interface components {
        * @enum {string}
        */
       status?: 'APPROVED' | 'PENDING' | 'REJECTED';
+    };
+    /**
+     * @example {
+     *       "kind": "VISIT_CONFIRMATION",
+     *       "language": "es",
+     *       "custom": true,
+     *       "fallbackLanguage": null,
+     *       "variables": [
+     *         "agencyName",
+     *         "firstName",
+     *         "agentName",
+     *         "propertyTitle",
+     *         "address",
+     *         "date",
+     *         "time",
+     *         "timezone",
+     *         "manageUrl"
+     *       ],
+     *       "subject": "Tu visita{{#propertyTitle}} a {{propertyTitle}}{{/propertyTitle}}: {{date}}, {{time}}",
+     *       "updatedAt": "2027-03-29T10:15:00.000Z"
+     *     }
+     */
+    EmailTemplateSummary: {
+      /**
+       * @description VISIT_CONFIRMATION, VISIT_UPDATED, VISIT_CANCELLED and VISIT_REMINDER go to the visitor; BOOKING_ALERT, LEAD_ALERT and VISIT_REQUEST_ALERT to the agent (or the alert address)
+       * @enum {string}
+       */
+      kind:
+        | 'VISIT_CONFIRMATION'
+        | 'VISIT_UPDATED'
+        | 'VISIT_CANCELLED'
+        | 'VISIT_REMINDER'
+        | 'BOOKING_ALERT'
+        | 'LEAD_ALERT'
+        | 'VISIT_REQUEST_ALERT';
+      /**
+       * @description ISO 639-1
+       * @example es
+       */
+      language: string;
+      /** @description The organization's own template (PUT); false: the built-in one is used */
+      custom: boolean;
+      fallbackLanguage: string | null;
+      /**
+       * @description The {{variables}} a template of this kind may name (others are refused)
+       * @example [
+       *       "agencyName",
+       *       "firstName",
+       *       "agentName",
+       *       "propertyTitle",
+       *       "address",
+       *       "date",
+       *       "time"
+       *     ]
+       */
+      variables: string[];
+      /** @description The subject in effect. One line, at most 200 characters; values are not HTML-escaped */
+      subject: string;
+      updatedAt: string | null;
+    };
+    /**
+     * @example {
+     *       "kind": "VISIT_CONFIRMATION",
+     *       "language": "es",
+     *       "custom": true,
+     *       "fallbackLanguage": null,
+     *       "variables": [
+     *         "agencyName",
+     *         "firstName",
+     *         "agentName",
+     *         "propertyTitle",
+     *         "address",
+     *         "date",
+     *         "time",
+     *         "timezone",
+     *         "manageUrl"
+     *       ],
+     *       "subject": "Tu visita{{#propertyTitle}} a {{propertyTitle}}{{/propertyTitle}}: {{date}}, {{time}}",
+     *       "updatedAt": "2027-03-29T10:15:00.000Z",
+     *       "html": "<p>Hola{{#firstName}} {{firstName}}{{/firstName}},</p><p>Te esperamos el {{date}} a las {{time}}{{#address}} en {{address}}{{/address}}.</p><p><a href=\"{{manageUrl}}\">Gestionar la visita</a></p><p>{{agencyName}}</p>",
+     *       "text": "Hola{{#firstName}} {{firstName}}{{/firstName}},\n\nTe esperamos el {{date}} a las {{time}}{{#address}} en {{address}}{{/address}}.\n\nGestionar la visita: {{manageUrl}}\n\n{{agencyName}}\n"
+     *     }
+     */
+    EmailTemplate: {
+      /**
+       * @description VISIT_CONFIRMATION, VISIT_UPDATED, VISIT_CANCELLED and VISIT_REMINDER go to the visitor; BOOKING_ALERT, LEAD_ALERT and VISIT_REQUEST_ALERT to the agent (or the alert address)
+       * @enum {string}
+       */
+      kind:
+        | 'VISIT_CONFIRMATION'
+        | 'VISIT_UPDATED'
+        | 'VISIT_CANCELLED'
+        | 'VISIT_REMINDER'
+        | 'BOOKING_ALERT'
+        | 'LEAD_ALERT'
+        | 'VISIT_REQUEST_ALERT';
+      /**
+       * @description ISO 639-1
+       * @example es
+       */
+      language: string;
+      /** @description The organization's own template (PUT); false: the built-in one is used */
+      custom: boolean;
+      fallbackLanguage: string | null;
+      /**
+       * @description The {{variables}} a template of this kind may name (others are refused)
+       * @example [
+       *       "agencyName",
+       *       "firstName",
+       *       "agentName",
+       *       "propertyTitle",
+       *       "address",
+       *       "date",
+       *       "time"
+       *     ]
+       */
+      variables: string[];
+      /** @description The subject in effect. One line, at most 200 characters; values are not HTML-escaped */
+      subject: string;
+      updatedAt: string | null;
+      /** @description The HTML part: every {{value}} is HTML-escaped ({{{value}}} and {{&value}} are refused) */
+      html: string;
+      /**
+       * @description The plain-text part: values as they are
+       * @example #111111
+       */
+      text: string;
+    };
+    /**
+     * @description The organization's template of a kind in a language: all three parts, as Mustache
+     * @example {
+     *       "subject": "Tu visita{{#propertyTitle}} a {{propertyTitle}}{{/propertyTitle}}: {{date}}, {{time}}",
+     *       "html": "<p>Hola{{#firstName}} {{firstName}}{{/firstName}},</p><p>Te esperamos el {{date}} a las {{time}}{{#address}} en {{address}}{{/address}}.</p><p><a href=\"{{manageUrl}}\">Gestionar la visita</a></p><p>{{agencyName}}</p>",
+     *       "text": "Hola{{#firstName}} {{firstName}}{{/firstName}},\n\nTe esperamos el {{date}} a las {{time}}{{#address}} en {{address}}{{/address}}.\n\nGestionar la visita: {{manageUrl}}\n\n{{agencyName}}\n"
+     *     }
+     */
+    PutEmailTemplateBody: {
+      /** @description One line, at most 200 characters; values are not HTML-escaped */
+      subject: string;
+      /** @description The HTML part: every {{value}} is HTML-escaped ({{{value}}} and {{&value}} are refused) */
+      html: string;
+      /**
+       * @description The plain-text part: values as they are
+       * @example #111111
+       */
+      text: string;
+    };
+    /**
+     * @description Optional: what to render instead of the template in effect and its sample values
+     * @example {
+     *       "subject": "Te esperamos el {{date}} a las {{time}}",
+     *       "variables": {
+     *         "firstName": "Lucía"
+     *       }
+     *     }
+     */
+    PreviewEmailTemplateBody: {
+      /** @description A draft subject to render instead of the one in effect. One line, at most 200 characters; values are not HTML-escaped */
+      subject?: string;
+      /** @description A draft HTML part to render instead of the one in effect. The HTML part: every {{value}} is HTML-escaped ({{{value}}} and {{&value}} are refused) */
+      html?: string;
+      /**
+       * @description A draft text part to render instead of the one in effect. The plain-text part: values as they are
+       * @example #111111
+       */
+      text?: string;
+      /**
+       * @description Values over the samples (Marta Gil, Costa Homes, a flat in Málaga); null renders empty and makes its sections false. Only the kind's variables
+       * @example {
+       *       "firstName": "Lucía",
+       *       "address": null
+       *     }
+       */
+      variables?: {
+        [key: string]: string | null;
+      };
+    };
+    /** @description The email as the worker would send it with these values (without the unsubscribe footer) */
+    RenderedEmail: {
+      /** @example Tu visita a Piso luminoso con terraza en el Soho: 14/10/2027, 10:30 */
+      subject: string;
+      html: string;
+      /** @example #111111 */
+      text: string;
+    };
+    /**
+     * @example {
+     *       "senderName": "Costa Homes Málaga",
+     *       "replyTo": "info@costa-homes.example",
+     *       "alertAddress": "leads@costa-homes.example",
+     *       "hourlyLimit": 200,
+     *       "updatedAt": "2027-03-29T10:15:00.000Z"
+     *     }
+     */
+    EmailSettings: {
+      senderName: string | null;
+      replyTo: string | null;
+      alertAddress: string | null;
+      /** @description Emails sent per rolling hour at most; more wait for the next hour (default 200) */
+      hourlyLimit: number;
+      updatedAt: string | null;
+    };
+    /**
+     * @example {
+     *       "senderName": "Costa Homes Málaga",
+     *       "replyTo": "info@costa-homes.example",
+     *       "hourlyLimit": 300
+     *     }
+     */
+    UpdateEmailSettingsBody: {
+      senderName?: string | null;
+      replyTo?: string | null;
+      alertAddress?: string | null;
+      /** @description Emails sent per rolling hour at most; more wait for the next hour (default 200) */
+      hourlyLimit?: number;
     };
     /**
      * @description A JSON-RPC 2.0 message of the Model Context Protocol (Streamable HTTP transport)
@@ -19614,6 +19991,1790 @@ export interface operations {
            *       "error": {
            *         "code": "PAYMENT_REQUIRED",
            *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the scope contacts:read",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress after a 5-second wait */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'email.settings.get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "senderName": "Costa Homes Málaga",
+           *         "replyTo": "info@costa-homes.example",
+           *         "alertAddress": "leads@costa-homes.example",
+           *         "hourlyLimit": 200,
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['EmailSettings'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the scope contacts:read",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'email.settings.update': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "senderName": "Costa Homes Málaga",
+         *       "replyTo": "info@costa-homes.example",
+         *       "hourlyLimit": 300
+         *     }
+         */
+        'application/json': components['schemas']['UpdateEmailSettingsBody'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "senderName": "Costa Homes Málaga",
+           *         "replyTo": "info@costa-homes.example",
+           *         "alertAddress": "leads@costa-homes.example",
+           *         "hourlyLimit": 200,
+           *         "updatedAt": "2027-03-29T10:15:00.000Z"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['EmailSettings'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the scope contacts:read",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress after a 5-second wait */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'email.templates.get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description VISIT_CONFIRMATION, VISIT_UPDATED, VISIT_CANCELLED and VISIT_REMINDER go to the visitor; BOOKING_ALERT, LEAD_ALERT and VISIT_REQUEST_ALERT to the agent (or the alert address) */
+        kind:
+          | 'VISIT_CONFIRMATION'
+          | 'VISIT_UPDATED'
+          | 'VISIT_CANCELLED'
+          | 'VISIT_REMINDER'
+          | 'BOOKING_ALERT'
+          | 'LEAD_ALERT'
+          | 'VISIT_REQUEST_ALERT';
+        /**
+         * @description ISO 639-1: es, en, pt, or another of the organization's languages
+         * @example es
+         */
+        language: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "kind": "VISIT_CONFIRMATION",
+           *         "language": "es",
+           *         "custom": true,
+           *         "fallbackLanguage": null,
+           *         "variables": [
+           *           "agencyName",
+           *           "firstName",
+           *           "agentName",
+           *           "propertyTitle",
+           *           "address",
+           *           "date",
+           *           "time",
+           *           "timezone",
+           *           "manageUrl"
+           *         ],
+           *         "subject": "Tu visita{{#propertyTitle}} a {{propertyTitle}}{{/propertyTitle}}: {{date}}, {{time}}",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z",
+           *         "html": "<p>Hola{{#firstName}} {{firstName}}{{/firstName}},</p><p>Te esperamos el {{date}} a las {{time}}{{#address}} en {{address}}{{/address}}.</p><p><a href=\"{{manageUrl}}\">Gestionar la visita</a></p><p>{{agencyName}}</p>",
+           *         "text": "Hola{{#firstName}} {{firstName}}{{/firstName}},\n\nTe esperamos el {{date}} a las {{time}}{{#address}} en {{address}}{{/address}}.\n\nGestionar la visita: {{manageUrl}}\n\n{{agencyName}}\n"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['EmailTemplate'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the scope contacts:read",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'email.templates.put': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description VISIT_CONFIRMATION, VISIT_UPDATED, VISIT_CANCELLED and VISIT_REMINDER go to the visitor; BOOKING_ALERT, LEAD_ALERT and VISIT_REQUEST_ALERT to the agent (or the alert address) */
+        kind:
+          | 'VISIT_CONFIRMATION'
+          | 'VISIT_UPDATED'
+          | 'VISIT_CANCELLED'
+          | 'VISIT_REMINDER'
+          | 'BOOKING_ALERT'
+          | 'LEAD_ALERT'
+          | 'VISIT_REQUEST_ALERT';
+        /**
+         * @description ISO 639-1: es, en, pt, or another of the organization's languages
+         * @example es
+         */
+        language: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "subject": "Tu visita{{#propertyTitle}} a {{propertyTitle}}{{/propertyTitle}}: {{date}}, {{time}}",
+         *       "html": "<p>Hola{{#firstName}} {{firstName}}{{/firstName}},</p><p>Te esperamos el {{date}} a las {{time}}{{#address}} en {{address}}{{/address}}.</p><p><a href=\"{{manageUrl}}\">Gestionar la visita</a></p><p>{{agencyName}}</p>",
+         *       "text": "Hola{{#firstName}} {{firstName}}{{/firstName}},\n\nTe esperamos el {{date}} a las {{time}}{{#address}} en {{address}}{{/address}}.\n\nGestionar la visita: {{manageUrl}}\n\n{{agencyName}}\n"
+         *     }
+         */
+        'application/json': components['schemas']['PutEmailTemplateBody'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "kind": "VISIT_CONFIRMATION",
+           *         "language": "es",
+           *         "custom": true,
+           *         "fallbackLanguage": null,
+           *         "variables": [
+           *           "agencyName",
+           *           "firstName",
+           *           "agentName",
+           *           "propertyTitle",
+           *           "address",
+           *           "date",
+           *           "time",
+           *           "timezone",
+           *           "manageUrl"
+           *         ],
+           *         "subject": "Tu visita{{#propertyTitle}} a {{propertyTitle}}{{/propertyTitle}}: {{date}}, {{time}}",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z",
+           *         "html": "<p>Hola{{#firstName}} {{firstName}}{{/firstName}},</p><p>Te esperamos el {{date}} a las {{time}}{{#address}} en {{address}}{{/address}}.</p><p><a href=\"{{manageUrl}}\">Gestionar la visita</a></p><p>{{agencyName}}</p>",
+           *         "text": "Hola{{#firstName}} {{firstName}}{{/firstName}},\n\nTe esperamos el {{date}} a las {{time}}{{#address}} en {{address}}{{/address}}.\n\nGestionar la visita: {{manageUrl}}\n\n{{agencyName}}\n"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['EmailTemplate'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the scope contacts:read",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress after a 5-second wait */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'email.templates.delete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description VISIT_CONFIRMATION, VISIT_UPDATED, VISIT_CANCELLED and VISIT_REMINDER go to the visitor; BOOKING_ALERT, LEAD_ALERT and VISIT_REQUEST_ALERT to the agent (or the alert address) */
+        kind:
+          | 'VISIT_CONFIRMATION'
+          | 'VISIT_UPDATED'
+          | 'VISIT_CANCELLED'
+          | 'VISIT_REMINDER'
+          | 'BOOKING_ALERT'
+          | 'LEAD_ALERT'
+          | 'VISIT_REQUEST_ALERT';
+        /**
+         * @description ISO 639-1: es, en, pt, or another of the organization's languages
+         * @example es
+         */
+        language: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "kind": "VISIT_CONFIRMATION",
+           *         "language": "es",
+           *         "custom": true,
+           *         "fallbackLanguage": null,
+           *         "variables": [
+           *           "agencyName",
+           *           "firstName",
+           *           "agentName",
+           *           "propertyTitle",
+           *           "address",
+           *           "date",
+           *           "time",
+           *           "timezone",
+           *           "manageUrl"
+           *         ],
+           *         "subject": "Tu visita{{#propertyTitle}} a {{propertyTitle}}{{/propertyTitle}}: {{date}}, {{time}}",
+           *         "updatedAt": "2027-03-29T10:15:00.000Z",
+           *         "html": "<p>Hola{{#firstName}} {{firstName}}{{/firstName}},</p><p>Te esperamos el {{date}} a las {{time}}{{#address}} en {{address}}{{/address}}.</p><p><a href=\"{{manageUrl}}\">Gestionar la visita</a></p><p>{{agencyName}}</p>",
+           *         "text": "Hola{{#firstName}} {{firstName}}{{/firstName}},\n\nTe esperamos el {{date}} a las {{time}}{{#address}} en {{address}}{{/address}}.\n\nGestionar la visita: {{manageUrl}}\n\n{{agencyName}}\n"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['EmailTemplate'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The organization is read-only until its billing is resolved: writes are refused */
+      402: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYMENT_REQUIRED",
+           *         "message": "This organization is read-only until its billing is resolved",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the scope contacts:read",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description A clash with the current state: a duplicate, a conflict the message names, or an Idempotency-Key reused with another body or still in progress after a 5-second wait */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "DUPLICATE",
+           *         "message": "A contact with this phone already exists",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "PAYLOAD_TOO_LARGE",
+           *         "message": "Request body is larger than the 1 MiB limit",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The body is not `application/json` */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNSUPPORTED_MEDIA_TYPE",
+           *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'email.templates.list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every kind in es, en, pt and the organization's other languages (and any language it has a custom template in), by kind then language */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "kind": "VISIT_CONFIRMATION",
+           *           "language": "es",
+           *           "custom": true,
+           *           "fallbackLanguage": null,
+           *           "variables": [
+           *             "agencyName",
+           *             "firstName",
+           *             "agentName",
+           *             "propertyTitle",
+           *             "address",
+           *             "date",
+           *             "time",
+           *             "timezone",
+           *             "manageUrl"
+           *           ],
+           *           "subject": "Tu visita{{#propertyTitle}} a {{propertyTitle}}{{/propertyTitle}}: {{date}}, {{time}}",
+           *           "updatedAt": "2027-03-29T10:15:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['EmailTemplateSummary'][];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the scope contacts:read",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'email.templates.preview': {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the same key and body within 24 hours returns the stored answer (with `Idempotent-Replayed: true`) without repeating the operation; while the first request still runs, a retry waits for its answer (up to 5 seconds, then 409 DUPLICATE with `Retry-After: 1`); another body is a 409 DUPLICATE. The key is recorded in the same transaction as the effects, so after a crash a retry runs at once or replays the answer, never twice. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description VISIT_CONFIRMATION, VISIT_UPDATED, VISIT_CANCELLED and VISIT_REMINDER go to the visitor; BOOKING_ALERT, LEAD_ALERT and VISIT_REQUEST_ALERT to the agent (or the alert address) */
+        kind:
+          | 'VISIT_CONFIRMATION'
+          | 'VISIT_UPDATED'
+          | 'VISIT_CANCELLED'
+          | 'VISIT_REMINDER'
+          | 'BOOKING_ALERT'
+          | 'LEAD_ALERT'
+          | 'VISIT_REQUEST_ALERT';
+        /**
+         * @description ISO 639-1: es, en, pt, or another of the organization's languages
+         * @example es
+         */
+        language: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "subject": "Te esperamos el {{date}} a las {{time}}",
+         *       "variables": {
+         *         "firstName": "Lucía"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['PreviewEmailTemplateBody'];
+      };
+    };
+    responses: {
+      /** @description The email as the worker would send it with these values (without the unsubscribe footer) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "subject": "Tu visita a Piso luminoso con terraza en el Soho: 14/10/2027, 10:30",
+           *         "html": "string",
+           *         "text": "#111111"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['RenderedEmail'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -38780,6 +40941,362 @@ export interface operations {
               pipelineId: string;
               lostReason: string | null;
               automated: boolean;
+            };
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.email.bounced': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "email.bounced",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "email.bounced",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "email": {
+         *           "id": "eml_0VhJ3kQ2Zt8mX1pR4sT6uB",
+         *           "kind": "VISIT_CONFIRMATION",
+         *           "refId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uB",
+         *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uC",
+         *           "to": "marta@example.com",
+         *           "messageId": "<eml_0VhJ3kQ2Zt8mX1pR4sT6uB@costa-homes.example>",
+         *           "status": "BOUNCED",
+         *           "reason": null,
+         *           "attempts": 1
+         *         },
+         *         "bounce": {
+         *           "permanent": true,
+         *           "reason": "550 5.1.1 mailbox unknown"
+         *         }
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'email.bounced';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'email.bounced';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
+            userId: string | null;
+          };
+          data: {
+            email: {
+              /** @description eml_… identifier; the Message-ID is `<id@sender domain>` */
+              id: string;
+              /** @enum {string} */
+              kind:
+                | 'VISIT_CONFIRMATION'
+                | 'VISIT_UPDATED'
+                | 'VISIT_CANCELLED'
+                | 'VISIT_REMINDER'
+                | 'BOOKING_ALERT'
+                | 'LEAD_ALERT'
+                | 'VISIT_REQUEST_ALERT';
+              /** @description The appointment (apt_…), lead (lead_…) or visit request (vr_…) */
+              refId: string;
+              contactId: string | null;
+              /** @description The address it was sent to */
+              to: string;
+              messageId: string;
+              status: string;
+              reason: string | null;
+              attempts: number;
+            };
+            bounce: {
+              permanent: boolean;
+              reason: string | null;
+            };
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.email.failed': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "email.failed",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "email.failed",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "email": {
+         *           "id": "eml_0VhJ3kQ2Zt8mX1pR4sT6uB",
+         *           "kind": "VISIT_CONFIRMATION",
+         *           "refId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uB",
+         *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uC",
+         *           "to": "marta@example.com",
+         *           "messageId": "<eml_0VhJ3kQ2Zt8mX1pR4sT6uB@costa-homes.example>",
+         *           "status": "FAILED",
+         *           "reason": "421 4.7.0 Try again later",
+         *           "attempts": 6
+         *         }
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'email.failed';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'email.failed';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
+            userId: string | null;
+          };
+          data: {
+            email: {
+              /** @description eml_… identifier; the Message-ID is `<id@sender domain>` */
+              id: string;
+              /** @enum {string} */
+              kind:
+                | 'VISIT_CONFIRMATION'
+                | 'VISIT_UPDATED'
+                | 'VISIT_CANCELLED'
+                | 'VISIT_REMINDER'
+                | 'BOOKING_ALERT'
+                | 'LEAD_ALERT'
+                | 'VISIT_REQUEST_ALERT';
+              /** @description The appointment (apt_…), lead (lead_…) or visit request (vr_…) */
+              refId: string;
+              contactId: string | null;
+              /** @description The address it was sent to */
+              to: string;
+              messageId: string;
+              status: string;
+              reason: string | null;
+              attempts: number;
+            };
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.email.sent': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "email.sent",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "email.sent",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "email": {
+         *           "id": "eml_0VhJ3kQ2Zt8mX1pR4sT6uB",
+         *           "kind": "VISIT_CONFIRMATION",
+         *           "refId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uB",
+         *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uC",
+         *           "to": "marta@example.com",
+         *           "messageId": "<eml_0VhJ3kQ2Zt8mX1pR4sT6uB@costa-homes.example>",
+         *           "status": "SENT",
+         *           "reason": null,
+         *           "attempts": 1
+         *         }
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'email.sent';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'email.sent';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
+            userId: string | null;
+          };
+          data: {
+            email: {
+              /** @description eml_… identifier; the Message-ID is `<id@sender domain>` */
+              id: string;
+              /** @enum {string} */
+              kind:
+                | 'VISIT_CONFIRMATION'
+                | 'VISIT_UPDATED'
+                | 'VISIT_CANCELLED'
+                | 'VISIT_REMINDER'
+                | 'BOOKING_ALERT'
+                | 'LEAD_ALERT'
+                | 'VISIT_REQUEST_ALERT';
+              /** @description The appointment (apt_…), lead (lead_…) or visit request (vr_…) */
+              refId: string;
+              contactId: string | null;
+              /** @description The address it was sent to */
+              to: string;
+              messageId: string;
+              status: string;
+              reason: string | null;
+              attempts: number;
             };
           };
           /** @description The event's place in the organization's event log (GET /v1/event-log) */

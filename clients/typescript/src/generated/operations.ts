@@ -429,6 +429,69 @@ export const OPERATIONS = {
     cursor: null,
     idempotent: false,
   },
+  'email.settings.get': {
+    method: 'GET',
+    path: '/v1/email/settings',
+    pathParams: [],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'email.settings.update': {
+    method: 'PATCH',
+    path: '/v1/email/settings',
+    pathParams: [],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'email.templates.delete': {
+    method: 'DELETE',
+    path: '/v1/email/templates/{kind}/{language}',
+    pathParams: ['kind', 'language'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'email.templates.get': {
+    method: 'GET',
+    path: '/v1/email/templates/{kind}/{language}',
+    pathParams: ['kind', 'language'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'email.templates.list': {
+    method: 'GET',
+    path: '/v1/email/templates',
+    pathParams: [],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'email.templates.preview': {
+    method: 'POST',
+    path: '/v1/email/templates/{kind}/{language}/preview',
+    pathParams: ['kind', 'language'],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: true,
+  },
+  'email.templates.put': {
+    method: 'PUT',
+    path: '/v1/email/templates/{kind}/{language}',
+    pathParams: ['kind', 'language'],
+    input: 'body',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
   'eventLog.get': {
     method: 'GET',
     path: '/v1/event-log/{id}',
@@ -1508,6 +1571,89 @@ export interface Api {
       body: Body<'deals.update'>,
       options?: RequestOptions,
     ): Promise<ApiResult<'deals.update'>>;
+  };
+  email: {
+    settings: {
+      /**
+       * The organization's email settings
+       *
+       * Secret or read-only secret key with `email:read`. `senderName` is the From name (null: the organization’s name), `replyTo` the Reply-To address, `alertAddress` where alerts of leads, visit requests and bookings go when no agent with an email address has them, `hourlyLimit` the most emails sent in a rolling hour (1 to 10,000; default 200). A test key reads and changes the test twin's own settings. `updatedAt` is null until the settings are first changed.
+       *
+       * `GET /v1/email/settings` (email.settings.get)
+       */
+      get(options?: RequestOptions): Promise<ApiResult<'email.settings.get'>>;
+      /**
+       * Change the organization's email settings
+       *
+       * Secret key with `email:write`, access level 3. Only the fields sent change; null clears `senderName`, `replyTo` or `alertAddress`. `senderName` is the From name (null: the organization’s name), `replyTo` the Reply-To address, `alertAddress` where alerts of leads, visit requests and bookings go when no agent with an email address has them, `hourlyLimit` the most emails sent in a rolling hour (1 to 10,000; default 200). A test key reads and changes the test twin's own settings.
+       *
+       * `PATCH /v1/email/settings` (email.settings.update)
+       */
+      update(
+        body: Body<'email.settings.update'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'email.settings.update'>>;
+    };
+    templates: {
+      /**
+       * Go back to the built-in email template
+       *
+       * Secret key with `email:write`, access level 3. Deletes the organization's own template of the kind in the language and answers the template now in effect (the built-in one, or the fallback language’s). 404 when the organization has no template of its own there (as for any DELETE of something missing; a repeated DELETE is a 404 and changes nothing).
+       *
+       * `DELETE /v1/email/templates/{kind}/{language}` (email.templates.delete)
+       */
+      delete(
+        kind: string,
+        language: string,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'email.templates.delete'>>;
+      /**
+       * Get an email template
+       *
+       * Secret or read-only secret key with `email:read`. The template in effect: the organization's own (`custom: true`) or the built-in one, with its three parts and the variables it may name. `language`: es, en, pt or another of the organization's languages (a 400 otherwise); `kind`: one of the seven kinds (a 400 otherwise). A language without a template of its own uses the default language’s, else English (`fallbackLanguage` says so).
+       *
+       * `GET /v1/email/templates/{kind}/{language}` (email.templates.get)
+       */
+      get(
+        kind: string,
+        language: string,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'email.templates.get'>>;
+      /**
+       * List the organization's email templates
+       *
+       * Secret or read-only secret key with `email:read`. Every kind in es, en, pt and the organization's other languages, with the subject in effect, whether it is the organization's own (`custom`) and the variables the kind's templates may name. Templates, variables and fallbacks: docs/decisions/0268-email-templates.md.
+       *
+       * `GET /v1/email/templates` (email.templates.list)
+       */
+      list(options?: RequestOptions): Promise<ApiResult<'email.templates.list'>>;
+      /**
+       * Preview an email template
+       *
+       * Secret or read-only secret key with `email:read`. Renders the parts given (a draft) or else those in effect, with sample values (Marta Gil, Costa Homes, a flat in Málaga) overridden by `variables`, and answers the subject, HTML and text an email would have. Stores and sends nothing. The body may be left out. Templates are Mustache: `{{name}}` inserts a variable of the kind (HTML-escaped in the HTML part, as it is in the subject and text), `{{#name}}…{{/name}}` shows a part only when the value is set and `{{^name}}…{{/name}}` only when it is not. Any other name, a dotted name, a partial (`{{>x}}`), an unescaped value in HTML (`{{{x}}}`, `{{&x}}`) or an unclosed section is a 400 naming the part and the tag. `language`: es, en, pt or another of the organization's languages (a 400 otherwise); `kind`: one of the seven kinds (a 400 otherwise). A language without a template of its own uses the default language’s, else English (`fallbackLanguage` says so).
+       *
+       * `POST /v1/email/templates/{kind}/{language}/preview` (email.templates.preview)
+       */
+      preview(
+        kind: string,
+        language: string,
+        body?: Body<'email.templates.preview'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'email.templates.preview'>>;
+      /**
+       * Replace an email template
+       *
+       * Secret key with `email:write`, access level 3. The organization's own template of the kind in the language, all three parts (subject, HTML, text), used for every email of the kind in that language from now on. Idempotent: the same body again changes nothing. Templates are Mustache: `{{name}}` inserts a variable of the kind (HTML-escaped in the HTML part, as it is in the subject and text), `{{#name}}…{{/name}}` shows a part only when the value is set and `{{^name}}…{{/name}}` only when it is not. Any other name, a dotted name, a partial (`{{>x}}`), an unescaped value in HTML (`{{{x}}}`, `{{&x}}`) or an unclosed section is a 400 naming the part and the tag. Visitor emails get the unsubscribe footer below any template: don't write one. `language`: es, en, pt or another of the organization's languages (a 400 otherwise); `kind`: one of the seven kinds (a 400 otherwise). A language without a template of its own uses the default language’s, else English (`fallbackLanguage` says so).
+       *
+       * `PUT /v1/email/templates/{kind}/{language}` (email.templates.put)
+       */
+      put(
+        kind: string,
+        language: string,
+        body: Body<'email.templates.put'>,
+        options?: RequestOptions,
+      ): Promise<ApiResult<'email.templates.put'>>;
+    };
   };
   eventLog: {
     /**
