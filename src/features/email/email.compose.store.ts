@@ -3,34 +3,27 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/database.ts';
 
-export interface SenderContext {
+/** The organization an email is sent for: its name, languages and zone, and whether it is a test twin. */
+export interface EmailOrganization {
   organizationName: string;
   defaultLanguage: string;
   timezone: string;
   /** A test twin's emails go to the sandbox only. */
   testMode: boolean;
-  senderName: string | null;
-  replyTo: string | null;
-  alertAddress: string | null;
-  hourlyLimit: number;
 }
 
-export async function senderContext(tx: Tx, organizationId: string): Promise<SenderContext | null> {
+export async function organizationForEmail(
+  tx: Tx,
+  organizationId: string,
+): Promise<EmailOrganization | null> {
   const rows = await queryRows<{
     name: string;
     default_language: string;
     timezone: string;
     live_organization_id: string | null;
-    sender_name: string | null;
-    reply_to: string | null;
-    alert_address: string | null;
-    hourly_limit: number | null;
   }>(
     tx,
-    sql`SELECT o.name, o.default_language, o.timezone, o.live_organization_id,
-          s.sender_name, s.reply_to, s.alert_address, s.hourly_limit
-        FROM organizations o LEFT JOIN email_settings s ON s.organization_id = o.id
-        WHERE o.id = ${organizationId}`,
+    sql`SELECT name, default_language, timezone, live_organization_id FROM organizations WHERE id = ${organizationId}`,
   );
   const row = rows[0];
   if (!row) return null;
@@ -39,10 +32,6 @@ export async function senderContext(tx: Tx, organizationId: string): Promise<Sen
     defaultLanguage: row.default_language,
     timezone: row.timezone,
     testMode: row.live_organization_id !== null,
-    senderName: row.sender_name,
-    replyTo: row.reply_to,
-    alertAddress: row.alert_address,
-    hourlyLimit: row.hourly_limit === null ? 200 : Number(row.hourly_limit),
   };
 }
 

@@ -21,7 +21,9 @@ import {
   type EmailKind,
 } from './email.kinds.ts';
 import { isSuppressed, type RenderedEmail } from './email.queue.store.ts';
-import { effectiveTemplate, renderTemplate } from './email.templates.service.ts';
+import { renderTemplate } from './email.render.ts';
+import { effectiveTemplate } from './email.service.ts';
+import { emailSettingsOf } from './email.settings.ts';
 import { unsubscribeUrl } from './email.unsubscribe.ts';
 import { FOOTERS } from './email.footers.ts';
 
@@ -39,8 +41,29 @@ export type SkipReason =
 
 export type Composed = { skip: SkipReason } | { rendered: RenderedEmail; visitor: boolean };
 
+/** Who sends for an organization: its name, languages and zone, test mode, and its email settings. */
+export interface SenderContext extends context.EmailOrganization {
+  senderName: string | null;
+  replyTo: string | null;
+  alertAddress: string | null;
+  hourlyLimit: number;
+}
+
+export async function senderContext(tx: Tx, organizationId: string): Promise<SenderContext | null> {
+  const organization = await context.organizationForEmail(tx, organizationId);
+  if (!organization) return null;
+  const settings = await emailSettingsOf(tx, organizationId);
+  return {
+    ...organization,
+    senderName: settings.senderName,
+    replyTo: settings.replyTo,
+    alertAddress: settings.alertAddress,
+    hourlyLimit: settings.hourlyLimit,
+  };
+}
+
 /** The languages built-in templates have; a contact's other language gets the organization's default. */
-function languageFor(preferred: string | null, sender: context.SenderContext): string {
+function languageFor(preferred: string | null, sender: SenderContext): string {
   const supported = (value: string | null): value is string =>
     value !== null && (EMAIL_LANGUAGES as readonly string[]).includes(value);
   if (supported(preferred)) return preferred;
@@ -97,7 +120,7 @@ export async function composeEmail(
 ): Promise<Composed> {
   const kind = row.kind as EmailKind;
   const organizationId = row.organizationId;
-  const sender = await context.senderContext(tx, organizationId);
+  const sender = await senderContext(tx, organizationId);
   if (!sender) return { skip: 'NOT_FOUND' };
   const agencyName = sender.senderName ?? sender.organizationName;
 
@@ -174,6 +197,7 @@ export async function composeEmail(
 
   const variables = Object.fromEntries(VARIABLES[kind].map((name) => [name, values[name] ?? null]));
   const template = await effectiveTemplate(tx, organizationId, kind, language);
+  language = template.language;
   const message = renderTemplate(template, variables);
   const unsubscribe =
     toVisitor && contact

@@ -7,8 +7,7 @@ import type { Database, Tx } from '../../db/database.ts';
 import type { EmailRow } from '../../db/schema.ts';
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import { recordEvent } from '../../platform/events/record.ts';
-import { composeEmail, recheckEmail } from './email.compose.ts';
-import { senderContext } from './email.compose.store.ts';
+import { composeEmail, recheckEmail, senderContext } from './email.compose.ts';
 import { EmailFailed, EmailSent } from './email.events.ts';
 import type { EmailKind } from './email.kinds.ts';
 import * as queue from './email.queue.store.ts';
@@ -102,16 +101,16 @@ async function prepare(
   }
   const settings = { secrets: deps.secrets, origin: deps.origin, from: deps.from };
   let ready = row;
-  const verdict =
-    row.subject === null ? await composeEmail(tx, row, settings, now) : await recheckEmail(tx, row);
+  const composed = row.subject === null ? await composeEmail(tx, row, settings, now) : null;
+  const verdict = composed ?? (await recheckEmail(tx, row));
   if ('skip' in verdict) {
     await queue.settleEmail(tx, organizationId, id, { status: 'SKIPPED', reason: verdict.skip }, now);
     tally.skipped += 1;
     return null;
   }
-  if ('rendered' in verdict) {
-    await queue.saveRendered(tx, organizationId, id, verdict.rendered);
-    ready = { ...row, ...verdict.rendered };
+  if (composed !== null && 'rendered' in composed) {
+    await queue.saveRendered(tx, organizationId, id, composed.rendered);
+    ready = { ...row, ...composed.rendered };
   }
   const unsubscribe =
     ready.contactId !== null && verdict.visitor

@@ -13,7 +13,7 @@ export { sendDueEmails, type EmailTally } from './email.worker.ts';
 export { EMAIL_KINDS, EMAIL_LANGUAGES, type EmailKind } from './email.kinds.ts';
 export { checkTemplate, renderTemplate, type EmailTemplate, type TemplateVariables } from './email.render.ts';
 export { effectiveTemplate, type EffectiveTemplate } from './email.service.ts';
-export { emailSettingsOf, type EmailSettingsInEffect } from './email.settings.ts';
+export { emailSettingsOf, updateEmailSettings, type EmailSettingsInEffect } from './email.settings.ts';
 
 /** The email feature's manifest (src/features.ts lists it). */
 export const emailFeature = defineFeature({
