@@ -2098,6 +2098,12 @@ CREATE UNIQUE INDEX emails_change_idx ON public.emails USING btree (organization
 CREATE INDEX emails_contact_id_idx ON public.emails USING btree (organization_id, contact_id);
 
 --
+-- Name: emails_created_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_created_at_idx ON public.emails USING btree (created_at);
+
+--
 -- Name: emails_due_idx; Type: INDEX; Schema: public; Owner: -
 --
 

@@ -71,6 +71,8 @@ export interface Config {
   readonly emailBounceSecret: string | undefined;
   /** Time limit of one SMTP send (EMAIL_TIMEOUT_MS). */
   readonly emailTimeoutMs: number;
+  /** Days emails stay in the email log, with what they said (EMAIL_LOG_RETENTION_DAYS). */
+  readonly emailLogRetentionDays: number;
   readonly runWorker: boolean;
   /** V8_PRETENURING: keep V8's allocation-site pretenuring (off by default; platform/runtime/v8-tuning.ts). */
   readonly v8Pretenuring: boolean;
@@ -364,6 +366,7 @@ export function loadConfig(env: Env): Config {
     emailFrom,
     emailBounceSecret: read(env, 'EMAIL_BOUNCE_SECRET'),
     emailTimeoutMs: integer(env, 'EMAIL_TIMEOUT_MS', 15_000, 100, 120_000),
+    emailLogRetentionDays: integer(env, 'EMAIL_LOG_RETENTION_DAYS', 30, 1, 3650),
     runWorker: boolean(env, 'RUN_WORKER', true),
     v8Pretenuring: boolean(env, 'V8_PRETENURING', false),
     workerMetricsPort:

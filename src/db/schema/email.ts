@@ -87,6 +87,8 @@ export const emails = pgTable(
     index('emails_organization_id_created_at_idx').on(t.organizationId, t.createdAt, t.id),
     index('emails_contact_id_idx').on(t.organizationId, t.contactId),
     index('emails_sent_at_idx').on(t.organizationId, t.sentAt).where(sql`${t.sentAt} IS NOT NULL`),
+    // The retention purge (EMAIL_LOG_RETENTION_DAYS), across organizations, oldest first (migration 0038).
+    index('emails_created_at_idx').on(t.createdAt),
   ],
 );
 export type EmailRow = typeof emails.$inferSelect;

@@ -3,6 +3,7 @@
 // the transaction of the change (migration 0037), sent by the worker's email.send job over SMTP or into
 // the sandbox; templates per organization; one-click unsubscribe; bounces.
 import { defineFeature, type JobContext } from '../../platform/features/manifest.ts';
+import { purgeOlderThan } from '../../platform/jobs/purge.ts';
 import { emailLeaseMs, sendDueEmails } from './email.worker.ts';
 import { openTransports } from './email.transport.ts';
 import { EmailBounced, EmailFailed, EmailSent } from './email.events.ts';
@@ -48,6 +49,15 @@ export const emailFeature = defineFeature({
         async stop() {
           transports.live?.close();
           transports.sandbox.close();
+        },
+      },
+      {
+        // The email log keeps what each email said (personal data) for EMAIL_LOG_RETENTION_DAYS.
+        name: 'email.purge',
+        intervalMs: 60 * 60_000,
+        async run() {
+          const days = config.emailLogRetentionDays ?? 30;
+          await purgeOlderThan(db, { table: 'emails', column: 'created_at' }, days, { batchSize: 1_000 });
         },
       },
     ];

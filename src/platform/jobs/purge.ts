@@ -29,7 +29,7 @@ export async function purgeInBatches(
 
 /** A table purged by age, with the indexed time column its age is read from. */
 export type PurgeTarget =
-  | { table: 'events' | 'usage_events'; column: 'created_at' }
+  | { table: 'events' | 'usage_events' | 'emails'; column: 'created_at' }
   | { table: 'request_logs'; column: 'at' }
   | { table: 'webhook_deliveries'; column: 'completed_at' };
 

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/db/database.ts';
 import { sendDueReminders } from '../../../src/features/calendar/index.ts';
 import { messagingContext } from '../../../src/features/conversations/index.ts';
-import { sendDueEmails } from '../../../src/features/email/index.ts';
+import { emailFeature, sendDueEmails } from '../../../src/features/email/index.ts';
 import { openTransports } from '../../../src/features/email/email.transport.ts';
 import { SCOPES } from '../../../src/platform/auth/scopes.ts';
 import { openSecretBox } from '../../../src/platform/crypto/secrets-key.ts';
@@ -458,5 +458,24 @@ describe('test mode', () => {
       { kind: 'VISIT_CONFIRMATION', status: 'SENT', transport: 'SANDBOX' },
     ]);
     expect(smtp.received.length).toBe(before);
+  });
+});
+
+describe('retention', () => {
+  it('purges emails older than EMAIL_LOG_RETENTION_DAYS, with what they said, and keeps the rest', async () => {
+    const agent = await bookableAgent();
+    const old = await book(agent.slug);
+    const fresh = await book(agent.slug, { startTime: '12:00' });
+    await rows(sql`UPDATE emails SET created_at = now() - interval '31 days' WHERE ref_id = ${old.appointmentId}`);
+    const jobs =
+      emailFeature.jobs?.({
+        db: await testDatabase(),
+        config: { emailLogRetentionDays: 30 },
+        secrets: openSecretBox(testConfig()),
+      }) ?? [];
+    const purge = jobs.find((job) => job.name === 'email.purge');
+    await purge?.run();
+    expect(await emailsAbout(old.appointmentId)).toEqual([]);
+    expect((await emailsAbout(fresh.appointmentId)).length).toBeGreaterThan(0);
   });
 });
