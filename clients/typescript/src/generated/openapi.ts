@@ -708,6 +708,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/emails/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One email, with what it said
+     * @description Secret or read-only secret key with `email:read`. The email of the log with its plain-text and HTML bodies as sent (null until it is composed, or when it was skipped first) and the method of its attached invitation (`icsMethod`: REQUEST or CANCEL; null without one). 404 for an id not the organization's.
+     */
+    get: operations['emails.get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/emails': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The email log
+     * @description Secret or read-only secret key with `email:read`. The emails of the organization (a test key: of its test twin), newest first: visit confirmations, updates, cancellations and reminders to visitors, and alerts to agents, each with its status (QUEUED, SENDING, SENT, FAILED, SKIPPED, BOUNCED), why it was skipped, failed or bounced, the address, subject and Message-ID. Filters: `status`, `kind`, `contactId`, `createdAfter` (at or after), `createdBefore` (strictly before). Paged with `page` and `pageSize`; the bodies are in GET /v1/emails/{id}.
+     */
+    get: operations['emails.list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/event-log/{id}': {
     parameters: {
       query?: never;
@@ -2062,6 +2102,66 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'email.bounced': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.bounced
+     * @description The mail system reported that a sent email bounced (POST /hooks/email/bounces). A permanent bounce makes the address undeliverable: nothing more is sent to it until the contact has another address.
+     */
+    post: operations['webhook.email.bounced'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'email.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.failed
+     * @description An email could not be sent after every retry (`reason` is the last error): it is not tried again.
+     */
+    post: operations['webhook.email.failed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'email.sent': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.sent
+     * @description An email was handed to the mail server (or, in test mode and development, kept in the sandbox): a visit confirmation, update, cancellation or reminder to the visitor, or an alert to the agent.
+     */
+    post: operations['webhook.email.sent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'finder.submitted': {
     parameters: {
       query?: never;
@@ -2727,6 +2827,8 @@ export interface components {
         | 'webhooks:write'
         | 'messages:write'
         | 'conversations:read'
+        | 'email:read'
+        | 'email:write'
       )[];
       /** @enum {string} */
       keyType: 'publishable' | 'secret' | 'read_only_secret';
@@ -2872,6 +2974,8 @@ export interface components {
         | 'webhooks:write'
         | 'messages:write'
         | 'conversations:read'
+        | 'email:read'
+        | 'email:write'
       )[];
       accessLevel: number;
       /** @enum {string} */
@@ -2933,6 +3037,8 @@ export interface components {
         | 'webhooks:write'
         | 'messages:write'
         | 'conversations:read'
+        | 'email:read'
+        | 'email:write'
       )[];
       accessLevel: number;
       /** @enum {string} */
@@ -6558,6 +6664,9 @@ export interface components {
           | 'deal.stage_changed'
           | 'deal.updated'
           | 'deal.won'
+          | 'email.bounced'
+          | 'email.failed'
+          | 'email.sent'
           | 'finder.submitted'
           | 'lead.submitted'
           | 'message.received'
@@ -6592,6 +6701,7 @@ export interface components {
           | 'appointment.*'
           | 'contact.*'
           | 'deal.*'
+          | 'email.*'
           | 'finder.*'
           | 'lead.*'
           | 'message.*'
@@ -7047,6 +7157,132 @@ export interface components {
        * @enum {string}
        */
       status?: 'APPROVED' | 'PENDING' | 'REJECTED';
+    };
+    /** @description An email of the log (its bodies: GET /v1/emails/{id}) */
+    Email: {
+      /**
+       * @description eml_… identifier
+       * @example eml_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      id: string;
+      /**
+       * @description What it says: a visit confirmation, update, cancellation or reminder, or an alert to the agent
+       * @enum {string}
+       */
+      kind:
+        | 'VISIT_CONFIRMATION'
+        | 'VISIT_UPDATED'
+        | 'VISIT_CANCELLED'
+        | 'VISIT_REMINDER'
+        | 'BOOKING_ALERT'
+        | 'LEAD_ALERT'
+        | 'VISIT_REQUEST_ALERT';
+      /**
+       * @description The appointment (apt_…), lead (lead_…) or visit request (vr_…)
+       * @example apt_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      refId: string;
+      /** @description Which change of the appointment (its SEQUENCE); 0 otherwise */
+      revision: number;
+      /**
+       * @description QUEUED (waits its turn), SENDING, SENT (handed to the mail server or kept in the sandbox), FAILED (every retry failed), SKIPPED (not sent: `reason` says why) or BOUNCED (the mail system reported it)
+       * @enum {string}
+       */
+      status: 'QUEUED' | 'SENDING' | 'SENT' | 'FAILED' | 'SKIPPED' | 'BOUNCED';
+      reason: string | null;
+      contactId: string | null;
+      to: string | null;
+      language: string | null;
+      subject: string | null;
+      transport: ('SMTP' | 'SANDBOX') | null;
+      /** @description Sends started */
+      attempts: number;
+      /**
+       * @description The Message-ID it is sent with: `<id@domain of the sender address>`
+       * @example msg_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      messageId: string;
+      /**
+       * Format: date-time
+       * @description When the change that calls for it was made
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      createdAt: string;
+      sentAt: string | null;
+    };
+    EmailDetail: {
+      /**
+       * @description eml_… identifier
+       * @example eml_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      id: string;
+      /**
+       * @description What it says: a visit confirmation, update, cancellation or reminder, or an alert to the agent
+       * @enum {string}
+       */
+      kind:
+        | 'VISIT_CONFIRMATION'
+        | 'VISIT_UPDATED'
+        | 'VISIT_CANCELLED'
+        | 'VISIT_REMINDER'
+        | 'BOOKING_ALERT'
+        | 'LEAD_ALERT'
+        | 'VISIT_REQUEST_ALERT';
+      /**
+       * @description The appointment (apt_…), lead (lead_…) or visit request (vr_…)
+       * @example apt_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      refId: string;
+      /** @description Which change of the appointment (its SEQUENCE); 0 otherwise */
+      revision: number;
+      /**
+       * @description QUEUED (waits its turn), SENDING, SENT (handed to the mail server or kept in the sandbox), FAILED (every retry failed), SKIPPED (not sent: `reason` says why) or BOUNCED (the mail system reported it)
+       * @enum {string}
+       */
+      status: 'QUEUED' | 'SENDING' | 'SENT' | 'FAILED' | 'SKIPPED' | 'BOUNCED';
+      reason: string | null;
+      contactId: string | null;
+      to: string | null;
+      language: string | null;
+      subject: string | null;
+      transport: ('SMTP' | 'SANDBOX') | null;
+      /** @description Sends started */
+      attempts: number;
+      /**
+       * @description The Message-ID it is sent with: `<id@domain of the sender address>`
+       * @example msg_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      messageId: string;
+      /**
+       * Format: date-time
+       * @description When the change that calls for it was made
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      createdAt: string;
+      sentAt: string | null;
+      text: string | null;
+      html: string | null;
+      icsMethod: ('REQUEST' | 'CANCEL') | null;
+    };
+    /**
+     * @example {
+     *       "messageId": "<eml_0VhJ3kQ2Zt8mX1pR4sT6uE@costa-homes.example>",
+     *       "recipient": "marta@example.com",
+     *       "permanent": true,
+     *       "reason": "550 5.1.1 The email account that you tried to reach does not exist"
+     *     }
+     */
+    EmailBounce: {
+      /**
+       * @description The Message-ID of the email that bounced, as sent (`<eml_…@domain>`; the angle brackets may be left out)
+       * @example msg_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      messageId: string;
+      /** @description The address that bounced; when given it must be the one the email went to */
+      recipient?: string;
+      /** @description true for a hard bounce (5xx: no such mailbox, domain): the address gets nothing more; false for a soft one */
+      permanent: boolean;
+      reason?: string | null;
     };
     /**
      * @description A JSON-RPC 2.0 message of the Model Context Protocol (Streamable HTTP transport)
@@ -19740,6 +19976,422 @@ export interface operations {
            *       "error": {
            *         "code": "UNSUPPORTED_MEDIA_TYPE",
            *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'emails.get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description eml_… identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "eml_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "kind": "VISIT_CONFIRMATION",
+           *         "refId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "revision": 0,
+           *         "status": "QUEUED",
+           *         "reason": "TEMPLATE_ONLY",
+           *         "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "to": "marta@example.com",
+           *         "language": "en",
+           *         "subject": "Your visit on Thursday 12 March at 11:00",
+           *         "transport": "SMTP",
+           *         "attempts": 0,
+           *         "messageId": "msg_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "sentAt": "2027-03-29T10:15:00.000Z",
+           *         "text": "Hello Marta, your visit to Calle Larios 4 is confirmed for Thursday 12 March at 11:00.",
+           *         "html": "<p>Hello Marta, your visit to Calle Larios 4 is confirmed for Thursday 12 March at 11:00.</p>",
+           *         "icsMethod": "REQUEST"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['EmailDetail'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the scope contacts:read",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'emails.list': {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1 */
+        page?: number;
+        /** @description Items per page, at most 100 */
+        pageSize?: number;
+        /** @description Only emails in this status */
+        status?: 'QUEUED' | 'SENDING' | 'SENT' | 'FAILED' | 'SKIPPED' | 'BOUNCED';
+        /** @description Only emails of this kind */
+        kind?:
+          | 'VISIT_CONFIRMATION'
+          | 'VISIT_UPDATED'
+          | 'VISIT_CANCELLED'
+          | 'VISIT_REMINDER'
+          | 'BOOKING_ALERT'
+          | 'LEAD_ALERT'
+          | 'VISIT_REQUEST_ALERT';
+        /** @description Emails to or about this contact */
+        contactId?: string;
+        /** @description createdAt at or after (a date means its start, UTC) */
+        createdAfter?: string;
+        /** @description createdAt strictly before (a date means its start, UTC) */
+        createdBefore?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description An email of the log (its bodies: GET /v1/emails/{id}) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "eml_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "kind": "VISIT_CONFIRMATION",
+           *           "refId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "revision": 0,
+           *           "status": "QUEUED",
+           *           "reason": "TEMPLATE_ONLY",
+           *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "to": "marta@example.com",
+           *           "language": "en",
+           *           "subject": "Your visit on Thursday 12 March at 11:00",
+           *           "transport": "SMTP",
+           *           "attempts": 0,
+           *           "messageId": "msg_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "createdAt": "2027-03-29T10:15:00.000Z",
+           *           "sentAt": "2027-03-29T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Email'][];
+            meta: components['schemas']['PageMeta'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -38780,6 +39432,362 @@ export interface operations {
               pipelineId: string;
               lostReason: string | null;
               automated: boolean;
+            };
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.email.bounced': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "email.bounced",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "email.bounced",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "email": {
+         *           "id": "eml_0VhJ3kQ2Zt8mX1pR4sT6uB",
+         *           "kind": "VISIT_CONFIRMATION",
+         *           "refId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uB",
+         *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uC",
+         *           "to": "marta@example.com",
+         *           "messageId": "<eml_0VhJ3kQ2Zt8mX1pR4sT6uB@costa-homes.example>",
+         *           "status": "BOUNCED",
+         *           "reason": null,
+         *           "attempts": 1
+         *         },
+         *         "bounce": {
+         *           "permanent": true,
+         *           "reason": "550 5.1.1 mailbox unknown"
+         *         }
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'email.bounced';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'email.bounced';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
+            userId: string | null;
+          };
+          data: {
+            email: {
+              /** @description eml_… identifier; the Message-ID is `<id@sender domain>` */
+              id: string;
+              /** @enum {string} */
+              kind:
+                | 'VISIT_CONFIRMATION'
+                | 'VISIT_UPDATED'
+                | 'VISIT_CANCELLED'
+                | 'VISIT_REMINDER'
+                | 'BOOKING_ALERT'
+                | 'LEAD_ALERT'
+                | 'VISIT_REQUEST_ALERT';
+              /** @description The appointment (apt_…), lead (lead_…) or visit request (vr_…) */
+              refId: string;
+              contactId: string | null;
+              /** @description The address it was sent to */
+              to: string;
+              messageId: string;
+              status: string;
+              reason: string | null;
+              attempts: number;
+            };
+            bounce: {
+              permanent: boolean;
+              reason: string | null;
+            };
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.email.failed': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "email.failed",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "email.failed",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "email": {
+         *           "id": "eml_0VhJ3kQ2Zt8mX1pR4sT6uB",
+         *           "kind": "VISIT_CONFIRMATION",
+         *           "refId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uB",
+         *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uC",
+         *           "to": "marta@example.com",
+         *           "messageId": "<eml_0VhJ3kQ2Zt8mX1pR4sT6uB@costa-homes.example>",
+         *           "status": "FAILED",
+         *           "reason": "421 4.7.0 Try again later",
+         *           "attempts": 6
+         *         }
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'email.failed';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'email.failed';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
+            userId: string | null;
+          };
+          data: {
+            email: {
+              /** @description eml_… identifier; the Message-ID is `<id@sender domain>` */
+              id: string;
+              /** @enum {string} */
+              kind:
+                | 'VISIT_CONFIRMATION'
+                | 'VISIT_UPDATED'
+                | 'VISIT_CANCELLED'
+                | 'VISIT_REMINDER'
+                | 'BOOKING_ALERT'
+                | 'LEAD_ALERT'
+                | 'VISIT_REQUEST_ALERT';
+              /** @description The appointment (apt_…), lead (lead_…) or visit request (vr_…) */
+              refId: string;
+              contactId: string | null;
+              /** @description The address it was sent to */
+              to: string;
+              messageId: string;
+              status: string;
+              reason: string | null;
+              attempts: number;
+            };
+          };
+          /** @description The event's place in the organization's event log (GET /v1/event-log) */
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 10 seconds: received (do the work afterwards) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone: the subscription is disabled at once */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Retried later, like 5xx, network errors and timeouts */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  'webhook.email.sent': {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description `t=<unix seconds>,v1=<64 lowercase hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the secret (one `v1` per active secret during a rotation). Verify with any Stripe-compatible verifier; reject timestamps older than 5 minutes. */
+        'X-Service-Signature': string;
+        /** @description Standard Webhooks message id: the event id, the same on every attempt (dedupe on it) */
+        'webhook-id': string;
+        /** @description Standard Webhooks timestamp (unix seconds) */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks signatures: space-separated `v1,<base64>` */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "email.sent",
+         *       "id": "evt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "type": "email.sent",
+         *       "timestamp": "2027-03-29T10:15:00.000Z",
+         *       "organizationId": "org_0VhJ3kQ2Zt8mX1pR4sT6uO",
+         *       "livemode": true,
+         *       "actor": {
+         *         "kind": "API",
+         *         "userId": null
+         *       },
+         *       "data": {
+         *         "email": {
+         *           "id": "eml_0VhJ3kQ2Zt8mX1pR4sT6uB",
+         *           "kind": "VISIT_CONFIRMATION",
+         *           "refId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uB",
+         *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uC",
+         *           "to": "marta@example.com",
+         *           "messageId": "<eml_0VhJ3kQ2Zt8mX1pR4sT6uB@costa-homes.example>",
+         *           "status": "SENT",
+         *           "reason": null,
+         *           "attempts": 1
+         *         }
+         *       },
+         *       "sequence": 1042
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          event: 'email.sent';
+          /** @description Event id: the same on every attempt; dedupe on it */
+          id: string;
+          /** @constant */
+          type: 'email.sent';
+          /** Format: date-time */
+          timestamp: string;
+          organizationId: string;
+          /** @description false for events of the test organization */
+          livemode: boolean;
+          actor: {
+            /** @enum {string} */
+            kind: 'USER' | 'NOA' | 'SYSTEM' | 'API' | 'AUTOMATION' | 'INTEGRATION' | 'CONSOLE';
+            userId: string | null;
+          };
+          data: {
+            email: {
+              /** @description eml_… identifier; the Message-ID is `<id@sender domain>` */
+              id: string;
+              /** @enum {string} */
+              kind:
+                | 'VISIT_CONFIRMATION'
+                | 'VISIT_UPDATED'
+                | 'VISIT_CANCELLED'
+                | 'VISIT_REMINDER'
+                | 'BOOKING_ALERT'
+                | 'LEAD_ALERT'
+                | 'VISIT_REQUEST_ALERT';
+              /** @description The appointment (apt_…), lead (lead_…) or visit request (vr_…) */
+              refId: string;
+              contactId: string | null;
+              /** @description The address it was sent to */
+              to: string;
+              messageId: string;
+              status: string;
+              reason: string | null;
+              attempts: number;
             };
           };
           /** @description The event's place in the organization's event log (GET /v1/event-log) */
