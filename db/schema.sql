@@ -2110,6 +2110,12 @@ CREATE INDEX emails_created_at_idx ON public.emails USING btree (created_at);
 CREATE INDEX emails_due_idx ON public.emails USING btree (next_attempt_at) WHERE (status = ANY (ARRAY['QUEUED'::text, 'SENDING'::text]));
 
 --
+-- Name: emails_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_id_idx ON public.emails USING btree (id);
+
+--
 -- Name: emails_organization_id_created_at_idx; Type: INDEX; Schema: public; Owner: -
 --
 

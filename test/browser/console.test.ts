@@ -4,7 +4,7 @@
  * is rolled (both keys work during the overlap); a webhook to a local receiver gets a test event,
  * its delivery shows up and is resent; the endpoint is edited, its secret revealed and rotated, each
  * attempt's request and answer shown, events recovered; the event and where it went are browsed; the
- * live rate-limit usage is shown; a failed request is found in the request logs by its id;
+ * live rate-limit usage is shown; the email log of the last 7 days is browsed; a failed request is found in the request logs by its id;
  * another organization's console sees none of it; requests without the cookie or from another
  * origin are refused. CONSOLE_SCREENSHOTS=docs writes docs/console-*.png (npm run console:screenshots).
  */
@@ -16,6 +16,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningJobs } from '../../src/platform/jobs/scheduler.ts';
 import { listen } from '../client/support.ts';
+import { seedEmail } from '../features/email/support.ts';
 import { Receiver } from '../features/webhooks/receiver.ts';
 import { eventually, startWorker } from '../features/webhooks/support.ts';
 import { launchChromium, offlineContext } from '../helpers/browser.ts';
@@ -234,6 +235,35 @@ describe('the developer console in Chromium', () => {
     await page.fill('#logs-since', '');
     await page.click('#logs-form button[type="submit"]');
     await page.screenshot({ path: join(SHOTS, 'console-logs.png'), fullPage: true });
+  });
+
+  it('shows the email log of the last 7 days, with statuses, and what one email said', async () => {
+    const sent = await seedEmail(tenant.org.id, {
+      subject: 'Your visit on Friday',
+      text: 'See you on Friday.',
+    });
+    await seedEmail(tenant.org.id, {
+      status: 'BOUNCED',
+      reason: '550 5.1.1 No such user',
+      toAddress: 'gone@example.com',
+    });
+    await seedEmail(tenant.org.id, { subject: 'Too old', createdAt: new Date(Date.now() - 8 * 86_400_000) });
+    await page.click('.tab[data-tab="emails"]');
+    await page.locator('#emails-table', { hasText: 'gone@example.com' }).waitFor();
+    const text = (await page.textContent('#emails-table')) ?? '';
+    expect(text).toContain('550 5.1.1 No such user');
+    expect(text).toContain('Your visit on Friday');
+    expect(text).not.toContain('Too old');
+    expect(await page.locator('#emails-table .badge.bounced').count()).toBe(1);
+    await page.selectOption('#emails-status', 'BOUNCED');
+    await page.click('#emails-form button[type="submit"]');
+    await page.locator('#emails-count', { hasText: '1 in the last 7 days' }).waitFor();
+    await page.selectOption('#emails-status', '');
+    await page.click('#emails-form button[type="submit"]');
+    await page.locator('#emails-table button[data-email="' + sent.id + '"]').click();
+    await page.locator('#email-text', { hasText: 'See you on Friday.' }).waitFor();
+    await page.locator('#email-meta', { hasText: `<${sent.id}@` }).waitFor();
+    await page.screenshot({ path: join(SHOTS, 'console-emails.png'), fullPage: true });
   });
 
   it("shows another organization's console none of it", async () => {

@@ -14,10 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, FAST, type Tenant } from '../helpers/factories.ts';
 import { admin, expectStatus } from '../helpers/http.ts';
 import { ADMIN_TOKEN, buildTestApp } from '../helpers/test-app.ts';
+import { seedEmail } from '../features/email/support.ts';
 import { fakeDns } from '../features/webhooks/support.ts';
 import { Fixtures } from './fixtures.ts';
 
 const HOOK_SECRET = 'hook-secret-for-request-examples-0123';
+const BOUNCE_SECRET = 'bounce-secret-for-request-examples-0123';
 /** An id of an example: `ct_0VhJ3kQ2Zt8mX1pR4sT6uE` (the suffix of openapi-examples.ts). */
 const EXAMPLE_ID = /^([a-z]+)_0VhJ3kQ2Zt8mX1pR4sT6uE$/;
 const DAY = 86_400_000;
@@ -92,7 +94,10 @@ let shiftDays = 0;
 const dns = fakeDns({ 'hooks.example.com': ['93.184.216.34'] });
 
 beforeAll(async () => {
-  app = await buildTestApp({ MESSAGING_WEBHOOK_SECRET: HOOK_SECRET }, { lookup: dns });
+  app = await buildTestApp(
+    { MESSAGING_WEBHOOK_SECRET: HOOK_SECRET, EMAIL_BOUNCE_SECRET: BOUNCE_SECRET },
+    { lookup: dns },
+  );
   const document = expectStatus(await app.inject({ method: 'GET', url: '/v1/openapi.json' }), 200) as {
     paths: Record<string, Record<string, OpenApiOperation>>;
   };
@@ -198,6 +203,8 @@ function credentialOf(
   }
   if (path.startsWith('/hooks/messaging/'))
     return { 'x-hub-signature-256': `sha256=${createHmac('sha256', HOOK_SECRET).update(raw).digest('hex')}` };
+  if (path === '/hooks/email/bounces')
+    return { 'x-email-signature': `sha256=${createHmac('sha256', BOUNCE_SECRET).update(raw).digest('hex')}` };
   return {}; // the URL carries the credential (`{token}`)
 }
 
@@ -208,6 +215,13 @@ const PREPARE: Record<string, (fixtures: Fixtures) => Promise<void>> = {
     await fixtures.get('mnum');
     const path = `/admin/v1/organizations/${fixtures.tenant.org.id}/contacts/${await fixtures.get('ct')}/inbound-messages`;
     expectStatus(await admin(app, 'POST', path, { body: 'Hola, ¿sigue disponible?' }), 201);
+  },
+  // The example's Message-ID names the example email id: a sent email of the organization with that id.
+  'hooks.email.bounces': async (fixtures) => {
+    await seedEmail(fixtures.tenant.org.id, {
+      id: 'eml_0VhJ3kQ2Zt8mX1pR4sT6uE',
+      toAddress: 'marta@example.com',
+    });
   },
 };
 
@@ -265,6 +279,9 @@ const CHECKS: Record<string, (sent: Sent) => Promise<void>> = {
   },
   'hooks.messaging.receive': async (sent) => {
     expect(sent.response.json().data).toMatchObject({ received: 1, ignored: 0 });
+  },
+  'hooks.email.bounces': async (sent) => {
+    expect(sent.response.json().data).toMatchObject({ outcome: 'BOUNCED', suppressed: true });
   },
   'mcp.call': async (sent) => {
     expect(sent.response.body).toContain('"tools"');

@@ -24,7 +24,7 @@ import {
   FUZZ_TIME_LIMIT_MS,
   testTimeoutMs,
 } from './support/settings.ts';
-import { FUZZ_DNS, HOOK_SECRET, seedWorld } from './support/world.ts';
+import { BOUNCE_SECRET, FUZZ_DNS, HOOK_SECRET, seedWorld } from './support/world.ts';
 
 // Built at collection time: the document decides which tests exist.
 const app = await buildTestApp(
@@ -32,6 +32,7 @@ const app = await buildTestApp(
     // Hostile credentials are part of the input: the IP block would end the run early.
     AUTH_FAILURE_LIMIT: '1000000',
     MESSAGING_WEBHOOK_SECRET: HOOK_SECRET,
+    EMAIL_BOUNCE_SECRET: BOUNCE_SECRET,
   },
   { lookup: FUZZ_DNS },
 );

@@ -1,7 +1,8 @@
 /**
  * The route × credential matrix (issue 36 item 6, decision 0241): generated from the route table, so
  * no list is kept by hand. Every route that takes a credential is called with each credential kind it
- * accepts (API key, operator token, console session, visitor link, feed and calendar URL), in each
+ * accepts (API key, operator token, console session, visitor link, feed and calendar URL, unsubscribe
+ * link), in each
  * case: valid, forged, stale, an inactive organization, a read-only organization, a deactivated
  * agent. A route with no credential rules, or a credential kind this suite cannot issue, fails it.
  * Last, the service's log is searched for every credential the run made: none may be there.
@@ -12,7 +13,9 @@ import type { CredentialKind } from '../../src/platform/auth/caller.ts';
 import { SCOPES } from '../../src/platform/auth/scopes.ts';
 import { registerRouteConventions, type RouteEntry } from '../../src/platform/http/conventions.ts';
 import { sharedSchemas } from '../../src/platform/http/schemas.ts';
-import { createAgent, createApiKey, createOrganization } from '../helpers/factories.ts';
+import { unsubscribeToken } from '../../src/features/email/index.ts';
+import { openSecretBox } from '../../src/platform/crypto/secrets-key.ts';
+import { createAgent, createApiKey, createContact, createOrganization } from '../helpers/factories.ts';
 import { admin, basicAuth, expectStatus } from '../helpers/http.ts';
 import { captureLogs } from '../helpers/log-capture.ts';
 import { ADMIN_TOKEN, buildTestApp, testDatabase } from '../helpers/test-app.ts';
@@ -21,6 +24,8 @@ type Case = 'valid' | 'forged' | 'stale' | 'inactive' | 'readOnly' | 'agentInact
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 
 const MISSING_ID = 'id_0000000000000000000000';
+/** The process's secrets box: the test apps' too (DATA_DIR=memory://, no SECRETS_KEY). */
+const secrets = openSecretBox();
 const HOST = 'localhost:80';
 const ORIGIN = `http://${HOST}`;
 
@@ -48,6 +53,9 @@ interface Holdings {
   calendar: string;
   staleCalendar: string;
   visit: string;
+  /** The unsubscribe link of a contact; stale: of a contact deleted since. */
+  unsubscribe: string;
+  staleUnsubscribe: string;
   agentId: string;
 }
 
@@ -129,13 +137,20 @@ const ISSUERS: Record<CredentialKind, Issuer> = {
     if (which === 'forged') return { headers: {}, token: forge(held.visit) };
     return { headers: {}, token: held.visit };
   },
+  unsubscribe_link: (_route, held, which) => {
+    if (which === 'agentInactive') return null;
+    if (which === 'forged') return { headers: {}, token: forge(held.unsubscribe) };
+    if (which === 'stale') return { headers: {}, token: held.staleUnsubscribe };
+    return { headers: {}, token: held.unsubscribe };
+  },
 };
 
 /** The answer a case must get. `passes`: the door let it through (whatever the route then answered). */
 type Expected = { status: number } | 'passes';
 
 function expected(route: RouteEntry, kind: CredentialKind, which: Case): Expected {
-  const urlToken = kind === 'feed' || kind === 'calendar' || kind === 'visitor_link';
+  const urlToken =
+    kind === 'feed' || kind === 'calendar' || kind === 'visitor_link' || kind === 'unsubscribe_link';
   // OAuth 2.0 answers a refused client 400 unauthorized_client (RFC 6749 §5.2), the rest of the API 403.
   const refused = route.auth?.clientCredentials ? 400 : 403;
   switch (which) {
@@ -280,6 +295,13 @@ describe('the route × credential matrix', () => {
     expect(signedOut.statusCode, signedOut.body).toBe(204);
     const publishable = await key({ type: 'publishable', ...limits });
     const visit = await bookVisit(publishable, `matrix-${org.id.slice(-8).toLowerCase()}`);
+    const contact = async () =>
+      (await createContact(app, org.id, { via: 'admin', body: { firstName: 'Ana', email: null } })).id;
+    const staleContact = await contact();
+    expectStatus(
+      await admin(app, 'DELETE', `/admin/v1/organizations/${org.id}/contacts/${staleContact}`),
+      200,
+    );
     return {
       orgId: org.id,
       secret,
@@ -300,6 +322,8 @@ describe('the route × credential matrix', () => {
       calendar: await calendarToken(),
       staleCalendar,
       visit,
+      unsubscribe: keep(unsubscribeToken(secrets, org.id, await contact())),
+      staleUnsubscribe: keep(unsubscribeToken(secrets, org.id, staleContact)),
       agentId: agent.id,
     };
   }

@@ -2,6 +2,7 @@
 // (the Content-Security-Policy forbids it). They talk only to /console/api with the session cookie
 // and send the session's CSRF token on every change (ui.js). This module: events, request logs and
 // the shell (tabs, live/test, sign-out).
+import { loadEmails, onEmailAction } from './emails.js';
 import { createKey, loadKeys, loadLimits, onKeyAction } from './keys.js';
 import { $, action, call, copyButton, el, guarded, say, state, table, when, withMode } from './ui.js';
 import {
@@ -121,6 +122,7 @@ const loaders = {
   keys: loadKeys,
   webhooks: loadWebhooks,
   events: loadEvents,
+  emails: loadEmails,
   logs: loadLogs,
   limits: loadLimits,
 };
@@ -177,6 +179,8 @@ async function start() {
   on('#logs-form', 'submit', loadLogs);
   on('#events-form', 'submit', loadEvents);
   on('#events-table', 'click', onEventAction);
+  on('#emails-form', 'submit', loadEmails);
+  on('#emails-table', 'click', onEmailAction);
   on('#limits-refresh', 'click', loadLimits);
   on('#sign-out', 'click', async () => {
     await call('POST', '/console/api/sign-out');

@@ -89,6 +89,8 @@ export const emails = pgTable(
     index('emails_sent_at_idx').on(t.organizationId, t.sentAt).where(sql`${t.sentAt} IS NOT NULL`),
     // The retention purge (EMAIL_LOG_RETENTION_DAYS), across organizations, oldest first (migration 0038).
     index('emails_created_at_idx').on(t.createdAt),
+    // A bounce names an email by its Message-ID only: found by id across organizations (decision 0269).
+    index('emails_id_idx').on(t.id),
   ],
 );
 export type EmailRow = typeof emails.$inferSelect;

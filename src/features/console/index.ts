@@ -2,6 +2,7 @@
 import { consolePersonalData } from './console.personal-data.ts';
 import { defineFeature } from '../../platform/features/manifest.ts';
 import { consoleApiRoutes } from './console.api.routes.ts';
+import { consoleEmailRoutes } from './console.email.routes.ts';
 import { consoleRoutes } from './console.routes.ts';
 import { consoleSchemas } from './console.schema.ts';
 import { consoleWebhookRoutes } from './console.webhooks.routes.ts';
@@ -18,5 +19,5 @@ export const consoleFeature = defineFeature({
     },
   },
   schemas: consoleSchemas,
-  routes: [consoleRoutes, consoleApiRoutes, consoleWebhookRoutes],
+  routes: [consoleRoutes, consoleApiRoutes, consoleWebhookRoutes, consoleEmailRoutes],
 });

@@ -27,6 +27,8 @@ export const CONSENT_SOURCES = {
   finderForm: 'FINDER_FORM',
   /** Two contacts were merged and one of them had opted out (decision 0210). */
   merge: 'MERGE',
+  /** The contact used the one-click unsubscribe link of a visitor email (issue 41, decision 0269). */
+  emailUnsubscribe: 'EMAIL_UNSUBSCRIBE',
 } as const;
 
 /** How many history rows an answer shows, newest first. */

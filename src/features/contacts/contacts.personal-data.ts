@@ -17,7 +17,7 @@ export const contactsPersonalData: PersonalData = {
         'external_id',
         'search_text',
       ],
-      other: ['code', 'source', 'status', 'type', 'preferred_type', 'currency'],
+      other: ['code', 'source', 'status', 'type', 'preferred_type', 'currency', 'preferred_language'],
       onErase: 'DELETED',
       note: 'The person: names, email, phone, preferences, tags, the external id of the integrator.',
     },

@@ -20,7 +20,8 @@ import {
   VARIABLES,
   type EmailKind,
 } from './email.kinds.ts';
-import { isSuppressed, type RenderedEmail } from './email.queue.store.ts';
+import type { RenderedEmail } from './email.queue.store.ts';
+import { isSuppressed } from './email.suppressions.store.ts';
 import { renderTemplate } from './email.render.ts';
 import { effectiveTemplate } from './email.service.ts';
 import { emailSettingsOf } from './email.settings.ts';

@@ -2,7 +2,7 @@
 // with a lease, keeping what an email says once it is rendered, and settling it.
 import { and, count, eq, gt, sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/database.ts';
-import { emails, emailSuppressions, type EmailRow } from '../../db/schema.ts';
+import { emails, type EmailRow } from '../../db/schema.ts';
 import type { EmailStatus } from './email.kinds.ts';
 
 /** An email this worker sends now, and how many sends of it started, this one included. */
@@ -134,19 +134,4 @@ export async function sentSince(
     count: Number(row?.count ?? 0),
     oldest: row?.oldest === null || row?.oldest === undefined ? null : new Date(row.oldest),
   };
-}
-
-/** Whether the address bounced for good in this organization (nothing more is sent to it). */
-export async function isSuppressed(tx: Tx, organizationId: string, address: string): Promise<boolean> {
-  const rows = await tx
-    .select({ address: emailSuppressions.address })
-    .from(emailSuppressions)
-    .where(
-      and(
-        eq(emailSuppressions.organizationId, organizationId),
-        eq(emailSuppressions.address, address.toLowerCase()),
-      ),
-    )
-    .limit(1);
-  return rows.length > 0;
 }

@@ -9,7 +9,7 @@ import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { composeEmail, recheckEmail, senderContext } from './email.compose.ts';
 import { EmailFailed, EmailSent } from './email.events.ts';
-import type { EmailKind } from './email.kinds.ts';
+import { emailPayloadOf, messageIdOf } from './email.message-id.ts';
 import * as queue from './email.queue.store.ts';
 import type { OutgoingEmail, Transports } from './email.transport.ts';
 import { unsubscribeUrl } from './email.unsubscribe.ts';
@@ -43,20 +43,6 @@ export interface EmailTally {
   retried: number;
   held: number;
 }
-
-export const messageIdOf = (id: string, from: string) => `<${id}@${from.split('@')[1] ?? 'localhost'}>`;
-
-const payloadOf = (row: EmailRow, from: string) => ({
-  id: row.id,
-  kind: row.kind as EmailKind,
-  refId: row.refId,
-  contactId: row.contactId,
-  to: row.toAddress ?? '',
-  messageId: messageIdOf(row.id, from),
-  status: row.status,
-  reason: row.reason,
-  attempts: row.attempts,
-});
 
 const SYSTEM = { kind: 'SYSTEM', userId: null } as const;
 
@@ -175,7 +161,7 @@ async function sendOne(
       );
       await recordEvent(tx, {
         type: EmailSent.type,
-        data: { email: payloadOf(row, deps.from) },
+        data: { email: emailPayloadOf(row, deps.from) },
         actor: SYSTEM,
       });
       tally.sent += 1;
@@ -183,7 +169,7 @@ async function sendOne(
       const row = await queue.settleEmail(tx, organizationId, id, { status: 'FAILED', reason: failure }, at);
       await recordEvent(tx, {
         type: EmailFailed.type,
-        data: { email: payloadOf(row, deps.from) },
+        data: { email: emailPayloadOf(row, deps.from) },
         actor: SYSTEM,
       });
       tally.failed += 1;

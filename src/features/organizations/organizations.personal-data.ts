@@ -28,6 +28,7 @@ export const organizationsPersonalData: PersonalData = {
         'holiday_country',
         'holiday_region',
         'reminder_offsets_minutes',
+        'reminder_channels',
       ],
       onErase: 'NONE',
       note: 'The agencies (the feed token only as its hash and first characters).',

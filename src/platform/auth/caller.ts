@@ -13,6 +13,7 @@ import type { Scope } from './scopes.ts';
  * - `visitor_link`: the signed token of a visitor's manage link (`/v1/booking/manage/{token}`).
  * - `feed`: the token of the listing feed URLs (`/feeds/{token}/…`).
  * - `calendar`: the token of an agent's calendar subscription URL (`/calendars/{token}.ics`).
+ * - `unsubscribe_link`: the signed token of a visitor email's unsubscribe link (`/email/unsubscribe/{token}`).
  */
 export const CREDENTIAL_KINDS = [
   'api_key',
@@ -21,6 +22,7 @@ export const CREDENTIAL_KINDS = [
   'visitor_link',
   'feed',
   'calendar',
+  'unsubscribe_link',
 ] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
@@ -32,10 +34,14 @@ const CREDENTIAL_LABELS: Record<CredentialKind, string> = {
   visitor_link: 'visit link',
   feed: 'feed URL',
   calendar: 'calendar URL',
+  unsubscribe_link: 'unsubscribe link',
 };
 
 /** Credentials that travel in a URL's `:token` path segment; a feature resolves each (manifest `credentials`). */
-export type TokenCredentialKind = Extract<CredentialKind, 'visitor_link' | 'feed' | 'calendar'>;
+export type TokenCredentialKind = Extract<
+  CredentialKind,
+  'visitor_link' | 'feed' | 'calendar' | 'unsubscribe_link'
+>;
 
 /** The organization as a request sees it: the acting one (twin for test keys) with the live one's state. */
 export interface CallerOrganization {

@@ -83,6 +83,7 @@ describe('GET /v1/contacts/{id}/export', () => {
       for (const place of ['leads', 'visitRequests', 'messages', 'usageEvents', 'contactConsents'])
         expect(exported.records[place], place).toEqual([]);
       expect(exported.copies.map((c: { place: string }) => c.place).sort()).toEqual([
+        'emailSuppressions',
         'events',
         'idempotencyKeys',
         'webhookAttempts',

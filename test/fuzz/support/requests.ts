@@ -13,7 +13,14 @@ import {
   valueFor,
   type NamedValues,
 } from './values.ts';
-import { HOOK_SECRET, namedValues, poolOfParameter, type FuzzOrganization, type World } from './world.ts';
+import {
+  BOUNCE_SECRET,
+  HOOK_SECRET,
+  namedValues,
+  poolOfParameter,
+  type FuzzOrganization,
+  type World,
+} from './world.ts';
 
 /** One generated HTTP request, as app.inject takes it. */
 export interface FuzzRequest {
@@ -516,9 +523,15 @@ function tokenForm(garbage: fc.Arbitrary<Body>): fc.Arbitrary<Body> {
   );
 }
 
-/** Signs the hook's body the way the messaging platform does (most of the time). */
-function hookSignature(payload: string | Buffer | undefined) {
-  const valid = `sha256=${createHmac('sha256', HOOK_SECRET)
+/** The signed hooks: the header each reads and the secret it is signed with. */
+const SIGNED_HOOKS: Record<string, { header: string; secret: string }> = {
+  'hooks.messaging.receive': { header: 'x-hub-signature-256', secret: HOOK_SECRET },
+  'hooks.email.bounces': { header: 'x-email-signature', secret: BOUNCE_SECRET },
+};
+
+/** Signs a hook's body the way its sender does (most of the time). */
+function hookSignature(payload: string | Buffer | undefined, secret: string) {
+  const valid = `sha256=${createHmac('sha256', secret)
     .update(payload ?? '')
     .digest('hex')}`;
   return fc.oneof(
@@ -567,9 +580,10 @@ export function requestFor(operation: Operation, world: World): fc.Arbitrary<Fuz
       if (parts.body.contentType !== undefined) headers['content-type'] = parts.body.contentType;
       const request: FuzzRequest = { method: operation.method, url: parts.path + parts.query, headers };
       if (parts.body.payload !== undefined) request.payload = parts.body.payload;
-      if (operation.operationId !== 'hooks.messaging.receive') return fc.constant(withDescription(request));
-      return hookSignature(request.payload).map((signature) =>
-        withDescription({ ...request, headers: { ...headers, 'x-hub-signature-256': signature } }),
+      const hook = SIGNED_HOOKS[operation.operationId];
+      if (!hook) return fc.constant(withDescription(request));
+      return hookSignature(request.payload, hook.secret).map((signature) =>
+        withDescription({ ...request, headers: { ...headers, [hook.header]: signature } }),
       );
     });
 }

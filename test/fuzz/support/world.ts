@@ -17,6 +17,7 @@ export const FUZZ_DNS = fakeDns({
 });
 
 export const HOOK_SECRET = 'fuzz-messaging-hook-secret';
+export const BOUNCE_SECRET = 'fuzz-email-bounce-secret';
 
 /** Ids that exist in one organization, by kind, for path parameters and id-valued fields. */
 export type Pools = Record<

@@ -800,6 +800,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/emails/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One email, with what it said
+     * @description Secret or read-only secret key with `email:read`. The email of the log with its plain-text and HTML bodies as sent (null until it is composed, or when it was skipped first) and the method of its attached invitation (`icsMethod`: REQUEST or CANCEL; null without one). 404 for an id not the organization's.
+     */
+    get: operations['emails.get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/emails': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The email log
+     * @description Secret or read-only secret key with `email:read`. The emails of the organization (a test key: of its test twin), newest first: visit confirmations, updates, cancellations and reminders to visitors, and alerts to agents, each with its status (QUEUED, SENDING, SENT, FAILED, SKIPPED, BOUNCED), why it was skipped, failed or bounced, the address, subject and Message-ID. Filters: `status`, `kind`, `contactId`, `createdAfter` (at or after), `createdBefore` (strictly before). Paged with `page` and `pageSize`; the bodies are in GET /v1/emails/{id}.
+     */
+    get: operations['emails.list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/event-log/{id}': {
     parameters: {
       query?: never;
@@ -3235,6 +3275,7 @@ export interface components {
       score: number;
       ownerId: string | null;
       preferredCity: string | null;
+      preferredLanguage: string | null;
       preferredType: string | null;
       budget: number | null;
       currency: string | null;
@@ -3286,6 +3327,7 @@ export interface components {
       type?: 'LEAD' | 'CLIENT' | 'OWNER' | 'TENANT' | 'INVESTOR' | 'PARTNER' | 'OTHER';
       ownerId?: string | null;
       preferredCity?: string | null;
+      preferredLanguage?: string | null;
       preferredType?:
         | (
             | 'APARTMENT'
@@ -3354,6 +3396,7 @@ export interface components {
       type?: 'LEAD' | 'CLIENT' | 'OWNER' | 'TENANT' | 'INVESTOR' | 'PARTNER' | 'OTHER';
       ownerId?: string | null;
       preferredCity?: string | null;
+      preferredLanguage?: string | null;
       preferredType?:
         | (
             | 'APARTMENT'
@@ -3412,6 +3455,7 @@ export interface components {
       type?: 'LEAD' | 'CLIENT' | 'OWNER' | 'TENANT' | 'INVESTOR' | 'PARTNER' | 'OTHER';
       ownerId?: string | null;
       preferredCity?: string | null;
+      preferredLanguage?: string | null;
       preferredType?:
         | (
             | 'APARTMENT'
@@ -5398,6 +5442,14 @@ export interface components {
        */
       reminderOffsetsMinutes: number[];
       reminderTemplateId: string | null;
+      /**
+       * @description How reminders reach the visitor: MESSAGING (with `reminderTemplateId`) and EMAIL (the VISIT_REMINDER email template, to the contact's address)
+       * @example [
+       *       "MESSAGING",
+       *       "EMAIL"
+       *     ]
+       */
+      reminderChannels: ('MESSAGING' | 'EMAIL')[];
     };
     UpdateCalendarSettingsBody: {
       /**
@@ -5422,6 +5474,8 @@ export interface components {
        */
       reminderOffsetsMinutes?: number[];
       reminderTemplateId?: string | null;
+      /** @description MESSAGING, EMAIL, both, or none (`[]`: no reminders) */
+      reminderChannels?: ('MESSAGING' | 'EMAIL')[];
     };
     Closure: {
       id: string | null;
@@ -7424,6 +7478,132 @@ export interface components {
       alertAddress?: string | null;
       /** @description Emails sent per rolling hour at most; more wait for the next hour (default 200) */
       hourlyLimit?: number;
+    };
+    /** @description An email of the log (its bodies: GET /v1/emails/{id}) */
+    Email: {
+      /**
+       * @description eml_… identifier
+       * @example eml_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      id: string;
+      /**
+       * @description What it says: a visit confirmation, update, cancellation or reminder, or an alert to the agent
+       * @enum {string}
+       */
+      kind:
+        | 'VISIT_CONFIRMATION'
+        | 'VISIT_UPDATED'
+        | 'VISIT_CANCELLED'
+        | 'VISIT_REMINDER'
+        | 'BOOKING_ALERT'
+        | 'LEAD_ALERT'
+        | 'VISIT_REQUEST_ALERT';
+      /**
+       * @description The appointment (apt_…), lead (lead_…) or visit request (vr_…)
+       * @example apt_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      refId: string;
+      /** @description Which change of the appointment (its SEQUENCE); 0 otherwise */
+      revision: number;
+      /**
+       * @description QUEUED (waits its turn), SENDING, SENT (handed to the mail server or kept in the sandbox), FAILED (every retry failed), SKIPPED (not sent: `reason` says why) or BOUNCED (the mail system reported it)
+       * @enum {string}
+       */
+      status: 'QUEUED' | 'SENDING' | 'SENT' | 'FAILED' | 'SKIPPED' | 'BOUNCED';
+      reason: string | null;
+      contactId: string | null;
+      to: string | null;
+      language: string | null;
+      subject: string | null;
+      transport: ('SMTP' | 'SANDBOX') | null;
+      /** @description Sends started */
+      attempts: number;
+      /**
+       * @description The Message-ID it is sent with: `<id@domain of the sender address>`
+       * @example msg_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      messageId: string;
+      /**
+       * Format: date-time
+       * @description When the change that calls for it was made
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      createdAt: string;
+      sentAt: string | null;
+    };
+    EmailDetail: {
+      /**
+       * @description eml_… identifier
+       * @example eml_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      id: string;
+      /**
+       * @description What it says: a visit confirmation, update, cancellation or reminder, or an alert to the agent
+       * @enum {string}
+       */
+      kind:
+        | 'VISIT_CONFIRMATION'
+        | 'VISIT_UPDATED'
+        | 'VISIT_CANCELLED'
+        | 'VISIT_REMINDER'
+        | 'BOOKING_ALERT'
+        | 'LEAD_ALERT'
+        | 'VISIT_REQUEST_ALERT';
+      /**
+       * @description The appointment (apt_…), lead (lead_…) or visit request (vr_…)
+       * @example apt_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      refId: string;
+      /** @description Which change of the appointment (its SEQUENCE); 0 otherwise */
+      revision: number;
+      /**
+       * @description QUEUED (waits its turn), SENDING, SENT (handed to the mail server or kept in the sandbox), FAILED (every retry failed), SKIPPED (not sent: `reason` says why) or BOUNCED (the mail system reported it)
+       * @enum {string}
+       */
+      status: 'QUEUED' | 'SENDING' | 'SENT' | 'FAILED' | 'SKIPPED' | 'BOUNCED';
+      reason: string | null;
+      contactId: string | null;
+      to: string | null;
+      language: string | null;
+      subject: string | null;
+      transport: ('SMTP' | 'SANDBOX') | null;
+      /** @description Sends started */
+      attempts: number;
+      /**
+       * @description The Message-ID it is sent with: `<id@domain of the sender address>`
+       * @example msg_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      messageId: string;
+      /**
+       * Format: date-time
+       * @description When the change that calls for it was made
+       * @example 2027-03-29T10:15:00.000Z
+       */
+      createdAt: string;
+      sentAt: string | null;
+      text: string | null;
+      html: string | null;
+      icsMethod: ('REQUEST' | 'CANCEL') | null;
+    };
+    /**
+     * @example {
+     *       "messageId": "<eml_0VhJ3kQ2Zt8mX1pR4sT6uE@costa-homes.example>",
+     *       "recipient": "marta@example.com",
+     *       "permanent": true,
+     *       "reason": "550 5.1.1 The email account that you tried to reach does not exist"
+     *     }
+     */
+    EmailBounce: {
+      /**
+       * @description The Message-ID of the email that bounced, as sent (`<eml_…@domain>`; the angle brackets may be left out)
+       * @example msg_0VhJ3kQ2Zt8mX1pR4sT6uE
+       */
+      messageId: string;
+      /** @description The address that bounced; when given it must be the one the email went to */
+      recipient?: string;
+      /** @description true for a hard bounce (5xx: no such mailbox, domain): the address gets nothing more; false for a soft one */
+      permanent: boolean;
+      reason?: string | null;
     };
     /**
      * @description A JSON-RPC 2.0 message of the Model Context Protocol (Streamable HTTP transport)
@@ -12383,7 +12563,11 @@ export interface operations {
            *           1440,
            *           120
            *         ],
-           *         "reminderTemplateId": "tpl_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *         "reminderTemplateId": "tpl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "reminderChannels": [
+           *           "MESSAGING",
+           *           "EMAIL"
+           *         ]
            *       }
            *     }
            */
@@ -12537,7 +12721,10 @@ export interface operations {
          *         1440,
          *         120
          *       ],
-         *       "reminderTemplateId": "tpl_0VhJ3kQ2Zt8mX1pR4sT6uE"
+         *       "reminderTemplateId": "tpl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+         *       "reminderChannels": [
+         *         "MESSAGING"
+         *       ]
          *     }
          */
         'application/json': components['schemas']['UpdateCalendarSettingsBody'];
@@ -12573,7 +12760,11 @@ export interface operations {
            *           1440,
            *           120
            *         ],
-           *         "reminderTemplateId": "tpl_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *         "reminderTemplateId": "tpl_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "reminderChannels": [
+           *           "MESSAGING",
+           *           "EMAIL"
+           *         ]
            *       }
            *     }
            */
@@ -14546,6 +14737,7 @@ export interface operations {
            *           "score": 0,
            *           "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
            *           "preferredCity": "Málaga",
+           *           "preferredLanguage": "es",
            *           "preferredType": "string",
            *           "budget": 0,
            *           "currency": "EUR",
@@ -14746,6 +14938,7 @@ export interface operations {
          *       "type": "LEAD",
          *       "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
          *       "preferredCity": "Málaga",
+         *       "preferredLanguage": "es",
          *       "preferredType": "APARTMENT",
          *       "budget": 0,
          *       "currency": "EUR",
@@ -14794,6 +14987,7 @@ export interface operations {
            *         "score": 0,
            *         "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
            *         "preferredCity": "Málaga",
+           *         "preferredLanguage": "es",
            *         "preferredType": "string",
            *         "budget": 0,
            *         "currency": "EUR",
@@ -15110,6 +15304,7 @@ export interface operations {
            *         "score": 0,
            *         "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
            *         "preferredCity": "Málaga",
+           *         "preferredLanguage": "es",
            *         "preferredType": "string",
            *         "budget": 0,
            *         "currency": "EUR",
@@ -15630,6 +15825,7 @@ export interface operations {
            *         "score": 0,
            *         "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
            *         "preferredCity": "Málaga",
+           *         "preferredLanguage": "es",
            *         "preferredType": "string",
            *         "budget": 0,
            *         "currency": "EUR",
@@ -16156,6 +16352,7 @@ export interface operations {
            *         "score": 0,
            *         "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uE",
            *         "preferredCity": "Málaga",
+           *         "preferredLanguage": "es",
            *         "preferredType": "string",
            *         "budget": 0,
            *         "currency": "EUR",
@@ -21901,6 +22098,422 @@ export interface operations {
            *       "error": {
            *         "code": "UNSUPPORTED_MEDIA_TYPE",
            *         "message": "Content-Type must be application/json",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'emails.get': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description eml_… identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "eml_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "kind": "VISIT_CONFIRMATION",
+           *         "refId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "revision": 0,
+           *         "status": "QUEUED",
+           *         "reason": "TEMPLATE_ONLY",
+           *         "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "to": "marta@example.com",
+           *         "language": "en",
+           *         "subject": "Your visit on Thursday 12 March at 11:00",
+           *         "transport": "SMTP",
+           *         "attempts": 0,
+           *         "messageId": "msg_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *         "createdAt": "2027-03-29T10:15:00.000Z",
+           *         "sentAt": "2027-03-29T10:15:00.000Z",
+           *         "text": "Hello Marta, your visit to Calle Larios 4 is confirmed for Thursday 12 March at 11:00.",
+           *         "html": "<p>Hello Marta, your visit to Calle Larios 4 is confirmed for Thursday 12 March at 11:00.</p>",
+           *         "icsMethod": "REQUEST"
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['EmailDetail'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the scope contacts:read",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No such resource in this organization (another organization’s id reads the same) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "Contact ct_0VhJ3kQ2Zt8mX1pR4sT6uE not found",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limited: retry after `Retry-After` seconds (`RateLimit` names the policy) */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "Rate limit of 60 requests per minute exceeded for this API key",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description An unexpected failure; `requestId` finds it in the logs */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INTERNAL_ERROR",
+           *         "message": "Internal server error",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  'emails.list': {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1 */
+        page?: number;
+        /** @description Items per page, at most 100 */
+        pageSize?: number;
+        /** @description Only emails in this status */
+        status?: 'QUEUED' | 'SENDING' | 'SENT' | 'FAILED' | 'SKIPPED' | 'BOUNCED';
+        /** @description Only emails of this kind */
+        kind?:
+          | 'VISIT_CONFIRMATION'
+          | 'VISIT_UPDATED'
+          | 'VISIT_CANCELLED'
+          | 'VISIT_REMINDER'
+          | 'BOOKING_ALERT'
+          | 'LEAD_ALERT'
+          | 'VISIT_REQUEST_ALERT';
+        /** @description Emails to or about this contact */
+        contactId?: string;
+        /** @description createdAt at or after (a date means its start, UTC) */
+        createdAfter?: string;
+        /** @description createdAt strictly before (a date means its start, UTC) */
+        createdBefore?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description An email of the log (its bodies: GET /v1/emails/{id}) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Requests per minute of the key's `key` policy */
+          'X-RateLimit-Limit': number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining': number;
+          /** @description Seconds until the window resets */
+          'X-RateLimit-Reset': number;
+          /** @description draft-ietf-httpapi-ratelimit-headers: every policy of the key, `"<name>";q=<limit>;w=<window seconds>` */
+          'RateLimit-Policy': string;
+          /** @description draft-ietf-httpapi-ratelimit-headers: the counted policy closest to exhaustion, `"<name>";r=<remaining>;t=<reset seconds>` */
+          RateLimit: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "eml_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "kind": "VISIT_CONFIRMATION",
+           *           "refId": "apt_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "revision": 0,
+           *           "status": "QUEUED",
+           *           "reason": "TEMPLATE_ONLY",
+           *           "contactId": "ct_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "to": "marta@example.com",
+           *           "language": "en",
+           *           "subject": "Your visit on Thursday 12 March at 11:00",
+           *           "transport": "SMTP",
+           *           "attempts": 0,
+           *           "messageId": "msg_0VhJ3kQ2Zt8mX1pR4sT6uE",
+           *           "createdAt": "2027-03-29T10:15:00.000Z",
+           *           "sentAt": "2027-03-29T10:15:00.000Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "total": 0,
+           *         "page": 1,
+           *         "pageSize": 1,
+           *         "totalPages": 0,
+           *         "totalIsLowerBound": true
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Email'][];
+            meta: components['schemas']['PageMeta'];
+          };
+        };
+      };
+      /** @description Invalid input: `details` names each field that failed */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "VALIDATION_ERROR",
+           *         "message": "body.phone is not a valid phone number",
+           *         "details": [
+           *           {
+           *             "field": "body.phone",
+           *             "message": "is not a valid phone number"
+           *           }
+           *         ],
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No valid credential (`WWW-Authenticate` names the one wanted) */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing API key: send it in the X-API-Key header",
+           *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The key may not do this: key type, scope, access level, or a secret key used from a browser */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "FORBIDDEN",
+           *         "message": "This API key lacks the scope contacts:read",
            *         "requestId": "req_0VhJ3kQ2Zt8mX1pR4sT6uE"
            *       }
            *     }
@@ -39227,6 +39840,7 @@ export interface operations {
          *           "score": 35,
          *           "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uA",
          *           "preferredCity": "Málaga",
+         *           "preferredLanguage": "es",
          *           "preferredType": "APARTMENT",
          *           "budget": 350000,
          *           "currency": "EUR",
@@ -39293,6 +39907,7 @@ export interface operations {
               score: number;
               ownerId: string | null;
               preferredCity: string | null;
+              preferredLanguage: string | null;
               preferredType: string | null;
               budget: number | null;
               currency: string | null;
@@ -39476,6 +40091,7 @@ export interface operations {
          *           "score": 35,
          *           "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uA",
          *           "preferredCity": "Málaga",
+         *           "preferredLanguage": "es",
          *           "preferredType": "APARTMENT",
          *           "budget": 350000,
          *           "currency": "EUR",
@@ -39552,6 +40168,7 @@ export interface operations {
               score: number;
               ownerId: string | null;
               preferredCity: string | null;
+              preferredLanguage: string | null;
               preferredType: string | null;
               budget: number | null;
               currency: string | null;
@@ -39644,6 +40261,7 @@ export interface operations {
          *           "score": 35,
          *           "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uA",
          *           "preferredCity": "Málaga",
+         *           "preferredLanguage": "es",
          *           "preferredType": "APARTMENT",
          *           "budget": 350000,
          *           "currency": "EUR",
@@ -39715,6 +40333,7 @@ export interface operations {
               score: number;
               ownerId: string | null;
               preferredCity: string | null;
+              preferredLanguage: string | null;
               preferredType: string | null;
               budget: number | null;
               currency: string | null;
@@ -40099,6 +40718,7 @@ export interface operations {
          *           "score": 35,
          *           "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uA",
          *           "preferredCity": "Málaga",
+         *           "preferredLanguage": "es",
          *           "preferredType": "APARTMENT",
          *           "budget": 350000,
          *           "currency": "EUR",
@@ -40231,6 +40851,7 @@ export interface operations {
               score: number;
               ownerId: string | null;
               preferredCity: string | null;
+              preferredLanguage: string | null;
               preferredType: string | null;
               budget: number | null;
               currency: string | null;
@@ -40357,6 +40978,7 @@ export interface operations {
          *           "score": 35,
          *           "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uA",
          *           "preferredCity": "Málaga",
+         *           "preferredLanguage": "es",
          *           "preferredType": "APARTMENT",
          *           "budget": 350000,
          *           "currency": "EUR",
@@ -40489,6 +41111,7 @@ export interface operations {
               score: number;
               ownerId: string | null;
               preferredCity: string | null;
+              preferredLanguage: string | null;
               preferredType: string | null;
               budget: number | null;
               currency: string | null;
@@ -40789,6 +41412,7 @@ export interface operations {
          *           "score": 35,
          *           "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uA",
          *           "preferredCity": "Málaga",
+         *           "preferredLanguage": "es",
          *           "preferredType": "APARTMENT",
          *           "budget": 350000,
          *           "currency": "EUR",
@@ -40921,6 +41545,7 @@ export interface operations {
               score: number;
               ownerId: string | null;
               preferredCity: string | null;
+              preferredLanguage: string | null;
               preferredType: string | null;
               budget: number | null;
               currency: string | null;
@@ -41637,6 +42262,7 @@ export interface operations {
          *           "score": 35,
          *           "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uA",
          *           "preferredCity": "Málaga",
+         *           "preferredLanguage": "es",
          *           "preferredType": "APARTMENT",
          *           "budget": 350000,
          *           "currency": "EUR",
@@ -41740,6 +42366,7 @@ export interface operations {
               score: number;
               ownerId: string | null;
               preferredCity: string | null;
+              preferredLanguage: string | null;
               preferredType: string | null;
               budget: number | null;
               currency: string | null;
@@ -43505,6 +44132,7 @@ export interface operations {
          *           "score": 35,
          *           "ownerId": "agt_0VhJ3kQ2Zt8mX1pR4sT6uA",
          *           "preferredCity": "Málaga",
+         *           "preferredLanguage": "es",
          *           "preferredType": "APARTMENT",
          *           "budget": 350000,
          *           "currency": "EUR",
@@ -43590,6 +44218,7 @@ export interface operations {
               score: number;
               ownerId: string | null;
               preferredCity: string | null;
+              preferredLanguage: string | null;
               preferredType: string | null;
               budget: number | null;
               currency: string | null;

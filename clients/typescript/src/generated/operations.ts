@@ -492,6 +492,24 @@ export const OPERATIONS = {
     cursor: null,
     idempotent: false,
   },
+  'emails.get': {
+    method: 'GET',
+    path: '/v1/emails/{id}',
+    pathParams: ['id'],
+    input: 'none',
+    paged: false,
+    cursor: null,
+    idempotent: false,
+  },
+  'emails.list': {
+    method: 'GET',
+    path: '/v1/emails',
+    pathParams: [],
+    input: 'query',
+    paged: true,
+    cursor: null,
+    idempotent: false,
+  },
   'eventLog.get': {
     method: 'GET',
     path: '/v1/event-log/{id}',
@@ -1654,6 +1672,24 @@ export interface Api {
         options?: RequestOptions,
       ): Promise<ApiResult<'email.templates.put'>>;
     };
+  };
+  emails: {
+    /**
+     * One email, with what it said
+     *
+     * Secret or read-only secret key with `email:read`. The email of the log with its plain-text and HTML bodies as sent (null until it is composed, or when it was skipped first) and the method of its attached invitation (`icsMethod`: REQUEST or CANCEL; null without one). 404 for an id not the organization's.
+     *
+     * `GET /v1/emails/{id}` (emails.get)
+     */
+    get(id: string, options?: RequestOptions): Promise<ApiResult<'emails.get'>>;
+    /**
+     * The email log
+     *
+     * Secret or read-only secret key with `email:read`. The emails of the organization (a test key: of its test twin), newest first: visit confirmations, updates, cancellations and reminders to visitors, and alerts to agents, each with its status (QUEUED, SENDING, SENT, FAILED, SKIPPED, BOUNCED), why it was skipped, failed or bounced, the address, subject and Message-ID. Filters: `status`, `kind`, `contactId`, `createdAfter` (at or after), `createdBefore` (strictly before). Paged with `page` and `pageSize`; the bodies are in GET /v1/emails/{id}.
+     *
+     * `GET /v1/emails` (emails.list)
+     */
+    list(query?: Query<'emails.list'>, options?: RequestOptions): PagePromise<'emails.list'>;
   };
   eventLog: {
     /**
