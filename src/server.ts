@@ -91,7 +91,8 @@ async function main() {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const jobs = config.runWorker
-    ? startJobs(workerJobs(db, { ...config, log: app.log, secrets }), app.log)
+    ? // The address it listens on (PORT=0 picks one): emails link there when PUBLIC_URL is unset.
+      startJobs(workerJobs(db, { ...config, host, port, log: app.log, secrets }), app.log)
     : null;
   const baseUrl = `http://${host}:${port}`;
   const consoleUrl = seed
