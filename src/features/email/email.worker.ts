@@ -4,7 +4,6 @@
 // email SENDING; when the lease ends another sends it again, the same message with the same Message-ID
 // (at least once; a receiving server or mail client drops the repeat by its Message-ID).
 import type { Database, Tx } from '../../db/database.ts';
-import type { EmailRow } from '../../db/schema.ts';
 import type { SecretBox } from '../../platform/crypto/secret-box.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { composeEmail, recheckEmail, senderContext } from './email.compose.ts';

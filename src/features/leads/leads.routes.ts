@@ -116,16 +116,14 @@ export const leadsRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (a
       },
     },
     async (request, reply) =>
-      reply
-        .code(201)
-        .send({
-          data: await leads.requestVisit(
-            db,
-            callerOf(request),
-            request.body,
-            new Date(),
-            browserLanguage(request),
-          ),
-        }),
+      reply.code(201).send({
+        data: await leads.requestVisit(
+          db,
+          callerOf(request),
+          request.body,
+          new Date(),
+          browserLanguage(request),
+        ),
+      }),
   );
 };

@@ -286,7 +286,13 @@ describe('reminders by email', () => {
     const receipt = expectStatus(
       await api(app, 'POST', `/v1/booking/${agent.bookingSlug}`, {
         key,
-        body: { firstName: 'Clara', phone: '+34611234987', email: 'clara@example.com', date, startTime: '09:00' },
+        body: {
+          firstName: 'Clara',
+          phone: '+34611234987',
+          email: 'clara@example.com',
+          date,
+          startTime: '09:00',
+        },
       }),
       201,
     ).data.data;
@@ -466,7 +472,9 @@ describe('retention', () => {
     const agent = await bookableAgent();
     const old = await book(agent.slug);
     const fresh = await book(agent.slug, { startTime: '12:00' });
-    await rows(sql`UPDATE emails SET created_at = now() - interval '31 days' WHERE ref_id = ${old.appointmentId}`);
+    await rows(
+      sql`UPDATE emails SET created_at = now() - interval '31 days' WHERE ref_id = ${old.appointmentId}`,
+    );
     const jobs =
       emailFeature.jobs?.({
         db: await testDatabase(),
