@@ -32,8 +32,9 @@ export const emailBounceRoutes: FeaturePlugin = async (app, { db, config }) => {
   app.post(
     '/hooks/email/bounces',
     {
-      // Not a resource creation: mail systems send no Idempotency-Key, and a repeat changes nothing anyway.
-      config: { public: true, idempotency: false },
+      // Mail systems send no Idempotency-Key (honoured when sent, as on every POST); a repeated report
+      // answers REPEATED and changes nothing.
+      config: { public: true },
       schema: {
         operationId: 'hooks.email.bounces',
         summary: "The mail system's bounce reports",

@@ -93,7 +93,7 @@ export const emailUnsubscribeRoutes: FeaturePlugin = async (app, { db }) => {
   app.post(
     '/email/unsubscribe/:token',
     {
-      config: { ...LINK, optionalBody: true, idempotency: false },
+      config: { ...LINK, optionalBody: true },
       schema: {
         operationId: 'email.unsubscribe',
         summary: 'Unsubscribe from emails (one click, RFC 8058)',

@@ -19,6 +19,9 @@ const HOUR_MS = 3_600_000;
 /** Waits before the 2nd, 3rd, … attempt after a failed send; after the last, the email is FAILED. */
 export const EMAIL_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * HOUR_MS, 6 * HOUR_MS];
 
+/** Starts of one email's send at most: each failed attempt and the last one. */
+const MAX_ATTEMPTS = EMAIL_RETRY_DELAYS_MS.length + 1;
+
 /** How long a claimed email is its worker's: room for a whole SMTP exchange (connect, greeting, data). */
 export const emailLeaseMs = (timeoutMs: number) => 3 * timeoutMs + 5_000;
 
@@ -77,6 +80,19 @@ async function prepare(
   const row = await queue.lockEmail(tx, organizationId, id);
   const sender = await senderContext(tx, organizationId);
   if (!row || !sender || row.status !== 'SENDING' || row.attempts !== claimed.attempts) return null;
+  if (claimed.attempts > MAX_ATTEMPTS) {
+    // Every failed attempt settles itself: more starts than attempts means sends that ended their worker
+    // (killed, out of memory). Starting it again would only repeat that.
+    const reason = `interrupted before its outcome was recorded, ${claimed.attempts - 1} starts: not sent again`;
+    const failed = await queue.settleEmail(tx, organizationId, id, { status: 'FAILED', reason }, now);
+    await recordEvent(tx, {
+      type: EmailFailed.type,
+      data: { email: emailPayloadOf(failed, deps.from) },
+      actor: SYSTEM,
+    });
+    tally.failed += 1;
+    return null;
+  }
   const sent = await queue.sentSince(tx, organizationId, new Date(now.getTime() - HOUR_MS));
   if (sent.count >= sender.hourlyLimit) {
     const at = new Date((sent.oldest ?? now).getTime() + HOUR_MS);
@@ -164,7 +180,7 @@ async function sendOne(
         actor: SYSTEM,
       });
       tally.sent += 1;
-    } else if (claimed.attempts > EMAIL_RETRY_DELAYS_MS.length) {
+    } else if (claimed.attempts >= MAX_ATTEMPTS) {
       const row = await queue.settleEmail(tx, organizationId, id, { status: 'FAILED', reason: failure }, at);
       await recordEvent(tx, {
         type: EmailFailed.type,

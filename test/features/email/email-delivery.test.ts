@@ -397,6 +397,22 @@ describe('failures', () => {
     expect(events.map((event) => event.data.email.id)).toContain(failed?.id);
   });
 
+  it('gives up on an email whose every send ended its worker: FAILED, not started a seventh time', async () => {
+    const agent = await bookableAgent();
+    const visit = await book(agent.slug);
+    // What six killed workers leave: SENDING, six starts, the last lease over.
+    await rows(
+      sql`UPDATE emails SET status = 'SENDING', attempts = 6, next_attempt_at = now() - interval '1 second'
+          WHERE ref_id = ${visit.appointmentId} AND kind = 'VISIT_CONFIRMATION'`,
+    );
+    const before = mailTo(visit.email).length;
+    await runEmails();
+    const row = (await emailsAbout(visit.appointmentId)).find((email) => email.kind === 'VISIT_CONFIRMATION');
+    expect(row).toMatchObject({ status: 'FAILED', attempts: 7 });
+    expect(row?.reason).toContain('interrupted');
+    expect(mailTo(visit.email).length).toBe(before);
+  });
+
   it('holds emails past the hourly limit back to the next hour, untried', async () => {
     const other = await createTenant(app);
     await rows(sql`INSERT INTO email_settings (organization_id, hourly_limit) VALUES (${other.org.id}, 1)`);
