@@ -30,7 +30,7 @@ const LIST = {
     FROM (SELECT count(*)::int AS total FROM contacts WHERE ${MATCHES}) c
     LEFT JOIN LATERAL (
       SELECT x.id, x.code, x.first_name, x.last_name, x.email, x.phone, x.source, x.status, x.type, x.score,
-        x.owner_id, x.preferred_city, x.preferred_type, x.budget, x.currency, x.tags, x.opted_out,
+        x.owner_id, x.preferred_city, x.preferred_language, x.preferred_type, x.budget, x.currency, x.tags, x.opted_out,
         x.external_id, ${isoSql('x.created_at')} AS created_at, ${isoSql('x.updated_at')} AS updated_at
       FROM contacts x
       WHERE x.organization_id = $1 AND x.id IN (
@@ -53,6 +53,7 @@ interface ContactRow {
   score: number;
   owner_id: string | null;
   preferred_city: string | null;
+  preferred_language: string | null;
   preferred_type: string | null;
   /** numeric: text from the driver. */
   budget: string | null;
@@ -88,6 +89,7 @@ function contactJson(row: ContactRow & { id: string }) {
     score: row.score,
     ownerId: row.owner_id,
     preferredCity: row.preferred_city,
+    preferredLanguage: row.preferred_language,
     preferredType: row.preferred_type,
     budget: row.budget === null ? null : Number(row.budget),
     currency: row.currency,

@@ -133,7 +133,7 @@ const contactJson = (c: string) => `jsonb_build_object('id', ${c}.id, 'code', ${
     'fullName', concat_ws(' ', nullif(${c}.first_name, ''), nullif(${c}.last_name, '')),
     'email', ${c}.email, 'phone', ${c}.phone, 'source', ${c}.source, 'status', ${c}.status, 'type', ${c}.type,
     'score', ${c}.score_before, 'ownerId', ${c}.owner_id, 'preferredCity', ${c}.preferred_city,
-    'preferredType', ${c}.preferred_type, 'budget', ${c}.budget::float8, 'currency', ${c}.currency,
+    'preferredLanguage', ${c}.preferred_language, 'preferredType', ${c}.preferred_type, 'budget', ${c}.budget::float8, 'currency', ${c}.currency,
     'tags', to_jsonb(${c}.tags), 'optedOut', ${c}.opted_out, 'externalId', ${c}.external_id,
     'createdAt', ${iso(`${c}.created_at`)}, 'updatedAt', ${iso(`${c}.updated_at`)})`;
 const count = (table: string, extra = '') =>
