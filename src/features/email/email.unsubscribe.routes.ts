@@ -73,7 +73,7 @@ export const emailUnsubscribeRoutes: FeaturePlugin = async (app, { db }) => {
         operationId: 'email.unsubscribe.page',
         summary: 'The page of an unsubscribe link',
         description:
-          `${NO_KEY}An HTML page in the organization's language (es, en or pt; else English) that asks, with one ` +
+          `${NO_KEY}An HTML page in the contact's preferred language, else the organization's (es, en or pt; else English) that asks, with one ` +
           'button (a POST to the same URL), or says the contact is already unsubscribed. It changes nothing: ' +
           'mail scanners open every link of an email.',
         tags: TAGS,

@@ -29,25 +29,28 @@ export interface UnsubscribeState {
  * contact row is locked first, so two clicks at once record one statement.
  */
 async function isUnsubscribed(tx: Tx, organizationId: string, contactId: string, lock = false) {
-  if (!(await findContactInTx(tx, organizationId, contactId))) throw unsubscribeLinkNotFound();
+  const contact = await findContactInTx(tx, organizationId, contactId);
+  if (!contact) throw unsubscribeLinkNotFound();
   if (lock) await lockContact(tx, organizationId, contactId);
   const { current } = await readContactConsents(tx, organizationId, contactId);
-  return current.EMAIL?.status === 'REVOKED';
+  return { unsubscribed: current.EMAIL?.status === 'REVOKED', language: contact.preferredLanguage };
 }
 
-const stateOf = (caller: Caller, unsubscribed: boolean): UnsubscribeState => ({
-  unsubscribed,
-  language: pageLanguage(caller.organization.defaultLanguage),
+/** The page speaks the contact's language (their emails' language), else the organization's. */
+const stateOf = (
+  caller: Caller,
+  found: { unsubscribed: boolean; language: string | null },
+): UnsubscribeState => ({
+  unsubscribed: found.unsubscribed,
+  language: pageLanguage(found.language ?? caller.organization.defaultLanguage),
   agency: caller.organization.name,
 });
 
 /** GET of the link: what the page shows. Changes nothing (mail scanners open links). */
 export async function unsubscribeStateOf(db: Database, caller: Caller): Promise<UnsubscribeState> {
   const contactId = caller.keyId;
-  const unsubscribed = await readAs(db, caller, (tx) =>
-    isUnsubscribed(tx, caller.organization.id, contactId),
-  );
-  return stateOf(caller, unsubscribed);
+  const found = await readAs(db, caller, (tx) => isUnsubscribed(tx, caller.organization.id, contactId));
+  return stateOf(caller, found);
 }
 
 /**
@@ -58,14 +61,16 @@ export async function unsubscribeStateOf(db: Database, caller: Caller): Promise<
 export async function unsubscribeContact(db: Database, caller: Caller): Promise<UnsubscribeState> {
   const organizationId = caller.organization.id;
   const contactId = caller.keyId;
-  await writeAs(db, caller, async (tx) => {
-    if (await isUnsubscribed(tx, organizationId, contactId, true)) return;
+  const found = await writeAs(db, caller, async (tx) => {
+    const state = await isUnsubscribed(tx, organizationId, contactId, true);
+    if (state.unsubscribed) return state;
     const consent = {
       channel: 'EMAIL',
       status: 'REVOKED',
       source: CONSENT_SOURCES.emailUnsubscribe,
     } as const;
     await recordConsent(tx, organizationId, contactId, consent, UNSUBSCRIBER);
+    return state;
   });
-  return stateOf(caller, true);
+  return stateOf(caller, { ...found, unsubscribed: true });
 }

@@ -72,7 +72,7 @@ describe('the unsubscribe link', () => {
 });
 
 describe('GET /email/unsubscribe/{token}', () => {
-  it("shows a page in the organization's language with one POST button, and changes nothing", async () => {
+  it("shows a page in the organization's language (the contact has none) with one POST button, and changes nothing", async () => {
     const contactId = await newContact();
     const response = await visit('GET', link(contactId));
     expect(response.statusCode, response.body).toBe(200);
@@ -94,6 +94,18 @@ describe('GET /email/unsubscribe/{token}', () => {
     expect(current.EMAIL).toBeNull();
     expect(history).toEqual([]);
     expect(await consentEvents(contactId)).toEqual([]);
+  });
+
+  it("speaks the contact's preferred language when it has one", async () => {
+    const contactId = (
+      await createContact(app, tenant, {
+        via: 'api',
+        body: { firstName: 'Joana', email: null, preferredLanguage: 'pt' },
+      })
+    ).id;
+    const page = await visit('GET', link(contactId));
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<html lang="pt">');
   });
 
   it('says so when the contact is unsubscribed already', async () => {
