@@ -1,32 +1,18 @@
-import { Errors } from '../../platform/errors/errors.ts';
 import type { FeaturePlugin } from '../../platform/features/manifest.ts';
 import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
+import { acceptSignedJson } from '../../platform/http/signed-json.ts';
 import { BounceBodySchema, BounceResultSchema } from './email.bounces.schema.ts';
-import { BOUNCE_SIGNATURE_HEADER, receiveBounce, verifyBounceSignature } from './email.bounces.ts';
+import { BOUNCE_SIGNATURE_HEADER, receiveBounce } from './email.bounces.ts';
 
 /**
- * The mail system's bounce hook, in its own plugin: its JSON parser keeps the raw bytes and checks
- * `X-Email-Signature` over them before parsing (the messaging hook's way), so an unsigned body is
- * never read as JSON. Other routes keep the standard parser.
+ * The mail system's bounce hook, in its own plugin: its JSON parser checks `X-Email-Signature` over the
+ * raw bytes before parsing (acceptSignedJson, as the messaging hook's). Other routes keep the standard parser.
  */
 export const emailBounceRoutes: FeaturePlugin = async (app, { db, config }) => {
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
-    try {
-      verifyBounceSignature(
-        config.emailBounceSecret,
-        raw as Buffer,
-        request.headers[BOUNCE_SIGNATURE_HEADER],
-      );
-    } catch (error) {
-      done(error as Error, undefined);
-      return;
-    }
-    try {
-      done(null, JSON.parse((raw as Buffer).toString('utf8')));
-    } catch {
-      done(Errors.validation('body is not valid JSON', [{ field: 'body', message: 'is not valid JSON' }]));
-    }
+  acceptSignedJson(app, {
+    secret: config.emailBounceSecret,
+    header: BOUNCE_SIGNATURE_HEADER,
+    disabled: 'The email bounce hook is disabled: EMAIL_BOUNCE_SECRET is not set',
   });
 
   app.post(

@@ -2,11 +2,9 @@
 // sent email bounced. The email is found by the id its Message-ID carries, across organizations; then,
 // in one transaction of its organization, it becomes BOUNCED, a permanent bounce suppresses its
 // address, and `email.bounced` is recorded.
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
 import type { EmailRow } from '../../db/schema.ts';
 import { operatorCallerOf } from '../../platform/auth/credentials.ts';
-import { AppError } from '../../platform/errors/errors.ts';
 import type { Actor } from '../../platform/events/catalog.ts';
 import { recordEvent } from '../../platform/events/record.ts';
 import { writeAs } from '../../platform/tenancy/caller-tx.ts';
@@ -17,35 +15,14 @@ import { findEmail } from './email.log.store.ts';
 import { emailIdOf, emailPayloadOf } from './email.message-id.ts';
 import { insertSuppression } from './email.suppressions.store.ts';
 
-export const BOUNCE_SIGNATURE_HEADER = 'x-email-signature';
+/** The header the bounce hook's signature comes in (`sha256=<hex HMAC-SHA256 of the raw body>`). */
+export const BOUNCE_SIGNATURE_HEADER = 'X-Email-Signature';
 
 /** Who `email.bounced` names: the mail system, an integration. */
 const MAIL_SYSTEM: Actor = { kind: 'INTEGRATION', userId: null };
 
 /** What the email's status must be for a bounce to apply: it left (SENT), or bounced already (a repeat). */
 const BOUNCEABLE = new Set(['SENT', 'BOUNCED']);
-
-/**
- * `X-Email-Signature: sha256=<hex>`: HMAC-SHA256 of the raw body with EMAIL_BOUNCE_SECRET, compared in
- * constant time, as the messaging hook's (no timestamp: a replayed bounce changes nothing, see
- * `receiveBounce`). 401 when missing or wrong; 503 when no secret is set (the hook is off, not open).
- */
-export function verifyBounceSignature(secret: string | undefined, rawBody: Buffer, header: unknown): void {
-  if (!secret) {
-    throw new AppError(
-      'SERVICE_UNAVAILABLE',
-      'The email bounce hook is disabled: EMAIL_BOUNCE_SECRET is not set',
-    );
-  }
-  const match = typeof header === 'string' ? /^sha256=([0-9a-fA-F]{64})$/.exec(header.trim()) : null;
-  if (!match)
-    throw new AppError('UNAUTHORIZED', 'Missing or malformed X-Email-Signature header (sha256=<hex>)');
-  const expected = createHmac('sha256', secret).update(rawBody).digest();
-  const given = Buffer.from((match[1] as string).toLowerCase(), 'hex');
-  if (!timingSafeEqual(expected, given)) {
-    throw new AppError('UNAUTHORIZED', 'X-Email-Signature does not match the body');
-  }
-}
 
 const sameAddress = (a: string | null, b: string | undefined) =>
   b === undefined || (a !== null && a.toLowerCase() === b.toLowerCase());

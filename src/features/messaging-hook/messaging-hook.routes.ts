@@ -1,33 +1,22 @@
 import { Type } from '@fastify/type-provider-typebox';
 import type { FeaturePlugin } from '../../platform/features/manifest.ts';
-import { Errors } from '../../platform/errors/errors.ts';
 import { ErrorResponseSchema, ref } from '../../platform/http/schemas.ts';
+import { acceptSignedJson } from '../../platform/http/signed-json.ts';
 import { HookParamsSchema, HookResultSchema, INBOUND_MESSAGE_EXAMPLE } from './messaging-hook.schema.ts';
-import { handleMessagingHook, verifyHookSignature, type HookPayload } from './messaging-hook.service.ts';
+import { handleMessagingHook, type HookPayload } from './messaging-hook.service.ts';
 import { messagingContext } from '../conversations/index.ts';
 
 /**
- * The messaging platform's inbound hook, in its own plugin: its JSON parser keeps the raw bytes and
- * checks `X-Hub-Signature-256` over them before parsing, so an unsigned body is never even read as
- * JSON. Other routes keep the standard parser.
+ * The messaging platform's inbound hook, in its own plugin: its JSON parser checks `X-Hub-Signature-256`
+ * over the raw bytes before parsing (acceptSignedJson). Other routes keep the standard parser.
  */
 export const messagingHookRoutes: FeaturePlugin = async (app, context) => {
   const { db } = context;
   const messaging = messagingContext(context);
-  const webhookSecret = context.config.messagingWebhookSecret;
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
-    try {
-      verifyHookSignature(webhookSecret, raw as Buffer, request.headers['x-hub-signature-256']);
-    } catch (error) {
-      done(error as Error, undefined);
-      return;
-    }
-    try {
-      done(null, JSON.parse((raw as Buffer).toString('utf8')));
-    } catch {
-      done(Errors.validation('body is not valid JSON', [{ field: 'body', message: 'is not valid JSON' }]));
-    }
+  acceptSignedJson(app, {
+    secret: context.config.messagingWebhookSecret,
+    header: 'X-Hub-Signature-256',
+    disabled: 'The messaging hook is disabled: MESSAGING_WEBHOOK_SECRET is not set',
   });
 
   app.post(

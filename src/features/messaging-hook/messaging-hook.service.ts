@@ -1,6 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
-import { AppError, Errors } from '../../platform/errors/errors.ts';
+import { Errors } from '../../platform/errors/errors.ts';
 import { toE164 } from '../../platform/text/phone.ts';
 import { operatorCallerOf } from '../../platform/auth/credentials.ts';
 import { writeAs } from '../../platform/tenancy/caller-tx.ts';
@@ -14,29 +13,6 @@ import {
   recordInbound,
 } from '../conversations/index.ts';
 import { findMessagingNumberAnywhere } from '../messaging-setup/index.ts';
-
-/**
- * `X-Hub-Signature-256: sha256=<hex>`: HMAC-SHA256 of the raw body with MESSAGING_WEBHOOK_SECRET,
- * compared in constant time. 401 when missing or wrong; 503 when no secret is configured (the hook
- * is off rather than open).
- */
-export function verifyHookSignature(secret: string | undefined, rawBody: Buffer, header: unknown): void {
-  if (!secret) {
-    throw new AppError(
-      'SERVICE_UNAVAILABLE',
-      'The messaging hook is disabled: MESSAGING_WEBHOOK_SECRET is not set',
-    );
-  }
-  const match = typeof header === 'string' ? /^sha256=([0-9a-fA-F]{64})$/.exec(header.trim()) : null;
-  if (!match) {
-    throw new AppError('UNAUTHORIZED', 'Missing or malformed X-Hub-Signature-256 header (sha256=<hex>)');
-  }
-  const expected = createHmac('sha256', secret).update(rawBody).digest();
-  const given = Buffer.from((match[1] as string).toLowerCase(), 'hex');
-  if (!timingSafeEqual(expected, given)) {
-    throw new AppError('UNAUTHORIZED', 'X-Hub-Signature-256 does not match the body');
-  }
-}
 
 // The Cloud API's webhook payload, as far as it is read here. Everything else is ignored.
 interface HookMessage {
