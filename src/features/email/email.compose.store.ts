@@ -1,39 +1,7 @@
-// What an email is composed from (decision 0267), read in the organization's transaction: the
-// organization and its sender, the contact with their EMAIL consent, a lead, a visit request.
+// What an email is composed from (decision 0267), read in the organization's transaction: the contact
+// with their EMAIL consent, a lead, a visit request (the organization and its settings: email.store.ts).
 import { sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/database.ts';
-
-/** The organization an email is sent for: its name, languages and zone, and whether it is a test twin. */
-export interface EmailOrganization {
-  organizationName: string;
-  defaultLanguage: string;
-  timezone: string;
-  /** A test twin's emails go to the sandbox only. */
-  testMode: boolean;
-}
-
-export async function organizationForEmail(
-  tx: Tx,
-  organizationId: string,
-): Promise<EmailOrganization | null> {
-  const rows = await queryRows<{
-    name: string;
-    default_language: string;
-    timezone: string;
-    live_organization_id: string | null;
-  }>(
-    tx,
-    sql`SELECT name, default_language, timezone, live_organization_id FROM organizations WHERE id = ${organizationId}`,
-  );
-  const row = rows[0];
-  if (!row) return null;
-  return {
-    organizationName: row.name,
-    defaultLanguage: row.default_language,
-    timezone: row.timezone,
-    testMode: row.live_organization_id !== null,
-  };
-}
 
 export interface EmailContact {
   id: string;

@@ -25,6 +25,7 @@ import { isSuppressed } from './email.suppressions.store.ts';
 import { renderTemplate } from './email.render.ts';
 import { effectiveTemplate } from './email.service.ts';
 import { emailSettingsOf } from './email.settings.ts';
+import { findOrganization } from './email.store.ts';
 import { unsubscribeUrl } from './email.unsubscribe.ts';
 import { FOOTERS } from './email.footers.ts';
 
@@ -43,19 +44,28 @@ export type SkipReason =
 export type Composed = { skip: SkipReason } | { rendered: RenderedEmail; visitor: boolean };
 
 /** Who sends for an organization: its name, languages and zone, test mode, and its email settings. */
-export interface SenderContext extends context.EmailOrganization {
+export interface SenderContext {
+  organizationName: string;
+  defaultLanguage: string;
+  timezone: string;
+  /** A test twin's emails go to the sandbox only. */
+  testMode: boolean;
   senderName: string | null;
   replyTo: string | null;
   alertAddress: string | null;
   hourlyLimit: number;
 }
 
+/** The organization's row and its email settings, each read once. */
 export async function senderContext(tx: Tx, organizationId: string): Promise<SenderContext | null> {
-  const organization = await context.organizationForEmail(tx, organizationId);
+  const organization = await findOrganization(tx, organizationId);
   if (!organization) return null;
-  const settings = await emailSettingsOf(tx, organizationId);
+  const settings = await emailSettingsOf(tx, organizationId, organization);
   return {
-    ...organization,
+    organizationName: organization.name,
+    defaultLanguage: organization.defaultLanguage,
+    timezone: organization.timezone,
+    testMode: organization.liveOrganizationId !== null,
     senderName: settings.senderName,
     replyTo: settings.replyTo,
     alertAddress: settings.alertAddress,
@@ -112,17 +122,17 @@ function superseded(
 /**
  * Composes the email `row` calls for, or says why it is not sent. Runs when the worker first takes it;
  * the result is kept with the email, so a send started again after a crash sends the same message.
+ * `sender`: the organization's (senderContext), read once by the worker for the limit and the send.
  */
 export async function composeEmail(
   tx: Tx,
   row: EmailRow,
+  sender: SenderContext,
   settings: ComposeSettings,
   now: Date,
 ): Promise<Composed> {
   const kind = row.kind as EmailKind;
   const organizationId = row.organizationId;
-  const sender = await senderContext(tx, organizationId);
-  if (!sender) return { skip: 'NOT_FOUND' };
   const agencyName = sender.senderName ?? sender.organizationName;
 
   let contact: context.EmailContact | null;
@@ -197,7 +207,7 @@ export async function composeEmail(
   values.agencyName = agencyName;
 
   const variables = Object.fromEntries(VARIABLES[kind].map((name) => [name, values[name] ?? null]));
-  const template = await effectiveTemplate(tx, organizationId, kind, language);
+  const template = await effectiveTemplate(tx, organizationId, kind, language, sender.defaultLanguage);
   language = template.language;
   const message = renderTemplate(template, variables);
   const unsubscribe =

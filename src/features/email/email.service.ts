@@ -235,16 +235,16 @@ export interface EffectiveTemplate extends EmailTemplate {
 /**
  * For the worker, inside its transaction: the template of `kind` in `language` (the contact's): the
  * organization's own, else the built-in one; a language with neither falls back to the organization's
- * default language, then to English.
+ * default language (`defaultLanguage` when the caller has it, else read), then to English.
  */
 export async function effectiveTemplate(
   tx: Tx,
   organizationId: string,
   kind: EmailKind,
   language: string,
+  defaultLanguage?: string,
 ): Promise<EffectiveTemplate> {
-  const organization = await store.findOrganization(tx, organizationId);
-  const defaultLanguage = organization?.defaultLanguage ?? LAST_RESORT;
+  defaultLanguage ??= (await store.findOrganization(tx, organizationId))?.defaultLanguage ?? LAST_RESORT;
   const custom = await customOf(tx, organizationId, kind, chainOf(language, defaultLanguage));
   const resolved = resolve(kind, language, defaultLanguage, custom);
   return { ...partsOf(resolved.template), language: resolved.from, custom: custom.has(resolved.from) };

@@ -57,9 +57,16 @@ export interface EmailSettingsInEffect extends EmailSettings {
   fromName: string;
 }
 
-/** For the worker, inside its transaction: the organization's email settings in effect. */
-export async function emailSettingsOf(tx: Tx, organizationId: string): Promise<EmailSettingsInEffect> {
+/**
+ * For the worker, inside its transaction: the organization's email settings in effect (`organization`:
+ * its row when the caller read it already).
+ */
+export async function emailSettingsOf(
+  tx: Tx,
+  organizationId: string,
+  organization?: store.EmailOrganization | null,
+): Promise<EmailSettingsInEffect> {
   const settings = toSettings(await store.findEmailSettings(tx, organizationId));
-  const organization = await store.findOrganization(tx, organizationId);
+  organization ??= await store.findOrganization(tx, organizationId);
   return { ...settings, fromName: settings.senderName ?? organization?.name ?? '' };
 }

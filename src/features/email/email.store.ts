@@ -7,20 +7,25 @@ import { emailSettings, emailTemplates, organizations } from '../../db/schema.ts
 export type EmailSettingsRow = typeof emailSettings.$inferSelect;
 export type EmailTemplateRow = typeof emailTemplates.$inferSelect;
 
-/** What the templates and settings need of the organization: its name and languages. */
+/** What templates, settings and the worker need of the organization: name, languages, zone, test twin. */
 export interface EmailOrganization {
   name: string;
   defaultLanguage: string;
   otherLanguages: string[];
+  timezone: string;
+  /** Set on a test twin: its emails go to the sandbox only. */
+  liveOrganizationId: string | null;
 }
 
-/** The organization's name and languages (its own row: RLS shows no other); null when unknown. */
+/** The organization's name, languages and zone (its own row: RLS shows no other); null when unknown. */
 export async function findOrganization(tx: Tx, organizationId: string): Promise<EmailOrganization | null> {
   const rows = await tx
     .select({
       name: organizations.name,
       defaultLanguage: organizations.defaultLanguage,
       otherLanguages: organizations.otherLanguages,
+      timezone: organizations.timezone,
+      liveOrganizationId: organizations.liveOrganizationId,
     })
     .from(organizations)
     .where(eq(organizations.id, organizationId))

@@ -102,7 +102,7 @@ async function prepare(
   }
   const settings = { secrets: deps.secrets, origin: deps.origin, from: deps.from };
   let ready = row;
-  const composed = row.subject === null ? await composeEmail(tx, row, settings, now) : null;
+  const composed = row.subject === null ? await composeEmail(tx, row, sender, settings, now) : null;
   const verdict = composed ?? (await recheckEmail(tx, row));
   if ('skip' in verdict) {
     await queue.settleEmail(tx, organizationId, id, { status: 'SKIPPED', reason: verdict.skip }, now);
