@@ -146,6 +146,26 @@ async function book(
   };
 }
 
+/** A visit booked four days ahead with a new bookable agent (UTC, every day) of another agency. */
+async function bookIn(
+  agency: Tenant,
+  agentFields: Record<string, unknown>,
+  visitor: Record<string, unknown> & { startTime: string },
+): Promise<{ appointmentId: string; startsAt: string }> {
+  sequence += 1;
+  const agent = await createAgent(app, agency.org.id, {
+    ...agentFields,
+    bookingSlug: `email-other-${Date.now().toString(36)}-${sequence}`,
+    booking: { timezone: 'UTC', weekdays: ALL_WEEK },
+  });
+  const key = await busyPublishableKey(app, agency.org.id);
+  const date = new Date(Date.now() + 4 * DAY).toISOString().slice(0, 10);
+  return expectStatus(
+    await api(app, 'POST', `/v1/booking/${agent.bookingSlug}`, { key, body: { ...visitor, date } }),
+    201,
+  ).data.data;
+}
+
 beforeAll(async () => {
   smtp = await startSmtpServer();
   app = await buildTestApp();
@@ -276,26 +296,11 @@ describe('reminders by email', () => {
       }),
       200,
     );
-    const agent = await createAgent(app, other.org.id, {
-      firstName: 'Ana',
-      bookingSlug: `email-reminder-${Date.now().toString(36)}`,
-      booking: { timezone: 'UTC', weekdays: ALL_WEEK },
-    });
-    const key = await busyPublishableKey(app, other.org.id);
-    const date = new Date(Date.now() + 4 * DAY).toISOString().slice(0, 10);
-    const receipt = expectStatus(
-      await api(app, 'POST', `/v1/booking/${agent.bookingSlug}`, {
-        key,
-        body: {
-          firstName: 'Clara',
-          phone: '+34611234987',
-          email: 'clara@example.com',
-          date,
-          startTime: '09:00',
-        },
-      }),
-      201,
-    ).data.data;
+    const receipt = await bookIn(
+      other,
+      { firstName: 'Ana' },
+      { firstName: 'Clara', phone: '+34611234987', email: 'clara@example.com', startTime: '09:00' },
+    );
     const remindAt = new Date(Date.parse(receipt.startsAt) - 90 * 60_000);
     await sendDueReminders(
       {
@@ -416,26 +421,11 @@ describe('failures', () => {
   it('holds emails past the hourly limit back to the next hour, untried', async () => {
     const other = await createTenant(app);
     await rows(sql`INSERT INTO email_settings (organization_id, hourly_limit) VALUES (${other.org.id}, 1)`);
-    const agent = await createAgent(app, other.org.id, {
-      email: 'ana@other.example',
-      bookingSlug: `email-limit-${Date.now().toString(36)}`,
-      booking: { timezone: 'UTC', weekdays: ALL_WEEK },
-    });
-    const key = await busyPublishableKey(app, other.org.id);
-    const date = new Date(Date.now() + 4 * DAY).toISOString().slice(0, 10);
-    const receipt = expectStatus(
-      await api(app, 'POST', `/v1/booking/${agent.bookingSlug}`, {
-        key,
-        body: {
-          firstName: 'Rui',
-          phone: '+351912345678',
-          email: 'rui@example.com',
-          date,
-          startTime: '10:00',
-        },
-      }),
-      201,
-    ).data.data;
+    const receipt = await bookIn(
+      other,
+      { email: 'ana@other.example' },
+      { firstName: 'Rui', phone: '+351912345678', email: 'rui@example.com', startTime: '10:00' },
+    );
     await runEmails();
     const emails = await emailsAbout(receipt.appointmentId);
     expect(emails.map((row) => row.status).sort()).toEqual(['QUEUED', 'SENT']);
