@@ -3,8 +3,9 @@
  * portal listing against its hand-written SQL route (`properties`, cache off) and GET /v1/me against a
  * bare Fastify route (`me`), each a service/baseline process pair measured in short paired rounds; the
  * median of the paired ratios is compared with the figure recorded in bench/guard.json, and the run
- * fails when one falls more than 25 % below it. The recorded figures change only in a commit that says
- * why (`--record` writes them from this run).
+ * fails when one falls more than 25 % below it twice in a row (a measure below its floor is taken again
+ * once: decision 0270). The recorded figures change only in a commit that says why (`--record` writes
+ * them from this run).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -62,7 +63,7 @@ const USAGE = `Usage: DATABASE_URL=postgres://USER@HOST:PORT/DB npm run bench --
 
 Measures ${MEASURES.map((m) => `${m.name} (${m.what})`).join(' and ')} as the median of
 short paired rounds, and fails when a ratio is more than ${TOLERANCE * 100} % below its figure in
-bench/guard.json. --record "why" writes this run's ratios there instead (commit the file with the why).
+bench/guard.json in two measures in a row (one below is measured again). --record "why" writes this run's ratios there instead (commit the file with the why).
 Run it on a quiet machine: it measures. BENCH_SERVICE_DELAY_MS=N adds N ms of CPU to every request of
 the service (a deliberately slowed build: the guard must fail).`;
 
@@ -85,6 +86,16 @@ function runScenario(measure: Measure, resultsDir: string): Promise<string> {
       else resolve(written);
     });
   });
+}
+
+interface Measured {
+  pairedRatio: number;
+  roundRatios: number[];
+}
+
+async function measureOnce(measure: Measure, resultsDir: string): Promise<Measured> {
+  const file = await runScenario(measure, resultsDir);
+  return JSON.parse(readFileSync(file, 'utf8')) as Measured;
 }
 
 function readGuardFile(): GuardFile {
@@ -122,15 +133,26 @@ async function run(args: string[]): Promise<void> {
     const measured: Record<string, number> = {};
     for (const measure of MEASURES) {
       log(`\n== guard: ${measure.name} (${measure.what}) ==`);
-      const file = await runScenario(measure, resultsDir);
-      const result = JSON.parse(readFileSync(file, 'utf8')) as { pairedRatio: number; roundRatios: number[] };
-      measured[measure.name] = result.pairedRatio;
       const figure = recorded[measure.name];
       const floor = figure ? figure.ratio * (1 - TOLERANCE) : null;
+      const first = await measureOnce(measure, resultsDir);
+      let second: Measured | null = null;
+      // A neighbour's burst on a shared machine can sink one short measure: one below its floor is
+      // measured again, and the guard fails only when both are below (a slower build is, every time).
+      if (floor !== null && values.record === undefined && !(first.pairedRatio >= floor)) {
+        log(
+          `\n== guard: ${measure.name} ${first.pairedRatio.toFixed(3)} is below its floor ${floor.toFixed(3)}: measuring again ==`,
+        );
+        second = await measureOnce(measure, resultsDir);
+      }
+      const result = second !== null && second.pairedRatio > first.pairedRatio ? second : first;
+      measured[measure.name] = result.pairedRatio;
       const below = floor !== null && !(result.pairedRatio >= floor);
       if (below) failed = true;
+      const other = result === first ? second : first;
+      const again = other === null ? '' : ` (measured twice: the other gave ${other.pairedRatio.toFixed(3)})`;
       lines.push(
-        `${measure.name.padEnd(8)} ${result.pairedRatio.toFixed(3)} (rounds ${result.roundRatios.join(', ')}); ` +
+        `${measure.name.padEnd(8)} ${result.pairedRatio.toFixed(3)} (rounds ${result.roundRatios.join(', ')})${again}; ` +
           (figure
             ? `recorded ${figure.ratio.toFixed(3)} at ${figure.commit}, floor ${floor?.toFixed(3)}: ${below ? 'BELOW' : 'ok'}`
             : 'nothing recorded yet'),
