@@ -54,7 +54,7 @@ node -e '
   const expected = ["get_summary", "search_contacts", "get_contact_timeline", "search_properties", "get_property",
     "search_listings",
     "match_properties_for_contact", "list_pending_tasks", "list_appointments", "list_pipelines", "list_deals",
-    "get_contact"];
+    "get_contact", "list_emails"];
   const names = tools.map((t) => t.name);
   if (JSON.stringify(names) !== JSON.stringify(expected)) throw new Error(`tools/list: ${names.join(", ")}`);
   for (const t of tools) {

@@ -204,7 +204,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       await app.register(plugin, context);
     }
   }
-  await app.register(mcpRoutes, { db: deps.db, tools: mcpToolsOf(features) });
+  await app.register(mcpRoutes, { db: deps.db, config, tools: mcpToolsOf(features) });
   for (const plugin of deps.plugins ?? []) await app.register(plugin);
 
   return app;

@@ -1,6 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { callerOf } from '../platform/auth/auth.plugin.ts';
 import { Errors } from '../platform/errors/errors.ts';
@@ -34,10 +35,11 @@ const notAMessage = () =>
   );
 
 /** The MCP endpoint (SPEC.md "MCP endpoint"): POST only, bearer secret keys, per-tool scopes. */
-export const mcpRoutes: FastifyPluginAsyncTypebox<{ db: Database; tools?: McpToolDefinition[] }> = async (
-  app,
-  { db, tools = MCP_TOOLS },
-) => {
+export const mcpRoutes: FastifyPluginAsyncTypebox<{
+  db: Database;
+  config: Config;
+  tools?: McpToolDefinition[];
+}> = async (app, { db, config, tools = MCP_TOOLS }) => {
   // Converted once: a request only builds the server and registers the ready tools.
   const compiled = compileTools(tools, app.getSchemas());
 
@@ -70,6 +72,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{ db: Database; tools?: McpToo
       const server = buildMcpServer(compiled, {
         db,
         caller: callerOf(request),
+        config,
         log: request.log,
         requestId: request.id,
       });

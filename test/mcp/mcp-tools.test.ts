@@ -28,6 +28,7 @@ const TOOLS = [
   'list_pipelines',
   'list_deals',
   'get_contact',
+  'list_emails',
 ];
 /** What each tool needs, as SPEC.md "MCP endpoint" assigns the scopes. */
 const TOOL_SCOPES: Record<string, string[]> = {
@@ -42,6 +43,7 @@ const TOOL_SCOPES: Record<string, string[]> = {
   list_pipelines: ['deals:read'],
   list_deals: ['deals:read'],
   list_pending_tasks: ['tasks:read'],
+  list_emails: ['email:read'],
   match_properties_for_contact: ['portal:read', 'contacts:read'],
 };
 
@@ -553,8 +555,9 @@ describe('get_summary', () => {
       pendingTasks: 2,
       overdueTasks: 0,
       upcomingAppointments: 2,
+      failedEmails: 0,
     });
-    expect((result.content[0] as { text: string }).text).toMatch(/12 of 12 tools available/);
+    expect((result.content[0] as { text: string }).text).toMatch(/13 of 13 tools available/);
   });
 
   it('tells a narrower key what it may use, and counts only what its scopes allow', async () => {

@@ -9,6 +9,7 @@ import { emailBounceSchemas } from './email.bounces.schema.ts';
 import { EmailBounced, EmailFailed, EmailSent } from './email.events.ts';
 import { emailLogRoutes } from './email.log.routes.ts';
 import { emailLogSchemas } from './email.log.schema.ts';
+import { emailMcpCounts, emailMcpTools } from './email.mcp.ts';
 import { emailPersonalData } from './email.personal-data.ts';
 import { emailRoutes } from './email.routes.ts';
 import { emailSchemas } from './email.schema.ts';
@@ -58,6 +59,8 @@ export const emailFeature = defineFeature({
   },
   schemas: [...emailSchemas, ...emailLogSchemas, ...emailBounceSchemas],
   routes: [emailRoutes, emailLogRoutes, emailUnsubscribeRoutes, emailBounceRoutes],
+  mcpTools: emailMcpTools,
+  mcpCounts: emailMcpCounts,
   credentials: ({ db, secrets }) => [unsubscribeCredential(db, secrets)],
   events: [EmailSent, EmailFailed, EmailBounced],
   jobs: ({ db, config, secrets, log }: JobContext) => {

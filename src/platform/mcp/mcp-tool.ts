@@ -1,5 +1,6 @@
 import type { Static, TSchema } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { pageRequest, type PageRequest } from '../http/pagination.ts';
 import type { Caller } from '../auth/caller.ts';
@@ -9,6 +10,8 @@ import type { Scope } from '../auth/scopes.ts';
 export interface McpToolContext {
   db: Database;
   caller: Caller;
+  /** The operator's settings, as the REST routes have them (EMAIL_FROM names the Message-IDs' domain). */
+  config: Config;
   log: FastifyBaseLogger;
   /** The HTTP request's id (X-Request-Id), quoted in internal-error messages. */
   requestId: string;
