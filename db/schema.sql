@@ -584,7 +584,8 @@ CREATE TABLE public.api_keys (
     agent_id text,
     last_used_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    scopes_follow_defaults boolean DEFAULT false NOT NULL
 );
 
 ALTER TABLE ONLY public.api_keys FORCE ROW LEVEL SECURITY;

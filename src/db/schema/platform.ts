@@ -124,6 +124,11 @@ export const apiKeys = pgTable(
     keyPrefix: text('key_prefix').notNull(),
     name: text('name'),
     scopes: text('scopes').array().notNull(),
+    /**
+     * Made without naming scopes: it also holds its type's default scopes as features add them (the
+     * SPEC's "full scope set"); `scopes` keeps what it was given (decision 0272).
+     */
+    scopesFollowDefaults: boolean('scopes_follow_defaults').notNull().default(false),
     accessLevel: smallint('access_level').notNull().default(1),
     status: text('status').$type<KeyStatus>().notNull().default('active'),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),

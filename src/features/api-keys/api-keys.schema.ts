@@ -18,7 +18,12 @@ export const AdminApiKeySchema = Type.Object(
     mode: KeyModeSchema,
     name: Type.Union([Type.String(), Type.Null()]),
     keyPrefix: Type.String({ description: 'First characters of the key, to tell keys apart' }),
-    scopes: Type.Array(ScopeNameSchema),
+    scopes: Type.Array(ScopeNameSchema, { description: 'What the key holds now' }),
+    scopesFollowDefaults: Type.Boolean({
+      description:
+        "Made without naming scopes: it holds its type's default scopes, including those a later version adds, " +
+        'beside any it was granted (false: exactly the scopes it was made with)',
+    }),
     accessLevel: Type.Integer({ minimum: 1, maximum: 3 }),
     status: KeyStatusSchema,
     expiresAt: Type.Union([DateTime(), Type.Null()]),
@@ -47,7 +52,15 @@ export const CreateApiKeyBodySchema = Type.Object(
     type: KeyTypeSchema,
     mode: Type.Optional(KeyModeSchema),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    scopes: Type.Optional(Type.Array(ScopeNameSchema, { uniqueItems: true, maxItems: MAX_SCOPES })),
+    scopes: Type.Optional(
+      Type.Array(ScopeNameSchema, {
+        uniqueItems: true,
+        maxItems: MAX_SCOPES,
+        description:
+          "Exactly these. Omitted: the type's default scopes, and those later versions add " +
+          '(`scopesFollowDefaults`)',
+      }),
+    ),
     accessLevel: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
     rateLimitPerMinute: Type.Optional(PerMinute(100_000)),
     writeLimitPerMinute: Type.Optional(PerMinute(100_000, 0)),

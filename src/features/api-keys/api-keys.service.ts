@@ -3,11 +3,11 @@ import type { ApiKeyRow } from '../../db/schema.ts';
 import { displayPrefix, generateKey, hashKey, type KeyMode, type KeyType } from '../../platform/auth/keys.ts';
 import { KEY_TYPE_LIMITS, planRefusal } from '../../platform/auth/plans.ts';
 import {
-  DEFAULT_SECRET_SCOPES,
   PUBLISHABLE_SCOPES,
   READ_SCOPES,
   SCOPES,
-  isScope,
+  defaultScopesOf,
+  heldScopes,
   type Scope,
 } from '../../platform/auth/scopes.ts';
 import { actorOf, inMode, type Caller } from '../../platform/auth/caller.ts';
@@ -61,7 +61,8 @@ function toAdminApiKey(row: ApiKeyRow): AdminApiKey {
     mode: row.mode,
     name: row.name,
     keyPrefix: row.keyPrefix,
-    scopes: row.scopes.filter(isScope),
+    scopes: heldScopes(row.scopes, row.type, row.scopesFollowDefaults),
+    scopesFollowDefaults: row.scopesFollowDefaults,
     accessLevel: row.accessLevel,
     status: row.status,
     expiresAt: row.expiresAt?.toISOString() ?? null,
@@ -81,18 +82,12 @@ function eventKey(row: ApiKeyRow) {
     mode: row.mode,
     name: row.name,
     keyPrefix: row.keyPrefix,
-    scopes: row.scopes,
+    scopes: heldScopes(row.scopes, row.type, row.scopesFollowDefaults),
     accessLevel: row.accessLevel,
     status: row.status,
     expiresAt: row.expiresAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
-}
-
-function defaultScopes(type: KeyType): readonly Scope[] {
-  if (type === 'publishable') return PUBLISHABLE_SCOPES;
-  if (type === 'read_only_secret') return READ_SCOPES;
-  return DEFAULT_SECRET_SCOPES;
 }
 
 function checkScopes(type: KeyType, scopes: readonly Scope[]): void {
@@ -131,7 +126,7 @@ export async function createApiKey(
   const type = body.type;
   const refusal = planRefusal(live.row.plan, type);
   if (refusal) throw Errors.invalidField('body.type', `is not available: ${refusal}`);
-  const scopes = (body.scopes as Scope[] | undefined) ?? [...defaultScopes(type)];
+  const scopes = (body.scopes as Scope[] | undefined) ?? [...defaultScopesOf(type)];
   checkScopes(type, scopes);
   const accessLevel = body.accessLevel ?? 1;
   if (type === 'publishable' && accessLevel !== 1) {
@@ -160,6 +155,8 @@ export async function createApiKey(
       keyPrefix: displayPrefix(key),
       name: body.name ?? null,
       scopes,
+      // Made with the defaults: it also gets the default scopes features add later (decision 0272).
+      scopesFollowDefaults: body.scopes === undefined,
       accessLevel,
       expiresAt,
       rateLimitPerMinute: body.rateLimitPerMinute ?? null,
@@ -270,7 +267,12 @@ export async function rollApiKey(
   const actor = actorOf(caller);
   const current = await loadApiKey(deps, keyId, caller);
   // The new key has the old one's rights: a console session cannot roll an operator-made key into one.
-  requireGrantable(caller, current.scopes.filter(isScope), current.accessLevel, 'roll');
+  requireGrantable(
+    caller,
+    heldScopes(current.scopes, current.type, current.scopesFollowDefaults),
+    current.accessLevel,
+    'roll',
+  );
   const now = Date.now();
   if (current.status === 'deactivated') {
     throw Errors.conflict(`API key ${keyId} is deactivated: create a new key instead of rolling it`);
@@ -309,6 +311,7 @@ export async function rollApiKey(
       keyPrefix: displayPrefix(key),
       name: current.name,
       scopes: current.scopes,
+      scopesFollowDefaults: current.scopesFollowDefaults,
       accessLevel: current.accessLevel,
       expiresAt: keepsExpiry ? current.expiresAt : null,
       rateLimitPerMinute: current.rateLimitPerMinute,

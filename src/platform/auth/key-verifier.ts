@@ -6,7 +6,7 @@ import { hashKey, parseKey } from './keys.ts';
 import { aliasLive, callerOrganizationOf, liveOrganizationColumns } from './organization-states.ts';
 import { KEY_TYPE_LIMITS } from './plans.ts';
 import type { Caller } from './caller.ts';
-import { isScope } from './scopes.ts';
+import { heldScopes } from './scopes.ts';
 
 /**
  * How long a verified key is trusted without looking again. Suspension and deactivation made on
@@ -131,7 +131,7 @@ export class KeyVerifier {
     if (!row) return { outcome: 'unknown' };
     const { key } = row;
     const defaults = KEY_TYPE_LIMITS[key.type];
-    const scopes = key.scopes.filter(isScope);
+    const scopes = heldScopes(key.scopes, key.type, key.scopesFollowDefaults);
     const accessLevel = Math.min(3, Math.max(1, key.accessLevel)) as 1 | 2 | 3;
     const caller: Caller = {
       credential: 'api_key',

@@ -1,4 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
+import type { KeyType } from './keys.ts';
 
 /**
  * Scopes (SPEC.md "Authentication" rule 5): each feature declares the scopes its routes and tools need
@@ -80,4 +81,23 @@ export function defineScopes(definitions: readonly ScopeDefinition[]): void {
 
 export function isScope(value: string): value is Scope {
   return SCOPES.includes(value);
+}
+
+/** What a key of this type holds when made without naming scopes. */
+export function defaultScopesOf(type: KeyType): readonly Scope[] {
+  if (type === 'publishable') return PUBLISHABLE_SCOPES;
+  if (type === 'read_only_secret') return READ_SCOPES;
+  return DEFAULT_SECRET_SCOPES;
+}
+
+/**
+ * The scopes a key holds: what it was given (still declared), and, for a key made without naming any,
+ * its type's defaults as they are now, so a feature's new default scope reaches the keys that had "all of
+ * them" (decision 0272). A scope it was granted beyond the defaults (support approval) stays.
+ */
+export function heldScopes(stored: readonly string[], type: KeyType, followsDefaults: boolean): Scope[] {
+  const given = stored.filter(isScope);
+  if (!followsDefaults) return given;
+  const added = defaultScopesOf(type).filter((scope) => !given.includes(scope));
+  return added.length === 0 ? given : [...given, ...added];
 }

@@ -3045,6 +3045,7 @@ export interface components {
        * @example service_sk_live_AbC1
        */
       keyPrefix: string;
+      /** @description What the key holds now */
       scopes: (
         | 'events:read'
         | 'contacts:read'
@@ -3069,6 +3070,8 @@ export interface components {
         | 'email:read'
         | 'email:write'
       )[];
+      /** @description Made without naming scopes: it holds its type's default scopes, including those a later version adds, beside any it was granted (false: exactly the scopes it was made with) */
+      scopesFollowDefaults: boolean;
       accessLevel: number;
       /** @enum {string} */
       status: 'active' | 'suspended' | 'deactivated';
@@ -3108,6 +3111,7 @@ export interface components {
        * @example service_sk_live_AbC1
        */
       keyPrefix: string;
+      /** @description What the key holds now */
       scopes: (
         | 'events:read'
         | 'contacts:read'
@@ -3132,6 +3136,8 @@ export interface components {
         | 'email:read'
         | 'email:write'
       )[];
+      /** @description Made without naming scopes: it holds its type's default scopes, including those a later version adds, beside any it was granted (false: exactly the scopes it was made with) */
+      scopesFollowDefaults: boolean;
       accessLevel: number;
       /** @enum {string} */
       status: 'active' | 'suspended' | 'deactivated';
