@@ -64,7 +64,8 @@ export const keyCreate: CliCommand<typeof flags> = {
     const summary = [
       `Created ${key.mode} ${key.type.replaceAll('_', ' ')} key ${key.id} for organization ${key.organizationId}`,
       ...(key.name === null ? [] : [`  name:         ${key.name}`]),
-      `  scopes:       ${key.scopes.length > 0 ? key.scopes.join(', ') : 'none'}`,
+      `  scopes:       ${key.scopes.length > 0 ? key.scopes.join(', ') : 'none'}` +
+        (key.scopesFollowDefaults ? ' (and the defaults later versions add)' : ''),
       `  access level: ${key.accessLevel}`,
       `  limits:       ${key.rateLimitPerMinute} requests/min, ${key.writeLimitPerMinute} writes/min`,
       `  expires:      ${key.expiresAt ?? 'never'}`,

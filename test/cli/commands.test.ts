@@ -101,6 +101,7 @@ describe('agency-crm CLI: happy path', () => {
     );
     const key = JSON.parse(run.stdout);
     expect(key.key).toMatch(/^service_sk_live_/);
+    expect(key.scopesFollowDefaults).toBe(false);
     expect(key).toMatchObject({
       organizationId: org.id,
       type: 'secret',
@@ -124,6 +125,8 @@ describe('agency-crm CLI: happy path', () => {
     const key = /(service_pk_live_\w+)/.exec(run.stdout)?.[1];
     expect(key, run.stdout).toBeDefined();
     expect(run.stdout).toContain('shown only once');
+    // Made without --scopes: the type's defaults, and those later versions add (decision 0272).
+    expect(run.stdout).toMatch(/scopes: +portal:read, .*\(and the defaults later versions add\)/);
     expectStatus(await api(app, 'GET', '/v1/me', { key: key as string }), 200);
   });
 

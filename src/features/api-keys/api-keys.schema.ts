@@ -91,6 +91,22 @@ export const UpdateApiKeyBodySchema = Type.Object(
     name: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()])),
     rateLimitPerMinute: Type.Optional(Type.Union([PerMinute(100_000), Type.Null()])),
     writeLimitPerMinute: Type.Optional(Type.Union([PerMinute(100_000, 0), Type.Null()])),
+    scopes: Type.Optional(
+      Type.Array(ScopeNameSchema, {
+        uniqueItems: true,
+        maxItems: MAX_SCOPES,
+        description:
+          'What the key holds from now on: exactly these, and no longer the defaults later versions add ' +
+          'unless `scopesFollowDefaults` is true in the same change',
+      }),
+    ),
+    scopesFollowDefaults: Type.Optional(
+      Type.Boolean({
+        description:
+          "true: the key also holds its type's default scopes, now and as later versions add them; false: " +
+          'it keeps exactly what it holds now',
+      }),
+    ),
   },
   {
     additionalProperties: false,

@@ -230,6 +230,7 @@ export async function updateApiKey(
     }
     changes.expiresAt = expiresAt;
   }
+  Object.assign(changes, scopeChanges(caller, current, body));
 
   const updated = await writeAs(deps.db, caller, async (tx) => {
     const row = await store.updateApiKey(tx, current.organizationId, keyId, changes);
@@ -243,6 +244,27 @@ export async function updateApiKey(
   });
   deps.verifier.invalidate();
   return toAdminApiKey(updated);
+}
+
+/**
+ * A PATCH's `scopes` and `scopesFollowDefaults` (decision 0272): named scopes are exact unless the same
+ * change asks to follow the defaults; following stopped alone keeps what the key holds at that moment,
+ * so nothing is taken away unasked. Refused (400) outside the key type's set, (403) beyond the caller's.
+ */
+function scopeChanges(
+  caller: Caller,
+  current: ApiKeyRow,
+  body: UpdateApiKeyBody,
+): Partial<Pick<store.NewApiKey, 'scopes' | 'scopesFollowDefaults'>> {
+  if (body.scopes === undefined && body.scopesFollowDefaults === undefined) return {};
+  const follows =
+    body.scopesFollowDefaults ?? (body.scopes === undefined ? current.scopesFollowDefaults : false);
+  const scopes =
+    body.scopes ??
+    (follows ? current.scopes : heldScopes(current.scopes, current.type, current.scopesFollowDefaults));
+  checkScopes(current.type, scopes);
+  requireGrantable(caller, heldScopes(scopes, current.type, follows), current.accessLevel, 'give');
+  return { scopes, scopesFollowDefaults: follows };
 }
 
 /** The organization a key acts on (404 for an unknown key): the Idempotency-Key scope of a roll. */

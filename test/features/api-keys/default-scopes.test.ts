@@ -103,6 +103,56 @@ describe('a key made without naming scopes', () => {
   });
 });
 
+describe('PATCH /admin/v1/api-keys/{keyId}: scopes', () => {
+  const patch = (id: string, body: unknown) => admin(app, 'PATCH', `/admin/v1/api-keys/${id}`, body);
+
+  it('gives a key exactly the named scopes, at once, and records the change', async () => {
+    const exact = await olderKey('secret', ['contacts:read'], false);
+    expectError(await api(app, 'GET', '/v1/emails', { key: exact.key }), 403, 'FORBIDDEN');
+    const changed = expectStatus(
+      await patch(exact.id, { scopes: ['contacts:read', 'email:read'] }),
+      200,
+    ).data;
+    expect(changed).toMatchObject({ scopes: ['contacts:read', 'email:read'], scopesFollowDefaults: false });
+    expectStatus(await api(app, 'GET', '/v1/emails', { key: exact.key }), 200);
+    const db = await testDatabase();
+    const [event] = await db.tenantTx(orgId, (tx) =>
+      queryRows<{ data: { changes: string[]; apiKey: { id: string; scopes: string[] } } }>(
+        tx,
+        sql`SELECT data FROM events WHERE type = 'api_key.updated' AND data->'apiKey'->>'id' = ${exact.id}`,
+      ),
+    );
+    expect(event?.data.changes.sort()).toEqual(['scopes', 'scopesFollowDefaults']);
+    expect(event?.data.apiKey.scopes).toEqual(['contacts:read', 'email:read']);
+  });
+
+  it('makes a key follow the defaults, or stop following them keeping what it holds', async () => {
+    const exact = await olderKey('secret', ['webhooks:write'], false);
+    const follows = expectStatus(await patch(exact.id, { scopesFollowDefaults: true }), 200).data;
+    expect(follows.scopesFollowDefaults).toBe(true);
+    expect(follows.scopes).toEqual(['webhooks:write', ...DEFAULT_SECRET_SCOPES]);
+    expect(await scopesOf(exact.key)).toEqual(['webhooks:write', ...DEFAULT_SECRET_SCOPES]);
+
+    const older = await olderKey('secret', withoutEmail(DEFAULT_SECRET_SCOPES), true);
+    const frozen = expectStatus(await patch(older.id, { scopesFollowDefaults: false }), 200).data;
+    expect(frozen).toMatchObject({ scopesFollowDefaults: false, scopes: DEFAULT_SECRET_SCOPES });
+    expect(await scopesOf(older.key)).toEqual(DEFAULT_SECRET_SCOPES);
+  });
+
+  it("refuses a scope outside the key's type, and an unknown one, naming body.scopes", async () => {
+    const reader = await olderKey('read_only_secret', ['contacts:read'], false);
+    const refused = expectError(await patch(reader.id, { scopes: ['email:write'] }), 400, 'VALIDATION_ERROR');
+    expect(JSON.stringify(refused)).toMatch(/body\.scopes/);
+    const unknown = expectError(await patch(reader.id, { scopes: ['email:send'] }), 400, 'VALIDATION_ERROR');
+    expect(JSON.stringify(unknown)).toMatch(/scopes/);
+    expect(await scopesOf(reader.key)).toEqual(['contacts:read']);
+  });
+
+  it('answers 404 for an unknown key id', async () => {
+    expectError(await patch(newId('key'), { scopes: ['contacts:read'] }), 404, 'NOT_FOUND');
+  });
+});
+
 describe('migration 0039', () => {
   it('marks the keys that held every default scope of their type before email, and no narrower one', async () => {
     const before = {
