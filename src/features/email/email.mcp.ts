@@ -19,7 +19,7 @@ export const listEmailsTool = defineTool({
   description:
     "The agency's emails to visitors and agents, newest first: visit confirmations, updates, cancellations and " +
     'reminders, and new-lead, visit-request and booking alerts. Use it to tell whether a visitor was sent their ' +
-    'confirmation (`contactId`: cnt_…) or why not: `status` SENT, QUEUED, SENDING, FAILED, SKIPPED (`reason` says ' +
+    'confirmation (`contactId`: ct_…) or why not: `status` SENT, QUEUED, SENDING, FAILED, SKIPPED (`reason` says ' +
     'why: consent revoked, opted out, address bounced, no address...) or BOUNCED. `kind` keeps one kind; ' +
     '`createdAfter` (inclusive) and `createdBefore` (strict) take a date or a date-time with offset. No bodies: ' +
     'subject, recipient and status only. Paged: `page` from 1, `pageSize` up to 100 (default 20).',
